@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+// rhr: resting heart rate from HealthKit and Health Connect, one honest per-day trend.
+// No outside packages: the toolchain plus Debian C libraries through system-library targets.
+import PackageDescription
+
+let package = Package(
+    name: "rhr",
+    products: [
+        .executable(name: "rhr", targets: ["rhr"]),
+    ],
+    targets: [
+        // C libraries, each behind a small shim header.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CNCurses", providers: [.apt(["libncurses-dev"])]),
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+
+        // Layers, arrows pointing down only.
+        .target(name: "RHRCore"),
+        .target(name: "RHRFormats", dependencies: ["RHRCore", "CArchive"]),
+        .target(name: "RHRStore", dependencies: ["RHRCore", "CSQLite"]),
+        .target(name: "RHRDaemon", dependencies: ["RHRCore", "RHRStore", "RHRFormats"]),
+        .target(name: "RHRTerminal", dependencies: ["CNCurses"]),
+        .target(name: "RHRDashboard", dependencies: ["RHRCore", "RHRTerminal"]),
+        .executableTarget(
+            name: "rhr",
+            dependencies: ["RHRCore", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard", "RHRTerminal"]
+        ),
+
+        .testTarget(name: "RHRCoreTests", dependencies: ["RHRCore"]),
+        .testTarget(name: "RHRFormatsTests", dependencies: ["RHRCore", "RHRFormats"]),
+        .testTarget(name: "RHRStoreTests", dependencies: ["RHRCore", "RHRFormats", "RHRStore"]),
+        .testTarget(name: "RHRCommandLineTests", dependencies: ["RHRCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

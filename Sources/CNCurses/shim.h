@@ -1,0 +1,31 @@
+#ifndef RHR_CNCURSES_SHIM_H
+#define RHR_CNCURSES_SHIM_H
+/* Wide-character ncurses: SwiftPM drops the -D flags pkg-config prints, so define them here. */
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
+#include <locale.h>
+#include <langinfo.h>
+#include <stdio.h>
+#include <wchar.h>
+#include <ncursesw/curses.h>
+
+/* Macros and C globals Swift cannot import, or flags as not concurrency-safe. */
+static inline WINDOW *rhr_stdscr(void) { return stdscr; }
+static inline int rhr_lines(void) { return LINES; }
+static inline int rhr_cols(void) { return COLS; }
+static inline FILE *rhr_stdout(void) { return stdout; }
+static inline FILE *rhr_stdin(void) { return stdin; }
+static inline attr_t rhr_a_normal(void) { return A_NORMAL; }
+static inline attr_t rhr_a_bold(void) { return A_BOLD; }
+static inline attr_t rhr_a_dim(void) { return A_DIM; }
+static inline attr_t rhr_a_reverse(void) { return A_REVERSE; }
+static inline attr_t rhr_a_underline(void) { return A_UNDERLINE; }
+static inline attr_t rhr_a_italic(void) { return A_ITALIC; }
+static inline attr_t rhr_color_pair(int n) { return COLOR_PAIR(n); }
+static inline int rhr_key_resize(void) { return KEY_RESIZE; }
+static inline int rhr_err(void) { return ERR; }
+#endif

@@ -1,0 +1,110 @@
+/// Everything flows through one type: readers produce it, the daemon receives it, the store applies it
+/// atomically (DESIGN.md section 4).
+public struct SyncBatch: Sendable, Hashable {
+    /// Cursors are opaque strings kept per (store, stream).
+    public struct Cursor: Sendable, Hashable {
+        public var previous: String?
+        public var next: String?
+        public init(previous: String?, next: String?) {
+            self.previous = previous
+            self.next = next
+        }
+    }
+
+    /// An export file is a snapshot (R4): applying it replaces what earlier snapshots of the same stream
+    /// said about `period`; what the new one no longer says goes to the revision history.
+    public struct Snapshot: Sendable, Hashable {
+        /// The instants the export covers; nil means everything.
+        public var from: Timestamp?
+        public var to: Timestamp?
+        /// Apply even when an export newer than this one was imported already. Never deletes then.
+        public var allowOlder: Bool
+
+        public init(from: Timestamp? = nil, to: Timestamp? = nil, allowOlder: Bool = false) {
+            self.from = from
+            self.to = to
+            self.allowOlder = allowOlder
+        }
+    }
+
+    public var store: HealthStore
+    /// The road the batch came by: a bridge's stream name, `apple-health-export`, `health-connect-export`, …
+    public var stream: String
+    /// When the data was read (R3): the batch's `asOf`, or an export's `ExportDate`.
+    public var asOf: Timestamp
+    public var cursor: Cursor?
+    /// Replaces everything this stream delivered before.
+    public var fullResync: Bool
+    public var snapshot: Snapshot?
+    public var resting: [RestingSample]
+    public var heartRate: [HeartRateDaySummary]
+    /// HealthKit sample UUIDs or Health Connect record ids, as sent.
+    public var deleted: [String]
+    /// Health Connect permissions the feed holds (R10), when it says.
+    public var grantedPermissions: [String]?
+    /// Where the batch came from, for the revision history: "export of 14 Mar", a file name, a bridge.
+    public var origin: String
+
+    public init(store: HealthStore, stream: String, asOf: Timestamp, cursor: Cursor? = nil, fullResync: Bool = false,
+                snapshot: Snapshot? = nil, resting: [RestingSample] = [], heartRate: [HeartRateDaySummary] = [],
+                deleted: [String] = [], grantedPermissions: [String]? = nil, origin: String = "") {
+        self.store = store
+        self.stream = stream
+        self.asOf = asOf
+        self.cursor = cursor
+        self.fullResync = fullResync
+        self.snapshot = snapshot
+        self.resting = resting
+        self.heartRate = heartRate
+        self.deleted = deleted
+        self.grantedPermissions = grantedPermissions
+        self.origin = origin
+    }
+
+    /// R1: a batch belongs to one store, and so do all of its values. Checked again by the store.
+    public func validate() throws(BatchError) {
+        if stream.isEmpty { throw BatchError("stream: must not be empty") }
+        for (i, s) in resting.enumerated() {
+            if s.store != store { throw BatchError("upserted[\(i)]: a \(s.store.rawValue) sample in a \(store.rawValue) batch") }
+            if s.writer.store != store { throw BatchError("upserted[\(i)].source: writer of another store") }
+            if s.writer.name.isEmpty { throw BatchError("upserted[\(i)]: the writer has no name") }
+            if s.end < s.start { throw BatchError("upserted[\(i)].end: before start") }
+            if !RestingValue.isSupported(unit: s.unit) {
+                throw BatchError("upserted[\(i)].unit: \(UnitError(unit: s.unit))")
+            }
+        }
+        for (i, h) in heartRate.enumerated() where h.writer.store != store {
+            throw BatchError("heartRate[\(i)]: writer of another store")
+        }
+    }
+}
+
+/// A batch rhr refuses, with the place in it that is wrong (`upserted[3].start: not an ISO-8601 date`).
+public struct BatchError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// What applying a batch changed.
+public struct BatchOutcome: Sendable, Hashable {
+    /// The batch's `cursor.next` was applied already: nothing changed.
+    public var duplicate = false
+    public var added = 0
+    /// Samples whose value or details changed under the same identity.
+    public var replaced = 0
+    public var deleted = 0
+    /// Samples delivered exactly as already stored.
+    public var unchanged = 0
+    /// Samples stored but flagged out of range (R6).
+    public var outOfRange = 0
+    public var heartRateSummaries = 0
+    /// The local days whose values changed.
+    public var changedDays: Set<LocalDay> = []
+    /// The store's revision after the batch: it grows by one for every batch that changed something.
+    public var revision: Int64 = 0
+
+    public init() {}
+
+    public var changedSomething: Bool { added + replaced + deleted > 0 || !changedDays.isEmpty }
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+/// An instant together with the UTC offset it was written with.
+/// HealthKit export dates carry the phone's offset at export time; ISO-8601 dates carry theirs.
+public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Seconds since 1970-01-01T00:00:00Z.
+    public var epochSeconds: Double
+    /// Offset from UTC, in seconds, as written.
+    public var offsetSeconds: Int
+
+    public init(epochSeconds: Double, offsetSeconds: Int) {
+        self.epochSeconds = epochSeconds
+        self.offsetSeconds = offsetSeconds
+    }
+
+    public init(date: Date, offsetSeconds: Int) {
+        self.init(epochSeconds: date.timeIntervalSince1970, offsetSeconds: offsetSeconds)
+    }
+
+    public var date: Date { Date(timeIntervalSince1970: epochSeconds) }
+
+    /// The local day of the instant at its written offset.
+    public var localDay: LocalDay { LocalDay(epochSeconds: epochSeconds, offsetSeconds: offsetSeconds) }
+
+    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.epochSeconds < rhs.epochSeconds }
+
+    /// ISO-8601 with its offset: `2026-11-28T06:12:00+01:00`; fractions of a second kept to the millisecond.
+    public var description: String { iso8601 }
+
+    public var iso8601: String {
+        let local = epochSeconds + Double(offsetSeconds)
+        let whole = local.rounded(.down)
+        let day = LocalDay(daysSinceEpoch: Int((whole / 86_400).rounded(.down)))
+        let secondOfDay = Int(whole - Double(day.daysSinceEpoch) * 86_400)
+        var text = day.description + "T" + LocalDay.pad(secondOfDay / 3600, 2) + ":"
+            + LocalDay.pad(secondOfDay / 60 % 60, 2) + ":" + LocalDay.pad(secondOfDay % 60, 2)
+        let millis = Int(((local - whole) * 1000).rounded())
+        if millis > 0 && millis < 1000 { text += "." + LocalDay.pad(millis, 3) }
+        return text + Timestamp.offsetText(offsetSeconds, colon: true)
+    }
+
+    /// "12 Mar 21:00" in the written offset, for the header.
+    public var shortText: String {
+        let local = Int((epochSeconds + Double(offsetSeconds)).rounded(.down))
+        let day = LocalDay(daysSinceEpoch: Int((Double(local) / 86_400).rounded(.down)))
+        let secondOfDay = local - day.daysSinceEpoch * 86_400
+        return day.shortText + " " + LocalDay.pad(secondOfDay / 3600, 2) + ":" + LocalDay.pad(secondOfDay / 60 % 60, 2)
+    }
+
+    /// `+01:00`, `-07:00`, `+05:45`; `Z` is never written so the offset stays visible.
+    public static func offsetText(_ seconds: Int, colon: Bool = true) -> String {
+        let sign = seconds < 0 ? "-" : "+"
+        let minutes = abs(seconds) / 60
+        return sign + LocalDay.pad(minutes / 60, 2) + (colon ? ":" : "") + LocalDay.pad(minutes % 60, 2)
+    }
+
+    /// Parses an offset alone: `+01:00`, `+0100`, `-07`, `Z`.
+    public static func parseOffset(_ text: String) -> Int? {
+        let bytes = Array(text.utf8)
+        var i = 0
+        return parseZone(bytes, &i, end: bytes.count).flatMap { i == bytes.count ? $0 : nil }
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM|±HHMM)` and Apple's `YYYY-MM-DD HH:MM:SS ±HHMM`.
+    /// A date without an offset is refused: rhr never guesses the zone of a written date.
+    public static func parse(_ text: String) -> Timestamp? {
+        var text = text
+        return text.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The same, on raw bytes (the export scanner's hot path).
+    public static func parse(_ bytes: UnsafeRawBufferPointer) -> Timestamp? {
+        let n = bytes.count
+        guard n >= 19 else { return nil }
+        @inline(__always) func digit(_ i: Int) -> Int? {
+            let b = bytes[i]
+            return b >= 0x30 && b <= 0x39 ? Int(b - 0x30) : nil
+        }
+        @inline(__always) func number(_ i: Int, _ count: Int) -> Int? {
+            var value = 0
+            for k in i..<(i + count) {
+                guard let d = digit(k) else { return nil }
+                value = value * 10 + d
+            }
+            return value
+        }
+        guard let year = number(0, 4), bytes[4] == 0x2D, let month = number(5, 2), bytes[7] == 0x2D,
+              let day = number(8, 2), bytes[10] == 0x54 || bytes[10] == 0x20 || bytes[10] == 0x74,
+              let hour = number(11, 2), bytes[13] == 0x3A, let minute = number(14, 2), bytes[16] == 0x3A,
+              let second = number(17, 2) else { return nil }
+        guard (1...12).contains(month), day >= 1, day <= LocalDay.daysIn(month: month, year: year),
+              hour <= 23, minute <= 59, second <= 60 else { return nil }
+        var i = 19
+        var fraction = 0.0
+        if i < n && (bytes[i] == 0x2E || bytes[i] == 0x2C) {
+            i += 1
+            var scale = 0.1
+            let start = i
+            while i < n, let d = digit(i) {
+                fraction += Double(d) * scale
+                scale /= 10
+                i += 1
+            }
+            guard i > start else { return nil }
+        }
+        if i < n && bytes[i] == 0x20 { i += 1 }
+        guard let offset = parseZone(bytes, &i, end: n), i == n else { return nil }
+        let days = LocalDay.daysFromCivil(year: year, month: month, day: day)
+        let local = Double(days) * 86_400 + Double(hour * 3600 + minute * 60 + second) + fraction
+        return Timestamp(epochSeconds: local - Double(offset), offsetSeconds: offset)
+    }
+
+    private static func parseZone<Bytes: RandomAccessCollection>(_ b: Bytes, _ i: inout Int, end: Int) -> Int?
+    where Bytes.Element == UInt8, Bytes.Index == Int {
+        guard i < end else { return nil }
+        if b[i] == 0x5A || b[i] == 0x7A { i += 1; return 0 }   // Z
+        guard b[i] == 0x2B || b[i] == 0x2D else { return nil }
+        let sign = b[i] == 0x2D ? -1 : 1
+        i += 1
+        func two() -> Int? {
+            guard i + 1 < end, (0x30...0x39).contains(b[i]), (0x30...0x39).contains(b[i + 1]) else { return nil }
+            defer { i += 2 }
+            return Int(b[i] - 0x30) * 10 + Int(b[i + 1] - 0x30)
+        }
+        guard let hours = two(), hours <= 18 else { return nil }
+        var minutes = 0
+        if i < end {
+            if b[i] == 0x3A { i += 1 }
+            guard let m = two(), m <= 59 else { return nil }
+            minutes = m
+        }
+        return sign * (hours * 3600 + minutes * 60)
+    }
+}

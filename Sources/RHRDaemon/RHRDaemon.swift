@@ -1,0 +1,1 @@
+// RHRDaemon: see DESIGN.md section 3.

@@ -1,0 +1,1 @@
+// RHRDashboard: see DESIGN.md section 3.

@@ -1,0 +1,1 @@
+// RHRFormats: see DESIGN.md section 3.

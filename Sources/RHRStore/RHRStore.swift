@@ -1,0 +1,1 @@
+// RHRStore: see DESIGN.md section 3.

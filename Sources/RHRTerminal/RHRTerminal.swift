@@ -1,0 +1,1 @@
+// RHRTerminal: see DESIGN.md section 3.
