@@ -42,12 +42,16 @@ public struct SyncBatch: Sendable, Hashable {
     public var deleted: [String]
     /// Health Connect permissions the feed holds (R10), when it says.
     public var grantedPermissions: [String]?
+    /// Writers the reader knows to be an Apple Watch (R3) from records other than the resting ones,
+    /// e.g. an export whose heart-rate records from the same source carry a device with `model:Watch`.
+    public var watchWriters: Set<String>
     /// Where the batch came from, for the revision history: "export of 14 Mar", a file name, a bridge.
     public var origin: String
 
     public init(store: HealthStore, stream: String, asOf: Timestamp, cursor: Cursor? = nil, fullResync: Bool = false,
                 snapshot: Snapshot? = nil, resting: [RestingSample] = [], heartRate: [HeartRateDaySummary] = [],
-                deleted: [String] = [], grantedPermissions: [String]? = nil, origin: String = "") {
+                deleted: [String] = [], grantedPermissions: [String]? = nil, watchWriters: Set<String> = [],
+                origin: String = "") {
         self.store = store
         self.stream = stream
         self.asOf = asOf
@@ -58,6 +62,7 @@ public struct SyncBatch: Sendable, Hashable {
         self.heartRate = heartRate
         self.deleted = deleted
         self.grantedPermissions = grantedPermissions
+        self.watchWriters = watchWriters
         self.origin = origin
     }
 

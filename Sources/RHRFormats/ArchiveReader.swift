@@ -1,0 +1,96 @@
+import CArchive
+import Foundation
+
+/// Reads the members of a zip (ZIP64 included) through libarchive, one after another, streaming.
+/// Not thread-safe: one reader, one thread.
+public final class ArchiveReader {
+    public struct Entry: Sendable, Hashable {
+        public var name: String
+        /// Uncompressed size when the archive says it.
+        public var size: Int64?
+    }
+
+    public let path: String
+    private let handle: OpaquePointer
+
+    public init(path: String) throws(InputError) {
+        guard let a = archive_read_new() else { throw InputError(path: path, message: "libarchive could not start") }
+        archive_read_support_format_zip(a)
+        archive_read_support_filter_none(a)
+        guard archive_read_open_filename(a, path, 1 << 20) == ARCHIVE_OK else {
+            let message = ArchiveReader.errorText(a)
+            archive_read_free(a)
+            throw InputError(path: path, message: "not a readable zip archive: \(message)")
+        }
+        self.path = path
+        self.handle = a
+    }
+
+    deinit { archive_read_free(handle) }
+
+    /// Bytes of the archive file consumed so far: the position errors name.
+    public var compressedOffset: Int64 { archive_filter_bytes(handle, -1) }
+
+    /// The next member, or nil after the last one.
+    public func nextEntry() throws(InputError) -> Entry? {
+        var entry: OpaquePointer?
+        let status = archive_read_next_header(handle, &entry)
+        if status == ARCHIVE_EOF { return nil }
+        guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else {
+            throw failure("cannot read the next member")
+        }
+        let name = archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
+        let size = archive_entry_size_is_set(entry) != 0 ? archive_entry_size(entry) : nil
+        return Entry(name: name, size: size)
+    }
+
+    /// Reads the current member's data; 0 at its end.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        let n = archive_read_data(handle, base, buffer.count)
+        if n < 0 { throw failure("the archive is damaged or truncated") }
+        return n
+    }
+
+    /// Reads up to `count` bytes of the current member.
+    public func readPrefix(_ count: Int) throws(InputError) -> [UInt8] {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 1)
+        defer { buffer.deallocate() }
+        var filled = 0
+        while filled < count {
+            let n = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<count]))
+            if n == 0 { break }
+            filled += n
+        }
+        return Array(buffer[0..<filled])
+    }
+
+    /// Copies the rest of the current member to a file descriptor.
+    public func copyCurrent(to fd: Int32) throws(InputError) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
+        defer { buffer.deallocate() }
+        while true {
+            let n = try read(into: buffer)
+            if n == 0 { return }
+            var written = 0
+            while written < n {
+                let w = Foundation.write(fd, buffer.baseAddress! + written, n - written)
+                if w < 0 { throw InputError(path: path, message: "cannot write the extracted member: \(String(cString: strerror(errno)))") }
+                written += w
+            }
+        }
+    }
+
+    private func failure(_ what: String) -> InputError {
+        InputError(path: path, offset: compressedOffset, message: "\(what): \(ArchiveReader.errorText(handle))")
+    }
+
+    private static func errorText(_ a: OpaquePointer) -> String {
+        archive_error_string(a).map { String(cString: $0) } ?? "unknown libarchive error"
+    }
+
+    /// Whether a file starts like a zip archive.
+    public static func looksLikeZip(_ head: [UInt8]) -> Bool {
+        head.count >= 4 && head[0] == 0x50 && head[1] == 0x4B && (head[2] == 3 || head[2] == 5 || head[2] == 7)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// Which reader applies to a file, decided from its content, never from its name: the phone's language
+/// names Apple's export (`exportar.zip`, `vienti.zip`), and Health Connect numbers its copies.
+public enum InputKind: Sendable, Hashable, CustomStringConvertible {
+    /// Sync batches, one JSON object per line (DESIGN.md section 4).
+    case syncBatches
+    /// Apple Health `export.xml` under any name.
+    case appleHealthXML
+    /// Apple Health `export.zip`; `member` is the XML member found by its content.
+    case appleHealthZip(member: String)
+    /// Health Connect's `health_connect_export.db`, bare.
+    case healthConnectDatabase
+    /// Health Connect's export zip; `member` is the SQLite member.
+    case healthConnectZip(member: String)
+    /// Health Auto Export JSON.
+    case healthAutoExportJSON
+
+    public var description: String {
+        switch self {
+        case .syncBatches: return "sync batches (JSON lines)"
+        case .appleHealthXML: return "Apple Health export (XML)"
+        case .appleHealthZip: return "Apple Health export (zip)"
+        case .healthConnectDatabase: return "Health Connect export (SQLite)"
+        case .healthConnectZip: return "Health Connect export (zip)"
+        case .healthAutoExportJSON: return "Health Auto Export JSON"
+        }
+    }
+
+    /// Reads the head of the file (and of a zip's members) and names the reader, or says why none fits.
+    public static func detect(path: String) throws(InputError) -> InputKind {
+        let head = try FileHead.read(path: path, count: 64 * 1024)
+        if head.isEmpty { throw InputError(path: path, message: "the file is empty") }
+        if ArchiveReader.looksLikeZip(head) { return try detectZip(path: path) }
+        if let kind = detect(head: head) { return kind }
+        throw InputError(path: path, message: "not a file rhr reads: expected an Apple Health export (zip or XML), "
+            + "a Health Connect export (zip or .db), Health Auto Export JSON, or sync batches (JSON lines)")
+    }
+
+    /// The kinds a file's first bytes tell alone (everything but zips).
+    public static func detect(head: [UInt8]) -> InputKind? {
+        if isSQLite(head) { return .healthConnectDatabase }
+        if isAppleHealthXML(head) { return .appleHealthXML }
+        guard let first = head.first(where: { !isSpace($0) }), first == UInt8(ascii: "{") else { return nil }
+        let text = String(decoding: head, as: UTF8.self)
+        if text.contains("\"metrics\"") && text.contains("\"data\"") { return .healthAutoExportJSON }
+        return .syncBatches
+    }
+
+    public static func isSQLite(_ head: [UInt8]) -> Bool {
+        head.starts(with: Array("SQLite format 3\0".utf8))
+    }
+
+    /// The XML member is the one whose first KiB holds `<!DOCTYPE HealthData` or `<HealthData `.
+    public static func isAppleHealthXML(_ head: [UInt8]) -> Bool {
+        let prefix = head.prefix(1024)
+        return contains(prefix, "<!DOCTYPE HealthData") || contains(prefix, "<HealthData ")
+            || contains(prefix, "<HealthData>")
+    }
+
+    private static func detectZip(path: String) throws(InputError) -> InputKind {
+        let archive = try ArchiveReader(path: path)
+        var names: [String] = []
+        while let entry = try archive.nextEntry() {
+            names.append(entry.name)
+            if entry.name.hasSuffix("/") { continue }
+            let head = try archive.readPrefix(1024)
+            if isAppleHealthXML(head) { return .appleHealthZip(member: entry.name) }
+            if isSQLite(head) { return .healthConnectZip(member: entry.name) }
+        }
+        let listing = names.isEmpty ? "it has no members" : "its members are " + names.prefix(5).joined(separator: ", ")
+            + (names.count > 5 ? ", …" : "")
+        throw InputError(path: path, message: "a zip archive, but neither an Apple Health nor a Health Connect export: \(listing)")
+    }
+
+    private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 || b == 0xEF || b == 0xBB || b == 0xBF }
+
+    private static func contains(_ haystack: ArraySlice<UInt8>, _ needle: String) -> Bool {
+        let n = Array(needle.utf8)
+        guard haystack.count >= n.count else { return false }
+        var i = haystack.startIndex
+        while i + n.count <= haystack.endIndex {
+            if haystack[i] == n[0] && haystack[i..<(i + n.count)].elementsEqual(n) { return true }
+            i += 1
+        }
+        return false
+    }
+}
+
+/// The first bytes of a file.
+enum FileHead {
+    static func read(path: String, count: Int) throws(InputError) -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+                throw InputError(path: path, message: isDirectory.boolValue ? "is a directory" : "cannot be read (permission denied)")
+            }
+            throw InputError(path: path, message: "no such file")
+        }
+        defer { try? handle.close() }
+        do {
+            return Array(try handle.read(upToCount: count) ?? Data())
+        } catch {
+            throw InputError(path: path, message: "cannot be read: \(error.localizedDescription)")
+        }
+    }
+}

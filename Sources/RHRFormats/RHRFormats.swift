@@ -1,1 +1,0 @@
-// RHRFormats: see DESIGN.md section 3.
