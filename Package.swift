@@ -26,6 +26,11 @@ let package = Package(
             dependencies: ["RHRCore", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard", "RHRTerminal"]
         ),
 
+        .executableTarget(
+            name: "rhr-bench",
+            dependencies: ["RHRCore", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard"]
+        ),
+
         .testTarget(name: "RHRCoreTests", dependencies: ["RHRCore"]),
         .testTarget(name: "RHRFormatsTests", dependencies: ["RHRCore", "RHRFormats"]),
         .testTarget(name: "RHRStoreTests", dependencies: ["RHRCore", "RHRFormats", "RHRStore"]),

@@ -1,0 +1,33 @@
+/// What rhr knows of one road data arrives by: a (store, stream) pair such as (healthkit, iphone) or
+/// (healthconnect, health-connect-export). The header's "HealthKit as of 12 Mar 21:00" comes from here.
+public struct StreamState: Sendable, Hashable {
+    public var store: HealthStore
+    public var stream: String
+    /// The opaque cursor of the last batch applied.
+    public var cursor: String?
+    /// When the stream's newest data was read (R3): the newest `asOf` applied.
+    public var asOf: Timestamp?
+    /// The origin of the last batch applied: "export of 14 Mar", a file name.
+    public var origin: String
+    /// Health Connect permissions the feed last reported (R10), when it did.
+    public var grantedPermissions: [String]?
+    /// The store revision at which this stream last changed something.
+    public var revision: Int64
+
+    public init(store: HealthStore, stream: String, cursor: String? = nil, asOf: Timestamp? = nil, origin: String = "",
+                grantedPermissions: [String]? = nil, revision: Int64 = 0) {
+        self.store = store
+        self.stream = stream
+        self.cursor = cursor
+        self.asOf = asOf
+        self.origin = origin
+        self.grantedPermissions = grantedPermissions
+        self.revision = revision
+    }
+
+    /// R10: the limits its permissions set, for Health Connect feeds that reported them.
+    public var permissionLimits: [PermissionLimit] {
+        guard store == .healthConnect, let grantedPermissions else { return [] }
+        return PermissionLimit.limits(granted: grantedPermissions)
+    }
+}

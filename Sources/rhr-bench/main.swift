@@ -1,0 +1,19 @@
+// rhr-bench: the measurements behind scripts/bench (DESIGN.md section 7). Each section lives in its own
+// file and prints its figures as ratios against a baseline measured in the same run.
+import Foundation
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let sections: [String: ([String]) throws -> Void] = [
+    "store": StoreBench.run,
+]
+guard let name = arguments.first, let section = sections[name] else {
+    let names = sections.keys.sorted().joined(separator: "|")
+    FileHandle.standardError.write(Data("usage: rhr-bench \(names) [options]\n".utf8))
+    exit(2)
+}
+do {
+    try section(Array(arguments.dropFirst()))
+} catch {
+    FileHandle.standardError.write(Data("rhr-bench \(name): \(error)\n".utf8))
+    exit(1)
+}
