@@ -1,0 +1,36 @@
+import Foundation
+
+/// What a reader is told about the machine and the user's wishes.
+public struct ImportOptions: Sendable {
+    /// R5: the zone whose offset is assumed for Health Connect values with a null offset.
+    public var machineZone: TimeZone
+    /// R4: apply an export older than the newest one imported (never deletes then).
+    public var allowOlderExport: Bool
+
+    public init(machineZone: TimeZone = .current, allowOlderExport: Bool = false) {
+        self.machineZone = machineZone
+        self.allowOlderExport = allowOlderExport
+    }
+}
+
+/// Called now and then while a reader streams a file: bytes of input read so far, of the total.
+public typealias ImportProgress = @Sendable (_ bytesDone: Int64, _ bytesTotal: Int64) -> Void
+
+/// What a reader made of one file: the batches to apply (whole or not at all) and what it counted.
+public struct ImportedFile: Sendable {
+    public var path: String
+    public var kind: InputKind
+    public var batches: [SyncBatch]
+    /// Records (or points, or lines) the reader looked at.
+    public var recordsRead: Int
+    /// Things passed over, by reason: "unknown metric" → 3.
+    public var skipped: [String: Int]
+
+    public init(path: String, kind: InputKind, batches: [SyncBatch], recordsRead: Int, skipped: [String: Int] = [:]) {
+        self.path = path
+        self.kind = kind
+        self.batches = batches
+        self.recordsRead = recordsRead
+        self.skipped = skipped
+    }
+}
