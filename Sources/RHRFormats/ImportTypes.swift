@@ -1,4 +1,5 @@
 import Foundation
+import RHRCore
 
 /// What a reader is told about the machine and the user's wishes.
 public struct ImportOptions: Sendable {
