@@ -17,6 +17,8 @@
 static inline WINDOW *rhr_stdscr(void) { return stdscr; }
 static inline int rhr_lines(void) { return LINES; }
 static inline int rhr_cols(void) { return COLS; }
+static inline int rhr_colors(void) { return COLORS; }
+static inline nl_item rhr_codeset(void) { return CODESET; }
 static inline FILE *rhr_stdout(void) { return stdout; }
 static inline FILE *rhr_stdin(void) { return stdin; }
 static inline attr_t rhr_a_normal(void) { return A_NORMAL; }
@@ -28,4 +30,93 @@ static inline attr_t rhr_a_italic(void) { return A_ITALIC; }
 static inline attr_t rhr_color_pair(int n) { return COLOR_PAIR(n); }
 static inline int rhr_key_resize(void) { return KEY_RESIZE; }
 static inline int rhr_err(void) { return ERR; }
+
+/* Terminal restore on every exit path. All state below is touched from one Swift file only
+   (RHRTerminal/TerminalSignals.swift): header statics exist once per object file. */
+#include <signal.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t rhr_pending_signal = 0;
+static struct termios rhr_saved_termios;
+static volatile sig_atomic_t rhr_saved_termios_valid = 0;
+static char rhr_restore_bytes[512];
+static volatile sig_atomic_t rhr_restore_length = 0;
+static const int rhr_crash_signals[] = { SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV };
+#define RHR_CRASH_SIGNAL_COUNT 6
+static struct sigaction rhr_previous_crash_actions[RHR_CRASH_SIGNAL_COUNT];
+static const int rhr_quit_signals[] = { SIGINT, SIGTERM, SIGHUP };
+#define RHR_QUIT_SIGNAL_COUNT 3
+static struct sigaction rhr_previous_quit_actions[RHR_QUIT_SIGNAL_COUNT];
+
+/* SIGINT, SIGTERM, SIGHUP: only a flag; the run loop sees it (poll returns EINTR) and exits cleanly. */
+static void rhr_on_quit_signal(int sig) { rhr_pending_signal = sig; }
+
+/* A crash (a Swift trap is SIGILL or SIGTRAP): put the terminal back with async-signal-safe calls only,
+   then hand the signal to whoever had it before (the Swift backtracer, or the default action). */
+static void rhr_on_crash_signal(int sig) {
+    if (rhr_restore_length > 0) {
+        ssize_t ignored = write(STDOUT_FILENO, rhr_restore_bytes, (size_t)rhr_restore_length);
+        (void)ignored;
+    }
+    if (rhr_saved_termios_valid) tcsetattr(STDIN_FILENO, TCSANOW, &rhr_saved_termios);
+    for (int i = 0; i < RHR_CRASH_SIGNAL_COUNT; i++) {
+        if (rhr_crash_signals[i] == sig) sigaction(sig, &rhr_previous_crash_actions[i], NULL);
+    }
+    raise(sig);   /* blocked until this handler returns, then delivered to the previous action */
+}
+
+/* Saves the terminal modes as the shell left them, before curses changes them. */
+static inline void rhr_save_terminal_modes(void) {
+    if (tcgetattr(STDIN_FILENO, &rhr_saved_termios) == 0) rhr_saved_termios_valid = 1;
+}
+
+/* The bytes that undo curses' screen modes: leave the alternate screen, show the cursor, reset colours. */
+static inline void rhr_set_restore_bytes(const char *bytes, size_t length) {
+    if (length > sizeof(rhr_restore_bytes)) length = sizeof(rhr_restore_bytes);
+    memcpy(rhr_restore_bytes, bytes, length);
+    rhr_restore_length = (sig_atomic_t)length;
+}
+
+/* A terminfo string capability, or NULL when the terminal has none. */
+static inline const char *rhr_terminfo_string(const char *name) {
+    char *value = tigetstr(name);
+    if (value == NULL || value == (char *)-1) return NULL;
+    return value;
+}
+
+static inline void rhr_install_signal_handlers(void) {
+    struct sigaction quit;
+    memset(&quit, 0, sizeof quit);
+    quit.sa_handler = rhr_on_quit_signal;
+    sigemptyset(&quit.sa_mask);
+    quit.sa_flags = 0;   /* no SA_RESTART: poll() must return EINTR */
+    for (int i = 0; i < RHR_QUIT_SIGNAL_COUNT; i++)
+        sigaction(rhr_quit_signals[i], &quit, &rhr_previous_quit_actions[i]);
+    struct sigaction crash;
+    memset(&crash, 0, sizeof crash);
+    crash.sa_handler = rhr_on_crash_signal;
+    sigemptyset(&crash.sa_mask);
+    crash.sa_flags = 0;
+    for (int i = 0; i < RHR_CRASH_SIGNAL_COUNT; i++)
+        sigaction(rhr_crash_signals[i], &crash, &rhr_previous_crash_actions[i]);
+}
+
+static inline void rhr_restore_signal_handlers(void) {
+    for (int i = 0; i < RHR_QUIT_SIGNAL_COUNT; i++)
+        sigaction(rhr_quit_signals[i], &rhr_previous_quit_actions[i], NULL);
+    for (int i = 0; i < RHR_CRASH_SIGNAL_COUNT; i++)
+        sigaction(rhr_crash_signals[i], &rhr_previous_crash_actions[i], NULL);
+    rhr_restore_length = 0;
+}
+
+/* The signal number that arrived since the last call, or 0. */
+static inline int rhr_take_pending_signal(void) {
+    int sig = (int)rhr_pending_signal;
+    rhr_pending_signal = 0;
+    return sig;
+}
+
+static inline int rhr_key_code_yes(void) { return KEY_CODE_YES; }
 #endif

@@ -1,0 +1,235 @@
+import CNCurses
+import Glibc
+
+/// The ncurses backend: the only code in rhr that calls curses. It starts and restores the terminal, decodes
+/// keys, maps style roles to colours, and blits a `ScreenBuffer`, sending only the cells that changed.
+/// One owner, the main actor, makes every curses call.
+@MainActor
+public final class CursesTerminal: TerminalDevice {
+    public let capabilities: TerminalCapabilities
+    public private(set) var size: TerminalSize
+    private var screen: OpaquePointer?
+    private var previous: ScreenBuffer?
+    private var palette: Palette
+
+    /// Opens the terminal, or returns nil when stdin or stdout is not a terminal or `TERM` is unknown, so the
+    /// caller can print plain text instead. Call `close()` on every way out.
+    public static func open(environment: [String: String]) -> CursesTerminal? {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { return nil }
+        // Without this, wide glyphs come out as garbage.
+        setlocale(LC_ALL, "")
+        let codeset = nl_langinfo(rhr_codeset()).map { String(cString: $0) } ?? ""
+        let capabilities = TerminalCapabilities.detect(environment: environment, codeset: codeset)
+        TerminalSignals.saveTerminalModes()
+        // newterm returns nil on an unknown TERM where initscr would exit the process.
+        guard let screen = newterm(nil, rhr_stdout(), rhr_stdin()) else { return nil }
+        return CursesTerminal(screen: screen, capabilities: capabilities)
+    }
+
+    private init(screen: OpaquePointer, capabilities: TerminalCapabilities) {
+        self.screen = screen
+        set_term(screen)
+        cbreak()
+        noecho()
+        nonl()
+        keypad(rhr_stdscr(), true)
+        nodelay(rhr_stdscr(), true)
+        set_escdelay(25)
+        curs_set(0)
+        var palette = Palette.none
+        if capabilities.color && has_colors() {
+            start_color()
+            use_default_colors()
+            palette = Palette.start(colors: Int(rhr_colors()))
+        }
+        self.palette = palette
+        self.capabilities = TerminalCapabilities(unicode: capabilities.unicode, color: palette.pairs > 0)
+        self.size = TerminalSize(width: Int(rhr_cols()), height: Int(rhr_lines()))
+        let restore = ["sgr0", "cnorm", "rmkx", "rmcup"].flatMap(TerminalSignals.terminfoBytes)
+        TerminalSignals.install(restoreBytes: restore)
+    }
+
+    /// Ends curses and gives the terminal back as the shell had it. Safe to call twice.
+    public func close() {
+        guard let screen else { return }
+        endwin()
+        delscreen(screen)
+        self.screen = nil
+        TerminalSignals.uninstall()
+    }
+
+    public func draw(_ buffer: ScreenBuffer) {
+        guard screen != nil else { return }
+        let window = rhr_stdscr()
+        if previous?.size != buffer.size {
+            werase(window)
+            previous = nil
+        }
+        for y in 0..<buffer.height {
+            var x = 0
+            while x < buffer.width {
+                if let previous, previous[x, y] == buffer[x, y] {
+                    x += 1
+                    continue
+                }
+                // A run of changed cells in one style goes out in one call.
+                if buffer[x, y].isContinuation && x > 0 { x -= 1 }
+                let style = buffer[x, y].style
+                var characters: [wchar_t] = []
+                let start = x
+                while x < buffer.width {
+                    let cell = buffer[x, y]
+                    if cell.style != style { break }
+                    if x > start, let previous, previous[x, y] == cell { break }
+                    if !cell.isContinuation {
+                        for scalar in cell.glyph.unicodeScalars { characters.append(wchar_t(bitPattern: scalar.value)) }
+                    }
+                    x += 1
+                }
+                let (attributes, pair) = palette.attributes(for: style)
+                wattr_set(window, attributes, pair, nil)
+                characters.withUnsafeBufferPointer { text in
+                    _ = mvwaddnwstr(window, Int32(y), Int32(start), text.baseAddress, Int32(text.count))
+                }
+            }
+        }
+        wattr_set(window, rhr_a_normal(), 0, nil)
+        previous = buffer
+        wnoutrefresh(window)
+        doupdate()
+    }
+
+    public func nextInput(timeoutMilliseconds: Int32, watching: [Int32]) -> TerminalInput? {
+        var remaining = timeoutMilliseconds
+        while true {
+            if let signal = TerminalSignals.takePending() { return .signal(signal) }
+            if let input = readKey() { return input }
+            var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
+            fds += watching.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let started = Self.milliseconds()
+            let ready = poll(&fds, nfds_t(fds.count), remaining)
+            if remaining >= 0 {
+                remaining = max(0, remaining - Int32(clamping: Self.milliseconds() - started))
+            }
+            if ready < 0 {
+                // EINTR: a signal (quit, or SIGWINCH, which curses turns into KEY_RESIZE); look again.
+                if errno == EINTR { continue }
+                return nil
+            }
+            if ready == 0 { return nil }
+            if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 && fds[0].revents & Int16(POLLIN) == 0 {
+                return .signal(.hangup)
+            }
+            for fd in fds.dropFirst() where fd.revents != 0 { return .readable(fd.fd) }
+        }
+    }
+
+    /// One key curses has decoded, if any is waiting.
+    private func readKey() -> TerminalInput? {
+        while true {
+            var code: wint_t = 0
+            let status = wget_wch(rhr_stdscr(), &code)
+            if status == rhr_err() { return nil }
+            if status == rhr_key_code_yes() {
+                if Int32(code) == rhr_key_resize() {
+                    size = TerminalSize(width: Int(rhr_cols()), height: Int(rhr_lines()))
+                    return .resize(size)
+                }
+                if let key = Self.functionKey(Int32(code)) { return .key(key) }
+                continue   // a function key rhr has no use for
+            }
+            if let key = Self.characterKey(UInt32(code)) { return .key(key) }
+        }
+    }
+
+    static func functionKey(_ code: Int32) -> Key? {
+        switch code {
+        case KEY_UP: return .up
+        case KEY_DOWN: return .down
+        case KEY_LEFT: return .left
+        case KEY_RIGHT: return .right
+        case KEY_PPAGE: return .pageUp
+        case KEY_NPAGE: return .pageDown
+        case KEY_HOME: return .home
+        case KEY_END: return .end
+        case KEY_BTAB: return .backTab
+        case KEY_ENTER: return .enter
+        case KEY_BACKSPACE: return .backspace
+        case KEY_DC: return .delete
+        default: return nil
+        }
+    }
+
+    static func characterKey(_ value: UInt32) -> Key? {
+        switch value {
+        case 27: return .escape
+        case 9: return .tab
+        case 10, 13: return .enter
+        case 8, 127: return .backspace
+        case 1...26: return .control(Character(Unicode.Scalar(value + 96)!))
+        default:
+            guard value >= 32, let scalar = Unicode.Scalar(value) else { return nil }
+            return .character(Character(scalar))
+        }
+    }
+
+    private static func milliseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+    }
+}
+
+/// Colour pairs for the style roles. Calm colours, none of them red or green (R11).
+struct Palette {
+    /// How many pairs were set up; 0 means no colour.
+    var pairs: Int16
+    /// 256 colours: a grey exists for muted text.
+    var rich = false
+
+    static let none = Palette(pairs: 0)
+
+    // Pair numbers: 1 muted, 2 accent, 3 context, 4… the series.
+    static func pair(for tint: Tint) -> Int16 {
+        switch tint {
+        case .plain: return 0
+        case .muted: return 1
+        case .accent: return 2
+        case .context: return 3
+        case .series(let n): return 4 + Int16(((n % Tint.seriesCount) + Tint.seriesCount) % Tint.seriesCount)
+        }
+    }
+
+    @MainActor
+    static func start(colors: Int) -> Palette {
+        let rich = colors >= 256
+        // 256 colours: blue, gold, violet, teal, salmon, sky, khaki, orchid, pale cyan.
+        let series256: [Int16] = [74, 179, 140, 73, 216, 110, 186, 176, 152]
+        let series8: [Int16] = [Int16(COLOR_CYAN), Int16(COLOR_YELLOW), Int16(COLOR_MAGENTA), Int16(COLOR_BLUE),
+                                Int16(COLOR_CYAN), Int16(COLOR_YELLOW), Int16(COLOR_MAGENTA), Int16(COLOR_BLUE),
+                                Int16(COLOR_WHITE)]
+        init_pair(1, rich ? 245 : -1, -1)
+        init_pair(2, rich ? 110 : Int16(COLOR_CYAN), -1)
+        init_pair(3, rich ? 181 : Int16(COLOR_WHITE), -1)
+        for i in 0..<Tint.seriesCount {
+            init_pair(4 + Int16(i), rich ? series256[i] : series8[i], -1)
+        }
+        return Palette(pairs: 4 + Int16(Tint.seriesCount), rich: rich)
+    }
+
+    func attributes(for style: Style) -> (attr_t, Int16) {
+        var attributes = rhr_a_normal()
+        if style.attributes.contains(.bold) { attributes |= rhr_a_bold() }
+        if style.attributes.contains(.dim) { attributes |= rhr_a_dim() }
+        if style.attributes.contains(.reverse) { attributes |= rhr_a_reverse() }
+        if style.attributes.contains(.underline) { attributes |= rhr_a_underline() }
+        if pairs == 0 {
+            // Without colour, muted text is dim so it still steps back.
+            if style.tint == .muted || style.tint == .context { attributes |= rhr_a_dim() }
+            return (attributes, 0)
+        }
+        // With 8 colours there is no grey: muted is the default colour, dimmed.
+        if style.tint == .muted && !rich { return (attributes | rhr_a_dim(), 0) }
+        return (attributes, Palette.pair(for: style.tint))
+    }
+}

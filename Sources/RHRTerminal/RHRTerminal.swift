@@ -1,1 +1,0 @@
-// RHRTerminal: see DESIGN.md section 3.

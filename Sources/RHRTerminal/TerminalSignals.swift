@@ -1,0 +1,43 @@
+import CNCurses
+import Glibc
+
+/// Signal handling for a full-screen session. The handlers live in the C shim and only set a flag (SIGINT,
+/// SIGTERM, SIGHUP) or restore the terminal with async-signal-safe calls and re-raise (crashes, including a
+/// Swift trap). The shim's state is static per object file, so this file is the only one that touches it.
+enum TerminalSignals {
+    /// Remembers the shell's terminal modes; call before curses changes them.
+    static func saveTerminalModes() {
+        rhr_save_terminal_modes()
+    }
+
+    /// Installs the handlers, with the bytes a crash writes to put the screen back.
+    static func install(restoreBytes: [UInt8]) {
+        restoreBytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.map { base in
+                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { rhr_set_restore_bytes($0, buffer.count) }
+            }
+        }
+        rhr_install_signal_handlers()
+    }
+
+    /// Puts back whatever handlers were there before `install`.
+    static func uninstall() {
+        rhr_restore_signal_handlers()
+    }
+
+    /// The quit signal that arrived since the last call, if any.
+    static func takePending() -> TerminalSignal? {
+        switch rhr_take_pending_signal() {
+        case SIGINT: return .interrupt
+        case SIGTERM: return .terminate
+        case SIGHUP: return .hangup
+        default: return nil
+        }
+    }
+
+    /// The terminfo string capability `name`, as bytes.
+    static func terminfoBytes(_ name: String) -> [UInt8] {
+        guard let value = rhr_terminfo_string(name) else { return [] }
+        return Array(String(cString: value).utf8)
+    }
+}
