@@ -31,52 +31,81 @@ static inline attr_t rhr_color_pair(int n) { return COLOR_PAIR(n); }
 static inline int rhr_key_resize(void) { return KEY_RESIZE; }
 static inline int rhr_err(void) { return ERR; }
 
-/* Terminal restore on every exit path. All state below is touched from one Swift file only
-   (RHRTerminal/TerminalSignals.swift): header statics exist once per object file. */
+/* Terminal restore on every exit path. All state lives in one function-local static (Swift's C importer
+   emits no storage for file-scope aggregate statics), and only RHRTerminal/TerminalSignals.swift calls
+   these functions, so there is exactly one copy of it. */
 #include <signal.h>
 #include <string.h>
 #include <termios.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t rhr_pending_signal = 0;
-static struct termios rhr_saved_termios;
-static volatile sig_atomic_t rhr_saved_termios_valid = 0;
-static char rhr_restore_bytes[512];
-static volatile sig_atomic_t rhr_restore_length = 0;
-static const int rhr_crash_signals[] = { SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV };
 #define RHR_CRASH_SIGNAL_COUNT 6
-static struct sigaction rhr_previous_crash_actions[RHR_CRASH_SIGNAL_COUNT];
-static const int rhr_quit_signals[] = { SIGINT, SIGTERM, SIGHUP };
 #define RHR_QUIT_SIGNAL_COUNT 3
-static struct sigaction rhr_previous_quit_actions[RHR_QUIT_SIGNAL_COUNT];
+
+struct rhr_signal_state {
+    volatile sig_atomic_t pending_signal;
+    volatile sig_atomic_t saved_termios_valid;
+    volatile sig_atomic_t restore_length;
+    struct termios saved_termios;
+    char restore_bytes[512];
+    struct sigaction previous_crash_actions[RHR_CRASH_SIGNAL_COUNT];
+    struct sigaction previous_quit_actions[RHR_QUIT_SIGNAL_COUNT];
+};
+
+static inline struct rhr_signal_state *rhr_signal_state(void) {
+    static struct rhr_signal_state state;
+    return &state;
+}
+
+static inline int rhr_crash_signal(int i) {
+    switch (i) {
+    case 0: return SIGILL;
+    case 1: return SIGTRAP;
+    case 2: return SIGABRT;
+    case 3: return SIGBUS;
+    case 4: return SIGFPE;
+    default: return SIGSEGV;
+    }
+}
+
+static inline int rhr_quit_signal(int i) {
+    switch (i) {
+    case 0: return SIGINT;
+    case 1: return SIGTERM;
+    default: return SIGHUP;
+    }
+}
 
 /* SIGINT, SIGTERM, SIGHUP: only a flag; the run loop sees it (poll returns EINTR) and exits cleanly. */
-static void rhr_on_quit_signal(int sig) { rhr_pending_signal = sig; }
+static void rhr_on_quit_signal(int sig) { rhr_signal_state()->pending_signal = sig; }
 
 /* A crash (a Swift trap is SIGILL or SIGTRAP): put the terminal back with async-signal-safe calls only,
    then hand the signal to whoever had it before (the Swift backtracer, or the default action). */
 static void rhr_on_crash_signal(int sig) {
-    if (rhr_restore_length > 0) {
-        ssize_t ignored = write(STDOUT_FILENO, rhr_restore_bytes, (size_t)rhr_restore_length);
+    struct rhr_signal_state *state = rhr_signal_state();
+    if (state->restore_length > 0) {
+        ssize_t ignored = write(STDOUT_FILENO, state->restore_bytes, (size_t)state->restore_length);
         (void)ignored;
     }
-    if (rhr_saved_termios_valid) tcsetattr(STDIN_FILENO, TCSANOW, &rhr_saved_termios);
+    if (state->saved_termios_valid) tcsetattr(STDIN_FILENO, TCSANOW, &state->saved_termios);
     for (int i = 0; i < RHR_CRASH_SIGNAL_COUNT; i++) {
-        if (rhr_crash_signals[i] == sig) sigaction(sig, &rhr_previous_crash_actions[i], NULL);
+        if (rhr_crash_signal(i) == sig) sigaction(sig, &state->previous_crash_actions[i], NULL);
     }
     raise(sig);   /* blocked until this handler returns, then delivered to the previous action */
 }
 
 /* Saves the terminal modes as the shell left them, before curses changes them. */
 static inline void rhr_save_terminal_modes(void) {
-    if (tcgetattr(STDIN_FILENO, &rhr_saved_termios) == 0) rhr_saved_termios_valid = 1;
+    struct rhr_signal_state *state = rhr_signal_state();
+    if (tcgetattr(STDIN_FILENO, &state->saved_termios) == 0) state->saved_termios_valid = 1;
 }
 
 /* The bytes that undo curses' screen modes: leave the alternate screen, show the cursor, reset colours. */
 static inline void rhr_set_restore_bytes(const char *bytes, size_t length) {
-    if (length > sizeof(rhr_restore_bytes)) length = sizeof(rhr_restore_bytes);
-    memcpy(rhr_restore_bytes, bytes, length);
-    rhr_restore_length = (sig_atomic_t)length;
+    struct rhr_signal_state *state = rhr_signal_state();
+    if (length > sizeof(state->restore_bytes)) length = sizeof(state->restore_bytes);
+    memcpy(state->restore_bytes, bytes, length);
+    state->restore_length = (sig_atomic_t)length;
 }
 
 /* A terminfo string capability, or NULL when the terminal has none. */
@@ -87,34 +116,37 @@ static inline const char *rhr_terminfo_string(const char *name) {
 }
 
 static inline void rhr_install_signal_handlers(void) {
+    struct rhr_signal_state *state = rhr_signal_state();
     struct sigaction quit;
     memset(&quit, 0, sizeof quit);
     quit.sa_handler = rhr_on_quit_signal;
     sigemptyset(&quit.sa_mask);
     quit.sa_flags = 0;   /* no SA_RESTART: poll() must return EINTR */
     for (int i = 0; i < RHR_QUIT_SIGNAL_COUNT; i++)
-        sigaction(rhr_quit_signals[i], &quit, &rhr_previous_quit_actions[i]);
+        sigaction(rhr_quit_signal(i), &quit, &state->previous_quit_actions[i]);
     struct sigaction crash;
     memset(&crash, 0, sizeof crash);
     crash.sa_handler = rhr_on_crash_signal;
     sigemptyset(&crash.sa_mask);
     crash.sa_flags = 0;
     for (int i = 0; i < RHR_CRASH_SIGNAL_COUNT; i++)
-        sigaction(rhr_crash_signals[i], &crash, &rhr_previous_crash_actions[i]);
+        sigaction(rhr_crash_signal(i), &crash, &state->previous_crash_actions[i]);
 }
 
 static inline void rhr_restore_signal_handlers(void) {
+    struct rhr_signal_state *state = rhr_signal_state();
     for (int i = 0; i < RHR_QUIT_SIGNAL_COUNT; i++)
-        sigaction(rhr_quit_signals[i], &rhr_previous_quit_actions[i], NULL);
+        sigaction(rhr_quit_signal(i), &state->previous_quit_actions[i], NULL);
     for (int i = 0; i < RHR_CRASH_SIGNAL_COUNT; i++)
-        sigaction(rhr_crash_signals[i], &rhr_previous_crash_actions[i], NULL);
-    rhr_restore_length = 0;
+        sigaction(rhr_crash_signal(i), &state->previous_crash_actions[i], NULL);
+    state->restore_length = 0;
 }
 
 /* The signal number that arrived since the last call, or 0. */
 static inline int rhr_take_pending_signal(void) {
-    int sig = (int)rhr_pending_signal;
-    rhr_pending_signal = 0;
+    struct rhr_signal_state *state = rhr_signal_state();
+    int sig = (int)state->pending_signal;
+    state->pending_signal = 0;
     return sig;
 }
 

@@ -1,0 +1,36 @@
+import Foundation
+import RHRCore
+
+/// Everything the dashboard shows, as one plain value read from the store in one go. The dashboard never
+/// reads the store itself: a loader builds this, and `r` or a live update asks for a fresh one.
+public struct DashboardData: Sendable {
+    /// Every resting sample with its local day and flags (R3, R5, R6).
+    public var samples: [DaySample]
+    /// Deleted and replaced values (R4), for the detail pane.
+    public var revisions: [RevisionEntry]
+    /// Heart-rate summaries per writer and day: the sedentary context series (R8).
+    public var heartRateDays: [HeartRateDaySummary]
+    /// What each store holds (R9).
+    public var contents: [StoreContents]
+    /// The roads data came by: "HealthKit as of 12 Mar 21:00" and the permission limits (R10).
+    public var streams: [StreamState]
+    /// The store's revision when this was read.
+    public var revision: Int64
+    /// Where the data lives, in words: a store path, "a temporary store of 2 files", "the bundled samples".
+    public var source: String
+    /// The machine's zone, assumed for Health Connect values without an offset (R5).
+    public var machineZone: TimeZone
+
+    public init(samples: [DaySample] = [], revisions: [RevisionEntry] = [], heartRateDays: [HeartRateDaySummary] = [],
+                contents: [StoreContents] = [], streams: [StreamState] = [], revision: Int64 = 0, source: String = "",
+                machineZone: TimeZone = .current) {
+        self.samples = samples
+        self.revisions = revisions
+        self.heartRateDays = heartRateDays
+        self.contents = contents
+        self.streams = streams
+        self.revision = revision
+        self.source = source
+        self.machineZone = machineZone
+    }
+}

@@ -1,0 +1,203 @@
+import RHRCore
+
+/// The data prepared once per load so a key press only looks things up: the per-day values of every writer
+/// under each aggregation (R7), the raw samples and revisions by day, the sedentary context series (R8), the
+/// diagnosis for the empty states (R9) and the notes on limits (R10).
+public final class DashboardIndex: Sendable {
+    public let data: DashboardData
+    /// Resting writers, ordered by store and name. Writer n (1–9 toggles it) is `writers[n - 1]`.
+    public let writers: [Writer]
+    /// Heart-rate writers with sedentary samples: the context series.
+    public let contextWriters: [Writer]
+    public let diagnosis: DataDiagnosis
+    /// The first and last day with a resting value.
+    public let firstRestingDay: LocalDay?
+    public let lastRestingDay: LocalDay?
+    /// The first and last day with anything to chart (resting or context).
+    public let firstDay: LocalDay?
+    public let lastDay: LocalDay?
+    /// Per store, the newest `asOf` of its streams: "HealthKit as of 12 Mar 21:00".
+    public let storeAsOf: [(store: HealthStore, asOf: Timestamp)]
+    /// The stores that hold anything, in order.
+    public let stores: [HealthStore]
+
+    /// [aggregation][writer] → that writer's day values, sorted by day.
+    private let series: [[[DayValue]]]
+    /// [context writer] → (day, sedentary minimum), sorted by day.
+    private let sedentary: [[(day: LocalDay, bpm: Double)]]
+    private let samplesByDay: [LocalDay: [DaySample]]
+    private let revisionsByDay: [LocalDay: [RevisionEntry]]
+    private let heartRateByDay: [LocalDay: [HeartRateDaySummary]]
+
+    public init(_ data: DashboardData) {
+        self.data = data
+        let writers = Array(Set(data.samples.map(\.sample.writer))).sorted()
+        self.writers = writers
+        let position = Dictionary(uniqueKeysWithValues: writers.enumerated().map { ($1.key, $0) })
+
+        var series: [[[DayValue]]] = []
+        for aggregation in Aggregation.allCases {
+            var perWriter = Array(repeating: [DayValue](), count: writers.count)
+            // Ordered by day, then writer: each writer's list comes out sorted by day.
+            for value in DayAggregator.days(data.samples, by: aggregation) {
+                if let i = position[value.writer.key] { perWriter[i].append(value) }
+            }
+            series.append(perWriter)
+        }
+        self.series = series
+
+        var byDay: [LocalDay: [DaySample]] = [:]
+        for s in data.samples { byDay[s.day, default: []].append(s) }
+        for (day, list) in byDay {
+            byDay[day] = list.sorted {
+                ($0.sample.writer.key, $0.sample.start, $0.sample.end) < ($1.sample.writer.key, $1.sample.start, $1.sample.end)
+            }
+        }
+        self.samplesByDay = byDay
+        self.revisionsByDay = Dictionary(grouping: data.revisions, by: \.day)
+        self.heartRateByDay = Dictionary(grouping: data.heartRateDays, by: \.day)
+
+        // R8: the sedentary minimum per writer and day, merged over the summaries of that day.
+        var minimum: [WriterKey: [LocalDay: Double]] = [:]
+        var contextWriterByKey: [WriterKey: Writer] = [:]
+        for h in data.heartRateDays {
+            guard let m = h.sedentaryMin, !m.isNaN else { continue }
+            contextWriterByKey[h.writer.key] = h.writer
+            minimum[h.writer.key, default: [:]][h.day] = min(minimum[h.writer.key]?[h.day] ?? m, m)
+        }
+        let contextWriters = contextWriterByKey.values.sorted()
+        self.contextWriters = contextWriters
+        self.sedentary = contextWriters.map { w in
+            (minimum[w.key] ?? [:]).map { (day: $0.key, bpm: $0.value) }.sorted { $0.day < $1.day }
+        }
+
+        let restingDays = byDay.keys
+        self.firstRestingDay = restingDays.min()
+        self.lastRestingDay = restingDays.max()
+        let contextDays = sedentary.flatMap { $0.map(\.day) }
+        self.firstDay = [restingDays.min(), contextDays.min()].compactMap { $0 }.min()
+        self.lastDay = [restingDays.max(), contextDays.max()].compactMap { $0 }.max()
+
+        // Resting samples make it the resting case whatever the contents say.
+        let diagnosis = DataDiagnosis(data.contents)
+        if !data.samples.isEmpty, case .resting = diagnosis {
+            self.diagnosis = diagnosis
+        } else if !data.samples.isEmpty {
+            self.diagnosis = .resting(storesWithoutRestingWriter: [])
+        } else if data.contents.isEmpty && !data.heartRateDays.isEmpty {
+            // Heart rate but no contents given: derive them from the summaries.
+            let grouped = Dictionary(grouping: data.heartRateDays, by: \.writer.store)
+            self.diagnosis = DataDiagnosis(grouped.map { store, list in
+                StoreContents(store: store, heartRateSamples: list.reduce(0) { $0 + $1.total },
+                              heartRateWriters: Array(Set(list.map(\.writer))).sorted())
+            })
+        } else {
+            self.diagnosis = diagnosis
+        }
+
+        var asOf: [HealthStore: Timestamp] = [:]
+        for stream in data.streams {
+            guard let t = stream.asOf else { continue }
+            if asOf[stream.store].map({ t > $0 }) ?? true { asOf[stream.store] = t }
+        }
+        self.storeAsOf = asOf.sorted { $0.key < $1.key }.map { (store: $0.key, asOf: $0.value) }
+        var stores = Set(writers.map(\.store))
+        stores.formUnion(data.contents.filter { !$0.isEmpty }.map(\.store))
+        stores.formUnion(data.heartRateDays.map(\.writer.store))
+        self.stores = stores.sorted()
+    }
+
+    public var revision: Int64 { data.revision }
+    public var hasResting: Bool { !writers.isEmpty }
+
+    /// Writer `number` (1-based), if there is one.
+    public func writer(number: Int) -> Writer? {
+        writers.indices.contains(number - 1) ? writers[number - 1] : nil
+    }
+
+    /// One writer's day values under an aggregation, sorted by day.
+    public func values(writer index: Int, aggregation: Aggregation) -> [DayValue] {
+        series[Self.position(aggregation)][index]
+    }
+
+    /// One writer's value on one day, if it has samples that day.
+    public func value(writer index: Int, day: LocalDay, aggregation: Aggregation) -> DayValue? {
+        let list = series[Self.position(aggregation)][index]
+        let i = Self.lowerBound(list.count) { list[$0].day < day }
+        return i < list.count && list[i].day == day ? list[i] : nil
+    }
+
+    /// The index of the first value on or after `day`.
+    public func firstIndex(writer index: Int, onOrAfter day: LocalDay, aggregation: Aggregation) -> Int {
+        let list = series[Self.position(aggregation)][index]
+        return Self.lowerBound(list.count) { list[$0].day < day }
+    }
+
+    /// One context writer's sedentary minima, sorted by day.
+    public func sedentaryMinima(contextWriter index: Int) -> [(day: LocalDay, bpm: Double)] { sedentary[index] }
+
+    public func firstSedentaryIndex(contextWriter index: Int, onOrAfter day: LocalDay) -> Int {
+        let list = sedentary[index]
+        return Self.lowerBound(list.count) { list[$0].day < day }
+    }
+
+    /// The day's raw resting samples, by writer and time.
+    public func samples(on day: LocalDay) -> [DaySample] { samplesByDay[day] ?? [] }
+    public func revisions(on day: LocalDay) -> [RevisionEntry] { revisionsByDay[day] ?? [] }
+    public func heartRate(on day: LocalDay) -> [HeartRateDaySummary] { heartRateByDay[day] ?? [] }
+
+    /// The nearest days with resting samples before and after `day`.
+    public func neighbours(of day: LocalDay) -> (before: LocalDay?, after: LocalDay?) {
+        var before: LocalDay?, after: LocalDay?
+        for w in writers.indices {
+            let list = series[0][w]
+            let i = Self.lowerBound(list.count) { list[$0].day < day }
+            if i > 0 { before = max(before ?? list[i - 1].day, list[i - 1].day) }
+            var j = i
+            while j < list.count && list[j].day == day { j += 1 }
+            if j < list.count { after = min(after ?? list[j].day, list[j].day) }
+        }
+        return (before, after)
+    }
+
+    /// R9 and R10, in words: a store with heart rate but no resting writer, and the limits the Health Connect
+    /// feeds' permissions set. A changes token unused for more than 30 days (relative to `today`) too.
+    public func notices(today: LocalDay) -> [String] {
+        var notes: [String] = []
+        if case .resting(let without) = diagnosis {
+            notes += without.map(DataDiagnosis.explanation)
+        }
+        for stream in data.streams where stream.store == .healthConnect {
+            for limit in stream.permissionLimits {
+                notes.append("Health Connect (\(stream.stream)): \(limit.words).")
+            }
+            if stream.cursor != nil, let asOf = stream.asOf {
+                let idle = asOf.localDay.distance(to: today)
+                if idle > PermissionLimit.changesTokenLifetimeDays {
+                    notes.append("Health Connect (\(stream.stream)): last read \(idle) days ago; its changes token "
+                                 + "expires after \(PermissionLimit.changesTokenLifetimeDays) days unused, so the "
+                                 + "bridge may need a full resync.")
+                }
+            }
+        }
+        return notes
+    }
+
+    static func position(_ aggregation: Aggregation) -> Int {
+        switch aggregation {
+        case .latest: return 0
+        case .lowest: return 1
+        case .mean: return 2
+        }
+    }
+
+    /// The first index in 0..<count for which `isBefore` is false (binary search).
+    static func lowerBound(_ count: Int, _ isBefore: (Int) -> Bool) -> Int {
+        var lo = 0, hi = count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if isBefore(mid) { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+}

@@ -1,0 +1,72 @@
+import RHRTerminal
+
+/// Where each part of the dashboard goes at a given size. The parts tile the screen exactly, so every cell is
+/// drawn by someone (the render tests check that with a sentinel fill).
+struct DashboardLayout {
+    /// Below this the dashboard shows the "too small" screen.
+    static let minimum = TerminalSize(width: 60, height: 16)
+    /// Columns of the bpm labels and the axis line left of the plot.
+    static let axisWidth = 5
+
+    let size: TerminalSize
+    var header = Rect(x: 0, y: 0, width: 0, height: 0)
+    var notices = Rect(x: 0, y: 0, width: 0, height: 0)
+    var chartTitle = Rect(x: 0, y: 0, width: 0, height: 0)
+    var yAxis = Rect(x: 0, y: 0, width: 0, height: 0)
+    var plot = Rect(x: 0, y: 0, width: 0, height: 0)
+    /// Right of the plot: one blank column.
+    var plotMargin = Rect(x: 0, y: 0, width: 0, height: 0)
+    /// The axis line and the date labels.
+    var xAxis = Rect(x: 0, y: 0, width: 0, height: 0)
+    var legend = Rect(x: 0, y: 0, width: 0, height: 0)
+    var columns: Rect?
+    var detail: Rect?
+    /// Between columns and detail when they sit side by side.
+    var divider: Rect?
+    var footer = Rect(x: 0, y: 0, width: 0, height: 0)
+    /// The body below the header for the empty states.
+    var body = Rect(x: 0, y: 0, width: 0, height: 0)
+
+    var isTooSmall: Bool { !size.contains(Self.minimum) }
+
+    init(size: TerminalSize, noticeCount: Int, focus: Focus) {
+        self.size = size
+        guard !isTooSmall else { return }
+        var rest = Rect(size)
+        (header, rest) = rest.splitTop(2)
+        (rest, footer) = rest.splitBottom(1)
+        body = rest
+        let noticeRows = size.height >= 30 ? min(noticeCount, 3) : size.height >= 20 ? min(noticeCount, 1) : 0
+        (notices, rest) = rest.splitTop(noticeRows)
+
+        let legendRows = size.height >= 22 ? 2 : 1
+        let chartBlock = max(1 + 5 + 2 + legendRows, Int((Double(rest.height) * 0.55).rounded()))
+        var chart: Rect
+        (chart, rest) = rest.splitTop(chartBlock)
+        (chartTitle, chart) = chart.splitTop(1)
+        (chart, legend) = chart.splitBottom(legendRows)
+        (chart, xAxis) = chart.splitBottom(2)
+        (yAxis, chart) = chart.splitLeft(Self.axisWidth)
+        (plot, plotMargin) = chart.splitLeft(chart.width - 1)
+
+        if rest.height <= 0 { return }
+        if size.width >= 120 {
+            // Wide: columns and detail side by side.
+            let leftWidth = min(rest.width / 2, max(60, rest.width * 45 / 100))
+            let (left, right) = rest.splitLeft(leftWidth)
+            let (line, remainder) = right.splitLeft(1)
+            columns = left
+            divider = line
+            detail = remainder
+        } else if size.height >= 44 {
+            // Tall: columns above detail.
+            let top = rest.splitTop(min(rest.height / 2, 14))
+            columns = top.top
+            detail = top.rest
+        } else if focus == .detail {
+            detail = rest
+        } else {
+            columns = rest
+        }
+    }
+}

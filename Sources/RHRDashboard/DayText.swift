@@ -1,0 +1,38 @@
+import Foundation
+import RHRCore
+
+/// Dates and times as the dashboard writes them.
+enum DayText {
+    static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+
+    /// "Tue 12 Mar 2026"; with `padded`, " 2 Mar" keeps columns aligned.
+    static func long(_ day: LocalDay, padded: Bool = false) -> String {
+        let d = padded && day.day < 10 ? " \(day.day)" : "\(day.day)"
+        return "\(weekdays[day.weekday]) \(d) \(LocalDay.monthNames[day.month - 1]) \(day.year)"
+    }
+
+    /// "12 Mar", or "12 Mar 2024" when the year is not `thisYear`.
+    static func short(_ day: LocalDay, thisYear: Int) -> String {
+        day.year == thisYear ? day.shortText : day.mediumText
+    }
+
+    /// "12 Mar 21:00" (year added when not `thisYear`), in the timestamp's own offset.
+    static func moment(_ t: Timestamp, thisYear: Int) -> String {
+        let text = t.shortText
+        guard t.localDay.year != thisYear else { return text }
+        return t.localDay.mediumText + " " + String(text.split(separator: " ").last ?? "")
+    }
+
+    /// "06:12" at an offset.
+    static func clock(_ date: Date, offset: Int) -> String {
+        let local = Int((date.timeIntervalSince1970 + Double(offset)).rounded(.down))
+        let secondOfDay = ((local % 86_400) + 86_400) % 86_400
+        return pad2(secondOfDay / 3600) + ":" + pad2(secondOfDay / 60 % 60)
+    }
+
+    static func day(_ date: Date, offset: Int) -> LocalDay {
+        LocalDay(epochSeconds: date.timeIntervalSince1970, offsetSeconds: offset)
+    }
+
+    private static func pad2(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import RHRCore
+import RHRTerminal
+
+/// The cursor day in full: each writer's raw samples (time window with its offset, the value as delivered and
+/// its unit, device, recording method, created or last-modified time, flags), the sedentary context (R8),
+/// and the revision history (R4).
+enum DetailView {
+    static func lines(_ ctx: RenderContext, width: Int) -> [StyledLine] {
+        let state = ctx.state
+        let index = ctx.index
+        let g = ctx.glyphs
+        let day = state.cursor
+        var out: [StyledLine] = []
+        let samples = index.samples(on: day)
+        let thisYear = state.today.year
+
+        if samples.isEmpty {
+            out.append(StyledLine(" No resting value on \(DayText.long(day)).", .muted))
+            let (before, after) = index.neighbours(of: day)
+            var near: [Span] = []
+            if let before { near.append(Span(" Earlier: \(DayText.long(before))", .muted)) }
+            if let after { near.append(Span("\(near.isEmpty ? " " : "   ")Later: \(DayText.long(after))", .muted)) }
+            if !near.isEmpty { out.append(StyledLine(near)) }
+        }
+
+        var w = 0
+        var start = 0
+        while start < samples.count {
+            let writer = samples[start].sample.writer
+            var end = start
+            while end < samples.count && samples[end].sample.writer == writer { end += 1 }
+            w = index.writers.firstIndex(of: writer) ?? 0
+            let value = index.value(writer: w, day: day, aggregation: state.aggregation)
+            var head: [[Span]] = [[Span(String(g.series(w)), ctx.seriesStyle(w)), Span(" " + ctx.shortName(writer), .bold)]]
+            if let value, value.bpm != nil {
+                head.append([Span("\(state.aggregation.rawValue) \(value.bpmText)")])
+            }
+            switch writer.store {
+            case .healthKit: head.append([Span("HealthKit estimate", .muted)])
+            case .healthConnect:
+                head.append([Span("written by \(ctx.shortName(writer)) (Health Connect)", .muted)])
+                head.append([Span(ctx.text(writer.name), .muted)])
+            }
+            out += Flow.lines(head, width: width, gap: 2, indent: 3, firstIndent: 1)
+            var about: [String] = []
+            if let bundle = writer.bundleIdentifier { about.append(bundle) }
+            if let product = writer.productType { about.append(product) }
+            if !about.isEmpty { out.append(StyledLine("     " + ctx.text(about.joined(separator: "  ")), .muted)) }
+            for s in samples[start..<end] {
+                out += Flow.lines(items(s, ctx, thisYear: thisYear), width: width, gap: 2, indent: 5, firstIndent: 3)
+            }
+            start = end
+        }
+
+        let heartRate = index.heartRate(on: day)
+        if !heartRate.isEmpty {
+            out.append(StyledLine(""))
+            out.append(StyledLine(" Heart rate that day (context, not resting)", .bold))
+            var merged: [WriterKey: HeartRateDaySummary] = [:]
+            for h in heartRate {
+                if merged[h.writer.key] == nil { merged[h.writer.key] = h } else { merged[h.writer.key]!.merge(h) }
+            }
+            for h in merged.values.sorted(by: { $0.writer < $1.writer }) {
+                var text = "\(h.writer.store.displayName) \(g.dot) \(h.writer.displayName): "
+                if let low = h.sedentaryMin, let median = h.sedentaryMedian {
+                    text += "sedentary lowest \(RestingValue.format(low)), median \(RestingValue.format(median)) bpm "
+                        + "of \(h.sedentary) sedentary; "
+                }
+                text += "\(h.total) samples (\(h.sedentary) sedentary, \(h.active) active, \(h.notSet) not set)"
+                for (i, line) in TextFit.wrap(ctx.text(text), width - 5, ellipsis: g.ellipsis).enumerated() {
+                    out.append(StyledLine((i == 0 ? "   " : "     ") + line, .muted))
+                }
+            }
+        }
+
+        let revisions = index.revisions(on: day)
+        if !revisions.isEmpty {
+            out.append(StyledLine(""))
+            out.append(StyledLine(" Revision history", .bold))
+            for r in revisions.sorted(by: { ($0.at, $0.writer) < ($1.at, $1.writer) }) {
+                let w = index.writers.firstIndex(of: r.writer)
+                var spans = [Span("   ")]
+                if let w { spans.append(Span(String(g.series(w)) + " ", ctx.seriesStyle(w))) }
+                spans.append(Span(ctx.text("\(ctx.shortName(r.writer)): \(r.text)")))
+                out.append(StyledLine(spans))
+            }
+        }
+        return out
+    }
+
+    /// One sample as flowing items.
+    static func items(_ s: DaySample, _ ctx: RenderContext, thisYear: Int) -> [[Span]] {
+        let sample = s.sample
+        let g = ctx.glyphs
+        let zone = sample.timeZoneIdentifier.flatMap(ZoneNames.zone)
+        let offset = sample.offsetSeconds
+            ?? zone?.secondsFromGMT(for: sample.start)
+            ?? ctx.index.data.machineZone.secondsFromGMT(for: sample.start)
+        let offsetText = Timestamp.offsetText(offset)
+        var window: String
+        let startDay = DayText.day(sample.start, offset: offset), endDay = DayText.day(sample.end, offset: offset)
+        if sample.start == sample.end {
+            window = DayText.clock(sample.start, offset: offset)
+            if startDay != s.day { window = startDay.shortText + " " + window }
+        } else if startDay == endDay && startDay == s.day {
+            window = DayText.clock(sample.start, offset: offset) + g.dash + DayText.clock(sample.end, offset: offset)
+        } else {
+            window = "\(startDay.shortText) \(DayText.clock(sample.start, offset: offset)) \(g.dash) "
+                + "\(endDay.shortText) \(DayText.clock(sample.end, offset: offset))"
+        }
+        window += " " + offsetText
+        if s.offsetAssumed { window += " (assumed)" }
+        if let id = sample.timeZoneIdentifier { window += " " + id }
+
+        var items: [[Span]] = [[Span(window)]]
+        var value = "\(RestingValue.format(sample.value)) \(sample.unit)"
+        if let bpm = sample.bpm, bpm != sample.value { value += " = \(RestingValue.format(bpm, isMean: true)) bpm" }
+        items.append([Span(ctx.text(value), .bold)])
+        if let device = sample.device, !device.isEmpty { items.append([Span(ctx.text(device.summary), .muted)]) }
+        if let method = sample.recordingMethod { items.append([Span(method.words, .muted)]) }
+        if let created = sample.created {
+            items.append([Span("created \(moment(created, offset: offset, thisYear: thisYear))", .muted)])
+        }
+        if let modified = sample.lastModified {
+            items.append([Span("modified \(moment(modified, offset: offset, thisYear: thisYear))", .muted)])
+        }
+        if s.provisional {
+            let read = s.asOf.map { ", read \(DayText.moment($0, thisYear: thisYear))" } ?? ""
+            items.append([Span(String(g.provisional(0)) + " provisional\(read)")])
+        }
+        if s.offsetAssumed { items.append([Span("offset assumed: no zone offset, this machine's used")]) }
+        if !s.isInRange { items.append([Span("\(g.outOfRange) out of range: kept, not in the value")]) }
+        return items
+    }
+
+    static func moment(_ date: Date, offset: Int, thisYear: Int) -> String {
+        DayText.moment(Timestamp(date: date, offsetSeconds: offset), thisYear: thisYear)
+    }
+
+    static func draw(_ ctx: RenderContext, in buffer: inout ScreenBuffer) {
+        guard let rect = ctx.layout.detail else { return }
+        buffer.fill(rect)
+        let focused = ctx.state.focus == .detail
+        var title = [Span(" \(DayText.long(ctx.state.cursor))", focused ? .title : .bold),
+                     Span("  raw samples and revisions", .muted)]
+        let body = Rect(x: rect.x, y: rect.y + 1, width: rect.width, height: rect.height - 1)
+        let all = lines(ctx, width: rect.width - 1)
+        let maxScroll = max(0, all.count - body.height)
+        let scroll = min(ctx.state.detailScroll, maxScroll)
+        if maxScroll > 0 {
+            title.append(Span("  \(scroll > 0 ? "more above " : "")\(scroll < maxScroll ? "more below" : "")", .muted))
+        }
+        ctx.drawRow(StyledLine(title), rect, 0, in: &buffer)
+        for (row, line) in all.dropFirst(scroll).prefix(body.height).enumerated() {
+            line.draw(in: &buffer, x: body.x, y: body.y + row, clip: body)
+        }
+    }
+}

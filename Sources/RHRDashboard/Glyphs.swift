@@ -1,0 +1,67 @@
+import Foundation
+
+/// The symbols the dashboard draws, in UTF-8 or plain ASCII (non-UTF-8 locales). Each writer gets its own
+/// glyph so the chart reads without colour; a provisional value (R3) is the hollow form of its writer's glyph.
+struct Glyphs: Sendable {
+    let unicode: Bool
+
+    private static let filled: [Character] = ["●", "◆", "■", "▲", "▼", "◀", "▶", "★", "◉"]
+    private static let hollow: [Character] = ["○", "◇", "□", "△", "▽", "◁", "▷", "☆", "◎"]
+    private static let asciiSeries: [Character] = ["o", "+", "*", "#", "@", "%", "&", "=", "$"]
+
+    /// Writer `index`'s glyph (0-based).
+    func series(_ index: Int) -> Character {
+        let i = index % Glyphs.filled.count
+        return unicode ? Glyphs.filled[i] : Glyphs.asciiSeries[i]
+    }
+
+    /// Writer `index`'s glyph for a provisional value.
+    func provisional(_ index: Int) -> Character {
+        unicode ? Glyphs.hollow[index % Glyphs.hollow.count] : "?"
+    }
+
+    var context: Character { unicode ? "·" : ":" }
+    var outOfRange: Character { unicode ? "×" : "x" }
+    var cursorMark: Character { unicode ? "▲" : "^" }
+    var cursorRow: Character { unicode ? "▸" : ">" }
+    var cursorColumn: Character { unicode ? "│" : "|" }
+    var horizontal: Character { unicode ? "─" : "-" }
+    var vertical: Character { unicode ? "│" : "|" }
+    var tick: Character { unicode ? "┬" : "+" }
+    var axisTick: Character { unicode ? "┤" : "+" }
+    var corner: Character { unicode ? "└" : "+" }
+    var ellipsis: String { unicode ? "…" : "~" }
+    var dash: String { unicode ? "–" : "-" }
+    var emDash: String { unicode ? "—" : "-" }
+    var dot: String { unicode ? "·" : "-" }
+    var arrow: String { unicode ? "→" : "->" }
+    var times: String { unicode ? "×" : "x" }
+
+    /// Free text (writer names, messages) made safe for the terminal: unchanged in UTF-8, transliterated to
+    /// ASCII otherwise, so a curly apostrophe or an emoji never comes out as mojibake.
+    func text(_ s: String) -> String {
+        if unicode { return s }
+        if s.utf8.allSatisfy({ $0 < 0x80 }) { return s }
+        var out = ""
+        for ch in s {
+            if ch.isASCII { out.append(ch); continue }
+            switch ch {
+            case "’", "‘", "‚", "′": out.append("'")
+            case "“", "”", "„", "″": out.append("\"")
+            case "–", "—", "−": out.append("-")
+            case "…": out.append("...")
+            case "×": out.append("x")
+            case "·", "•": out.append("-")
+            case "→": out.append("->")
+            case "←": out.append("<-")
+            case "↑": out.append("Up")
+            case "↓": out.append("Down")
+            case "\u{00A0}": out.append(" ")
+            default:
+                let folded = String(ch).folding(options: [.diacriticInsensitive, .widthInsensitive], locale: nil)
+                if folded.allSatisfy(\.isASCII) && !folded.isEmpty { out += folded } else { out.append("?") }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,160 @@
+import RHRCore
+import RHRTerminal
+
+/// `?`: every key from the key table, what each marker means, the notes on this data, and the wellness note
+/// (R11). Drawn over the whole screen; scrolls when it does not fit.
+enum HelpView {
+    /// The one-line note the help screen and README carry (R11).
+    public static let wellnessNote = "rhr shows what your devices and apps recorded. It is not medical advice."
+
+    static func lines(_ ctx: RenderContext, width: Int) -> [StyledLine] {
+        let g = ctx.glyphs
+        let unicode = g.unicode
+        var out: [StyledLine] = []
+        let labelWidth = max(12, KeyTable.bindings.map { DisplayWidth.of($0.label(unicode: unicode)) }.max()! + 3)
+
+        func entry(_ label: [Span], _ text: String) {
+            let body = TextFit.wrap(ctx.text(text), max(10, width - labelWidth - 2), ellipsis: g.ellipsis)
+            let labelW = label.reduce(0) { $0 + $1.width }
+            for (i, line) in body.enumerated() {
+                let lead = i == 0 ? [Span("  ")] + label + [Span(String(repeating: " ", count: max(1, labelWidth - labelW)))]
+                    : [Span(String(repeating: " ", count: labelWidth + 2))]
+                out.append(StyledLine(lead + [Span(line)]))
+            }
+        }
+        func heading(_ text: String) {
+            if !out.isEmpty { out.append(StyledLine("")) }
+            out.append(StyledLine(" " + text, .title))
+        }
+        func paragraph(_ text: String, _ style: Style = .plain) {
+            for line in TextFit.wrap(ctx.text(text), width - 2, ellipsis: g.ellipsis) { out.append(StyledLine("  " + line, style)) }
+        }
+
+        heading("Keys")
+        for binding in KeyTable.bindings {
+            entry([Span(binding.label(unicode: unicode), .bold)], binding.help)
+        }
+
+        heading("Markers")
+        let count = max(1, min(ctx.index.writers.count, 9))
+        let filled = (0..<min(count, 4)).map { Span(String(g.series($0)), ctx.seriesStyle($0)) }
+        entry(filled, "one glyph and colour per writer; the legend under the chart numbers them 1\(g.dash)9")
+        let hollow = unicode ? (0..<min(count, 4)).map { Span(String(g.provisional($0)), ctx.seriesStyle($0)) }
+            : [Span(String(g.provisional(0)))]
+        entry(hollow, "provisional: Apple may still replace this estimate. An Apple Watch value for the day the data "
+              + "was read or the day before; Apple replaces those with better estimates.")
+        entry([Span(String(g.context), .context)], "sedentary minimum (c): the lowest heart rate measured while still, "
+              + "from heart-rate samples. Context, not resting heart rate, and never in a resting value.")
+        entry([Span(String(g.outOfRange), .bold)], "a day with a value out of range (below 1, above 300 bpm, or not a "
+              + "number): kept and flagged, never plotted or aggregated")
+        entry([Span(String(g.cursorMark), .title)], "the cursor day; its samples are in the detail pane")
+        entry([Span("p o x", .bold)], "in the per-source columns: provisional, offset assumed (a Health Connect value "
+              + "without a zone offset; this machine's offset was assumed), out of range")
+
+        heading("Values")
+        paragraph("Each writer keeps its own series: HealthKit and Health Connect are never merged. "
+                  + "HealthKit values are estimates the system computes and revises; Health Connect values are "
+                  + "what the named app wrote.")
+        paragraph("One value per day: latest is the sample that ended last; lowest the smallest; mean the average "
+                  + "of the day's valid samples. The a key switches between them.")
+
+        heading("This data")
+        let index = ctx.index
+        if !index.data.source.isEmpty { paragraph("Source: \(index.data.source)") }
+        paragraph("Store revision \(index.revision).")
+        for entry in index.storeAsOf {
+            paragraph("\(entry.store.displayName) as of \(DayText.moment(entry.asOf, thisYear: ctx.state.today.year)).")
+        }
+        for note in ctx.notices { paragraph(note) }
+
+        out.append(StyledLine(""))
+        paragraph(wellnessNote, .bold)
+        return out
+    }
+
+    static func draw(_ ctx: RenderContext, in buffer: inout ScreenBuffer) {
+        let rect = buffer.bounds
+        buffer.fill(rect)
+        guard rect.height >= 3 else { return }
+        let g = ctx.glyphs
+        ctx.drawRow(left: [Span(" rhr ", .title), Span("  help", .bold)],
+                    right: [Span("Esc or ? closes \(g.dot) q quits ", .muted)], rect, 0, in: &buffer)
+        let body = Rect(x: 0, y: 1, width: rect.width, height: rect.height - 2)
+        let all = lines(ctx, width: rect.width - 1)
+        let maxScroll = max(0, all.count - body.height)
+        let scroll = min(ctx.state.helpScroll, maxScroll)
+        for (row, line) in all.dropFirst(scroll).prefix(body.height).enumerated() {
+            line.draw(in: &buffer, x: body.x, y: body.y + row, clip: body)
+        }
+        var bottom = [Span(" \(scroll + 1)\(g.dash)\(min(all.count, scroll + body.height)) of \(all.count) lines", .muted)]
+        if maxScroll > 0 { bottom.append(Span("   \(unicode(g) ? "↑↓" : "j k") scroll \(g.dot) PgUp PgDn", .muted)) }
+        ctx.drawRow(StyledLine(bottom), rect, rect.height - 1, in: &buffer)
+    }
+
+    private static func unicode(_ g: Glyphs) -> Bool { g.unicode }
+}
+
+/// R9: never an empty chart. No data at all gets onboarding; heart rate without a resting writer gets words.
+enum EmptyStateView {
+    static func lines(_ ctx: RenderContext, width: Int) -> [StyledLine] {
+        let g = ctx.glyphs
+        var out: [StyledLine] = []
+        func paragraph(_ text: String, _ style: Style = .plain, indent: Int = 2) {
+            for line in TextFit.wrap(ctx.text(text), width - indent - 1, ellipsis: g.ellipsis) {
+                out.append(StyledLine(String(repeating: " ", count: indent) + line, style))
+            }
+        }
+        func command(_ cmd: String, _ what: String) {
+            let left = "    " + TextFit.pad(cmd, 30)
+            let rest = TextFit.wrap(ctx.text(what), max(10, width - DisplayWidth.of(left) - 2), ellipsis: g.ellipsis)
+            for (i, line) in rest.enumerated() {
+                out.append(StyledLine([Span(i == 0 ? left : String(repeating: " ", count: DisplayWidth.of(left)), .bold),
+                                       Span(line, .muted)]))
+            }
+        }
+        out.append(StyledLine(""))
+        switch ctx.index.diagnosis {
+        case .noData:
+            paragraph("No resting heart rate here yet.", .title)
+            out.append(StyledLine(""))
+            paragraph("rhr shows one value per day for every app that writes resting heart rate to Apple HealthKit "
+                      + "or Android Health Connect, each writer on its own line. To bring data in:")
+            out.append(StyledLine(""))
+            command("rhr import export.zip", "an Apple Health export (Health app, your picture, Export All Health Data)")
+            command("rhr import \"Health Connect.zip\"", "a Health Connect export")
+            command("rhr import export.json", "a Health Auto Export JSON file")
+            command("rhr daemon", "then let a phone bridge push sync batches as they happen")
+            command("rhr demo", "look around with the bundled samples")
+        case .noRestingWriter(let stores):
+            paragraph("No resting heart rate to show.", .title)
+            out.append(StyledLine(""))
+            for store in stores {
+                paragraph(DataDiagnosis.explanation(store))
+                out.append(StyledLine(""))
+            }
+            paragraph("An Apple Watch writes HealthKit's resting heart rate estimate; in Health Connect, an app has to "
+                      + "write RestingHeartRate records. Import an export that has them, or connect a bridge that "
+                      + "reads them.")
+        case .resting:
+            break
+        }
+        let notes = ctx.notices
+        if !notes.isEmpty {
+            out.append(StyledLine(""))
+            for note in notes { paragraph("\(g.dot) " + note, .muted) }
+        }
+        if !ctx.index.data.source.isEmpty {
+            out.append(StyledLine(""))
+            paragraph("Store: \(ctx.index.data.source)", .muted)
+        }
+        return out
+    }
+
+    static func draw(_ ctx: RenderContext, in buffer: inout ScreenBuffer) {
+        let rect = ctx.layout.body
+        buffer.fill(rect)
+        for (row, line) in lines(ctx, width: rect.width).prefix(rect.height).enumerated() {
+            line.draw(in: &buffer, x: rect.x, y: rect.y + row, clip: rect)
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// RHRDashboard: see DESIGN.md section 3.

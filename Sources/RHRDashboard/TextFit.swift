@@ -1,0 +1,105 @@
+import RHRTerminal
+
+/// Fitting text into cells: truncation with an ellipsis, padding, word wrapping.
+enum TextFit {
+    /// `text` cut to `width` columns, ending in `ellipsis` when cut.
+    static func truncate(_ text: String, _ width: Int, ellipsis: String = "…") -> String {
+        guard width > 0 else { return "" }
+        if DisplayWidth.of(text) <= width { return text }
+        let room = width - DisplayWidth.of(ellipsis)
+        guard room > 0 else { return String(repeating: ".", count: width) }
+        var out = "", used = 0
+        for ch in text {
+            let w = DisplayWidth.of(ch)
+            if used + w > room { break }
+            out.append(ch)
+            used += w
+        }
+        return out + ellipsis
+    }
+
+    /// `text` padded with spaces (or cut) to exactly `width` columns.
+    static func pad(_ text: String, _ width: Int, ellipsis: String = "…") -> String {
+        let t = truncate(text, width, ellipsis: ellipsis)
+        return t + String(repeating: " ", count: max(0, width - DisplayWidth.of(t)))
+    }
+
+    /// Right-aligned in `width` columns.
+    static func padLeft(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - DisplayWidth.of(text))) + text
+    }
+
+    /// Words wrapped to `width` columns; a word longer than a line is cut.
+    static func wrap(_ text: String, _ width: Int, ellipsis: String = "…") -> [String] {
+        guard width > 0 else { return [] }
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true).map(String.init) {
+            if line.isEmpty {
+                line = truncate(word, width, ellipsis: ellipsis)
+            } else if DisplayWidth.of(line) + 1 + DisplayWidth.of(word) <= width {
+                line += " " + word
+            } else {
+                lines.append(line)
+                line = truncate(word, width, ellipsis: ellipsis)
+            }
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(line) }
+        return lines
+    }
+}
+
+/// A run of text in one style, the unit of the flowing layouts (legend, detail lines, footer hints).
+struct Span: Sendable {
+    var text: String
+    var style: Style
+
+    init(_ text: String, _ style: Style = .plain) {
+        self.text = text
+        self.style = style
+    }
+
+    var width: Int { DisplayWidth.of(text) }
+}
+
+/// A line of spans.
+struct StyledLine: Sendable {
+    var spans: [Span]
+    init(_ spans: [Span]) { self.spans = spans }
+    init(_ text: String, _ style: Style = .plain) { self.spans = [Span(text, style)] }
+
+    var width: Int { spans.reduce(0) { $0 + $1.width } }
+
+    /// Draws the line from (x, y), clipped to `clip`.
+    func draw(in buffer: inout ScreenBuffer, x: Int, y: Int, clip: Rect) {
+        var column = x
+        for span in spans { column += buffer.write(span.text, x: column, y: y, style: span.style, clip: clip) }
+    }
+}
+
+enum Flow {
+    /// Places items (each a few spans that stay together) left to right, `gap` apart, wrapping onto new lines
+    /// that start with `indent` spaces; an item wider than a line is cut.
+    static func lines(_ items: [[Span]], width: Int, gap: Int = 2, indent: Int = 0, firstIndent: Int = 0) -> [StyledLine] {
+        guard width > 0 else { return [] }
+        var lines: [StyledLine] = []
+        var current: [Span] = firstIndent > 0 ? [Span(String(repeating: " ", count: firstIndent))] : []
+        var used = firstIndent
+        for item in items {
+            let w = item.reduce(0) { $0 + $1.width }
+            let atLineStart = used == (lines.isEmpty ? firstIndent : indent)
+            if !atLineStart && used + gap + w > width {
+                lines.append(StyledLine(current))
+                current = indent > 0 ? [Span(String(repeating: " ", count: indent))] : []
+                used = indent
+            } else if !atLineStart {
+                current.append(Span(String(repeating: " ", count: gap)))
+                used += gap
+            }
+            current += item
+            used += w
+        }
+        if used > (lines.isEmpty ? firstIndent : indent) { lines.append(StyledLine(current)) }
+        return lines
+    }
+}
