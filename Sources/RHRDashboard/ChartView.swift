@@ -30,12 +30,22 @@ enum ChartView {
             for c in index.contextWriters.indices {
                 let list = index.sedentaryMinima(contextWriter: c)
                 var i = index.firstSedentaryIndex(contextWriter: c, onOrAfter: from)
-                while i < list.count && list[i].day <= to {
-                    let cell = window.pointCell(ofBucket: state.zoom.bucket(of: list[i].day))
-                    contents.points.append(Point(cell: cell, bpm: list[i].bpm, glyph: ctx.glyphs.context, style: .context))
+                var values: [Double] = []
+                var bucket = Int.min
+                func flush() {
+                    guard !values.isEmpty else { return }
+                    contents.points.append(Point(cell: window.pointCell(ofBucket: bucket), bpm: median(&values),
+                                                 glyph: ctx.glyphs.context, style: .context))
                     contents.hasContext = true
+                    values.removeAll(keepingCapacity: true)
+                }
+                while i < list.count && list[i].day <= to {
+                    let b = state.zoom.bucket(of: list[i].day)
+                    if b != bucket { flush(); bucket = b }
+                    values.append(list[i].bpm)
                     i += 1
                 }
+                flush()
             }
         }
         // Later writers first, so writer 1 ends up on top where points meet.
@@ -43,20 +53,43 @@ enum ChartView {
             let list = index.values(writer: w, aggregation: state.aggregation)
             var i = index.firstIndex(writer: w, onOrAfter: from, aggregation: state.aggregation)
             var sawProvisional = false
+            // One point per column: the day's value, or at week and month zoom the median of the column's
+            // daily values (provisional when one of them is).
+            var bucketValues: [Double] = []
+            var bucketProvisional = false
+            var bucket = Int.min
+            func flush() {
+                guard !bucketValues.isEmpty else { return }
+                let glyph = bucketProvisional ? ctx.glyphs.provisional(w) : ctx.glyphs.series(w)
+                contents.points.append(Point(cell: window.pointCell(ofBucket: bucket), bpm: median(&bucketValues),
+                                             glyph: glyph, style: ctx.seriesStyle(w)))
+                sawProvisional = sawProvisional || bucketProvisional
+                bucketValues.removeAll(keepingCapacity: true)
+                bucketProvisional = false
+            }
             while i < list.count && list[i].day <= to {
                 let value = list[i]
-                let cell = window.pointCell(ofBucket: state.zoom.bucket(of: value.day))
-                if value.outOfRange > 0 { contents.outOfRangeCells.insert(cell) }
+                let b = state.zoom.bucket(of: value.day)
+                if b != bucket { flush(); bucket = b }
+                if value.outOfRange > 0 { contents.outOfRangeCells.insert(window.pointCell(ofBucket: b)) }
                 if let bpm = value.bpm {
-                    let glyph = value.provisional ? ctx.glyphs.provisional(w) : ctx.glyphs.series(w)
-                    contents.points.append(Point(cell: cell, bpm: bpm, glyph: glyph, style: ctx.seriesStyle(w)))
-                    sawProvisional = sawProvisional || value.provisional
+                    bucketValues.append(bpm)
+                    bucketProvisional = bucketProvisional || value.provisional
                 }
                 i += 1
             }
+            flush()
             if sawProvisional { contents.provisionalWriters.insert(w, at: 0) }
         }
         return contents
+    }
+
+    /// The median; the mean of the middle two for an even count.
+    static func median(_ values: inout [Double]) -> Double {
+        if values.count == 1 { return values[0] }
+        values.sort()
+        let n = values.count
+        return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2
     }
 
     static func draw(_ ctx: RenderContext, in buffer: inout ScreenBuffer) {
@@ -96,8 +129,8 @@ enum ChartView {
         let zoomWords: String
         switch ctx.state.zoom {
         case .day: zoomWords = "one column per day"
-        case .week: zoomWords = "one column per week, every daily value drawn"
-        case .month: zoomWords = "one column per month, every daily value drawn"
+        case .week: zoomWords = "one column per week (median of daily values)"
+        case .month: zoomWords = "one column per month (median of daily values)"
         }
         let left = [Span(" Resting heart rate, bpm", focused ? .title : .bold), Span("  \(zoomWords)", .muted)]
         let cursor = ctx.state.cursor
@@ -222,18 +255,26 @@ enum ChartView {
         }
     }
 
-    /// "1 ● Oura · Health Connect", or hidden: "1   Oura (hidden)". Names cut to `nameWidth` when given.
+    /// Writers grouped by store (R1): "Health Connect: 1 ● Fitbit  2 ◆ Oura   HealthKit: 3 ■ Jane’s Apple
+    /// Watch"; a hidden writer is "3 ■ Withings (hidden)", dimmed. Names cut to `nameWidth` when given.
     static func legendEntries(_ ctx: RenderContext, nameWidth: Int?) -> [[Span]] {
         let g = ctx.glyphs
+        var previousStore: HealthStore?
         return ctx.index.writers.enumerated().map { w, writer in
-            let number = w < 9 ? "\(w + 1)" : " "
+            let number = w < 9 ? "\(w + 1) " : ""
             var name = ctx.shortName(writer)
             if let nameWidth { name = TextFit.truncate(name, nameWidth, ellipsis: g.ellipsis) }
-            if ctx.state.isVisible(writer) {
-                return [Span(number + " ", .muted), Span(String(g.series(w)), ctx.seriesStyle(w)),
-                        Span(" " + name), Span(" \(g.dot) \(writer.store.displayName)", .muted)]
+            var item: [Span] = []
+            if writer.store != previousStore {
+                item.append(Span(writer.store.displayName + ": ", .muted))
+                previousStore = writer.store
             }
-            return [Span(number + "   " + name + " (hidden)", .muted)]
+            if ctx.state.isVisible(writer) {
+                item += [Span(number, .muted), Span(String(g.series(w)), ctx.seriesStyle(w)), Span(" " + name)]
+            } else {
+                item += [Span(number + String(g.series(w)) + " " + name + " (hidden)", .muted)]
+            }
+            return item
         }
     }
 
@@ -259,7 +300,7 @@ enum ChartView {
         var writers = legendEntries(ctx, nameWidth: nil)
         // Too long: cut the longest names a little at a time until the entries fit.
         var nameWidth = ctx.index.writers.map { DisplayWidth.of(ctx.shortName($0)) }.max() ?? 0
-        while nameWidth > 6 && Flow.lines(writers, width: width, gap: 3).count > writerRows {
+        while nameWidth > 5 && Flow.lines(writers, width: width, gap: 2).count > writerRows {
             nameWidth -= 1
             writers = legendEntries(ctx, nameWidth: nameWidth)
         }
@@ -278,7 +319,7 @@ enum ChartView {
         }
         var lines: [StyledLine]
         if rect.height >= 2 {
-            let writerLines = Flow.lines(writers, width: width, gap: 3)
+            let writerLines = Flow.lines(writers, width: width, gap: 2)
             let markerLines = Flow.lines(markers, width: width, gap: 3)
             // Markers get their own row; writers wrap into it only when there are none.
             if markerLines.isEmpty { lines = writerLines } else { lines = Array(writerLines.prefix(rect.height - 1)) + markerLines }

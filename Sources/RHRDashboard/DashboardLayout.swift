@@ -29,7 +29,7 @@ struct DashboardLayout {
 
     var isTooSmall: Bool { !size.contains(Self.minimum) }
 
-    init(size: TerminalSize, noticeCount: Int, focus: Focus) {
+    init(size: TerminalSize, noticeCount: Int, focus: Focus, writerCount: Int = 1) {
         self.size = size
         guard !isTooSmall else { return }
         var rest = Rect(size)
@@ -39,7 +39,10 @@ struct DashboardLayout {
         let noticeRows = size.height >= 30 ? min(noticeCount, 3) : size.height >= 20 ? min(noticeCount, 1) : 0
         (notices, rest) = rest.splitTop(noticeRows)
 
-        let legendRows = size.height >= 22 ? 2 : 1
+        // The legend: rows for the writers (about 26 columns each), and one for the markers.
+        let perRow = max(1, (size.width - 1) / 26)
+        let writerRows = max(1, (writerCount + perRow - 1) / perRow)
+        let legendRows = min(size.height >= 34 ? 4 : size.height >= 22 ? 3 : 1, 1 + writerRows)
         let chartBlock = max(1 + 5 + 2 + legendRows, Int((Double(rest.height) * 0.55).rounded()))
         var chart: Rect
         (chart, rest) = rest.splitTop(chartBlock)

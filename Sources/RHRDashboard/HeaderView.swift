@@ -37,7 +37,8 @@ enum HeaderView {
             }
         }
         if currency.isEmpty && !index.data.source.isEmpty {
-            currency.append(Span(" " + ctx.text(index.data.source), .muted))
+            currency.append(Span(" store: ", .muted))
+            currency.append(Span(ctx.text(index.data.source)))
         }
         ctx.drawRow(StyledLine(currency), rect, 1, in: &buffer)
     }

@@ -57,6 +57,8 @@ enum HelpView {
                   + "what the named app wrote.")
         paragraph("One value per day: latest is the sample that ended last; lowest the smallest; mean the average "
                   + "of the day's valid samples. The a key switches between them.")
+        paragraph("At week and month zoom a column holds several days: each writer's point is the median of its "
+                  + "daily values in that week or month; the per-source columns and the detail pane keep showing days.")
 
         heading("This data")
         let index = ctx.index
@@ -66,9 +68,6 @@ enum HelpView {
             paragraph("\(entry.store.displayName) as of \(DayText.moment(entry.asOf, thisYear: ctx.state.today.year)).")
         }
         for note in ctx.notices { paragraph(note) }
-
-        out.append(StyledLine(""))
-        paragraph(wellnessNote, .bold)
         return out
     }
 
@@ -86,12 +85,13 @@ enum HelpView {
         for (row, line) in all.dropFirst(scroll).prefix(body.height).enumerated() {
             line.draw(in: &buffer, x: body.x, y: body.y + row, clip: body)
         }
-        var bottom = [Span(" \(scroll + 1)\(g.dash)\(min(all.count, scroll + body.height)) of \(all.count) lines", .muted)]
-        if maxScroll > 0 { bottom.append(Span("   \(unicode(g) ? "↑↓" : "j k") scroll \(g.dot) PgUp PgDn", .muted)) }
-        ctx.drawRow(StyledLine(bottom), rect, rect.height - 1, in: &buffer)
+        // The wellness note stays in view however far the help is scrolled (R11).
+        let position = maxScroll > 0
+            ? "\(scroll + 1)\(g.dash)\(min(all.count, scroll + body.height)) of \(all.count) \(g.dot) \(g.unicode ? "↑↓" : "j k") PgUp PgDn " : ""
+        let note = DisplayWidth.of(wellnessNote) + DisplayWidth.of(position) + 3 <= rect.width ? wellnessNote
+            : "Not medical advice."
+        ctx.drawRow(left: [Span(" " + note, .bold)], right: [Span(position, .muted)], rect, rect.height - 1, in: &buffer)
     }
-
-    private static func unicode(_ g: Glyphs) -> Bool { g.unicode }
 }
 
 /// R9: never an empty chart. No data at all gets onboarding; heart rate without a resting writer gets words.
@@ -105,7 +105,7 @@ enum EmptyStateView {
             }
         }
         func command(_ cmd: String, _ what: String) {
-            let left = "    " + TextFit.pad(cmd, 30)
+            let left = "    " + TextFit.pad(cmd, 34)
             let rest = TextFit.wrap(ctx.text(what), max(10, width - DisplayWidth.of(left) - 2), ellipsis: g.ellipsis)
             for (i, line) in rest.enumerated() {
                 out.append(StyledLine([Span(i == 0 ? left : String(repeating: " ", count: DisplayWidth.of(left)), .bold),
@@ -142,10 +142,6 @@ enum EmptyStateView {
         if !notes.isEmpty {
             out.append(StyledLine(""))
             for note in notes { paragraph("\(g.dot) " + note, .muted) }
-        }
-        if !ctx.index.data.source.isEmpty {
-            out.append(StyledLine(""))
-            paragraph("Store: \(ctx.index.data.source)", .muted)
         }
         return out
     }

@@ -24,20 +24,22 @@ public struct KeyBinding: Sendable {
     let customLabel: String?
     /// The footer's key label when it differs from the first key ("←→" for a pair of rows).
     let footerKeys: String?
+    let asciiFooterKeys: String?
 
     init(_ keys: [Key], _ action: DashboardAction, _ help: String, hint: String? = nil, label: String? = nil,
-         footerKeys: String? = nil) {
+         footerKeys: String? = nil, asciiFooterKeys: String? = nil) {
         self.keys = keys
         self.action = action
         self.help = help
         self.hint = hint
         self.customLabel = label
         self.footerKeys = footerKeys
+        self.asciiFooterKeys = asciiFooterKeys
     }
 
     /// The keys as the footer names them: "←→", "+-", "q".
     public func footerLabel(unicode: Bool) -> String {
-        if let footerKeys { return unicode ? footerKeys : Glyphs(unicode: false).text(footerKeys) }
+        if let footerKeys { return unicode ? footerKeys : (asciiFooterKeys ?? Glyphs(unicode: false).text(footerKeys)) }
         guard let first = keys.first else { return "" }
         return unicode ? first.description : first.asciiDescription
     }
@@ -54,7 +56,7 @@ public struct KeyBinding: Sendable {
 public enum KeyTable {
     public static let bindings: [KeyBinding] = [
         KeyBinding([.left, .character("h")], .earlier, "earlier: one day (one column at week and month zoom)", hint: "day",
-                   footerKeys: "←→"),
+                   footerKeys: "←→", asciiFooterKeys: "h l"),
         KeyBinding([.right, .character("l")], .later, "later: one day (one column at week and month zoom)"),
         KeyBinding([.up, .character("k")], .up, "one day earlier; in the detail pane and help, scroll up"),
         KeyBinding([.down, .character("j")], .down, "one day later; in the detail pane and help, scroll down"),

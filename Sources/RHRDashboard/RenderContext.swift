@@ -12,7 +12,8 @@ struct RenderContext {
         self.state = state
         self.glyphs = Glyphs(unicode: state.capabilities.unicode)
         self.notices = state.index.notices(today: state.today)
-        self.layout = DashboardLayout(size: size, noticeCount: notices.count, focus: state.focus)
+        self.layout = DashboardLayout(size: size, noticeCount: notices.count, focus: state.focus,
+                                      writerCount: state.index.writers.count)
     }
 
     var index: DashboardIndex { state.index }

@@ -5,6 +5,7 @@ import Foundation
 let arguments = Array(CommandLine.arguments.dropFirst())
 let sections: [String: ([String]) throws -> Void] = [
     "store": StoreBench.run,
+    "dashboard": DashboardBench.run,
 ]
 guard let name = arguments.first, let section = sections[name] else {
     let names = sections.keys.sorted().joined(separator: "|")

@@ -1,1 +1,3 @@
-print("rhr")
+import Foundation
+
+exit(DashboardCommand.main(arguments: Array(CommandLine.arguments.dropFirst())))

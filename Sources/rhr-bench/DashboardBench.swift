@@ -1,0 +1,247 @@
+import Foundation
+import RHRCore
+import RHRDashboard
+import RHRStore
+import RHRTerminal
+
+// The dashboard benchmark (DESIGN.md section 7): on a store with 10 years × 6 writers,
+// - in process: reading the store, preparing the data, the first render, and key presses (update + render),
+//   median and p99 over many presses, at 80×24 and 200×60;
+// - end to end: time to the first frame of the real `rhr` under tmux, against tmux showing `echo` output.
+//
+//   rhr-bench dashboard [--years N] [--presses N] [--runs N] [--dir DIR] [--rhr PATH] [--keep]
+//   rhr-bench dashboard store PATH [--years N] [--seed N]     (only builds a store, e.g. to look at it)
+enum DashboardBench {
+    struct Options {
+        var years = 10
+        var presses = 3000
+        var runs = 5
+        var seed: UInt64 = 1
+        var dir = "bench-out"
+        var rhr: String?
+        var keep = false
+
+        init(_ arguments: [String]) throws {
+            var i = 0
+            func value() throws -> String {
+                i += 1
+                guard i < arguments.count else { throw BenchError("\(arguments[i - 1]) needs a value") }
+                return arguments[i]
+            }
+            func count() throws -> Int {
+                guard let n = Int(try value()), n > 0 else { throw BenchError("\(arguments[i - 1]) takes a count") }
+                return n
+            }
+            while i < arguments.count {
+                switch arguments[i] {
+                case "--years": years = try count()
+                case "--presses": presses = try count()
+                case "--runs": runs = try count()
+                case "--seed": seed = UInt64(try count())
+                case "--dir": dir = try value()
+                case "--rhr": rhr = try value()
+                case "--keep": keep = true
+                default: break   // other sections' options
+                }
+                i += 1
+            }
+        }
+    }
+
+    struct BenchError: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    static func run(_ arguments: [String]) throws {
+        if arguments.first == "store" {
+            guard arguments.count >= 2 else { throw BenchError("store needs a path") }
+            let options = try Options(Array(arguments.dropFirst(2)))
+            let (samples, seconds) = try buildStore(at: arguments[1], options: options)
+            print("\(arguments[1]): \(samples) resting samples, \(options.years) years, built in \(format(seconds * 1000)) ms")
+            return
+        }
+        let options = try Options(arguments)
+        try FileManager.default.createDirectory(atPath: options.dir, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let path = options.dir + "/dashboard-\(options.years)y.sqlite"
+        let (samples, buildSeconds) = try buildStore(at: path, options: options)
+        defer { if !options.keep { removeStore(path) } }
+        print("dashboard: store of \(options.years) years × 6 writers, \(samples) resting samples "
+              + "(built in \(format(buildSeconds * 1000)) ms)")
+
+        // In process: what the first frame costs, step by step.
+        let database = try HealthDatabase(path: path)
+        let today = DashboardHistory(years: options.years, lastDay: today(), seed: options.seed).lastDay
+        var loadTimes: [Double] = [], prepareTimes: [Double] = [], renderTimes: [Double] = []
+        var state: DashboardState?
+        for _ in 0..<options.runs {
+            let t0 = now()
+            let data = DashboardData(samples: try database.samples(), revisions: try database.revisions(),
+                                     heartRateDays: try database.heartRateDays(), contents: try database.contents(),
+                                     streams: try database.streams(), revision: try database.revision(), source: path)
+            let t1 = now()
+            let s = DashboardState(data: data, size: TerminalSize(width: 200, height: 60), today: today)
+            let t2 = now()
+            _ = DashboardRenderer.render(s, size: s.size)
+            let t3 = now()
+            loadTimes.append(t1 - t0)
+            prepareTimes.append(t2 - t1)
+            renderTimes.append(t3 - t2)
+            state = s
+        }
+        let first = zip(zip(loadTimes, prepareTimes), renderTimes).map { $0.0 + $0.1 + $1 }
+        print("  first frame in process (median of \(options.runs)): read store \(ms(median(loadTimes))), "
+              + "prepare \(ms(median(prepareTimes))), render \(ms(median(renderTimes))), "
+              + "total \(ms(median(first))) (target ≤ 100 ms, ratio \(ratio(median(first), 0.100)))")
+
+        // Key presses: update + render, a realistic mix, on both sizes.
+        let keys: [Key] = [.left, .left, .right, .character("a"), .left, .character("-"), .left, .character("+"),
+                           .pageUp, .right, .character("c"), .pageDown, .character("1"), .left, .character("1"),
+                           .tab, .down, .tab, .down, .tab, .character("g"), .right, .character("G"), .up,
+                           .character("-"), .character("-"), .left, .character("+"), .character("+"), .character("a"),
+                           .character("a"), .character("?"), .down, .escape, .character("t"), .right]
+        for size in [TerminalSize(width: 80, height: 24), TerminalSize(width: 200, height: 60)] {
+            guard var s = state else { break }
+            DashboardUpdate.update(&s, .resize(size))
+            var times: [Double] = []
+            times.reserveCapacity(options.presses)
+            for n in 0..<options.presses {
+                let key = keys[n % keys.count]
+                let t0 = now()
+                DashboardUpdate.update(&s, .key(key))
+                let buffer = DashboardRenderer.render(s, size: s.size)
+                let t1 = now()
+                precondition(buffer.width == size.width)
+                times.append(t1 - t0)
+            }
+            times.sort()
+            print("  key press at \(size): median \(ms(median(times))), p99 \(ms(percentile(times, 0.99))), "
+                  + "max \(ms(times.last ?? 0)) over \(options.presses) presses "
+                  + "(target ≤ 5 ms, p99 ratio \(ratio(percentile(times, 0.99), 0.005)))")
+        }
+
+        try firstFrameUnderTmux(path: path, options: options)
+    }
+
+    // MARK: - End to end under tmux
+
+    static func firstFrameUnderTmux(path: String, options: Options) throws {
+        let binary = options.rhr ?? defaultBinary()
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            print("  first frame under tmux: skipped (no rhr binary at \(binary); build it or pass --rhr PATH)")
+            return
+        }
+        guard let tmux = which("tmux") else {
+            print("  first frame under tmux: skipped (tmux is not installed)")
+            return
+        }
+        let socket = "rhr-bench-\(getpid())"
+        defer { _ = shell(tmux, ["-L", socket, "kill-server"]) }
+        func firstFrame(_ command: String, until text: String) throws -> Double {
+            let session = "s\(UInt32.random(in: 0...UInt32.max))"
+            let start = now()
+            guard shell(tmux, ["-L", socket, "new-session", "-d", "-s", session, "-x", "200", "-y", "60", command]) == 0 else {
+                throw BenchError("tmux new-session failed")
+            }
+            defer { _ = shell(tmux, ["-L", socket, "kill-session", "-t", session]) }
+            let deadline = start + 10
+            while now() < deadline {
+                if capture(tmux, socket, session).contains(text) { return now() - start }
+            }
+            throw BenchError("no \"\(text)\" on screen within 10 s")
+        }
+        // Warm the tmux server and the file cache once.
+        _ = try? firstFrame("echo warm; sleep 30", until: "warm")
+        var baseline: [Double] = [], dashboard: [Double] = []
+        for _ in 0..<options.runs {
+            baseline.append(try firstFrame("echo ready; sleep 30", until: "ready"))
+            dashboard.append(try firstFrame("LANG=C.UTF-8 TERM=xterm-256color \(binary) --store \(path)",
+                                            until: "Resting heart rate"))
+        }
+        let b = median(baseline), d = median(dashboard)
+        print("  first frame under tmux (median of \(options.runs)): \(ms(d)); tmux showing `echo`: \(ms(b)); "
+              + "rhr's own share \(ms(max(0, d - b))) (target ≤ 100 ms, ratio \(ratio(max(0, d - b), 0.100)))")
+    }
+
+    static func capture(_ tmux: String, _ socket: String, _ session: String) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tmux)
+        process.arguments = ["-L", socket, "capture-pane", "-p", "-t", session]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return "" }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @discardableResult
+    static func shell(_ tool: String, _ arguments: [String]) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return -1 }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    static func which(_ name: String) -> String? {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let path = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+
+    /// `rhr` beside this binary (same build configuration).
+    static func defaultBinary() -> String {
+        let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        return me.deletingLastPathComponent().appendingPathComponent("rhr").path
+    }
+
+    // MARK: - The store
+
+    static func buildStore(at path: String, options: Options) throws -> (samples: Int, seconds: Double) {
+        removeStore(path)
+        let start = now()
+        let history = DashboardHistory(years: options.years, lastDay: today(), seed: options.seed)
+        let batches = history.batches()
+        let database = try HealthDatabase(path: path)
+        _ = try database.apply(batches)
+        return (try database.samples().count, now() - start)
+    }
+
+    static func removeStore(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    static func today() -> LocalDay {
+        let now = Date()
+        return LocalDay(epochSeconds: now.timeIntervalSince1970, offsetSeconds: TimeZone.current.secondsFromGMT(for: now))
+    }
+
+    // MARK: - Figures
+
+    static func now() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
+    static func median(_ values: [Double]) -> Double { percentile(values.sorted(), 0.5) }
+
+    /// `sorted` must be sorted.
+    static func percentile(_ sorted: [Double], _ p: Double) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        let i = min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))
+        return sorted[i]
+    }
+
+    static func ms(_ seconds: Double) -> String { format(seconds * 1000) + " ms" }
+    static func format(_ value: Double) -> String { String(format: value < 10 ? "%.2f" : "%.1f", value) }
+    static func ratio(_ measured: Double, _ target: Double) -> String { String(format: "%.2f", measured / target) }
+}
