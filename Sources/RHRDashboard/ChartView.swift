@@ -305,9 +305,10 @@ enum ChartView {
             writers = legendEntries(ctx, nameWidth: nameWidth)
         }
         var markers: [[Span]] = []
+        let oneRow = rect.height < 2
         if !contents.provisionalWriters.isEmpty {
             var item = contents.provisionalWriters.prefix(3).map { Span(String(g.provisional($0)), ctx.seriesStyle($0)) }
-            item.append(Span(" provisional: Apple may still replace this estimate"))
+            item.append(Span(oneRow ? " provisional" : " provisional: Apple may still replace this estimate"))
             markers.append(item)
         }
         if contents.hasContext {
@@ -321,10 +322,16 @@ enum ChartView {
         if rect.height >= 2 {
             let writerLines = Flow.lines(writers, width: width, gap: 2)
             let markerLines = Flow.lines(markers, width: width, gap: 3)
+            _ = oneRow
             // Markers get their own row; writers wrap into it only when there are none.
             if markerLines.isEmpty { lines = writerLines } else { lines = Array(writerLines.prefix(rect.height - 1)) + markerLines }
         } else {
-            lines = Flow.lines(writers + markers, width: width, gap: 3)
+            // One row: the writers, then whichever markers still fit on it.
+            var items = writers
+            for marker in markers where Flow.lines(items + [marker], width: width, gap: 2).count <= 1 {
+                items.append(marker)
+            }
+            lines = Flow.lines(items, width: width, gap: 2)
         }
         for (row, line) in lines.prefix(rect.height).enumerated() {
             ctx.drawRow(StyledLine([Span(" ")] + line.spans), rect, row, in: &buffer)

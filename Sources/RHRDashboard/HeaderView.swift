@@ -15,31 +15,38 @@ enum HeaderView {
         let rect = ctx.layout.header
         let index = ctx.index
         let g = ctx.glyphs
+        let right = index.hasResting ? [Span(ctx.state.aggregation.words + " ", .bold)] : []
+        let rightWidth = right.reduce(0) { $0 + $1.width }
         var left = [Span(" rhr ", .title)]
         if let first = index.firstRestingDay, let last = index.lastRestingDay {
-            left.append(Span("  resting heart rate  ", .muted))
-            left.append(Span(range(first, last, g)))
+            let words = Span("  resting heart rate  ", .muted), dates = Span(range(first, last, g))
+            // The words go first when the row is short; the dates stay.
+            let fits = 5 + words.width + dates.width + 2 + rightWidth <= rect.width
+            left += fits ? [words, dates] : [Span("  "), dates]
         } else if index.stores.isEmpty {
             left.append(Span("  no data yet", .muted))
         }
-        let right = index.hasResting ? [Span(ctx.state.aggregation.words + " ", .bold)] : []
         ctx.drawRow(left: left, right: right, rect, 0, in: &buffer)
 
-        // Every store present, with the newest time its data was read.
-        var currency: [Span] = []
+        // Every store present, with the newest time its data was read; shorter forms on narrow screens.
         let asOf = Dictionary(index.storeAsOf.map { ($0.store, $0.asOf) }, uniquingKeysWith: max)
-        for (i, store) in index.stores.enumerated() {
-            currency.append(Span(i == 0 ? " " : "  \(g.dot)  ", .muted))
-            currency.append(Span(store.displayName, .bold))
-            if let t = asOf[store] {
-                currency.append(Span(" as of ", .muted))
-                currency.append(Span(DayText.moment(t, thisYear: ctx.state.today.year)))
+        func currency(separator: String, words: String) -> [Span] {
+            var spans: [Span] = []
+            for (i, store) in index.stores.enumerated() {
+                spans.append(Span(i == 0 ? " " : separator, .muted))
+                spans.append(Span(store.displayName, .bold))
+                if let t = asOf[store] {
+                    spans.append(Span(words, .muted))
+                    spans.append(Span(DayText.moment(t, thisYear: ctx.state.today.year)))
+                }
             }
+            return spans
         }
-        if currency.isEmpty && !index.data.source.isEmpty {
-            currency.append(Span(" store: ", .muted))
-            currency.append(Span(ctx.text(index.data.source)))
+        var line = currency(separator: "  \(g.dot)  ", words: " as of ")
+        if StyledLine(line).width > rect.width { line = currency(separator: " \(g.dot) ", words: " ") }
+        if line.isEmpty && !index.data.source.isEmpty {
+            line = [Span(" store: ", .muted), Span(ctx.text(index.data.source))]
         }
-        ctx.drawRow(StyledLine(currency), rect, 1, in: &buffer)
+        ctx.drawRow(StyledLine(line), rect, 1, in: &buffer)
     }
 }

@@ -31,22 +31,20 @@ struct YScale: Equatable {
 
     func value(ofRow row: Int) -> Double { low + Double(rows - 1 - row) * step }
 
-    /// The rows that carry a label: round values, at least two rows apart; top and bottom when nothing else is.
+    /// The rows that carry a label: about five, evenly spaced, at least two rows apart, placed so the
+    /// roundest value in reach gets one.
     func labelledRows() -> [Int] {
-        let every = [5.0, 10, 20, 25, 50, 100, 200, 500, 1000].first { l in
-            // Rows between two labelled values.
-            var k = 1
-            while (Double(k) * step).truncatingRemainder(dividingBy: l) != 0 && k < 1000 { k += 1 }
-            return k >= 2
-        } ?? 1000
-        var rowsWithLabels = (0..<rows).filter { value(ofRow: $0).truncatingRemainder(dividingBy: every) == 0 }
-        if rowsWithLabels.count < 2 && rows >= 3 {
-            rowsWithLabels = Array(Set(rowsWithLabels + [0, rows - 1])).sorted()
-            // Keep labels apart.
-            var kept: [Int] = []
-            for r in rowsWithLabels where kept.last.map({ r - $0 >= 2 }) ?? true { kept.append(r) }
-            rowsWithLabels = kept
+        guard rows >= 2 else { return [0] }
+        let every = max(2, rows / 5)
+        func roundness(_ row: Int) -> Int {
+            let v = value(ofRow: row)
+            if v.truncatingRemainder(dividingBy: 10) == 0 { return 3 }
+            if v.truncatingRemainder(dividingBy: 5) == 0 { return 2 }
+            return v.truncatingRemainder(dividingBy: 2) == 0 ? 1 : 0
         }
-        return rowsWithLabels
+        // From the bottom up: the first `every` rows compete for the anchor.
+        let candidates = (0..<min(every, rows)).map { rows - 1 - $0 }
+        let anchor = candidates.max { (roundness($0), $0) < (roundness($1), $1) } ?? rows - 1
+        return (0..<rows).filter { (anchor - $0) % every == 0 }
     }
 }
