@@ -129,13 +129,14 @@ enum ChartView {
         let zoomWords: String
         switch ctx.state.zoom {
         case .day: zoomWords = "one column per day"
-        case .week: zoomWords = "one column per week (median of daily values)"
-        case .month: zoomWords = "one column per month (median of daily values)"
+        case .week: zoomWords = "weekly median of daily values"
+        case .month: zoomWords = "monthly median of daily values"
         }
         let left = [Span(" Resting heart rate, bpm", focused ? .title : .bold), Span("  \(zoomWords)", .muted)]
         let cursor = ctx.state.cursor
         var right = [Span("\(ctx.glyphs.cursorRow) \(DayText.long(cursor)) ", .bold)]
-        if cursor == ctx.state.today { right.insert(Span("today ", .muted), at: 0) }
+        let room = ctx.layout.chartTitle.width - StyledLine(left).width - StyledLine(right).width - 2
+        if cursor == ctx.state.today && room >= 6 { right.insert(Span("today ", .muted), at: 0) }
         ctx.drawRow(left: left, right: right, ctx.layout.chartTitle, 0, in: &buffer)
     }
 
@@ -295,7 +296,7 @@ enum ChartView {
         buffer.fill(rect)
         guard !rect.isEmpty else { return }
         let width = rect.width - 1
-        let writerRows = rect.height >= 2 ? rect.height - 1 : 1
+        let writerRows = rect.height >= 2 ? max(1, rect.height - (ctx.state.showContext && rect.width < 120 ? 2 : 1)) : 1
         // Full entries when they fit; else names cut to share the row(s) fairly.
         var writers = legendEntries(ctx, nameWidth: nil)
         // Too long: cut the longest names a little at a time until the entries fit.
@@ -322,9 +323,9 @@ enum ChartView {
         if rect.height >= 2 {
             let writerLines = Flow.lines(writers, width: width, gap: 2)
             let markerLines = Flow.lines(markers, width: width, gap: 3)
-            _ = oneRow
-            // Markers get their own row; writers wrap into it only when there are none.
-            if markerLines.isEmpty { lines = writerLines } else { lines = Array(writerLines.prefix(rect.height - 1)) + markerLines }
+            // Markers keep the bottom rows; writers get the rest (all of them when there are no markers).
+            let markerRows = min(markerLines.count, rect.height - 1)
+            lines = Array(writerLines.prefix(rect.height - markerRows)) + markerLines.prefix(markerRows)
         } else {
             // One row: the writers, then whichever markers still fit on it.
             var items = writers

@@ -15,7 +15,8 @@ struct ChartWindow {
 
     init(_ state: DashboardState) {
         let layout = DashboardLayout(size: state.size, noticeCount: state.index.notices(today: state.today).count,
-                                     focus: state.focus, writerCount: state.index.writers.count)
+                                     focus: state.focus, writerCount: state.index.writers.count,
+                                     showContext: state.showContext)
         self.init(zoom: state.zoom, width: layout.plot.width, cursor: state.cursor,
                   first: state.firstNavigableDay, last: state.lastNavigableDay, previousEnd: state.windowEnd)
     }

@@ -29,7 +29,7 @@ struct DashboardLayout {
 
     var isTooSmall: Bool { !size.contains(Self.minimum) }
 
-    init(size: TerminalSize, noticeCount: Int, focus: Focus, writerCount: Int = 1) {
+    init(size: TerminalSize, noticeCount: Int, focus: Focus, writerCount: Int = 1, showContext: Bool = false) {
         self.size = size
         guard !isTooSmall else { return }
         var rest = Rect(size)
@@ -42,7 +42,9 @@ struct DashboardLayout {
         // The legend: rows for the writers (about 26 columns each), and one for the markers.
         let perRow = max(1, (size.width - 1) / 26)
         let writerRows = max(1, (writerCount + perRow - 1) / perRow)
-        let legendRows = min(size.height >= 34 ? 4 : size.height >= 22 ? 3 : 1, 1 + writerRows)
+        // The context series' label needs a row of its own beside the provisional one on narrow screens.
+        let markerRows = showContext && size.width < 120 ? 2 : 1
+        let legendRows = min(size.height >= 34 ? 5 : size.height >= 22 ? 3 : 1, markerRows + writerRows)
         let chartBlock = max(1 + 5 + 2 + legendRows, Int((Double(rest.height) * 0.55).rounded()))
         var chart: Rect
         (chart, rest) = rest.splitTop(chartBlock)

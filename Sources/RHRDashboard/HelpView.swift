@@ -76,21 +76,21 @@ enum HelpView {
         buffer.fill(rect)
         guard rect.height >= 3 else { return }
         let g = ctx.glyphs
-        ctx.drawRow(left: [Span(" rhr ", .title), Span("  help", .bold)],
-                    right: [Span("Esc or ? closes \(g.dot) q quits ", .muted)], rect, 0, in: &buffer)
         let body = Rect(x: 0, y: 1, width: rect.width, height: rect.height - 2)
         let all = lines(ctx, width: rect.width - 1)
         let maxScroll = max(0, all.count - body.height)
         let scroll = min(ctx.state.helpScroll, maxScroll)
+        let position = maxScroll > 0
+            ? "lines \(scroll + 1)\(g.dash)\(min(all.count, scroll + body.height)) of \(all.count) \(g.dot) \(g.unicode ? "↑↓" : "j k") PgUp PgDn \(g.dot) "
+            : ""
+        ctx.drawRow(left: [Span(" rhr ", .title), Span("  help", .bold)],
+                    right: [Span(position + "Esc or ? closes \(g.dot) q quits ", .muted)], rect, 0, in: &buffer)
         for (row, line) in all.dropFirst(scroll).prefix(body.height).enumerated() {
             line.draw(in: &buffer, x: body.x, y: body.y + row, clip: body)
         }
         // The wellness note stays in view however far the help is scrolled (R11).
-        let position = maxScroll > 0
-            ? "\(scroll + 1)\(g.dash)\(min(all.count, scroll + body.height)) of \(all.count) \(g.dot) \(g.unicode ? "↑↓" : "j k") PgUp PgDn " : ""
-        let note = DisplayWidth.of(wellnessNote) + DisplayWidth.of(position) + 3 <= rect.width ? wellnessNote
-            : "Not medical advice."
-        ctx.drawRow(left: [Span(" " + note, .bold)], right: [Span(position, .muted)], rect, rect.height - 1, in: &buffer)
+        let note = DisplayWidth.of(wellnessNote) + 2 <= rect.width ? wellnessNote : "Not medical advice."
+        ctx.drawRow(StyledLine(" " + note, .bold), rect, rect.height - 1, in: &buffer)
     }
 }
 

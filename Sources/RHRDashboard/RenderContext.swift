@@ -13,7 +13,7 @@ struct RenderContext {
         self.glyphs = Glyphs(unicode: state.capabilities.unicode)
         self.notices = state.index.notices(today: state.today)
         self.layout = DashboardLayout(size: size, noticeCount: notices.count, focus: state.focus,
-                                      writerCount: state.index.writers.count)
+                                      writerCount: state.index.writers.count, showContext: state.showContext)
     }
 
     var index: DashboardIndex { state.index }

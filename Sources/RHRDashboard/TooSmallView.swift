@@ -7,6 +7,13 @@ enum TooSmallView {
         let size = buffer.size
         buffer.fill(buffer.bounds)
         let need = DashboardLayout.minimum
+        if size.width < 18 || size.height < 3 {
+            // Too small even for the sentence: the gist, cut to fit.
+            for (i, text) in ["too small:", "need \(need.text(unicode: glyphs.unicode))"].enumerated() {
+                buffer.write(text, x: 0, y: i, style: .title)
+            }
+            return
+        }
         let lines = [
             ("Terminal too small", Style.title),
             ("\(size.text(unicode: glyphs.unicode)): rhr needs at least \(need.text(unicode: glyphs.unicode)).", Style.plain),

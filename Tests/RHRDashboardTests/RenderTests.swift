@@ -1,0 +1,234 @@
+import Foundation
+import RHRCore
+import RHRDashboard
+import RHRTerminal
+import Testing
+
+@Suite("Render: screens on the ScreenBuffer")
+struct RenderTests {
+    @Test("Every size from 0×0 to 200×60 draws every cell and no line overflows",
+          arguments: [(0, 0), (1, 1), (59, 15), (60, 16), (80, 24), (200, 60)])
+    func drawsEveryCell(width: Int, height: Int) {
+        let size = TerminalSize(width: width, height: height)
+        for state in [Fixture.state(size: size), Fixture.state(DashboardData(), size: size)] {
+            let lines = Fixture.screen(state)
+            #expect(lines.count == height)
+            for (y, line) in lines.enumerated() {
+                #expect(!line.contains("¤"), "row \(y) at \(size) has cells nobody drew: \(line)")
+                #expect(DisplayWidth.of(line) == width, "row \(y) at \(size) is \(DisplayWidth.of(line)) wide")
+            }
+        }
+    }
+
+    @Test("1×1 shows what fits of 'too small'")
+    func oneByOne() {
+        #expect(Fixture.screen(Fixture.state(size: TerminalSize(width: 1, height: 1))) == ["t"])
+    }
+
+    @Test("59×15 says it is too small and the size it needs")
+    func tooSmall() {
+        let lines = Fixture.screen(Fixture.state(size: TerminalSize(width: 59, height: 15)))
+        let blank = String(repeating: " ", count: 59)
+        let expected = Array(repeating: blank, count: 6) + [
+            "                    Terminal too small                     ",
+            "             59×15: rhr needs at least 60×16.              ",
+            "        Make the window larger, or press q to quit.        ",
+        ] + Array(repeating: blank, count: 6)
+        #expect(lines == expected)
+    }
+
+    @Test("80×24: header, chart, legend, per-source columns and footer")
+    func standardScreen() {
+        let lines = Fixture.screen(Fixture.state())
+        let expected = [
+            " rhr   resting heart rate  12 Jan – 12 Mar 2026       one value per day: latest ",
+            " Health Connect as of 12 Mar 08:00  ·  HealthKit as of 12 Mar 21:00             ",
+            " Resting heart rate, bpm  one column per day            today ▸ Thu 12 Mar 2026 ",
+            " 68 ┤                                                     ■              ■  ■ │ ",
+            "    │                ◆■◆ ■◆ ■  ■     ■  ■  ■  ◆ ◆  ◆   ■     ■        ■◆      │ ",
+            " 60 ┤              ■◆●◆●◆◆●◆● ◆●  ■      ◆ ◆◆◆ ◆ ◆◆●◆●  ● ●  ●  ■◆◆◆◆◆◆ ◆◆◆◆◆ ◇ ",
+            "    │              ◆● ● ●● ● ●● ●●◆●●◆●  ●◆● ●●●● ● ● ●● ●◆●●◆●●◆●● ●  ● ● ●●●● ",
+            " 52 ┤              ●              ●  ● ●● ● ●    ●         ◆    ●  ● ●● ●     │ ",
+            "    │                                                                         │ ",
+            " 44 ┤                                                                         │ ",
+            "    └───┬──────┬──────┬──────┬─────────┬──────┬──────┬──────┬──────┬──────×───▲ ",
+            "        1 Jan 2026    15 Jan 22 Jan    1 Feb  8 Feb  15 Feb 22 Feb 1 Mar 12 Mar ",
+            " Health Connect: 1 ● Oura  HealthKit: 2 ◆ Jane’s Apple Watch  3 ■ Withings      ",
+            " ◇ provisional: Apple may still replace this estimate   × out of range          ",
+            " Per source      1 ● Oura             2 ◆ Jane’s Apple Wa… 3 ■ Withings         ",
+            " latest          Health Connect       HealthKit            HealthKit            ",
+            "                 com.ouraring.oura                                              ",
+            " Sun  8 Mar 2026     — x                 58                                     ",
+            " Mon  9 Mar 2026    54                   59                                     ",
+            " Tue 10 Mar 2026    57 o                 60                   67                ",
+            " Wed 11 Mar 2026    54                   57 p                                   ",
+            "▸Thu 12 Mar 2026    56                   58 p                                   ",
+            " p provisional · o offset assumed · x out of range (kept, not in the value)     ",
+            " ←→ day  +- zoom  a aggregation  1–9 writers  Tab focus  / date  ? help  q quit ",
+        ]
+        #expect(lines == expected)
+    }
+
+    @Test("200×60: columns and detail side by side; the detail shows raw samples, context and flags")
+    func wideScreen() {
+        let state = Fixture.state(size: TerminalSize(width: 200, height: 60))
+        let lines = Fixture.screen(state)
+        #expect(lines[0].hasPrefix(" rhr   resting heart rate  12 Jan – 12 Mar 2026"))
+        #expect(lines[0].hasSuffix("one value per day: latest "))
+        let text = lines.joined(separator: "\n")
+        #expect(text.contains("│ Thu 12 Mar 2026  raw samples and revisions"))
+        // HealthKit: the window with its offset, the value as delivered, device, creation, provisional.
+        #expect(text.contains("00:03–23:48 +01:00  58 count/min  Apple Inc. Watch  created 13 Mar 00:12"))
+        #expect(text.contains("○ provisional, read 12 Mar 21:00"))
+        // Health Connect: the instant, recording method and last modification.
+        #expect(text.contains("06:12 +01:00  56 count/min  Oura Ring (ring)  automatically recorded  modified 12 Mar 06:20"))
+        #expect(text.contains("written by Oura (Health Connect)  com.ouraring.oura"))
+        #expect(text.contains("HealthKit · Jane’s Apple Watch: sedentary lowest 52, median 61 bpm of 5 sedentary"))
+        // Three legend rows at this height: writers, then markers.
+        #expect(text.contains(" ◇ provisional: Apple may still replace this estimate   × out of range"))
+    }
+
+    @Test("The detail pane shows the day's revision history")
+    func revisionHistory() {
+        var state = Fixture.state(size: TerminalSize(width: 160, height: 50))
+        Fixture.press(&state, .left, .left)
+        let text = Fixture.screen(state).joined(separator: "\n")
+        #expect(text.contains(" Revision history"))
+        #expect(text.contains("◆ Jane’s Apple Watch: draft 62, replaced by 59 in the export of 12 Mar"))
+    }
+
+    @Test("The header follows the aggregation: latest, lowest, mean")
+    func aggregationInHeader() {
+        var state = Fixture.state()
+        #expect(Fixture.row(state, 0).hasSuffix("one value per day: latest "))
+        Fixture.press(&state, .character("a"))
+        #expect(Fixture.row(state, 0).hasSuffix("one value per day: lowest "))
+        #expect(Fixture.row(state, 15).hasPrefix(" lowest "))
+        Fixture.press(&state, .character("a"))
+        #expect(Fixture.row(state, 0).hasSuffix("one value per day: mean "))
+        // Means carry one decimal (R6).
+        #expect(Fixture.row(state, 21).hasPrefix("▸Thu 12 Mar 2026  56.0                 58.0 p"))
+    }
+
+    @Test("The provisional legend appears only when a provisional value is in view")
+    func provisionalLegend() {
+        var state = Fixture.state(Fixture.standard(days: 200))
+        #expect(Fixture.screen(state).contains { $0.contains("provisional: Apple may still replace this estimate") })
+        // Far enough back that the last two days leave the chart.
+        Fixture.press(&state, .character("g"))
+        let lines = Fixture.screen(state)
+        #expect(!lines.contains { $0.contains("provisional: Apple may still replace this estimate") })
+        #expect(!lines.joined().contains("◇"))
+    }
+
+    @Test("An out-of-range day is marked on the axis and flagged in the columns, never plotted")
+    func outOfRange() {
+        let lines = Fixture.screen(Fixture.state())
+        // 8 Mar is four days before the cursor, which sits at the last plot column (x = 78).
+        #expect(Fixture.character(lines[10], 74) == "×")
+        #expect(lines[17].hasPrefix(" Sun  8 Mar 2026     — x "))
+        for y in 3...9 { #expect(Fixture.character(lines[y], 74) != "●", "Oura's zero must not be plotted") }
+    }
+
+    @Test("Days without a value stay empty: gaps are gaps")
+    func gaps() {
+        // Only the watch, so no other writer's point can hide a glyph.
+        var state = Fixture.state()
+        Fixture.press(&state, .character("1"), .character("3"))
+        let lines = Fixture.screen(state)
+        // The watch (◆) has no sample on days 20 and 21 of 60: 39 and 38 days before the cursor.
+        let gapColumns = [78 - 39, 78 - 38]
+        for x in gapColumns {
+            #expect((3...9).allSatisfy { Fixture.character(lines[$0], x) != "◆" }, "column \(x) must be empty for the watch")
+        }
+        // The day before the gap has its point, so the check above could fail.
+        #expect((3...9).contains { Fixture.character(lines[$0], 78 - 40) == "◆" })
+    }
+
+    @Test("The cursor day is marked under the chart, labelled, and highlighted in the columns")
+    func cursor() {
+        var state = Fixture.state()
+        #expect(Fixture.character(Fixture.row(state, 10), 78) == "▲")
+        Fixture.press(&state, .left)
+        let lines = Fixture.screen(state)
+        #expect(Fixture.character(lines[10], 77) == "▲")
+        #expect(lines[11].contains("11 Mar"))
+        #expect(lines[2].hasSuffix("▸ Wed 11 Mar 2026 "))
+        #expect(lines.contains { $0.hasPrefix("▸Wed 11 Mar 2026") })
+    }
+
+    @Test("c shows the sedentary minimum as a separately labelled context series")
+    func contextSeries() {
+        var state = Fixture.state()
+        Fixture.press(&state, .character("c"))
+        var lines = Fixture.screen(state)
+        #expect(lines.contains { $0.contains("· sedentary minimum (Jane’s Apple Watch): context, not resting") })
+        #expect(lines.contains { $0.contains("◇ provisional: Apple may still replace this estimate") })
+        // 52 bpm on the cursor day, below the watch's 58 (◇) in the cursor column.
+        let axis = lines.firstIndex { $0.hasPrefix("    └") }!
+        let column = (3..<axis).map { Fixture.character(lines[$0], 78) }
+        #expect(column.contains("·"))
+        if let dot = column.firstIndex(of: "·"), let watch = column.firstIndex(of: "◇") { #expect(dot > watch) }
+        Fixture.press(&state, .character("c"))
+        lines = Fixture.screen(state)
+        #expect(!lines.contains { $0.contains("sedentary minimum") })
+        #expect(!lines[3..<10].joined().contains("·"))
+    }
+
+    @Test("A hidden writer leaves the chart and the columns and is marked hidden in the legend")
+    func hiddenWriter() {
+        var state = Fixture.state()
+        Fixture.press(&state, .character("2"))
+        let lines = Fixture.screen(state)
+        #expect(lines[12].contains("2 ◆ Jane’s Apple W… (hidden)"))
+        #expect(!lines[3...9].joined().contains("◆"))
+        #expect(!lines[14].contains("Jane"))
+    }
+
+    @Test("At week zoom each writer has one point per column, the median of its days")
+    func weekZoom() {
+        var state = Fixture.state()
+        Fixture.press(&state, .character("-"))
+        let lines = Fixture.screen(state)
+        #expect(lines[2].contains("weekly median of daily values"))
+        #expect(lines[11].contains("week of 9 Mar"))
+        for x in 5..<79 {
+            let column = (3...9).map { Fixture.character(lines[$0], x) }
+            #expect(column.filter { $0 == "●" }.count <= 1)
+            #expect(column.filter { $0 == "◆" || $0 == "◇" }.count <= 1)
+        }
+    }
+
+    @Test("Without UTF-8 every glyph and name is ASCII")
+    func ascii() {
+        var state = Fixture.state(unicode: false)
+        var help = state
+        Fixture.press(&help, .character("?"))
+        for line in Fixture.screen(state) + Fixture.screen(help) {
+            let ascii = line.unicodeScalars.allSatisfy { $0.isASCII }
+            #expect(ascii, "not ASCII: \(line)")
+        }
+        state.overlay = .none
+        let lines = Fixture.screen(state)
+        #expect(lines[12].contains("2 + Jane's Apple Watch"))
+        #expect(lines[13].contains("? provisional: Apple may still replace this estimate"))
+        #expect(Fixture.character(lines[10], 78) == "^")
+    }
+
+    @Test("The / prompt shows what was typed")
+    func goToPrompt() {
+        var state = Fixture.state()
+        Fixture.press(&state, .character("/"))
+        for key in Fixture.typing("2026-02") { Fixture.press(&state, key) }
+        #expect(Fixture.row(state, 23).hasPrefix(" Go to date: 2026-02    Enter go · Esc cancel"))
+    }
+
+    @Test("At 80×24 Tab to the detail pane puts it where the columns were")
+    func detailFocus() {
+        var state = Fixture.state()
+        Fixture.press(&state, .tab, .tab)
+        let lines = Fixture.screen(state)
+        #expect(lines[14].hasPrefix(" Thu 12 Mar 2026  raw samples and revisions"))
+        #expect(lines[15].contains("● Oura  latest 56  written by Oura (Health Connect)"))
+    }
+}
