@@ -30,6 +30,8 @@ struct HealthConnectSampleTests {
         #expect(batch.resting.first { $0.writer.name == "com.ouraring.oura" }?.device?.type == 4)
         #expect(Set(batch.heartRate.map(\.writer.name)) == ["com.samsung.android.wear.shealth"])
         #expect(batch.origin == "Health Connect export of 14 Mar")
+        // The member's time (with its UTC extended timestamp) is later than the newest record: it is asOf.
+        #expect(batch.asOf == Timestamp.parse("2026-03-14T23:50:00+01:00"))
     }
 
     @Test("the export a week later: a week more, and the manual writer's deleted record is gone")
