@@ -7,12 +7,14 @@ import RHRCore
 ///
 /// `asOf`, the time the data was read, is the later of
 /// - the zip member's modification time, the moment Health Connect wrote the database, and
-/// - the newest `last_modified_time` of any record in the database.
-/// The member time alone is not enough: a bare `.db` has none, and a zip's DOS time carries no zone (libarchive
-/// reads it in the machine's zone, so it is off by hours when the phone was elsewhere). The newest modification
-/// alone is not enough either: it is a lower bound of the export time, and an export whose only change was a
-/// deletion could look older than the one before it. The later of the two is never before the true export
-/// time's lower bound and moves forward with every new export made as a zip.
+/// - the newest `last_modified_time` of any record in the database (any table that has the column).
+/// Neither is enough alone. A bare `.db` has no member time, and a zip's DOS time carries no zone (libarchive
+/// reads it in the machine's zone, hours off when the phone was elsewhere). The newest modification is only a
+/// lower bound of the export time: an export whose one change was a deletion could look older than the one
+/// before it, which the store would refuse. The later of the two never goes below that lower bound and moves
+/// forward with every export written as a zip. A database without any record falls back to the file's own time.
+///
+/// `recordsRead` counts resting records plus heart-rate series samples.
 public enum HealthConnectReader {
     public static let stream = "health-connect-export"
 

@@ -3,8 +3,8 @@
 /// order, so nothing is ever read by position.
 public enum HealthConnectSchema {
     /// `PRAGMA user_version` values rhr reads: the Health Connect database versions known to exist (9–18).
-    /// The tables and columns rhr reads are the same in all of them; a version outside the range may have
-    /// moved or redefined them, so it is refused rather than read on a guess.
+    /// Within them rhr relies only on the tables and columns below, checked by name in every file; a version
+    /// outside the range may have moved or redefined them, so it is refused rather than read on a guess.
     public static let knownVersions: ClosedRange<Int> = 9...18
 
     /// A table and the columns read from it. Optional columns are metadata rhr shows when present
