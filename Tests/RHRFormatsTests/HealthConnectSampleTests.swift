@@ -12,7 +12,7 @@ struct HealthConnectSampleTests {
 
     func read(_ name: String) throws -> SyncBatch {
         let file = try HealthConnectReader.read(path: HealthConnectSampleTests.folder + "/" + name,
-                                                options: ImportOptions(machineZone: berlin), progress: nil)
+                                                options: ImportOptions(machineZone: berlinZone), progress: nil)
         #expect(file.kind == .healthConnectZip(member: "health_connect_export.db"))
         return try #require(file.batches.first)
     }

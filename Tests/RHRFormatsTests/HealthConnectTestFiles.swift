@@ -1,6 +1,7 @@
 import CArchive
 import CSQLite
 import Foundation
+import RHRCore
 import Testing
 
 /// Builds small Health Connect export databases in tests, with the platform's table layout, through the C
@@ -28,7 +29,7 @@ final class HealthConnectTestDatabase {
         self.path = path
         try? FileManager.default.removeItem(atPath: path)
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK else {
-            throw TestFileError("cannot create \(path)")
+            throw HealthConnectTestError("cannot create \(path)")
         }
         let shared: [(String, String)] = [
             ("row_id", "INTEGER PRIMARY KEY AUTOINCREMENT"), ("uuid", "BLOB NOT NULL UNIQUE"),
@@ -85,7 +86,7 @@ final class HealthConnectTestDatabase {
     private init(opening path: String) throws {
         self.path = path
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else {
-            throw TestFileError("cannot open \(path)")
+            throw HealthConnectTestError("cannot open \(path)")
         }
     }
 
@@ -107,7 +108,7 @@ final class HealthConnectTestDatabase {
         guard sqlite3_exec(db, sql, nil, nil, &message) == SQLITE_OK else {
             let text = message.map { String(cString: $0) } ?? "?"
             sqlite3_free(message)
-            throw TestFileError("\(text) in \(sql)")
+            throw HealthConnectTestError("\(text) in \(sql)")
         }
     }
 
@@ -164,19 +165,19 @@ final class HealthConnectTestDatabase {
     private func sql<T: BinaryInteger>(_ value: T?) -> String { value.map { String($0) } ?? "NULL" }
 }
 
-struct TestFileError: Error, CustomStringConvertible {
+struct HealthConnectTestError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }
 
 /// A fresh private directory per test, removed at the end.
-final class TestDirectory {
+final class HealthConnectTestDirectory {
     let path: String
 
     init() throws {
         var template = Array((FileManager.default.temporaryDirectory.path + "/rhr-test-XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw TestFileError("mkdtemp failed")
+            throw HealthConnectTestError("mkdtemp failed")
         }
         path = String(cString: made)
     }
@@ -192,7 +193,7 @@ final class TestDirectory {
 }
 
 /// Writes zips through libarchive, with the member times a test chooses.
-enum TestZip {
+enum HealthConnectTestZip {
     struct Member {
         var name: String
         var bytes: [UInt8]
@@ -200,10 +201,10 @@ enum TestZip {
     }
 
     static func write(_ path: String, members: [Member]) throws {
-        guard let a = archive_write_new() else { throw TestFileError("archive_write_new") }
+        guard let a = archive_write_new() else { throw HealthConnectTestError("archive_write_new") }
         defer { archive_write_free(a) }
         archive_write_set_format_zip(a)
-        guard archive_write_open_filename(a, path) == ARCHIVE_OK else { throw TestFileError("cannot open \(path)") }
+        guard archive_write_open_filename(a, path) == ARCHIVE_OK else { throw HealthConnectTestError("cannot open \(path)") }
         for member in members {
             let entry = archive_entry_new()
             defer { archive_entry_free(entry) }
@@ -212,14 +213,54 @@ enum TestZip {
             archive_entry_set_filetype(entry, 0o100000)   // AE_IFREG: a cast macro Swift cannot import
             archive_entry_set_perm(entry, 0o644)
             archive_entry_set_mtime(entry, time_t(member.modified.timeIntervalSince1970), 0)
-            guard archive_write_header(a, entry) == ARCHIVE_OK else { throw TestFileError("archive_write_header") }
+            guard archive_write_header(a, entry) == ARCHIVE_OK else { throw HealthConnectTestError("archive_write_header") }
             let written = member.bytes.withUnsafeBytes { archive_write_data(a, $0.baseAddress, $0.count) }
-            guard written == member.bytes.count else { throw TestFileError("archive_write_data") }
+            guard written == member.bytes.count else { throw HealthConnectTestError("archive_write_data") }
         }
-        guard archive_write_close(a) == ARCHIVE_OK else { throw TestFileError("archive_write_close") }
+        guard archive_write_close(a) == ARCHIVE_OK else { throw HealthConnectTestError("archive_write_close") }
     }
 
     static func bytes(of path: String) throws -> [UInt8] {
         Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+}
+
+/// Epoch milliseconds of an ISO-8601 date with an offset.
+func epochMillis(_ iso: String) -> Int64 {
+    Int64((Timestamp.parse(iso)!.epochSeconds * 1000).rounded())
+}
+
+let berlinZone = TimeZone(identifier: "Europe/Berlin")!
+let tokyoZone = TimeZone(identifier: "Asia/Tokyo")!
+
+/// Collects progress calls from a `@Sendable` closure.
+final class HealthConnectProgressLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var calls: [[Int64]] = []
+    func add(_ done: Int64, _ total: Int64) {
+        lock.lock()
+        calls.append([done, total])
+        lock.unlock()
+    }
+    var last: [Int64]? {
+        lock.lock()
+        defer { lock.unlock() }
+        return calls.last
+    }
+}
+
+/// Collects the paths a reader's hook saw.
+final class HealthConnectSeenPaths: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [String] = []
+    func add(_ path: String) {
+        lock.lock()
+        list.append(path)
+        lock.unlock()
+    }
+    var paths: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return list
     }
 }
