@@ -54,7 +54,7 @@ struct BatchApplication {
 
     mutating func run() throws(StoreError) -> BatchOutcome {
         let stream = try streamRow()
-        if let next = batch.cursor?.next, next == stream.cursor {
+        if let next = batch.cursor?.next, try wasApplied(next, stream: stream) {
             // Applied already (section 4): answered ok, nothing changes.
             outcome.duplicate = true
             outcome.revision = try database.currentRevision()
@@ -124,10 +124,26 @@ struct BatchApplication {
         return StreamRow(id: db.lastInsertRowID, cursor: nil, asOf: nil, asOfDay: nil)
     }
 
+    /// The stored cursor, or one the stream moved to earlier since its last full resync.
+    private func wasApplied(_ cursor: String, stream: StreamRow) throws(StoreError) -> Bool {
+        if cursor == stream.cursor { return true }
+        if batch.fullResync { return false }
+        let select = try db.statement("SELECT 1 FROM stream_cursor WHERE stream_id = ? AND cursor = ?")
+        select.bind(.integer(stream.id), .text(cursor))
+        return try select.step()
+    }
+
     private func updateStream(_ stream: StreamRow, advanced: Bool, revisionChanged: Bool, revision: Int64) throws(StoreError) {
         let asOf = advanced ? batch.asOf : (stream.asOf ?? batch.asOf)
         let cursor = batch.cursor.map { $0.next } ?? stream.cursor
         let permissions = batch.grantedPermissions.map { $0.joined(separator: "\n") }
+        if batch.fullResync {
+            try db.statement("DELETE FROM stream_cursor WHERE stream_id = ?").bind(.integer(stream.id)).run()
+        }
+        if let next = batch.cursor?.next {
+            try db.statement("INSERT OR IGNORE INTO stream_cursor(stream_id, cursor) VALUES (?, ?)")
+                .bind(.integer(stream.id), .text(next)).run()
+        }
         try db.statement("""
             UPDATE stream SET cursor = ?, as_of = ?, as_of_offset = ?, as_of_day = ?,
                 origin = CASE WHEN ? <> '' THEN ? ELSE origin END,

@@ -32,7 +32,7 @@ enum ExportCommand {
             for day in days { text += csvRow(day) + "\n" }
             invocation.output.write(text)
         } else {
-            invocation.output.print(JSONWriter.pretty(.array(days.map(jsonObject))))
+            invocation.output.print(JSONWriter.string(.array(days.map(jsonObject)), style: .pretty))
         }
         return 0
     }
@@ -50,7 +50,7 @@ enum ExportCommand {
     }
 
     static func jsonObject(_ day: DayValue) -> JSONValue {
-        .object([
+        .object(JSONObject([
             ("date", .string(day.day.description)),
             ("store", .string(day.store.rawValue)),
             ("writer", .string(day.writer.name)),
@@ -60,7 +60,7 @@ enum ExportCommand {
             ("provisional", .bool(day.provisional)),
             ("offset_assumed", .bool(day.offsetAssumed)),
             ("out_of_range", .number(JSONNumber(Int64(day.outOfRange)))),
-        ])
+        ] as [(String, JSONValue)]))
     }
 
     /// The JSON number that says what the CSV's text says: integral values whole, others to one decimal.

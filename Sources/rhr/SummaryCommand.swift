@@ -60,7 +60,7 @@ enum SummaryCommand {
         lines.append("")
         var byKey: [String: DayValue] = [:]
         for v in values where v.day >= first { byKey["\(v.day) \(v.writer.key)"] = v }
-        let headings = ["date"] + writers.map { "\($0.store == .healthKit ? "HK" : "HC") \($0.displayName)" }
+        let headings = ["date"] + writers.map(shortName)
         var rows: [[String]] = []
         var usedFlags = Set<Character>()
         for d in shownDays {
@@ -80,14 +80,25 @@ enum SummaryCommand {
         }
         lines.append(line(headings))
         for row in rows { lines.append(line(row)) }
+        let revisions = try store.revisions(from: first, to: last).suffix(5)
+        if !revisions.isEmpty {
+            lines.append("")
+            lines.append("revisions (values deleted or replaced, kept for the record):")
+            for r in revisions { lines.append("  \(r.day) \(shortName(r.writer)): \(r.text)") }
+        }
         lines.append("")
-        for w in writers { lines.append("\(w.store == .healthKit ? "HK" : "HC") \(w.displayName): \(w.provenance)") }
+        for w in writers { lines.append("\(shortName(w)): \(w.provenance)") }
         let legend = [("p", "provisional: Apple may still replace this estimate"), ("a", "offset assumed (none recorded)"),
                       ("!", "out-of-range samples kept but excluded"), ("–", "no valid sample that day")]
             .filter { usedFlags.contains(Character($0.0)) || ($0.0 == "–" && rows.joined().contains { $0.hasPrefix("–") }) }
         if !legend.isEmpty { lines.append(legend.map { "\($0.0) \($0.1)" }.joined(separator: " · ")) }
         lines.append(wellness)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// "HK Jane’s Apple Watch", "HC Oura": the column heading; the legend below names the package.
+    static func shortName(_ w: Writer) -> String {
+        "\(w.store == .healthKit ? "HK" : "HC") \(w.appName.flatMap { $0.isEmpty ? nil : $0 } ?? w.name)"
     }
 
     static func flags(_ v: DayValue) -> String {
