@@ -52,4 +52,24 @@ struct HealthConnectSampleTests {
         #expect(batch.heartRate.reduce(0) { $0 + $1.total } == 7 * 48)
         #expect(Set(batch.heartRate.map(\.writer.name)) == ["com.fitbit.FitbitMobile"])
     }
+
+    @Test("rhr import finds the reader by content: zip under any name, bare database, Health Auto Export JSON")
+    func dispatchByContent() throws {
+        let zip = try FileImporter.read(path: HealthConnectSampleTests.folder + "/Health Connect (2).zip",
+                                        options: ImportOptions(machineZone: berlinZone))
+        #expect(zip.kind == .healthConnectZip(member: "health_connect_export.db"))
+        #expect(zip.batches.first?.stream == "health-connect-export")
+
+        let dir = try HealthConnectTestDirectory()
+        let db = try HealthConnectTestDatabase(path: dir.file("no extension"))
+        try HealthConnectThreeWriters.fill(db)
+        db.close()
+        let bare = try FileImporter.read(path: db.path, options: ImportOptions(machineZone: berlinZone))
+        #expect(bare.kind == .healthConnectDatabase)
+        #expect(bare.batches.first?.resting.count == 5)
+
+        let hae = try FileImporter.read(path: HealthAutoExportSampleTests.path, options: ImportOptions(machineZone: berlinZone))
+        #expect(hae.kind == .healthAutoExportJSON)
+        #expect(hae.batches.first?.stream == "health-auto-export")
+    }
 }
