@@ -9,6 +9,10 @@ public enum FileImporter {
         switch kind {
         case .syncBatches:
             return try BatchFileReader.read(path: path, options: options, progress: progress)
+        case .healthConnectDatabase, .healthConnectZip:
+            return try HealthConnectReader.read(path: path, options: options, progress: progress)
+        case .healthAutoExportJSON:
+            return try HealthAutoExportReader.read(path: path, options: options, progress: progress)
         default:
             throw InputError(path: path, message: "\(kind) is recognised, but this build of rhr cannot read it yet")
         }
