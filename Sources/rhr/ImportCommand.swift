@@ -44,7 +44,8 @@ enum ImportCommand {
             outcomes = try store.apply(imported.batches)
         } catch {
             bar?.clear()
-            throw CommandFailure("\(path): \(error.message)")
+            let hint = error.code == .olderSnapshot ? " (rhr import --force)" : ""
+            throw CommandFailure("\(path): \(error.message)\(hint)")
         }
         bar?.clear()
         return resultLine(imported, outcomes)
