@@ -48,13 +48,15 @@ public enum DataDiagnosis: Sendable, Hashable {
     }
 }
 
-enum EmptyWords {
+/// Counts and lists in words, for every place that prints them.
+public enum EmptyWords {
     /// "1 heart-rate sample", "12,408 heart-rate samples".
-    static func count(_ n: Int, _ noun: String) -> String {
+    public static func count(_ n: Int, _ noun: String) -> String {
         "\(grouped(n)) \(noun)\(n == 1 ? "" : "s")"
     }
 
-    static func grouped(_ n: Int) -> String {
+    /// "12,408".
+    public static func grouped(_ n: Int) -> String {
         let digits = String(abs(n))
         var out = ""
         for (i, ch) in digits.enumerated() {
@@ -64,7 +66,7 @@ enum EmptyWords {
         return (n < 0 ? "-" : "") + out
     }
 
-    static func list(_ items: [String]) -> String {
+    public static func list(_ items: [String]) -> String {
         switch items.count {
         case 0: return ""
         case 1: return items[0]

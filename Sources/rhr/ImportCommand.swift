@@ -64,25 +64,15 @@ enum ImportCommand {
             total.heartRateSummaries += o.heartRateSummaries
             if o.duplicate { total.duplicate = true }
         }
-        var line = "\(imported.path): \(imported.kind): \(grouped(imported.recordsRead)) records read; resting samples "
-            + "\(grouped(total.added)) added, \(grouped(total.replaced)) replaced, \(grouped(total.deleted)) deleted, "
-            + "\(grouped(total.outOfRange)) out of range (kept, excluded from the trend)"
-        if total.unchanged > 0 { line += ", \(grouped(total.unchanged)) unchanged" }
+        var line = "\(imported.path): \(imported.kind): \(EmptyWords.grouped(imported.recordsRead)) records read; resting samples "
+            + "\(EmptyWords.grouped(total.added)) added, \(EmptyWords.grouped(total.replaced)) replaced, \(EmptyWords.grouped(total.deleted)) deleted, "
+            + "\(EmptyWords.grouped(total.outOfRange)) out of range (kept, excluded from the trend)"
+        if total.unchanged > 0 { line += ", \(EmptyWords.grouped(total.unchanged)) unchanged" }
         let duplicates = outcomes.filter(\.duplicate).count
         if duplicates > 0 { line += "; \(duplicates) batch\(duplicates == 1 ? "" : "es") applied before" }
         for (reason, count) in imported.skipped.sorted(by: { $0.key < $1.key }) {
-            line += "; \(grouped(count)) skipped: \(reason)"
+            line += "; \(EmptyWords.grouped(count)) skipped: \(reason)"
         }
         return line
-    }
-
-    static func grouped(_ n: Int) -> String {
-        let digits = String(n)
-        var out = ""
-        for (i, ch) in digits.enumerated() {
-            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(ch)
-        }
-        return out
     }
 }
