@@ -40,8 +40,8 @@ public enum DataDiagnosis: Sendable, Hashable {
     /// The words for a store with heart-rate samples and no resting writer.
     public static func explanation(_ contents: StoreContents) -> String {
         let writers = contents.heartRateWriters.map(\.displayName).sorted()
-        let who = writers.isEmpty ? "" : " from " + EmptyWords.list(writers)
-        let samples = EmptyWords.count(contents.heartRateSamples, "heart-rate sample")
+        let who = writers.isEmpty ? "" : " from " + Wording.list(writers)
+        let samples = Wording.count(contents.heartRateSamples, "heart-rate sample")
         return "\(contents.store.displayName) holds \(samples)\(who), but no app writes resting heart rate. "
             + "\(contents.store.displayName) does not derive resting heart rate from heart-rate samples, "
             + "so there is no resting value to show."
@@ -49,7 +49,7 @@ public enum DataDiagnosis: Sendable, Hashable {
 }
 
 /// Counts and lists in words, for every place that prints them.
-public enum EmptyWords {
+public enum Wording {
     /// "1 heart-rate sample", "12,408 heart-rate samples".
     public static func count(_ n: Int, _ noun: String) -> String {
         "\(grouped(n)) \(noun)\(n == 1 ? "" : "s")"

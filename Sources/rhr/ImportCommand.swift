@@ -64,14 +64,14 @@ enum ImportCommand {
             total.heartRateSummaries += o.heartRateSummaries
             if o.duplicate { total.duplicate = true }
         }
-        var line = "\(imported.path): \(imported.kind): \(EmptyWords.grouped(imported.recordsRead)) records read; resting samples "
-            + "\(EmptyWords.grouped(total.added)) added, \(EmptyWords.grouped(total.replaced)) replaced, \(EmptyWords.grouped(total.deleted)) deleted, "
-            + "\(EmptyWords.grouped(total.outOfRange)) out of range (kept, excluded from the trend)"
-        if total.unchanged > 0 { line += ", \(EmptyWords.grouped(total.unchanged)) unchanged" }
+        var line = "\(imported.path): \(imported.kind): \(Wording.grouped(imported.recordsRead)) records read; resting samples "
+            + "\(Wording.grouped(total.added)) added, \(Wording.grouped(total.replaced)) replaced, \(Wording.grouped(total.deleted)) deleted, "
+            + "\(Wording.grouped(total.outOfRange)) out of range (kept, excluded from the trend)"
+        if total.unchanged > 0 { line += ", \(Wording.grouped(total.unchanged)) unchanged" }
         let duplicates = outcomes.filter(\.duplicate).count
         if duplicates > 0 { line += "; \(duplicates) batch\(duplicates == 1 ? "" : "es") applied before" }
         for (reason, count) in imported.skipped.sorted(by: { $0.key < $1.key }) {
-            line += "; \(EmptyWords.grouped(count)) skipped: \(reason)"
+            line += "; \(Wording.grouped(count)) skipped: \(reason)"
         }
         return line
     }
