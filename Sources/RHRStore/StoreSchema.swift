@@ -34,6 +34,14 @@ enum StoreSchema {
             UNIQUE(store, name)
         );
 
+        -- Every cursor a stream's applied batches moved to, since its last full resync: a batch that moves
+        -- to one of them again was applied already (a file of batches imported twice, a bridge resending).
+        CREATE TABLE stream_cursor(
+            stream_id INTEGER NOT NULL REFERENCES stream(id),
+            cursor TEXT NOT NULL,
+            PRIMARY KEY(stream_id, cursor)
+        ) WITHOUT ROWID;
+
         -- One row per resting sample, by its identity across roads (DESIGN.md section 4).
         CREATE TABLE sample(
             id INTEGER PRIMARY KEY,

@@ -265,7 +265,7 @@ struct BatchValidationTests {
         #expect(throws: BatchError.self) { try mixed.validate() }
         let badUnit = SyncBatch(store: .healthKit, stream: "iphone", asOf: ts("2026-11-29T08:00:00+01:00"),
                                 resting: [hkSample("2026-11-28 00:00:00 +0000", "2026-11-28 22:00:00 +0000", 5, unit: "kg")])
-        #expect(throws: BatchError("upserted[0].unit: unit \"kg\" is not a heart rate unit (expected count/min, count/s or count/h)")) {
+        #expect(throws: BatchError("resting[0].unit: unit \"kg\" is not a heart rate unit (expected count/min, count/s or count/h)")) {
             try badUnit.validate()
         }
         let noStream = SyncBatch(store: .healthKit, stream: "", asOf: ts("2026-11-29T08:00:00+01:00"))

@@ -68,3 +68,18 @@ struct LocalDayTests {
         #expect(LocalDay(epochSeconds: -1, offsetSeconds: 0) == day("1969-12-31"))
     }
 }
+
+@Suite("Timestamp edge cases")
+struct TimestampEdgeTests {
+    @Test func oddOffsetsAreWrittenAtUTCKeepingTheInstant() {
+        let t = Timestamp(epochSeconds: 1_700_000_000, offsetSeconds: 3601)
+        #expect(Timestamp.parse(t.iso8601)?.epochSeconds == t.epochSeconds)
+        #expect(t.iso8601.hasSuffix("+00:00"))
+    }
+
+    @Test func millisecondsRoundingUpCarryIntoTheSecond() {
+        let t = Timestamp(epochSeconds: 1_700_000_000.9996, offsetSeconds: 3600)
+        #expect(t.iso8601 == Timestamp(epochSeconds: 1_700_000_001, offsetSeconds: 3600).iso8601)
+        #expect(Timestamp(epochSeconds: -0.25, offsetSeconds: 0).iso8601 == "1969-12-31T23:59:59.750+00:00")
+    }
+}

@@ -48,6 +48,22 @@ struct BatchApplicationTests {
         #expect(try store.dump() == afterLive)
     }
 
+    @Test func aSequenceAppliedAgainIsAnsweredAsDuplicates() throws {
+        let store = try open()
+        let sequence = [
+            live("2026-11-29T08:00:00+01:00", previous: nil, next: "a1", [hk("2026-11-28T00:05:00+01:00", "2026-11-28T08:40:00+01:00", 62, uuid: "D")]),
+            live("2026-11-29T22:00:00+01:00", previous: "a1", next: "a2", [hk("2026-11-28T00:05:00+01:00", "2026-11-28T21:40:00+01:00", 59, uuid: "F")], deleted: ["D"]),
+        ]
+        _ = try store.apply(sequence)
+        let before = try store.dump()
+        let again = try store.apply(sequence)
+        #expect(again.map(\.duplicate) == [true, true])
+        #expect(try store.dump() == before)
+        // After a full resync the old lineage is forgotten: its first batch is a gap, not a duplicate.
+        _ = try store.apply(live("2026-11-30T08:00:00+01:00", previous: nil, next: "r1", fullResync: true))
+        #expect(throws: StoreError.self) { try store.apply(sequence[1]) }
+    }
+
     @Test func cursorMismatchIsRefusedAndChangesNothing() throws {
         let store = try open()
         _ = try store.apply(live("2026-11-29T08:00:00+01:00", previous: nil, next: "a1",
@@ -250,7 +266,7 @@ struct BatchApplicationTests {
                                        [hk("2026-03-12T00:03:00+01:00", "2026-03-12T23:50:00+01:00", 5, unit: "kg")])) }
             throws: { error in
                 let e = error as? StoreError
-                return e?.code == .invalidBatch && e?.message.hasPrefix("upserted[0].unit") == true
+                return e?.code == .invalidBatch && e?.message.hasPrefix("resting[0].unit") == true
             }
         #expect(try store.dump() == before)
     }
