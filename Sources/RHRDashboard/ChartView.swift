@@ -191,10 +191,13 @@ enum ChartView {
         case .day:
             var day = window.firstDay
             while day <= window.lastDay {
+                let cell = window.pointCell(ofBucket: zoom.bucket(of: day))
                 if [1, 8, 15, 22].contains(day.day) {
                     let label = day.day == 1 && day.month == 1 ? "1 Jan \(day.year)" : day.shortText
-                    ticks.append(Tick(cell: window.pointCell(ofBucket: zoom.bucket(of: day)), label: label,
-                                      priority: day.day == 1 ? 0 : 1))
+                    ticks.append(Tick(cell: cell, label: label, priority: day.day == 1 ? 0 : 1))
+                } else if window.cellsPerBucket >= 3 {
+                    // Wide days (a short history): the day of the month where it fits.
+                    ticks.append(Tick(cell: cell, label: "\(day.day)", priority: 2))
                 }
                 day = day.adding(days: 1)
             }

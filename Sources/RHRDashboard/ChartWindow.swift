@@ -5,7 +5,7 @@ import RHRTerminal
 /// cells each one gets. The cursor is always inside; the window only scrolls when the cursor leaves it.
 struct ChartWindow {
     let zoom: Zoom
-    /// Cells per bucket: 1, or up to 4 when all the data fits several times over (a short history).
+    /// Cells per bucket: 1, or up to 6 when all the data fits several times over (a short history).
     let cellsPerBucket: Int
     /// How many buckets fit.
     let buckets: Int
@@ -17,8 +17,16 @@ struct ChartWindow {
         let layout = DashboardLayout(size: state.size, noticeCount: state.index.notices(today: state.today).count,
                                      focus: state.focus, writerCount: state.index.writers.count,
                                      showContext: state.showContext)
-        self.init(zoom: state.zoom, width: layout.plot.width, cursor: state.cursor,
-                  first: state.firstNavigableDay, last: state.lastNavigableDay, previousEnd: state.windowEnd)
+        self.init(state, width: layout.plot.width)
+    }
+
+    /// The chart spans the data, stretched to the cursor when it is outside (today after old data): opening
+    /// on data that ended months ago shows the data, not the empty months since.
+    init(_ state: DashboardState, width: Int) {
+        let first = min(state.index.firstDay ?? state.cursor, state.cursor)
+        let last = max(state.index.lastDay ?? state.cursor, state.cursor)
+        self.init(zoom: state.zoom, width: width, cursor: state.cursor, first: first, last: last,
+                  previousEnd: state.windowEnd)
     }
 
     init(zoom: Zoom, width: Int, cursor: LocalDay, first: LocalDay, last: LocalDay, previousEnd: Int) {
@@ -26,7 +34,7 @@ struct ChartWindow {
         let firstBucket = zoom.bucket(of: first)
         let lastBucket = zoom.bucket(of: last)
         let span = lastBucket - firstBucket + 1
-        let cells = max(1, min(4, width / max(1, span)))
+        let cells = max(1, min(6, width / max(1, span)))
         cellsPerBucket = cells
         let count = max(1, width / cells)
         buckets = count
@@ -39,9 +47,8 @@ struct ChartWindow {
             end = previousEnd
             if c > end { end = c }
             if c < end - count + 1 { end = c + count - 1 }
-            // Never scroll past the end of the data, nor before its start.
+            // Never scroll past the end of the data.
             end = min(end, max(lastBucket, c))
-            end = max(end, firstBucket + count - 1)
         }
         self.end = end
         self.start = end - count + 1

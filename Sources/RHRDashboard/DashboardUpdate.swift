@@ -193,7 +193,8 @@ public enum DashboardUpdate {
     static func recentre(_ state: inout DashboardState) {
         let window = ChartWindow(state)
         let c = state.zoom.bucket(of: state.cursor)
-        state.windowEnd = min(c + window.buckets / 4, state.zoom.bucket(of: state.lastNavigableDay))
+        let last = max(state.index.lastDay ?? state.cursor, state.cursor)
+        state.windowEnd = min(c + window.buckets / 4, state.zoom.bucket(of: last))
         state.windowEnd = ChartWindow(state).end
     }
 

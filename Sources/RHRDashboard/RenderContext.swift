@@ -19,10 +19,7 @@ struct RenderContext {
     var index: DashboardIndex { state.index }
 
     /// The chart window at this frame's plot width.
-    var window: ChartWindow {
-        ChartWindow(zoom: state.zoom, width: layout.plot.width, cursor: state.cursor,
-                    first: state.firstNavigableDay, last: state.lastNavigableDay, previousEnd: state.windowEnd)
-    }
+    var window: ChartWindow { ChartWindow(state, width: layout.plot.width) }
 
     func text(_ s: String) -> String { glyphs.text(s) }
 

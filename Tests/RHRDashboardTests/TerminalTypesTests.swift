@@ -93,8 +93,8 @@ struct TerminalTypesTests {
         let inside = ChartWindow(zoom: .day, width: 74, cursor: last.adding(days: -90), first: first, last: last,
                                  previousEnd: back.end)
         #expect(inside.end == back.end, "no scrolling while the cursor stays in view")
-        // A short history is drawn wider: four cells a day.
+        // A short history is drawn wider: up to six cells a day.
         let short = ChartWindow(zoom: .day, width: 74, cursor: last, first: last.adding(days: -9), last: last, previousEnd: 0)
-        #expect(short.cellsPerBucket == 4 && short.end == last.daysSinceEpoch)
+        #expect(short.cellsPerBucket == 6 && short.end == last.daysSinceEpoch)
     }
 }
