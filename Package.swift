@@ -36,6 +36,8 @@ let package = Package(
         .testTarget(name: "RHRStoreTests", dependencies: ["RHRCore", "RHRFormats", "RHRStore"]),
         .testTarget(name: "RHRCommandLineTests", dependencies: ["RHRCore"]),
         .testTarget(name: "RHRDashboardTests", dependencies: ["RHRCore", "RHRTerminal", "RHRDashboard"]),
+        // Drives the real `rhr` (built by `swift build`) in tmux.
+        .testTarget(name: "RHRDashboardEndToEndTests", dependencies: ["RHRCore", "RHRStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -34,6 +34,7 @@ static inline int rhr_err(void) { return ERR; }
 /* Terminal restore on every exit path. All state lives in one function-local static (Swift's C importer
    emits no storage for file-scope aggregate statics), and only RHRTerminal/TerminalSignals.swift calls
    these functions, so there is exactly one copy of it. */
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <termios.h>
@@ -50,6 +51,7 @@ struct rhr_signal_state {
     char restore_bytes[512];
     struct sigaction previous_crash_actions[RHR_CRASH_SIGNAL_COUNT];
     struct sigaction previous_quit_actions[RHR_QUIT_SIGNAL_COUNT];
+    sigset_t previous_mask;
 };
 
 static inline struct rhr_signal_state *rhr_signal_state(void) {
@@ -80,8 +82,9 @@ static inline int rhr_quit_signal(int i) {
 static void rhr_on_quit_signal(int sig) { rhr_signal_state()->pending_signal = sig; }
 
 /* A crash (a Swift trap is SIGILL or SIGTRAP): put the terminal back with async-signal-safe calls only,
-   then hand the signal to whoever had it before (the Swift backtracer, or the default action). */
-static void rhr_on_crash_signal(int sig) {
+   let whoever had the signal before report it (the Swift backtracer prints its crash report on the restored
+   terminal), then die of the signal, whether it came from a fault or from kill(). */
+static void rhr_on_crash_signal(int sig, siginfo_t *info, void *context) {
     struct rhr_signal_state *state = rhr_signal_state();
     if (state->restore_length > 0) {
         ssize_t ignored = write(STDOUT_FILENO, state->restore_bytes, (size_t)state->restore_length);
@@ -89,9 +92,16 @@ static void rhr_on_crash_signal(int sig) {
     }
     if (state->saved_termios_valid) tcsetattr(STDIN_FILENO, TCSANOW, &state->saved_termios);
     for (int i = 0; i < RHR_CRASH_SIGNAL_COUNT; i++) {
-        if (rhr_crash_signal(i) == sig) sigaction(sig, &state->previous_crash_actions[i], NULL);
+        if (rhr_crash_signal(i) != sig) continue;
+        struct sigaction previous = state->previous_crash_actions[i];
+        if (previous.sa_flags & SA_SIGINFO) {
+            if (previous.sa_sigaction) previous.sa_sigaction(sig, info, context);
+        } else if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN && previous.sa_handler) {
+            previous.sa_handler(sig);
+        }
     }
-    raise(sig);   /* blocked until this handler returns, then delivered to the previous action */
+    signal(sig, SIG_DFL);
+    raise(sig);   /* blocked until this handler returns, then the default action ends the process */
 }
 
 /* Saves the terminal modes as the shell left them, before curses changes them. */
@@ -126,11 +136,19 @@ static inline void rhr_install_signal_handlers(void) {
         sigaction(rhr_quit_signal(i), &quit, &state->previous_quit_actions[i]);
     struct sigaction crash;
     memset(&crash, 0, sizeof crash);
-    crash.sa_handler = rhr_on_crash_signal;
+    crash.sa_sigaction = rhr_on_crash_signal;
     sigemptyset(&crash.sa_mask);
-    crash.sa_flags = 0;
+    /* The backtracer's handler runs on its own alternate stack when it set one; ours may run on it too. */
+    crash.sa_flags = SA_SIGINFO | SA_ONSTACK;
     for (int i = 0; i < RHR_CRASH_SIGNAL_COUNT; i++)
         sigaction(rhr_crash_signal(i), &crash, &state->previous_crash_actions[i]);
+    /* A process can start with these blocked (a mask inherited from a thread pool through a terminal
+       multiplexer): then SIGTERM would never arrive. Unblock what rhr handles. */
+    sigset_t handled;
+    sigemptyset(&handled);
+    for (int i = 0; i < RHR_QUIT_SIGNAL_COUNT; i++) sigaddset(&handled, rhr_quit_signal(i));
+    for (int i = 0; i < RHR_CRASH_SIGNAL_COUNT; i++) sigaddset(&handled, rhr_crash_signal(i));
+    pthread_sigmask(SIG_UNBLOCK, &handled, &state->previous_mask);
 }
 
 static inline void rhr_restore_signal_handlers(void) {
@@ -139,6 +157,7 @@ static inline void rhr_restore_signal_handlers(void) {
         sigaction(rhr_quit_signal(i), &state->previous_quit_actions[i], NULL);
     for (int i = 0; i < RHR_CRASH_SIGNAL_COUNT; i++)
         sigaction(rhr_crash_signal(i), &state->previous_crash_actions[i], NULL);
+    pthread_sigmask(SIG_SETMASK, &state->previous_mask, NULL);
     state->restore_length = 0;
 }
 

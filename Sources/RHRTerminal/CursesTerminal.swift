@@ -117,7 +117,8 @@ public final class CursesTerminal: TerminalDevice {
                 return nil
             }
             if ready == 0 { return nil }
-            if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 && fds[0].revents & Int16(POLLIN) == 0 {
+            // The terminal went away (Linux says POLLIN too, but reads give nothing): end as on SIGHUP.
+            if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
                 return .signal(.hangup)
             }
             for fd in fds.dropFirst() where fd.revents != 0 { return .readable(fd.fd) }

@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+
+/// The real `rhr` in tmux, as a person would use it. Serialized: each starts its own tmux server and rhr,
+/// and the machine is small.
+@Suite("End to end: rhr's dashboard in tmux", .serialized)
+struct DashboardEndToEndTests {
+    static let chart = "Resting heart rate, bpm"
+
+    func restingStore() throws -> (TemporaryDirectory, String) {
+        let dir = try TemporaryDirectory()
+        let path = dir.path + "/rhr.sqlite"
+        try StoreFixture.resting(at: path)
+        return (dir, path)
+    }
+
+    /// The words of `stty -a` the wrapper printed after rhr: canonical mode and echo must be back.
+    func expectTerminalRestored(_ screen: String) {
+        let modes = screen.split(separator: "\n").last { $0.contains("icanon") }.map(String.init) ?? ""
+        #expect(modes.split(separator: " ").contains("icanon"), "canonical mode not restored: \(modes)")
+        #expect(modes.split(separator: " ").contains("echo"), "echo not restored: \(modes)")
+        #expect(!screen.contains(Self.chart), "the dashboard is still on the screen")
+    }
+
+    @Test("The first screen: header with currency and aggregation, chart, legend, columns on the last day")
+    func firstScreen() throws {
+        let (dir, path) = try restingStore()
+        let tmux = try Tmux(width: 100, height: 30, command: try Binary.dashboard("--store '\(path)'"))
+        defer { tmux.kill(); _ = dir }
+        let screen = try tmux.waitFor(Self.chart)
+        #expect(screen.contains("rhr   resting heart rate  12 Jan – 12 Mar 2026"))
+        #expect(screen.contains("one value per day: latest"))
+        #expect(screen.contains("Health Connect as of 12 Mar 21:00  ·  HealthKit as of 12 Mar 21:00"))
+        #expect(screen.contains("Health Connect: 1 ● Oura  HealthKit: 2 ◆ Jane’s Apple Watch"))
+        #expect(screen.contains("provisional: Apple may still replace this estimate"))
+        #expect(screen.contains("▸Thu 12 Mar 2026"))
+    }
+
+    @Test("a cycles the aggregation and the header follows")
+    func aggregation() throws {
+        let (dir, path) = try restingStore()
+        let tmux = try Tmux(width: 100, height: 30, command: try Binary.dashboard("--store '\(path)'"))
+        defer { tmux.kill(); _ = dir }
+        try tmux.waitFor(Self.chart)
+        try tmux.send("a")
+        try tmux.waitFor("one value per day: lowest")
+        try tmux.send("a")
+        let screen = try tmux.waitFor("one value per day: mean")
+        #expect(screen.contains("▸Thu 12 Mar 2026"))
+    }
+
+    @Test("? shows the help with the wellness note; Esc goes back")
+    func help() throws {
+        let (dir, path) = try restingStore()
+        let tmux = try Tmux(width: 100, height: 30, command: try Binary.dashboard("--store '\(path)'"))
+        defer { tmux.kill(); _ = dir }
+        try tmux.waitFor(Self.chart)
+        try tmux.send("?")
+        let help = try tmux.waitFor("It is not medical advice.")
+        #expect(help.contains(" Keys"))
+        #expect(help.contains("one value per day: latest → lowest → mean"))
+        try tmux.send("Escape")
+        try tmux.waitFor(Self.chart)
+    }
+
+    @Test("Resized below 60×16 it says so and the size it needs; back to size, the dashboard returns")
+    func resize() throws {
+        let (dir, path) = try restingStore()
+        let tmux = try Tmux(width: 100, height: 30, command: try Binary.dashboard("--store '\(path)'"))
+        defer { tmux.kill(); _ = dir }
+        try tmux.waitFor(Self.chart)
+        try tmux.resize(width: 59, height: 15)
+        let small = try tmux.waitFor("Terminal too small")
+        #expect(small.contains("59×15: rhr needs at least 60×16."))
+        try tmux.resize(width: 100, height: 30)
+        let back = try tmux.waitFor(Self.chart)
+        #expect(!back.contains("Terminal too small"))
+    }
+
+    @Test("q quits: the process exits 0 and the terminal is restored, also from the too-small screen")
+    func quit() throws {
+        let (dir, path) = try restingStore()
+        let tmux = try Tmux(width: 100, height: 30, command: try Binary.dashboard("--store '\(path)'"))
+        defer { tmux.kill(); _ = dir }
+        try tmux.waitFor(Self.chart)
+        try tmux.resize(width: 50, height: 12)
+        try tmux.waitFor("too small")
+        try tmux.send("q")
+        let screen = try tmux.waitFor("rhr exited 0")
+        try tmux.resize(width: 100, height: 30)
+        expectTerminalRestored(try tmux.waitFor("icanon"))
+        _ = screen
+    }
+
+    @Test("Ctrl-C quits and restores the terminal")
+    func controlC() throws {
+        let (dir, path) = try restingStore()
+        let tmux = try Tmux(width: 100, height: 30, command: try Binary.dashboard("--store '\(path)'"))
+        defer { tmux.kill(); _ = dir }
+        try tmux.waitFor(Self.chart)
+        try tmux.send("C-c")
+        try tmux.waitFor("rhr exited 0")
+        expectTerminalRestored(try tmux.waitFor("icanon"))
+    }
+
+    @Test("SIGTERM ends it with status 143 and a restored terminal; a crash (SIGSEGV) restores it too")
+    func signals() throws {
+        let (dir, path) = try restingStore()
+        for (signal, status) in [(SIGTERM, "143"), (SIGSEGV, "139")] {
+            let pidFile = dir.path + "/pid-\(signal)"
+            // The Swift backtracer, which the crash handler hands the signal to, asks on a terminal; not here.
+            let tmux = try Tmux(width: 100, height: 30, command: try Binary.dashboard(
+                "--store '\(path)'", pidFile: pidFile, environment: "SWIFT_BACKTRACE=interactive=no"))
+            defer { tmux.kill() }
+            try tmux.waitFor(Self.chart)
+            let text = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let pid = pid_t(text) else { throw TestFailure("no pid in \(pidFile): \(text)") }
+            #expect(Glibc.kill(pid, signal) == 0)
+            try tmux.waitFor("rhr exited \(status)")
+            expectTerminalRestored(try tmux.waitFor("icanon"))
+            if signal == SIGSEGV {
+                // The Swift backtracer's report came out on the restored terminal, readable.
+                #expect(tmux.capture(history: true).contains("Program crashed"))
+            }
+        }
+    }
+
+    @Test("An empty store shows how to import or connect, never an empty chart")
+    func emptyState() throws {
+        let dir = try TemporaryDirectory()
+        let tmux = try Tmux(width: 100, height: 30, command: try Binary.dashboard("--store '\(dir.path)/rhr.sqlite'"))
+        defer { tmux.kill() }
+        let screen = try tmux.waitFor("No resting heart rate here yet.")
+        #expect(screen.contains("rhr import export.zip"))
+        #expect(screen.contains("rhr demo"))
+        #expect(!screen.contains(Self.chart))
+    }
+
+    @Test("rhr PATH with heart rate but no resting writer explains it in words (R9)")
+    func heartRateOnlyFile() throws {
+        let file = Binary.packageRoot + "/Samples/health-connect/heart-rate-only.zip"
+        let tmux = try Tmux(width: 100, height: 30, command: try Binary.dashboard("'\(file)'"))
+        defer { tmux.kill() }
+        let screen = try tmux.waitFor("No resting heart rate to show.")
+        #expect(screen.contains("heart-rate samples"))
+        #expect(screen.contains("does not derive resting heart rate"))
+        #expect(screen.contains("a temporary store of 1 file") || !screen.contains(Self.chart))
+    }
+
+    @Test("rhr demo opens the dashboard on the bundled samples")
+    func demo() throws {
+        let tmux = try Tmux(width: 100, height: 30, command: try Binary.dashboard("demo"))
+        defer { tmux.kill() }
+        let screen = try tmux.waitFor(Self.chart)
+        #expect(screen.contains("Jane’s Apple Watch"))
+        #expect(screen.contains("▸Sat 21 Mar 2026"))
+    }
+
+    @Test("With stdout not a terminal, rhr prints the plain summary and no escape sequences")
+    func notATerminal() throws {
+        let (dir, path) = try restingStore()
+        _ = dir
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try Binary.rhr())
+        process.arguments = ["--store", path]
+        process.environment = ["TZ": "UTC", "LANG": "C.UTF-8", "TERM": "xterm-256color"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(text.contains("Jane’s Apple Watch"))
+        #expect(text.contains("2026-03-12"))
+        #expect(!text.contains("\u{1B}["))
+    }
+}

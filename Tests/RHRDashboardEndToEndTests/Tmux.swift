@@ -1,0 +1,98 @@
+import Foundation
+
+/// A detached tmux session on a private server (its own socket), running one command. Always `kill()` it.
+final class Tmux {
+    /// The server's socket, in a private directory removed with it.
+    let socket: String
+    private let directory: TemporaryDirectory
+    let session = "rhr"
+    let tmux: String
+
+    /// Starts `command` (run by `sh -c`) in a `width`×`height` pane that stays after the command ends.
+    init(width: Int, height: Int, command: String) throws {
+        guard let tmux = Tmux.which("tmux") else {
+            throw TestFailure("tmux is not installed; scripts/setup installs it")
+        }
+        self.tmux = tmux
+        directory = try TemporaryDirectory()
+        socket = directory.path + "/tmux.sock"
+        // This starts the server, which keeps what it inherits: see `Spawn`.
+        let status = try Spawn.run(tmux, ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-s", session,
+                                          "-x", "\(width)", "-y", "\(height)", command,
+                                          ";", "set-option", "-t", session, "remain-on-exit", "on"])
+        guard status == 0 else { throw TestFailure("tmux new-session exited with \(status)") }
+    }
+
+    /// The screen's text; with `history`, also what scrolled off the top.
+    func capture(history: Bool = false) -> String {
+        (try? output(["capture-pane", "-p", "-t", session] + (history ? ["-S", "-"] : []))) ?? ""
+    }
+
+    /// Polls the screen until `text` is on it, for up to `seconds`; returns that screen.
+    @discardableResult
+    func waitFor(_ text: String, seconds: Double = 20) throws -> String {
+        try waitUntil(seconds: seconds, "\"\(text)\"") { $0.contains(text) }
+    }
+
+    /// Polls the screen until `condition` holds, for up to `seconds`.
+    @discardableResult
+    func waitUntil(seconds: Double = 20, _ what: String, _ condition: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        var screen = capture()
+        while !condition(screen) {
+            guard Date() < deadline else {
+                throw TestFailure("no \(what) on the screen within \(Int(seconds)) s; the screen was:\n\(screen)")
+            }
+            usleep(20_000)   // between polls, not a wait for an outcome
+            screen = capture()
+        }
+        return screen
+    }
+
+    /// Sends keys in tmux's notation: "a", "Escape", "C-c", "PageDown".
+    func send(_ keys: String...) throws {
+        try run(["send-keys", "-t", session] + keys)
+    }
+
+    func resize(width: Int, height: Int) throws {
+        try run(["resize-window", "-t", session, "-x", "\(width)", "-y", "\(height)"])
+    }
+
+    func kill() {
+        _ = try? run(["kill-server"])
+    }
+
+    private func run(_ arguments: [String]) throws {
+        _ = try output(arguments)
+    }
+
+    private func output(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tmux)
+        process.arguments = ["-S", socket, "-f", "/dev/null"] + arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let problem = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw TestFailure("tmux \(arguments.joined(separator: " ")): \(String(decoding: problem, as: UTF8.self))")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func which(_ name: String) -> String? {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let path = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
