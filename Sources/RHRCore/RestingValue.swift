@@ -12,6 +12,9 @@ public enum RestingValue {
 
     /// Converts a HealthKit quantity to beats per minute. Other units are refused by name.
     public static func bpm(value: Double, unit: String) throws(UnitError) -> Double {
+        // The common unit without Foundation's trimming, which bridges to NSString: aggregating ten years of
+        // samples asks this for every sample several times.
+        if unit == "count/min" { return value }
         switch unit.trimmingCharacters(in: .whitespaces) {
         case "count/min", "count/minute", "/min", "bpm": return value
         case "count/s", "count/sec", "/s": return value * 60
