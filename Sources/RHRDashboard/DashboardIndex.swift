@@ -25,35 +25,65 @@ public final class DashboardIndex: Sendable {
     private let series: [[[DayValue]]]
     /// [context writer] → (day, sedentary minimum), sorted by day.
     private let sedentary: [[(day: LocalDay, bpm: Double)]]
-    private let samplesByDay: [LocalDay: [DaySample]]
+    /// Every sample, ordered by day, writer and start; `dayRanges` says where each day's are.
+    private let orderedSamples: [DaySample]
+    private let dayRanges: [LocalDay: Range<Int>]
     private let revisionsByDay: [LocalDay: [RevisionEntry]]
     private let heartRateByDay: [LocalDay: [HeartRateDaySummary]]
 
     public init(_ data: DashboardData) {
         self.data = data
-        let writers = Array(Set(data.samples.map(\.sample.writer))).sorted()
-        self.writers = writers
-        let position = Dictionary(uniqueKeysWithValues: writers.enumerated().map { ($1.key, $0) })
-
-        var series: [[[DayValue]]] = []
-        for aggregation in Aggregation.allCases {
-            var perWriter = Array(repeating: [DayValue](), count: writers.count)
-            // Ordered by day, then writer: each writer's list comes out sorted by day.
-            for value in DayAggregator.days(data.samples, by: aggregation) {
-                if let i = position[value.writer.key] { perWriter[i].append(value) }
+        // Writers numbered once; from here on samples are sorted and grouped by integers, not strings.
+        var position: [WriterKey: Int] = [:]
+        var found: [Writer] = []
+        var writerOf = [Int](repeating: 0, count: data.samples.count)
+        for (i, s) in data.samples.enumerated() {
+            let key = s.sample.writer.key
+            if let p = position[key] {
+                writerOf[i] = p
+            } else {
+                position[key] = found.count
+                writerOf[i] = found.count
+                found.append(s.sample.writer)
             }
-            series.append(perWriter)
+        }
+        let writers = found.sorted()
+        self.writers = writers
+        let rank = found.map { w in writers.firstIndex { $0.key == w.key }! }
+        for i in writerOf.indices { writerOf[i] = rank[writerOf[i]] }
+
+        let samples = data.samples
+        let order = samples.indices.sorted { a, b in
+            let da = samples[a].day.daysSinceEpoch, db = samples[b].day.daysSinceEpoch
+            if da != db { return da < db }
+            if writerOf[a] != writerOf[b] { return writerOf[a] < writerOf[b] }
+            let sa = samples[a].sample, sb = samples[b].sample
+            return (sa.start, sa.end) < (sb.start, sb.end)
+        }
+        let ordered = order.map { samples[$0] }
+        self.orderedSamples = ordered
+
+        // Each (day, writer) group aggregated under every aggregation (R7): lists come out sorted by day.
+        var series = Aggregation.allCases.map { _ in Array(repeating: [DayValue](), count: writers.count) }
+        var dayRanges: [LocalDay: Range<Int>] = [:]
+        var dayStart = 0
+        var start = 0
+        while start < order.count {
+            var end = start + 1
+            let day = ordered[start].day, writer = writerOf[order[start]]
+            while end < order.count && ordered[end].day == day && writerOf[order[end]] == writer { end += 1 }
+            let group = Array(ordered[start..<end])
+            for (a, aggregation) in Aggregation.allCases.enumerated() {
+                if let value = DayAggregator.aggregate(group, by: aggregation) { series[a][writer].append(value) }
+            }
+            if end == order.count || ordered[end].day != day {
+                dayRanges[day] = dayStart..<end
+                dayStart = end
+            }
+            start = end
         }
         self.series = series
-
-        var byDay: [LocalDay: [DaySample]] = [:]
-        for s in data.samples { byDay[s.day, default: []].append(s) }
-        for (day, list) in byDay {
-            byDay[day] = list.sorted {
-                ($0.sample.writer.key, $0.sample.start, $0.sample.end) < ($1.sample.writer.key, $1.sample.start, $1.sample.end)
-            }
-        }
-        self.samplesByDay = byDay
+        self.dayRanges = dayRanges
         self.revisionsByDay = Dictionary(grouping: data.revisions, by: \.day)
         self.heartRateByDay = Dictionary(grouping: data.heartRateDays, by: \.day)
 
@@ -71,7 +101,7 @@ public final class DashboardIndex: Sendable {
             (minimum[w.key] ?? [:]).map { (day: $0.key, bpm: $0.value) }.sorted { $0.day < $1.day }
         }
 
-        let restingDays = byDay.keys
+        let restingDays = dayRanges.keys
         self.firstRestingDay = restingDays.min()
         self.lastRestingDay = restingDays.max()
         let contextDays = sedentary.flatMap { $0.map(\.day) }
@@ -142,7 +172,7 @@ public final class DashboardIndex: Sendable {
     }
 
     /// The day's raw resting samples, by writer and time.
-    public func samples(on day: LocalDay) -> [DaySample] { samplesByDay[day] ?? [] }
+    public func samples(on day: LocalDay) -> [DaySample] { dayRanges[day].map { Array(orderedSamples[$0]) } ?? [] }
     public func revisions(on day: LocalDay) -> [RevisionEntry] { revisionsByDay[day] ?? [] }
     public func heartRate(on day: LocalDay) -> [HeartRateDaySummary] { heartRateByDay[day] ?? [] }
 

@@ -74,12 +74,21 @@ enum DashboardBench {
         let database = try HealthDatabase(path: path)
         let today = DashboardHistory(years: options.years, lastDay: today(), seed: options.seed).lastDay
         var loadTimes: [Double] = [], prepareTimes: [Double] = [], renderTimes: [Double] = []
+        var queryTimes: [String: [Double]] = [:]
+        func timed<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
+            let t = now()
+            defer { queryTimes[name, default: []].append(now() - t) }
+            return try body()
+        }
         var state: DashboardState?
         for _ in 0..<options.runs {
             let t0 = now()
-            let data = DashboardData(samples: try database.samples(), revisions: try database.revisions(),
-                                     heartRateDays: try database.heartRateDays(), contents: try database.contents(),
-                                     streams: try database.streams(), revision: try database.revision(), source: path)
+            let data = DashboardData(samples: try timed("samples") { try database.samples() },
+                                     revisions: try timed("revisions") { try database.revisions() },
+                                     heartRateDays: try timed("heartRateDays") { try database.heartRateDays() },
+                                     contents: try timed("contents") { try database.contents() },
+                                     streams: try timed("streams") { try database.streams() },
+                                     revision: try database.revision(), source: path)
             let t1 = now()
             let s = DashboardState(data: data, size: TerminalSize(width: 200, height: 60), today: today)
             let t2 = now()
@@ -91,6 +100,8 @@ enum DashboardBench {
             state = s
         }
         let first = zip(zip(loadTimes, prepareTimes), renderTimes).map { $0.0 + $0.1 + $1 }
+        print("  reading the store (median): " + ["samples", "revisions", "heartRateDays", "contents", "streams"]
+            .map { "\($0) \(ms(median(queryTimes[$0] ?? [])))" }.joined(separator: ", "))
         print("  first frame in process (median of \(options.runs)): read store \(ms(median(loadTimes))), "
               + "prepare \(ms(median(prepareTimes))), render \(ms(median(renderTimes))), "
               + "total \(ms(median(first))) (target ≤ 100 ms, ratio \(ratio(median(first), 0.100)))")
@@ -136,15 +147,19 @@ enum DashboardBench {
             print("  first frame under tmux: skipped (tmux is not installed)")
             return
         }
-        let socket = "rhr-bench-\(getpid())"
-        defer { _ = shell(tmux, ["-L", socket, "kill-server"]) }
+        let socket = options.dir + "/tmux-\(getpid()).sock"
+        defer {
+            shell(tmux, ["-S", socket, "kill-server"])
+            try? FileManager.default.removeItem(atPath: socket)
+        }
         func firstFrame(_ command: String, until text: String) throws -> Double {
             let session = "s\(UInt32.random(in: 0...UInt32.max))"
             let start = now()
-            guard shell(tmux, ["-L", socket, "new-session", "-d", "-s", session, "-x", "200", "-y", "60", command]) == 0 else {
+            guard spawn(tmux, ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-s", session,
+                               "-x", "200", "-y", "60", command]) == 0 else {
                 throw BenchError("tmux new-session failed")
             }
-            defer { _ = shell(tmux, ["-L", socket, "kill-session", "-t", session]) }
+            defer { shell(tmux, ["-S", socket, "kill-session", "-t", session]) }
             let deadline = start + 10
             while now() < deadline {
                 if capture(tmux, socket, session).contains(text) { return now() - start }
@@ -167,7 +182,7 @@ enum DashboardBench {
     static func capture(_ tmux: String, _ socket: String, _ session: String) -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tmux)
-        process.arguments = ["-L", socket, "capture-pane", "-p", "-t", session]
+        process.arguments = ["-S", socket, "capture-pane", "-p", "-t", session]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
@@ -187,6 +202,38 @@ enum DashboardBench {
         guard (try? process.run()) != nil else { return -1 }
         process.waitUntilExit()
         return process.terminationStatus
+    }
+
+    /// Runs a program that may start a daemon (a tmux server) and waits for it. Not Foundation's `Process`:
+    /// the daemon would inherit the pipe `Process` watches and `waitUntilExit` would never return. Signals
+    /// unblocked and at their defaults, only /dev/null inherited.
+    static func spawn(_ path: String, _ arguments: [String]) -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in 0...2 {
+            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") {
+            typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, path, &actions, &attributes, argv, environ) == 0 else { return -1 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 
     static func which(_ name: String) -> String? {
