@@ -20,10 +20,12 @@ public struct DashboardData: Sendable {
     public var source: String
     /// The machine's zone, assumed for Health Connect values without an offset (R5).
     public var machineZone: TimeZone
+    /// Only the most recent days, read first so the first frame comes quickly; the rest is on its way.
+    public var isPartial: Bool
 
     public init(samples: [DaySample] = [], revisions: [RevisionEntry] = [], heartRateDays: [HeartRateDaySummary] = [],
                 contents: [StoreContents] = [], streams: [StreamState] = [], revision: Int64 = 0, source: String = "",
-                machineZone: TimeZone = .current) {
+                machineZone: TimeZone = .current, isPartial: Bool = false) {
         self.samples = samples
         self.revisions = revisions
         self.heartRateDays = heartRateDays
@@ -32,5 +34,6 @@ public struct DashboardData: Sendable {
         self.revision = revision
         self.source = source
         self.machineZone = machineZone
+        self.isPartial = isPartial
     }
 }

@@ -17,29 +17,36 @@ public enum DashboardExit: Sendable, Equatable {
     case signal(TerminalSignal)
 }
 
-/// The run loop: terminal input and feed events in, `update`, effects carried out, `render`, blit.
+/// The run loop: terminal input, feed events and finished loads in; `update`; effects carried out; `render`;
+/// blit. Reading the store happens on another thread, so keys are answered while it runs.
 @MainActor
 public final class DashboardSession {
-    private let load: () throws -> DashboardData
+    private let load: @Sendable () throws -> DashboardData
+    private let loader: BackgroundLoader
     private let feed: DashboardFeed?
     private let today: () -> LocalDay
 
-    /// `load` reads the store (at start, on `r`, on a store change); `today` is the machine's local day.
-    public init(load: @escaping () throws -> DashboardData, feed: DashboardFeed? = nil,
+    /// `load` reads the whole store; it runs on a background thread (open a connection of its own there).
+    /// `today` is the machine's local day.
+    public init(load: @escaping @Sendable () throws -> DashboardData, feed: DashboardFeed? = nil,
                 today: @escaping () -> LocalDay = DashboardSession.machineToday) {
         self.load = load
+        self.loader = BackgroundLoader(load: load)
         self.feed = feed
         self.today = today
     }
 
-    /// Runs until `q`, Ctrl-C or a signal. The caller opens and closes the terminal.
+    /// Runs until `q`, Ctrl-C or a signal; the caller opens and closes the terminal. `initial` is drawn at
+    /// once (when partial, the whole history follows from `load`); without it, `load` runs first.
     public func run(on terminal: TerminalDevice, initial: DashboardData? = nil) throws -> DashboardExit {
+        // Without initial data, read on this thread: there is nothing to show until then anyway.
         let data = try initial ?? load()
         var state = DashboardState(data: data, size: terminal.size, today: today(),
                                    capabilities: terminal.capabilities)
         terminal.draw(DashboardRenderer.render(state, size: state.size))
+        if data.isPartial { loader.start(.history) }
         while true {
-            let watching = feed.map { [$0.fileDescriptor] } ?? []
+            let watching = [loader.fileDescriptor] + (feed.map { [$0.fileDescriptor] } ?? [])
             let input = terminal.nextInput(timeoutMilliseconds: 30_000, watching: watching)
             var events: [DashboardEvent] = []
             switch input {
@@ -51,6 +58,13 @@ public final class DashboardSession {
                 events = [.resize(size)]
             case .signal(let signal):
                 return .signal(signal)
+            case .readable(let fd) where fd == loader.fileDescriptor:
+                events = loader.take().map { result, reason in
+                    switch result {
+                    case .success(let index): return .dataLoaded(index, reason)
+                    case .failure(let error): return .loadFailed("\(error)")
+                    }
+                }
             case .readable:
                 events = feed?.receive() ?? []
             }
@@ -58,12 +72,8 @@ public final class DashboardSession {
                 switch DashboardUpdate.update(&state, event) {
                 case .quit:
                     return .quit
-                case .reload(let days):
-                    do {
-                        DashboardUpdate.update(&state, .dataLoaded(try load(), changedDays: days))
-                    } catch {
-                        DashboardUpdate.update(&state, .loadFailed("\(error)"))
-                    }
+                case .load(let reason):
+                    loader.start(reason)
                 case nil:
                     break
                 }

@@ -73,9 +73,9 @@ public struct DashboardState: Sendable {
     public func isVisible(_ writer: Writer) -> Bool { !hidden.contains(writer.key) }
 
     /// Replaces the data, keeping the cursor, zoom, aggregation and hidden writers.
-    mutating func replaceData(_ data: DashboardData) {
-        let hadData = index.hasResting
-        index = DashboardIndex(data)
+    mutating func replaceIndex(_ index: DashboardIndex) {
+        let hadData = self.index.hasResting
+        self.index = index
         let known = Set(index.writers.map(\.key))
         hidden = hidden.filter { known.contains($0) }
         if !hadData, let last = index.lastRestingDay {

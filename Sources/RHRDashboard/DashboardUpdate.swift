@@ -19,21 +19,26 @@ public enum DashboardUpdate {
             state.today = today
             state.windowEnd = ChartWindow(state).end
             return nil
-        case .dataLoaded(let data, let changedDays):
-            state.replaceData(data)
-            state.changedDays = changedDays
-            if changedDays.isEmpty {
-                state.message = "Reloaded: store revision \(data.revision)."
-            } else {
+        case .dataLoaded(let index, let reason):
+            state.replaceIndex(index)
+            switch reason {
+            case .reload:
+                state.changedDays = []
+                state.message = "Reloaded: store revision \(index.revision)."
+            case .storeChanged(let changedDays):
+                state.changedDays = changedDays
                 let days = changedDays.sorted().prefix(3).map(\.shortText).joined(separator: ", ")
-                state.message = "Updated: \(days)\(changedDays.count > 3 ? " and \(changedDays.count - 3) more" : "")."
+                state.message = changedDays.isEmpty ? "Updated: store revision \(index.revision)."
+                    : "Updated: \(days)\(changedDays.count > 3 ? " and \(changedDays.count - 3) more" : "")."
+            case .history:
+                break
             }
             return nil
         case .loadFailed(let message):
             state.message = "Could not read the store: \(message)"
             return nil
         case .storeChanged(let revision, let days):
-            return revision > state.index.revision ? .reload(changedDays: days) : nil
+            return revision > state.index.revision ? .load(.storeChanged(days)) : nil
         }
     }
 
@@ -109,7 +114,8 @@ public enum DashboardUpdate {
         case .goToDate:
             state.overlay = .goTo("")
         case .reload:
-            return .reload(changedDays: [])
+            state.message = "Reading the store…"
+            return .load(.reload)
         case .help:
             state.overlay = .help
             state.helpScroll = 0

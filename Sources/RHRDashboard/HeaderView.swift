@@ -19,7 +19,10 @@ enum HeaderView {
         let rightWidth = right.reduce(0) { $0 + $1.width }
         var left = [Span(" rhr ", .title)]
         if let first = index.firstRestingDay, let last = index.lastRestingDay {
-            let words = Span("  resting heart rate  ", .muted), dates = Span(range(first, last, g))
+            let words = Span("  resting heart rate  ", .muted)
+            // While the history is still being read, its first day is not known yet.
+            let dates = index.data.isPartial ? Span("\(g.ellipsis) \(g.dash) \(last.mediumText)  reading earlier days")
+                : Span(range(first, last, g))
             // The words go first when the row is short; the dates stay.
             let fits = 5 + words.width + dates.width + 2 + rightWidth <= rect.width
             left += fits ? [words, dates] : [Span("  "), dates]

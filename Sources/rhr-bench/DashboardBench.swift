@@ -70,9 +70,25 @@ enum DashboardBench {
         print("dashboard: store of \(options.years) years × 6 writers, \(samples) resting samples "
               + "(built in \(format(buildSeconds * 1000)) ms)")
 
-        // In process: what the first frame costs, step by step.
+        // In process: what the first frame costs, step by step. Like `rhr`, the first frame is drawn from the
+        // last 400 days; the whole history is read and prepared on a background thread after it.
         let database = try HealthDatabase(path: path)
         let today = DashboardHistory(years: options.years, lastDay: today(), seed: options.seed).lastDay
+        var recentTimes: [Double] = []
+        for _ in 0..<options.runs {
+            let t0 = now()
+            let from = today.adding(days: -400)
+            let data = DashboardData(samples: try database.samples(from: from),
+                                     revisions: try database.revisions(from: from),
+                                     heartRateDays: try database.heartRateDays(from: from),
+                                     streams: try database.streams(), revision: try database.revision(),
+                                     source: path, isPartial: true)
+            let s = DashboardState(data: data, size: TerminalSize(width: 200, height: 60), today: today)
+            _ = DashboardRenderer.render(s, size: s.size)
+            recentTimes.append(now() - t0)
+        }
+        print("  first frame in process from the last 400 days (median of \(options.runs)): "
+              + "\(ms(median(recentTimes))) (target ≤ 100 ms, ratio \(ratio(median(recentTimes), 0.100)))")
         var loadTimes: [Double] = [], prepareTimes: [Double] = [], renderTimes: [Double] = []
         var queryTimes: [String: [Double]] = [:]
         func timed<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
@@ -102,9 +118,9 @@ enum DashboardBench {
         let first = zip(zip(loadTimes, prepareTimes), renderTimes).map { $0.0 + $0.1 + $1 }
         print("  reading the store (median): " + ["samples", "revisions", "heartRateDays", "contents", "streams"]
             .map { "\($0) \(ms(median(queryTimes[$0] ?? [])))" }.joined(separator: ", "))
-        print("  first frame in process (median of \(options.runs)): read store \(ms(median(loadTimes))), "
-              + "prepare \(ms(median(prepareTimes))), render \(ms(median(renderTimes))), "
-              + "total \(ms(median(first))) (target ≤ 100 ms, ratio \(ratio(median(first), 0.100)))")
+        print("  the whole history, in the background after the first frame (median of \(options.runs)): "
+              + "read store \(ms(median(loadTimes))), prepare \(ms(median(prepareTimes))), "
+              + "render \(ms(median(renderTimes))), total \(ms(median(first)))")
 
         // Key presses: update + render, a realistic mix, on both sizes.
         let keys: [Key] = [.left, .left, .right, .character("a"), .left, .character("-"), .left, .character("+"),

@@ -13,10 +13,8 @@ enum DashboardCommand {
         // Commands run on the main thread; curses wants one owner, the main actor.
         try MainActor.assumeIsolated { () throws -> Int32 in
             let database: HealthDatabase
-            let data: DashboardData
             do {
                 database = try HealthDatabase(path: storePath)
-                data = try DashboardLoader.load(database, source: source)
             } catch {
                 throw CommandFailure("\(error)")
             }
@@ -25,8 +23,17 @@ enum DashboardCommand {
                 invocation.output.write(try SummaryCommand.report(store: database, aggregation: .latest, days: 14))
                 return 0
             }
+            // The recent days first, so the first frame is quick; the session reads the rest in the background.
+            let data: DashboardData
+            do {
+                data = try DashboardLoader.loadRecent(database, source: source, today: DashboardSession.machineToday())
+                    ?? DashboardLoader.load(database, source: source)
+            } catch {
+                terminal.close()
+                throw CommandFailure("\(error)")
+            }
             let session = DashboardSession(load: { () throws -> DashboardData in
-                try DashboardLoader.load(database, source: source)
+                try DashboardLoader.load(path: storePath, source: source)
             })
             let exit: DashboardExit
             do {

@@ -1,11 +1,15 @@
+import Foundation
 import RHRCore
 import RHRDashboard
 import RHRStore
 
-/// Reads everything the dashboard shows from the store, as one `DashboardData`.
+/// Reads what the dashboard shows from the store, as one `DashboardData`.
 enum DashboardLoader {
-    /// The queries run in separate read transactions; when a write lands between them (the revision moved),
-    /// read again so the screen never mixes two states of the store.
+    /// How far back the first, quick read reaches; the rest follows on a background thread.
+    static let recentDays = 400
+
+    /// Everything. The queries run in separate read transactions; when a write lands between them (the
+    /// revision moved), read again so the screen never mixes two states of the store.
     static func load(_ database: HealthDatabase, source: String) throws(StoreError) -> DashboardData {
         var attempt = 0
         while true {
@@ -21,5 +25,27 @@ enum DashboardLoader {
             attempt += 1
             if try database.revision() == before || attempt >= 3 { return data }
         }
+    }
+
+    /// The same on a connection of its own: for the background thread.
+    static func load(path: String, source: String) throws -> DashboardData {
+        try load(try HealthDatabase(path: path), source: source)
+    }
+
+    /// The most recent days only, for a first frame within 100 ms on a ten-year store; nil when they hold no
+    /// resting value (then the whole store decides what to show: an old history, or an empty state).
+    static func loadRecent(_ database: HealthDatabase, source: String, today: LocalDay) throws(StoreError) -> DashboardData? {
+        let from = today.adding(days: -recentDays)
+        let samples = try database.samples(from: from)
+        guard !samples.isEmpty else { return nil }
+        // No contents: they need the whole store (R9), and the full read follows at once.
+        return DashboardData(samples: samples,
+                             revisions: try database.revisions(from: from),
+                             heartRateDays: try database.heartRateDays(from: from),
+                             streams: try database.streams(),
+                             revision: try database.revision(),
+                             source: source,
+                             machineZone: database.machineZone,
+                             isPartial: true)
     }
 }

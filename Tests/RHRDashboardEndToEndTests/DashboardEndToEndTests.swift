@@ -27,8 +27,9 @@ struct DashboardEndToEndTests {
         let (dir, path) = try restingStore()
         let tmux = try Tmux(width: 100, height: 30, command: try Binary.dashboard("--store '\(path)'"))
         defer { tmux.kill(); _ = dir }
-        let screen = try tmux.waitFor(Self.chart)
-        #expect(screen.contains("rhr   resting heart rate  12 Jan – 12 Mar 2026"))
+        // The last 400 days come first; the whole history follows from a background read.
+        let screen = try tmux.waitFor("rhr   resting heart rate  12 Jan – 12 Mar 2026")
+        #expect(screen.contains(Self.chart))
         #expect(screen.contains("one value per day: latest"))
         #expect(screen.contains("Health Connect as of 12 Mar 21:00  ·  HealthKit as of 12 Mar 21:00"))
         #expect(screen.contains("Health Connect: 1 ● Oura  HealthKit: 2 ◆ Jane’s Apple Watch"))
@@ -86,10 +87,8 @@ struct DashboardEndToEndTests {
         try tmux.resize(width: 50, height: 12)
         try tmux.waitFor("too small")
         try tmux.send("q")
-        let screen = try tmux.waitFor("rhr exited 0")
-        try tmux.resize(width: 100, height: 30)
+        try tmux.waitFor("rhr exited 0", history: true)
         expectTerminalRestored(try tmux.waitFor("icanon"))
-        _ = screen
     }
 
     @Test("Ctrl-C quits and restores the terminal")
@@ -99,7 +98,7 @@ struct DashboardEndToEndTests {
         defer { tmux.kill(); _ = dir }
         try tmux.waitFor(Self.chart)
         try tmux.send("C-c")
-        try tmux.waitFor("rhr exited 0")
+        try tmux.waitFor("rhr exited 0", history: true)
         expectTerminalRestored(try tmux.waitFor("icanon"))
     }
 
@@ -116,7 +115,7 @@ struct DashboardEndToEndTests {
             let text = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
             guard let pid = pid_t(text) else { throw TestFailure("no pid in \(pidFile): \(text)") }
             #expect(Glibc.kill(pid, signal) == 0)
-            try tmux.waitFor("rhr exited \(status)")
+            try tmux.waitFor("rhr exited \(status)", history: true)
             expectTerminalRestored(try tmux.waitFor("icanon"))
             if signal == SIGSEGV {
                 // The Swift backtracer's report came out on the restored terminal, readable.

@@ -28,23 +28,25 @@ final class Tmux {
         (try? output(["capture-pane", "-p", "-t", session] + (history ? ["-S", "-"] : []))) ?? ""
     }
 
-    /// Polls the screen until `text` is on it, for up to `seconds`; returns that screen.
+    /// Polls the screen (with `history`, also what scrolled off it) until `text` is on it, for up to
+    /// `seconds`; returns that screen.
     @discardableResult
-    func waitFor(_ text: String, seconds: Double = 20) throws -> String {
-        try waitUntil(seconds: seconds, "\"\(text)\"") { $0.contains(text) }
+    func waitFor(_ text: String, history: Bool = false, seconds: Double = 20) throws -> String {
+        try waitUntil(seconds: seconds, history: history, "\"\(text)\"") { $0.contains(text) }
     }
 
     /// Polls the screen until `condition` holds, for up to `seconds`.
     @discardableResult
-    func waitUntil(seconds: Double = 20, _ what: String, _ condition: (String) -> Bool) throws -> String {
+    func waitUntil(seconds: Double = 20, history: Bool = false, _ what: String,
+                   _ condition: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
-        var screen = capture()
+        var screen = capture(history: history)
         while !condition(screen) {
             guard Date() < deadline else {
                 throw TestFailure("no \(what) on the screen within \(Int(seconds)) s; the screen was:\n\(screen)")
             }
             usleep(20_000)   // between polls, not a wait for an outcome
-            screen = capture()
+            screen = capture(history: history)
         }
         return screen
     }

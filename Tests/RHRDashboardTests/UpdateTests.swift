@@ -219,10 +219,11 @@ struct UpdateTests {
     func reload() {
         var state = Fixture.state()
         Fixture.press(&state, .left, .character("-"), .character("a"), .character("3"))
-        #expect(Fixture.press(&state, .character("r")) == .reload(changedDays: []))
+        #expect(Fixture.press(&state, .character("r")) == .load(.reload))
+        #expect(state.message == "Reading the store…")
         var data = Fixture.standard()
         data.revision = 4
-        DashboardUpdate.update(&state, .dataLoaded(data, changedDays: []))
+        DashboardUpdate.update(&state, .dataLoaded(DashboardIndex(data), .reload))
         #expect(state.cursor == last.adding(days: -1))
         #expect(state.zoom == .week && state.aggregation == .lowest)
         #expect(state.hidden == [Fixture.withings.key])
@@ -294,10 +295,10 @@ struct UpdateTests {
         var state = Fixture.state()
         let days: Set<LocalDay> = [last]
         #expect(DashboardUpdate.update(&state, .storeChanged(revision: 3, days: days)) == nil)
-        #expect(DashboardUpdate.update(&state, .storeChanged(revision: 4, days: days)) == .reload(changedDays: days))
+        #expect(DashboardUpdate.update(&state, .storeChanged(revision: 4, days: days)) == .load(.storeChanged(days)))
         var data = Fixture.standard()
         data.revision = 4
-        DashboardUpdate.update(&state, .dataLoaded(data, changedDays: days))
+        DashboardUpdate.update(&state, .dataLoaded(DashboardIndex(data), .storeChanged(days)))
         #expect(state.message == "Updated: 12 Mar.")
         #expect(Fixture.screen(state).contains { $0.hasPrefix("▸Thu 12 Mar 2026") })
     }
@@ -306,7 +307,21 @@ struct UpdateTests {
     func firstData() {
         var state = Fixture.state(DashboardData(), today: last.adding(days: 10))
         #expect(state.cursor == last.adding(days: 10))
-        DashboardUpdate.update(&state, .dataLoaded(Fixture.standard(), changedDays: []))
+        DashboardUpdate.update(&state, .dataLoaded(DashboardIndex(Fixture.standard()), .reload))
         #expect(state.cursor == last)
+    }
+
+    @Test("A first frame from recent days says the rest is being read; the history then arrives without a word")
+    func partialThenHistory() {
+        var recent = Fixture.standard()
+        recent.samples.removeAll { $0.day < last.adding(days: -20) }
+        recent.isPartial = true
+        var state = Fixture.state(recent)
+        #expect(Fixture.row(state, 0).contains("… – 12 Mar 2026  reading earlier days"))
+        Fixture.press(&state, .left, .left)
+        DashboardUpdate.update(&state, .dataLoaded(DashboardIndex(Fixture.standard()), .history))
+        #expect(Fixture.row(state, 0).contains("12 Jan – 12 Mar 2026"))
+        #expect(state.cursor == last.adding(days: -2))
+        #expect(state.message == nil)
     }
 }
