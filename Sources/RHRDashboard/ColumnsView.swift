@@ -28,7 +28,9 @@ enum ColumnsView {
         let visible = index.writers.indices.filter { state.isVisible(index.writers[$0]) }
         let focused = state.focus == .columns
 
-        let avail = rect.width - dateWidth
+        var avail = rect.width - dateWidth
+        // Room for "+2 more" when not every writer fits.
+        if visible.count * minColumn > avail { avail -= 9 }
         let shown = visible.isEmpty ? 0 : min(visible.count, max(1, avail / minColumn))
         let columnWidth = shown == 0 ? 0 : min(maxColumn, avail / shown)
         let more = visible.count - shown
@@ -68,14 +70,16 @@ enum ColumnsView {
         let rows = max(0, rect.height - heading.height - legendRows)
         guard rows > 0 else { return }
         var first = state.cursor.adding(days: -(rows - 1) / 2)
-        let lastAllowed = state.lastNavigableDay.adding(days: -(rows - 1))
+        // Rows end with the data (or the cursor, past it): no column of empty days after the last value.
+        let lastRow = max(state.index.lastDay ?? state.cursor, state.cursor)
+        let lastAllowed = lastRow.adding(days: -(rows - 1))
         if first > lastAllowed { first = lastAllowed }
         if first < state.firstNavigableDay { first = state.firstNavigableDay }
         for r in 0..<rows {
             let day = first.adding(days: r)
             let y = rect.y + heading.height + r
             let isCursor = day == state.cursor
-            guard day <= state.lastNavigableDay else { continue }
+            guard day <= lastRow else { continue }
             let rowRect = Rect(x: rect.x, y: y, width: rect.width, height: 1)
             let marker = isCursor ? String(g.cursorRow) : (state.changedDays.contains(day) ? "*" : " ")
             buffer.write(marker, x: rect.x, y: y, style: isCursor ? .title : .muted, clip: rowRect)

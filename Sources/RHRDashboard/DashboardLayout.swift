@@ -57,7 +57,8 @@ struct DashboardLayout {
         if rest.height <= 0 { return }
         if size.width >= 120 {
             // Wide: columns and detail side by side.
-            let leftWidth = min(rest.width / 2, max(60, rest.width * 45 / 100))
+            // The columns get what their writers need (date, then about 13 cells each); the detail at least 55.
+            let leftWidth = min(max(60, 17 + 13 * writerCount + 1), rest.width - 55)
             let (left, right) = rest.splitLeft(leftWidth)
             let (line, remainder) = right.splitLeft(1)
             columns = left

@@ -149,7 +149,9 @@ enum DetailView {
         let maxScroll = max(0, all.count - body.height)
         let scroll = min(ctx.state.detailScroll, maxScroll)
         if maxScroll > 0 {
-            title.append(Span("  \(scroll > 0 ? "more above " : "")\(scroll < maxScroll ? "more below" : "")", .muted))
+            let g = ctx.glyphs
+            title.append(Span("  more \(scroll > 0 ? (g.unicode ? "↑" : "^") : "")\(scroll < maxScroll ? (g.unicode ? "↓" : "v") : "")",
+                              .muted))
         }
         ctx.drawRow(StyledLine(title), rect, 0, in: &buffer)
         for (row, line) in all.dropFirst(scroll).prefix(body.height).enumerated() {

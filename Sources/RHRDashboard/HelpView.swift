@@ -37,9 +37,9 @@ enum HelpView {
 
         heading("Markers")
         let count = max(1, min(ctx.index.writers.count, 9))
-        let filled = (0..<min(count, 4)).map { Span(String(g.series($0)), ctx.seriesStyle($0)) }
+        let filled = (0..<min(count, 4)).map { Span(String(g.series($0)) + " ", ctx.seriesStyle($0)) }
         entry(filled, "one glyph and colour per writer; the legend under the chart numbers them 1\(g.dash)9")
-        let hollow = unicode ? (0..<min(count, 4)).map { Span(String(g.provisional($0)), ctx.seriesStyle($0)) }
+        let hollow = unicode ? (0..<min(count, 4)).map { Span(String(g.provisional($0)) + " ", ctx.seriesStyle($0)) }
             : [Span(String(g.provisional(0)))]
         entry(hollow, "provisional: Apple may still replace this estimate. An Apple Watch value for the day the data "
               + "was read or the day before; Apple replaces those with better estimates.")

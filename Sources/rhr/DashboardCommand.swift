@@ -10,8 +10,10 @@ enum DashboardCommand {
     /// Opens the store at `storePath` on its own connection (the dashboard lives on the main actor) and shows
     /// it. `source` says where the data lives, in words, for the header and help.
     static func show(storePath: String, source: String, invocation: Invocation) throws -> Int32 {
+        // "~/.local/share/rhr/rhr.sqlite" reads better than the whole home directory.
+        let source = abbreviatingHome(source, environment: invocation.environment)
         // Commands run on the main thread; curses wants one owner, the main actor.
-        try MainActor.assumeIsolated { () throws -> Int32 in
+        return try MainActor.assumeIsolated { () throws -> Int32 in
             let database: HealthDatabase
             do {
                 database = try HealthDatabase(path: storePath)
@@ -49,5 +51,10 @@ enum DashboardCommand {
             case .signal(.hangup): return 128 + SIGHUP
             }
         }
+    }
+
+    static func abbreviatingHome(_ path: String, environment: [String: String]) -> String {
+        guard let home = environment["HOME"], home.count > 1, path.hasPrefix(home + "/") else { return path }
+        return "~" + path.dropFirst(home.count)
     }
 }
