@@ -35,6 +35,7 @@ let package = Package(
         .testTarget(name: "RHRFormatsTests", dependencies: ["RHRCore", "RHRFormats"]),
         .testTarget(name: "RHRStoreTests", dependencies: ["RHRCore", "RHRFormats", "RHRStore"]),
         .testTarget(name: "RHRCommandLineTests", dependencies: ["RHRCore"]),
+        .testTarget(name: "RHRDaemonTests", dependencies: ["RHRDaemon", "RHRStore", "RHRFormats", "RHRCore"]),
     ],
     swiftLanguageModes: [.v6]
 )
