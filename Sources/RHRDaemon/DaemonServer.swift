@@ -52,9 +52,15 @@ public final class DaemonServer: @unchecked Sendable {
     private let ledger: ImportLedger
     private var watch: FolderWatch?
     private let startTime = Date()
-    private let finished = DispatchSemaphore(value: 0)
-    private let runLock = NSLock()
-    private var hasRun = false
+    /// Guards `phase`; signalled when the daemon has stopped.
+    private let lifecycle = NSCondition()
+    private var phase = Phase.ready
+
+    private enum Phase {
+        case ready
+        case running
+        case stopped
+    }
 
     // Event-loop state: used on the loop's thread only.
     private var connections: [Int: ClientConnection] = [:]
@@ -132,16 +138,16 @@ public final class DaemonServer: @unchecked Sendable {
     /// Serves until `stop()` (or SIGTERM/SIGINT after `installSignalHandlers()`), then finishes the
     /// requests in flight, writes their replies, closes the store and removes the socket.
     public func run() {
-        runLock.lock()
-        let first = !hasRun
-        hasRun = true
-        runLock.unlock()
+        lifecycle.lock()
+        let first = phase == .ready
+        if first { phase = .running }
+        lifecycle.unlock()
         guard first else { return }
         log("listening on \(socketPath) (store \(configuration.storePath), revision \(revision))")
         watch?.start()
         if let watch { log("watching \(watch.directories.joined(separator: ", "))") }
         eventLoop()
-        finished.signal()
+        log("stopped")
     }
 
     /// Runs the daemon on a thread of its own.
@@ -151,15 +157,39 @@ public final class DaemonServer: @unchecked Sendable {
         thread.start()
     }
 
-    /// Asks the daemon to stop; returns at once. Safe from any thread.
+    /// Asks the daemon to stop; returns at once. Safe from any thread, and again after it stopped. A daemon
+    /// that never ran releases its socket and store at once.
     public func stop() {
-        inbox.wake(Inbox.stopByte)
+        lifecycle.lock()
+        defer { lifecycle.unlock() }
+        switch phase {
+        case .ready:
+            phase = .stopped
+            releaseResources()
+            lifecycle.broadcast()
+        case .running:
+            inbox.wake(Inbox.stopByte)
+        case .stopped:
+            break
+        }
     }
 
-    /// Waits until `run()` has finished; false when `timeout` seconds passed first.
+    /// Waits until the daemon has stopped; false when `timeout` seconds passed first.
     @discardableResult
     public func waitUntilStopped(timeout: Double) -> Bool {
-        finished.wait(timeout: .now() + timeout) == .success
+        let deadline = Date().addingTimeInterval(timeout)
+        lifecycle.lock()
+        defer { lifecycle.unlock() }
+        while phase != .stopped {
+            if !lifecycle.wait(until: deadline) { break }
+        }
+        return phase == .stopped
+    }
+
+    deinit {
+        lifecycle.lock()
+        if phase == .ready { releaseResources() }
+        lifecycle.unlock()
     }
 
     /// SIGTERM and SIGINT stop the daemon the way `stop()` does (the handler only writes a byte to the
@@ -484,14 +514,27 @@ public final class DaemonServer: @unchecked Sendable {
 
     private func finishStop() {
         if !stopping { beginStop() }
-        // Requests already queued on the store (and a folder import being applied) complete first.
-        worker.stop()
         for connection in Array(connections.values) {
             flush(connection)
             drop(connection)
         }
+        lifecycle.lock()
+        phase = .stopped
+        releaseResources()
+        lifecycle.broadcast()
+        lifecycle.unlock()
+    }
+
+    /// Closes the socket (when still open), lets the store's queued work finish and closes the store.
+    private func releaseResources() {
+        if !stopping {
+            stopping = true
+            listener.close()
+        }
+        watch?.stop()
+        // Requests already queued on the store (and a folder import being applied) complete first.
+        worker.stop()
         inbox.close()
-        log("stopped")
     }
 }
 

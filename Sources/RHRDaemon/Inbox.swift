@@ -86,6 +86,13 @@ enum ShutdownSignals {
         }
         signal(SIGTERM, handler)
         signal(SIGINT, handler)
+        // A parent that spawned us from a thread blocking these signals (libdispatch's threads do) passes
+        // its mask on through exec; unblocked here, they reach the handler.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGTERM)
+        sigaddset(&set, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     static func uninstall(wakeFD fd: Int32) {

@@ -225,6 +225,18 @@ struct RHRBinary {
         return process.terminationStatus
     }
 
+    /// Ends a process the test started if it is still running (a failed test must not leave a daemon).
+    static func reap(_ process: Process) {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        _ = waitForExit(process)
+    }
+
+    /// Stops a daemon process politely, then for sure.
+    static func stop(_ process: Process) {
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        if !waitForExit(process, timeout: 10) { reap(process) }
+    }
+
     /// Waits for a process to end, with a deadline.
     static func waitForExit(_ process: Process, timeout: Double = 15) -> Bool {
         eventually(timeout: timeout) { !process.isRunning }

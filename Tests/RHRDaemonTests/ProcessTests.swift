@@ -1,0 +1,150 @@
+import Foundation
+import RHRCore
+import RHRDaemon
+import RHRStore
+import Testing
+
+/// The real `rhr daemon` binary: signals, restarts, crashes, a second daemon.
+@Suite("rhr daemon process")
+struct ProcessTests {
+    /// Pushes the "iphone" chain from `first` on until the connection fails or `stopAfter` are acknowledged;
+    /// returns the number of the last acknowledged batch.
+    static func pushChain(socket: String, from first: Int, stopAfter: Int = .max, acknowledged: LockedList<Int>) -> Int {
+        var last = first - 1
+        guard let client = try? DaemonClient(socketPath: socket) else { return last }
+        var n = first
+        while n - first < stopAfter {
+            guard let reply = try? client.push(chainBatch(stream: "iphone", n), timeout: 20) else { break }
+            guard reply.isOK else {
+                Issue.record("push \(n) refused: \(reply)")
+                break
+            }
+            last = n
+            acknowledged.append(n)
+            n += 1
+        }
+        return last
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT])
+    func aSignalFinishesThePushInFlightAndRestartKeepsEverything(signal: Int32) throws {
+        let rhr = RHRBinary(directory: ShortTemporaryDirectory())
+        let daemon = try rhr.startDaemon()
+        defer { RHRBinary.reap(daemon) }
+        let acknowledged = LockedList<Int>()
+        let socket = rhr.socketPath
+        let pushing = DispatchGroup()
+        pushing.enter()
+        nonisolated(unsafe) var lastAcknowledged = 0
+        Thread {
+            lastAcknowledged = ProcessTests.pushChain(socket: socket, from: 1, acknowledged: acknowledged)
+            pushing.leave()
+        }.start()
+        // Signal it while pushes are streaming in.
+        #expect(eventually { acknowledged.all.count >= 20 })
+        kill(daemon.processIdentifier, signal)
+        try #require(RHRBinary.waitForExit(daemon), "the daemon did not stop on signal \(signal)")
+        #expect(daemon.terminationStatus == 0, "\(rhr.log())")
+        #expect(daemon.terminationReason == .exit)
+        #expect(pushing.wait(timeout: .now() + 20) == .success)
+        #expect(rhr.log().contains("rhr daemon: stopped"))
+        #expect(!FileManager.default.fileExists(atPath: socket))
+
+        // Every acknowledged push is in the store, and nothing beyond: the push in flight got its reply.
+        let restarted = try rhr.startDaemon()
+        defer { RHRBinary.stop(restarted) }
+        let client = try DaemonClient(socketPath: socket)
+        let cursor = try client.request(.cursor(store: .healthKit, stream: "iphone"))
+        #expect(cursor["cursor"]?.string == "c\(lastAcknowledged)")
+        let status = try client.request(.status)
+        #expect(status["revision"]?.int64 == Int64(lastAcknowledged))
+        // The chain goes on from where it stopped.
+        #expect(try client.push(chainBatch(stream: "iphone", lastAcknowledged + 1)).isOK)
+    }
+
+    @Test func killNineDuringPushesLosesNothingAcknowledged() throws {
+        let rhr = RHRBinary(directory: ShortTemporaryDirectory())
+        let daemon = try rhr.startDaemon()
+        defer { RHRBinary.reap(daemon) }
+        let acknowledged = LockedList<Int>()
+        let socket = rhr.socketPath
+        let pushing = DispatchGroup()
+        pushing.enter()
+        Thread {
+            _ = ProcessTests.pushChain(socket: socket, from: 1, acknowledged: acknowledged)
+            pushing.leave()
+        }.start()
+        #expect(eventually { acknowledged.all.count >= 30 })
+        kill(daemon.processIdentifier, SIGKILL)
+        try #require(RHRBinary.waitForExit(daemon))
+        #expect(pushing.wait(timeout: .now() + 20) == .success)
+        let last = acknowledged.all.last ?? 0
+        #expect(last >= 30)
+
+        // The crashed daemon left its socket: the next one replaces it.
+        var info = stat()
+        #expect(lstat(socket, &info) == 0, "a killed daemon leaves its socket file")
+        let restarted = try rhr.startDaemon()
+        defer { RHRBinary.stop(restarted) }
+        let client = try DaemonClient(socketPath: socket)
+        let cursor = try client.request(.cursor(store: .healthKit, stream: "iphone"))["cursor"]?.string ?? ""
+        // The store is at the last acknowledged push, or at the one after it (applied, its reply lost).
+        #expect(cursor == "c\(last)" || cursor == "c\(last + 1)", "cursor \(cursor), last acknowledged \(last)")
+        let samples = try HealthDatabase(path: rhr.storePath, machineZone: utc).samples()
+        let stored = Set(samples.map { $0.sample.start })
+        for n in 1...last {
+            let expected = chainBatch(stream: "iphone", n).resting[0].start
+            #expect(stored.contains(expected), "acknowledged push \(n) is missing")
+        }
+        // And the chain goes on from the stored cursor.
+        let next = Int(cursor.dropFirst()) ?? last
+        #expect(try client.push(chainBatch(stream: "iphone", next + 1)).isOK)
+    }
+
+    @Test func aSecondDaemonExitsOneWithAClearMessage() throws {
+        let rhr = RHRBinary(directory: ShortTemporaryDirectory())
+        let daemon = try rhr.startDaemon()
+        defer { RHRBinary.stop(daemon) }
+        let second = try rhr.run(["daemon"])
+        #expect(second.status == 1)
+        #expect(second.stderr == "rhr daemon: another rhr daemon is already listening on \(rhr.socketPath); stop it first (or use --socket for another path)\n")
+        #expect(DaemonClient.isListening(socketPath: rhr.socketPath))
+    }
+
+    @Test func pushAndStatusFromTheCommandLine() throws {
+        let rhr = RHRBinary(directory: ShortTemporaryDirectory())
+        let none = try rhr.run(["status"])
+        #expect(none.status == 0)
+        #expect(none.stdout.hasSuffix("daemon: no daemon listening on \(rhr.socketPath)\n"))
+        let noDaemon = try rhr.run(["push", RHRBinary.packageRoot + "/Samples/batches/healthkit-iphone.jsonl"])
+        #expect(noDaemon.status == 1)
+        #expect(noDaemon.stderr.contains("no daemon listening on \(rhr.socketPath); start one with 'rhr daemon'"))
+
+        let daemon = try rhr.startDaemon()
+        defer { RHRBinary.stop(daemon) }
+        let sample = RHRBinary.packageRoot + "/Samples/batches/healthkit-iphone.jsonl"
+        let pushed = try rhr.run(["push", sample])
+        #expect(pushed.status == 0, "\(pushed.stderr)")
+        let lines = pushed.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines.first?.hasPrefix("\(sample):1: ok: 18 added, 0 replaced, 0 deleted, 0 unchanged") == true)
+        #expect(lines.last?.hasPrefix("\(sample):3: ok: 1 added, 0 replaced, 1 deleted, 0 unchanged; revision 3; days 2026-11-21") == true)
+
+        // A file with a bad line and a stale cursor: each failure names its line; exit 1.
+        let bad = rhr.directory.file("bad.jsonl")
+        let text = batchLine(liveBatch(stream: "other", previous: nil, next: "o1")) + "\n{\"store\":\n\n"
+            + batchLine(liveBatch(previous: "YW5jaG9yLTE=", next: "zz")) + "\n"
+        try text.write(toFile: bad, atomically: true, encoding: .utf8)
+        let failed = try rhr.run(["push", bad])
+        #expect(failed.status == 1)
+        #expect(failed.stdout.hasPrefix("\(bad):1: ok: "))
+        #expect(failed.stderr.contains("\(bad):2: bad_json: column"))
+        #expect(failed.stderr.contains("\(bad):4: cursor_mismatch: "))
+
+        let status = try rhr.run(["status"])
+        #expect(status.stdout.contains("daemon: listening on \(rhr.socketPath) (pid \(daemon.processIdentifier), rhr "))
+        #expect(status.stdout.contains("  revision: 3"))   // the batch of "other" carried no sample
+        #expect(status.stdout.contains("    healthkit/iphone: cursor YW5jaG9yLTM=, as of 2026-11-21T22:30:00+01:00"))
+        #expect(status.stdout.contains("  folder watch: off"))
+    }
+}
