@@ -1,0 +1,148 @@
+import Foundation
+import RHRCore
+
+/// A place in the export that is wrong: the byte offset in the XML (for a zip, in its XML member).
+struct AppleHealthScanError: Error, Sendable, Equatable {
+    var offset: Int64
+    var message: String
+}
+
+/// A record of a type rhr reads, between its start tag and its `</Record>`, waiting for its metadata.
+struct OpenRecord {
+    enum Kind { case resting, heartRate }
+    var kind: Kind
+    /// Where its start tag begins in the file.
+    var offset: Int64
+    var writer: Int
+    var device: Device?
+    var start: Timestamp
+    var end: Timestamp
+    var created: Timestamp?
+    var value: Double
+    var unit: String
+    /// The value in beats per minute (heart-rate records).
+    var bpm: Double
+    var timeZone: String?
+    var motion: MotionContext = .notSet
+}
+
+/// Turns the records the scanner finds into what a `SyncBatch` carries: resting samples, heart-rate day
+/// summaries (R8), the writers that count as an Apple Watch (R3), the export's date, and counts.
+struct AppleHealthCollector {
+    private(set) var writers: [Writer] = []
+    private var writerIndex: [String: Int] = [:]
+    /// Per writer: whether it counts as an Apple Watch (R3).
+    private(set) var writerIsWatch: [Bool] = []
+    private var recentSources = RawCache<Int>()
+    /// Device descriptions without their object address (which changes per record) → model is a watch.
+    private var recentDevices = RawCache<Bool>()
+
+    var exportDate: Timestamp?
+    private(set) var resting: [RestingSample] = []
+    private(set) var heartRate = HeartRateSummarizer()
+    /// Top-level `Record` elements, of every type.
+    var recordsRead = 0
+    private(set) var restingRecords = 0
+    private(set) var heartRateRecords = 0
+    /// Resting values outside 1…300 bpm: kept, flagged by the store, counted for the result line.
+    private(set) var restingOutOfRange = 0
+
+    var watchWriters: Set<String> {
+        Set(writers.indices.filter { writerIsWatch[$0] }.map { writers[$0].name })
+    }
+
+    /// The writer whose `sourceName` has the raw bytes `raw`.
+    mutating func writer(raw: UnsafeRawBufferPointer) -> Int {
+        if let known = recentSources.lookup(raw) { return known }
+        let name = AppleHealthText.attributeValue(raw)
+        let index: Int
+        if let known = writerIndex[name] {
+            index = known
+        } else {
+            index = writers.count
+            writers.append(Writer(store: .healthKit, name: name))
+            writerIndex[name] = index
+            writerIsWatch.append(ProvisionalRule.isAppleWatch(sourceName: name))
+        }
+        recentSources.insert(raw, index)
+        return index
+    }
+
+    func isWatch(_ writer: Int) -> Bool { writerIsWatch[writer] }
+
+    mutating func markWatch(_ writer: Int) { writerIsWatch[writer] = true }
+
+    /// Whether a raw `device` attribute names a device whose model is an Apple Watch (R3).
+    mutating func deviceIsWatch(raw: UnsafeRawBufferPointer) -> Bool {
+        let key = AppleHealthCollector.withoutAddress(raw)
+        if let known = recentDevices.lookup(key) { return known }
+        let model = AppleHealthDevice.parse(AppleHealthText.attributeValue(raw))?.model
+        let watch = model.map { ProvisionalRule.isAppleWatch(sourceName: "", deviceModel: $0) } ?? false
+        recentDevices.insert(key, watch)
+        return watch
+    }
+
+    /// The raw description after the first `&gt;` (or `>`), which closes `<<HKDevice: 0x…>`.
+    private static func withoutAddress(_ raw: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        let n = raw.count
+        var k = 0
+        while k < n {
+            if raw[k] == 0x3E { return UnsafeRawBufferPointer(rebasing: raw[(k + 1)...]) }
+            if raw[k] == 0x26, k + 3 < n, raw[k + 1] == 0x67, raw[k + 2] == 0x74, raw[k + 3] == 0x3B {
+                return UnsafeRawBufferPointer(rebasing: raw[(k + 4)...])
+            }
+            k += 1
+        }
+        return raw
+    }
+
+    /// A record's end: it becomes a resting sample or counts in its writer's day.
+    mutating func finish(_ record: OpenRecord) throws(AppleHealthScanError) {
+        switch record.kind {
+        case .resting:
+            let sample = RestingSample(store: .healthKit, writer: writers[record.writer], device: record.device,
+                                       start: record.start.date, end: record.end.date,
+                                       offsetSeconds: record.start.offsetSeconds, timeZoneIdentifier: record.timeZone,
+                                       value: record.value, unit: record.unit, created: record.created?.date)
+            restingRecords += 1
+            if !sample.isInRange { restingOutOfRange += 1 }
+            resting.append(sample)
+        case .heartRate:
+            let zone = record.timeZone.flatMap(ZoneNames.zone)
+            let day = LocalDayRule.healthKit(start: record.start.date, end: record.end.date,
+                                             writtenOffset: record.start.offsetSeconds, timeZone: zone)
+            heartRateRecords += 1
+            heartRate.add(writer: writers[record.writer], day: day, bpm: record.bpm, context: record.motion)
+        }
+    }
+}
+
+/// A few recently seen raw byte strings and what they mean: exports repeat the same source names and device
+/// descriptions record after record, so a byte comparison saves decoding each one.
+struct RawCache<Value> {
+    private var keys: [[UInt8]] = []
+    private var values: [Value] = []
+    private var next = 0
+    private let capacity = 8
+
+    func lookup(_ raw: UnsafeRawBufferPointer) -> Value? {
+        for k in keys.indices where keys[k].count == raw.count {
+            let same = keys[k].withUnsafeBytes { key in
+                raw.count == 0 || memcmp(key.baseAddress!, raw.baseAddress!, raw.count) == 0
+            }
+            if same { return values[k] }
+        }
+        return nil
+    }
+
+    mutating func insert(_ raw: UnsafeRawBufferPointer, _ value: Value) {
+        if keys.count < capacity {
+            keys.append(Array(raw))
+            values.append(value)
+        } else {
+            keys[next] = Array(raw)
+            values[next] = value
+            next = (next + 1) % capacity
+        }
+    }
+}
