@@ -8,22 +8,26 @@ struct AppleHealthScanError: Error, Sendable, Equatable {
 }
 
 /// A record of a type rhr reads, between its start tag and its `</Record>`, waiting for its metadata.
+/// Plain data, without strings: one is made for every heart-rate record.
 struct OpenRecord {
     enum Kind { case resting, heartRate }
     var kind: Kind
     /// Where its start tag begins in the file.
     var offset: Int64
     var writer: Int
-    var device: Device?
     var start: Timestamp
     var end: Timestamp
     var created: Timestamp?
     var value: Double
-    var unit: String
     /// The value in beats per minute (heart-rate records).
     var bpm: Double
-    var timeZone: String?
     var motion: MotionContext = .notSet
+}
+
+/// What a resting record carries besides its `OpenRecord`.
+struct RestingDetails {
+    var unit: String
+    var device: Device?
 }
 
 /// Turns the records the scanner finds into what a `SyncBatch` carries: resting samples, heart-rate day
@@ -39,7 +43,9 @@ struct AppleHealthCollector {
 
     var exportDate: Timestamp?
     private(set) var resting: [RestingSample] = []
-    private(set) var heartRate = HeartRateSummarizer()
+    /// Heart-rate samples per writer and day (R8), keyed by writer index and day: hashing an integer instead of
+    /// the writer's name keeps this off the scan's critical path.
+    private var heartRateDays: [Int: HeartRateDaySummary] = [:]
     /// Top-level `Record` elements, of every type.
     var recordsRead = 0
     private(set) var restingRecords = 0
@@ -97,23 +103,32 @@ struct AppleHealthCollector {
     }
 
     /// A record's end: it becomes a resting sample or counts in its writer's day.
-    mutating func finish(_ record: OpenRecord) throws(AppleHealthScanError) {
+    /// `timeZone`: the record's `HKTimeZone` metadata.
+    mutating func finish(_ record: OpenRecord, timeZone: String?, resting details: RestingDetails?) {
         switch record.kind {
         case .resting:
-            let sample = RestingSample(store: .healthKit, writer: writers[record.writer], device: record.device,
+            let sample = RestingSample(store: .healthKit, writer: writers[record.writer], device: details?.device,
                                        start: record.start.date, end: record.end.date,
-                                       offsetSeconds: record.start.offsetSeconds, timeZoneIdentifier: record.timeZone,
-                                       value: record.value, unit: record.unit, created: record.created?.date)
+                                       offsetSeconds: record.start.offsetSeconds, timeZoneIdentifier: timeZone,
+                                       value: record.value, unit: details?.unit ?? "count/min",
+                                       created: record.created?.date)
             restingRecords += 1
             if !sample.isInRange { restingOutOfRange += 1 }
             resting.append(sample)
         case .heartRate:
-            let zone = record.timeZone.flatMap(ZoneNames.zone)
+            let zone = timeZone.flatMap(ZoneNames.zone)
             let day = LocalDayRule.healthKit(start: record.start.date, end: record.end.date,
                                              writtenOffset: record.start.offsetSeconds, timeZone: zone)
             heartRateRecords += 1
-            heartRate.add(writer: writers[record.writer], day: day, bpm: record.bpm, context: record.motion)
+            let key = record.writer << 32 | (day.daysSinceEpoch & 0xFFFF_FFFF)
+            heartRateDays[key, default: HeartRateDaySummary(writer: writers[record.writer], day: day)]
+                .add(bpm: record.bpm, context: record.motion)
         }
+    }
+
+    /// The heart-rate day summaries in `HeartRateSummarizer`'s order: writer, day.
+    var heartRate: [HeartRateDaySummary] {
+        heartRateDays.values.sorted { ($0.writer.key, $0.day) < ($1.writer.key, $1.day) }
     }
 }
 

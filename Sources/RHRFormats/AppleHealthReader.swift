@@ -65,7 +65,7 @@ public enum AppleHealthReader {
         }
         let batch = SyncBatch(store: .healthKit, stream: stream, asOf: asOf,
                               snapshot: .init(from: nil, to: asOf, allowOlder: options.allowOlderExport),
-                              resting: collector.resting, heartRate: collector.heartRate.result,
+                              resting: collector.resting, heartRate: collector.heartRate,
                               watchWriters: collector.watchWriters,
                               origin: "export of \(asOf.localDay.shortText)")
         do {

@@ -61,6 +61,8 @@ struct AppleHealthScanner {
     private var sawRoot = false
     private(set) var closed = false
     private var open: OpenRecord?
+    private var openResting: RestingDetails?
+    private var openTimeZone: String?
     var collector = AppleHealthCollector()
     /// Look at every top-level record's device for R3, not only heart-rate and resting records.
     var watchCheckOnAllRecords = true
@@ -183,7 +185,9 @@ struct AppleHealthScanner {
                     "the end tag </\(text(p, name))> closes the Record that starts at byte \(record.offset)")
             }
             open = nil
-            try collector.finish(record)
+            collector.finish(record, timeZone: openTimeZone, resting: openResting)
+            openResting = nil
+            openTimeZone = nil
         } else if depth == 0 {
             guard spanEquals(p, name, "HealthData") else {
                 throw AppleHealthScanError(offset: base + Int64(lt), message:
@@ -331,27 +335,31 @@ struct AppleHealthScanner {
                 try required(sawValue, "value")
                 try required(sawUnit, "unit")
                 let writer = collector.writer(raw: UnsafeRawBufferPointer(start: p + source.start, count: source.count))
-                var record = OpenRecord(kind: kind, offset: where_, writer: writer, device: nil,
-                                        start: try date(p, start, "startDate", where_),
-                                        end: try date(p, end, "endDate", where_),
-                                        created: nil, value: try number(p, value, where_), unit: "", bpm: 0)
+                let startDate = try date(p, start, "startDate", where_)
+                // Heart-rate samples are instants: the end is most often the start, written again.
+                let endDate = start.count == end.count && memcmp(p + start.start, p + end.start, start.count) == 0
+                    ? startDate : try date(p, end, "endDate", where_)
+                var record = OpenRecord(kind: kind, offset: where_, writer: writer, start: startDate, end: endDate,
+                                        created: nil, value: try number(p, value, where_), bpm: 0)
+                var details: RestingDetails?
                 if record.end < record.start {
                     throw AppleHealthScanError(offset: where_, message: "a \(kindName(kind)) record whose endDate is before its startDate")
                 }
                 switch kind {
                 case .resting:
                     if sawCreated { record.created = try date(p, created, "creationDate", where_) }
+                    var parsed: Device?
                     if sawDevice {
-                        record.device = AppleHealthDevice.parse(AppleHealthText.attributeValue(bytes(p, device)))
-                        if let model = record.device?.model,
-                           ProvisionalRule.isAppleWatch(sourceName: "", deviceModel: model) {
+                        parsed = AppleHealthDevice.parse(AppleHealthText.attributeValue(bytes(p, device)))
+                        if let model = parsed?.model, ProvisionalRule.isAppleWatch(sourceName: "", deviceModel: model) {
                             collector.markWatch(writer)
                         }
                     }
-                    record.unit = AppleHealthText.attributeValue(bytes(p, unit))
-                    guard RestingValue.isSupported(unit: record.unit) else {
-                        throw AppleHealthScanError(offset: where_, message: "\(UnitError(unit: record.unit))")
+                    let unitText = AppleHealthText.attributeValue(bytes(p, unit))
+                    guard RestingValue.isSupported(unit: unitText) else {
+                        throw AppleHealthScanError(offset: where_, message: "\(UnitError(unit: unitText))")
                     }
+                    details = RestingDetails(unit: unitText, device: parsed)
                 case .heartRate:
                     if sawDevice && !collector.isWatch(writer) { noteDevice(p, source: source, device: device) }
                     if spanEquals(p, unit, "count/min") {
@@ -366,9 +374,10 @@ struct AppleHealthScanner {
                     }
                 }
                 if closes {
-                    try collector.finish(record)
+                    collector.finish(record, timeZone: nil, resting: details)
                 } else {
                     open = record
+                    openResting = details
                 }
                 return (tagEnd, closes)
             case .needMore:
@@ -443,7 +452,7 @@ struct AppleHealthScanner {
                 }
                 let v = bytes(p, value)
                 if isKey("HKTimeZone") {
-                    open?.timeZone = AppleHealthText.attributeValue(v)
+                    openTimeZone = AppleHealthText.attributeValue(v)
                 } else if isKey("HKMetadataKeyHeartRateMotionContext") {
                     let motion = v.count == 1 && v[0] >= 0x30 && v[0] <= 0x39
                         ? MotionContext(rawValue: Int(v[0] - 0x30)) ?? .notSet
