@@ -92,6 +92,12 @@ struct AppleHealthCollector {
     private static func withoutAddress(_ raw: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         let n = raw.count
         var k = 0
+        // Apple's form: `&lt;&lt;HKDevice: 0x` and hex digits, then `&gt;`.
+        let prefix: StaticString = "&lt;&lt;HKDevice: 0x"
+        if n > prefix.utf8CodeUnitCount, memcmp(raw.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0 {
+            k = prefix.utf8CodeUnitCount
+            while k < n, raw[k] >= 0x30 && raw[k] <= 0x39 || raw[k] >= 0x61 && raw[k] <= 0x66 || raw[k] >= 0x41 && raw[k] <= 0x46 { k += 1 }
+        }
         while k < n {
             if raw[k] == 0x3E { return UnsafeRawBufferPointer(rebasing: raw[(k + 1)...]) }
             if raw[k] == 0x26, k + 3 < n, raw[k + 1] == 0x67, raw[k + 2] == 0x74, raw[k + 3] == 0x3B {

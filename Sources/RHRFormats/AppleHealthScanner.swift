@@ -289,13 +289,16 @@ struct AppleHealthScanner {
                 switch name.count {
                 case 4 where spanEquals(p, name, "type"):
                     try once(&sawType, "type", p, lt, base)
-                    if spanEquals(p, raw, AppleHealthScanner.restingType) || (raw.count > 40 && typeIs(p, raw, AppleHealthScanner.restingType)) {
+                    if spanEquals(p, raw, AppleHealthScanner.restingType) {
                         kind = .resting
-                    } else if spanEquals(p, raw, AppleHealthScanner.heartRateType) || (raw.count > 34 && typeIs(p, raw, AppleHealthScanner.heartRateType)) {
+                    } else if spanEquals(p, raw, AppleHealthScanner.heartRateType) {
                         kind = .heartRate
-                    } else if !watchCheckOnAllRecords {
-                        return (fastEnd, selfClosing)
+                    } else if memchr(p + raw.start, 0x26, raw.count) != nil {
+                        // A type written with references (`HKQuantityTypeIdentifier&#82;esting…`) names the same type.
+                        kind = typeIs(p, raw, AppleHealthScanner.restingType) ? .resting
+                            : typeIs(p, raw, AppleHealthScanner.heartRateType) ? .heartRate : nil
                     }
+                    if kind == nil && !watchCheckOnAllRecords { return (fastEnd, selfClosing) }
                 case 4 where spanEquals(p, name, "unit"):
                     try once(&sawUnit, "unit", p, lt, base); unit = raw
                 case 5 where spanEquals(p, name, "value"):
