@@ -127,7 +127,7 @@ enum ImportBench {
             for (name, m) in [("grep", grep), ("rhr read xml", readXML), ("unzip", unzip), ("rhr read zip", readZip)] where m.status != 0 {
                 throw GeneratorError(message: "\(name) failed with status \(m.status): \(m.output)")
             }
-            let label = 44
+            let label = 50
             func row(_ what: String, _ m: Child.Result, _ against: Child.Result?, _ base: String, _ target: Double) -> String {
                 var line = what.padding(toLength: label, withPad: " ", startingAt: 0)
                     + String(format: "%8.3f s %8.1f MB", m.seconds, Double(m.maxRSSKB) / 1024)
@@ -137,7 +137,8 @@ enum ImportBench {
                 }
                 return line
             }
-            print("  median of \(options.runs) runs; peak RSS is the largest of the runs")
+            print("  wall: median of \(options.runs) runs; peak RSS: the largest of the runs, "
+                + (Child.rssIsExact ? "by GNU time" : "by wait4, an upper bound (it includes rhr-bench's own ~25 MB; install GNU time for exact figures)"))
             print("  " + row("grep -c HKQuantityTypeIdentifierRestingHeartRate", grep, nil, "", 0))
             print("  " + row("rhr reader, export.xml", readXML, grep, "grep", 3))
             print("  " + row("unzip -p export.zip > /dev/null", unzip, nil, "", 0))
@@ -176,8 +177,17 @@ enum ImportBench {
     }
 }
 
-/// A child process, timed, with its own peak RSS from `wait4` (the kernel's account of that child alone).
+/// A child process, timed, with its peak RSS.
+///
+/// Linux's `wait4`/`getrusage(RUSAGE_CHILDREN)` figure for a spawned child is at least the parent's own peak:
+/// at `exec` the kernel records the high-water mark of the memory the child shared with its parent. rhr-bench
+/// itself holds ~25 MB (Swift runtime and Foundation), so that figure would hide a small child. When GNU time is
+/// installed, the child is started through it instead: it forks from a process of ~2 MB, and reports the child's
+/// own peak from its `wait4`. Without it, `wait4`'s figure is used and marked as an upper bound.
 enum Child {
+    static let gnuTime = "/usr/bin/time"
+    static var rssIsExact: Bool { FileManager.default.isExecutableFile(atPath: gnuTime) }
+
     struct Result {
         var status: Int32
         var seconds: Double
@@ -188,6 +198,8 @@ enum Child {
     /// Runs `argv` (searched in PATH), stdout to `stdout` or captured, stderr inherited.
     static func run(_ argv: [String], stdout: String? = nil) -> Result {
         let capture = stdout == nil ? "\(NSTemporaryDirectory())/rhr-bench-\(getpid())-out" : nil
+        let rssFile = "\(NSTemporaryDirectory())/rhr-bench-\(getpid())-rss"
+        let argv = rssIsExact ? [gnuTime, "-f", "%M", "-o", rssFile] + argv : argv
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -209,6 +221,13 @@ enum Child {
             unlink(capture)
         }
         let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return Result(status: exitStatus, seconds: seconds, maxRSSKB: usage.ru_maxrss, output: output)
+        var maxRSSKB = usage.ru_maxrss
+        if rssIsExact {
+            // GNU time writes "Command exited with non-zero status N" first when the child failed.
+            let text = (try? String(contentsOfFile: rssFile, encoding: .utf8)) ?? ""
+            maxRSSKB = text.split(separator: "\n").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? maxRSSKB
+            unlink(rssFile)
+        }
+        return Result(status: exitStatus, seconds: seconds, maxRSSKB: maxRSSKB, output: output)
     }
 }
