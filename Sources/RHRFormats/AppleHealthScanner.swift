@@ -555,7 +555,9 @@ struct AppleHealthScanner {
 
     private func finishDocument(at offset: Int64) throws(AppleHealthScanError) {
         if !sawRoot {
-            throw AppleHealthScanError(offset: offset, message: "not an Apple Health export: no <HealthData> element")
+            // The reader let the file in because its head names HealthData: it ends before the document does.
+            throw AppleHealthScanError(offset: offset, message:
+                "truncated: the file ends at byte \(offset) before <HealthData>; was the export copied whole?")
         }
         if !closed {
             throw AppleHealthScanError(offset: offset, message:
