@@ -70,16 +70,16 @@ public struct SyncBatch: Sendable, Hashable {
     public func validate() throws(BatchError) {
         if stream.isEmpty { throw BatchError("stream: must not be empty") }
         for (i, s) in resting.enumerated() {
-            if s.store != store { throw BatchError("upserted[\(i)]: a \(s.store.rawValue) sample in a \(store.rawValue) batch") }
-            if s.writer.store != store { throw BatchError("upserted[\(i)].source: writer of another store") }
-            if s.writer.name.isEmpty { throw BatchError("upserted[\(i)]: the writer has no name") }
-            if s.end < s.start { throw BatchError("upserted[\(i)].end: before start") }
+            if s.store != store { throw BatchError("resting[\(i)]: a \(s.store.rawValue) sample in a \(store.rawValue) batch") }
+            if s.writer.store != store { throw BatchError("resting[\(i)].writer: a writer of another store") }
+            if s.writer.name.isEmpty { throw BatchError("resting[\(i)].writer: no name") }
+            if s.end < s.start { throw BatchError("resting[\(i)].end: before start") }
             if !RestingValue.isSupported(unit: s.unit) {
-                throw BatchError("upserted[\(i)].unit: \(UnitError(unit: s.unit))")
+                throw BatchError("resting[\(i)].unit: \(UnitError(unit: s.unit))")
             }
         }
         for (i, h) in heartRate.enumerated() where h.writer.store != store {
-            throw BatchError("heartRate[\(i)]: writer of another store")
+            throw BatchError("heartRate[\(i)].writer: a writer of another store")
         }
     }
 }

@@ -28,15 +28,17 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     public var description: String { iso8601 }
 
     public var iso8601: String {
-        let local = epochSeconds + Double(offsetSeconds)
-        let whole = local.rounded(.down)
-        let day = LocalDay(daysSinceEpoch: Int((whole / 86_400).rounded(.down)))
-        let secondOfDay = Int(whole - Double(day.daysSinceEpoch) * 86_400)
+        // ISO-8601 offsets have whole minutes; an odd offset is written at UTC so the instant stays exact.
+        let offset = offsetSeconds % 60 == 0 ? offsetSeconds : 0
+        let totalMillis = Int64(((epochSeconds + Double(offset)) * 1000).rounded())
+        let millis = Int(((totalMillis % 1000) + 1000) % 1000)
+        let wholeSeconds = (totalMillis - Int64(millis)) / 1000
+        let day = LocalDay(daysSinceEpoch: Int((Double(wholeSeconds) / 86_400).rounded(.down)))
+        let secondOfDay = Int(wholeSeconds - Int64(day.daysSinceEpoch) * 86_400)
         var text = day.description + "T" + LocalDay.pad(secondOfDay / 3600, 2) + ":"
             + LocalDay.pad(secondOfDay / 60 % 60, 2) + ":" + LocalDay.pad(secondOfDay % 60, 2)
-        let millis = Int(((local - whole) * 1000).rounded())
-        if millis > 0 && millis < 1000 { text += "." + LocalDay.pad(millis, 3) }
-        return text + Timestamp.offsetText(offsetSeconds, colon: true)
+        if millis > 0 { text += "." + LocalDay.pad(millis, 3) }
+        return text + Timestamp.offsetText(offset, colon: true)
     }
 
     /// "12 Mar 21:00" in the written offset, for the header.

@@ -1,0 +1,114 @@
+import Foundation
+import RHRCore
+
+/// Reads a file of sync batches, one JSON object per line (what `rhr push` sends and a bridge may save).
+///
+/// The file is streamed in chunks, never loaded whole; blank lines are skipped, CRLF line ends and a UTF-8
+/// byte order mark at the start are accepted, a line over 16 MiB is refused. Every line is decoded before
+/// anything is returned, so a file with one bad line applies not at all, and the error names the file, the
+/// line and the JSON path or column: `batches.jsonl:3: upserted[0].start: not an ISO-8601 date`.
+public enum BatchFileReader {
+    static let chunkSize = 1 << 20
+
+    /// `recordsRead` counts the upserted records of all batches; each batch's `origin` is the file's name.
+    public static func read(path: String, options: ImportOptions, progress: ImportProgress?) throws(InputError) -> ImportedFile {
+        let file = try ReadOnlyFile(path: path)
+        defer { file.close() }
+        let origin = URL(fileURLWithPath: path).lastPathComponent
+
+        var framer = JSONLineFramer()
+        let limitMiB = framer.maxLineLength >> 20
+        var batches: [SyncBatch] = []
+        var records = 0
+        var bytesDone: Int64 = 0
+
+        func take(_ item: JSONLineFramer.Item) throws(InputError) {
+            switch item {
+            case .tooLong(let number):
+                throw InputError(path: path, line: number,
+                                 message: "the line is longer than \(limitMiB) MiB, the limit for one batch")
+            case .line(let bytes, let number):
+                // Only the file's first line may start with a byte order mark.
+                let start = number == 1 && bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+                let line = bytes[start...]
+                guard !line.allSatisfy(isWhitespace) else { return }
+                let value: JSONValue
+                do {
+                    value = try JSONParser.parse(line)
+                } catch {
+                    let column = error.column + (start > 0 ? 1 : 0)
+                    throw InputError(path: path, line: number, message: "column \(column): \(error.messageWithPath)")
+                }
+                do {
+                    batches.append(try SyncBatchJSON.decode(value, machineZone: options.machineZone, origin: origin))
+                } catch {
+                    throw InputError(path: path, line: number, message: error.message)
+                }
+                records += value["upserted"]?.array?.count ?? 0
+            }
+        }
+
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
+        defer { buffer.deallocate() }
+        while true {
+            let n = try file.read(into: buffer)
+            if n == 0 { break }
+            framer.append(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            while let item = framer.next() { try take(item) }
+            bytesDone += Int64(n)
+            progress?(bytesDone, max(file.size, bytesDone))
+        }
+        if let last = framer.finish() { try take(last) }
+
+        return ImportedFile(path: path, kind: .syncBatches, batches: batches, recordsRead: records)
+    }
+
+    private static func isWhitespace(_ b: UInt8) -> Bool {
+        b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A
+    }
+}
+
+/// A file opened for reading with POSIX calls, with errors that say what went wrong in words.
+private struct ReadOnlyFile {
+    let path: String
+    let descriptor: Int32
+    /// The size when opened, for progress.
+    let size: Int64
+
+    init(path: String) throws(InputError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            switch code {
+            case ENOENT: throw InputError(path: path, message: "no such file")
+            case EACCES: throw InputError(path: path, message: "cannot be read (permission denied)")
+            default: throw InputError(path: path, message: "cannot be opened: \(String(cString: strerror(code)))")
+            }
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let message = String(cString: strerror(errno))
+            Foundation.close(fd)
+            throw InputError(path: path, message: "cannot be read: \(message)")
+        }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            Foundation.close(fd)
+            throw InputError(path: path, message: "is a directory")
+        }
+        self.path = path
+        self.descriptor = fd
+        self.size = Int64(info.st_size)
+    }
+
+    /// Reads up to the buffer's size; 0 at the end of the file.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+        while true {
+            let n = Foundation.read(descriptor, buffer.baseAddress, buffer.count)
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw InputError(path: path, message: "cannot be read: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    func close() { Foundation.close(descriptor) }
+}

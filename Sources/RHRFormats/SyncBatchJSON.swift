@@ -1,0 +1,502 @@
+import Foundation
+import RHRCore
+
+/// Sync batches as JSON (DESIGN.md section 4): what a phone bridge sends, in a file or over the socket.
+///
+/// Decoding is strict about what it knows and lenient about what it does not: a known key of the wrong type
+/// is an error naming its JSON path (`upserted[3].start: not an ISO-8601 date`), an unknown key is ignored so
+/// that newer bridges can add fields. An optional key whose value is `null` counts as absent.
+public enum SyncBatchJSON {
+    /// A line that is not JSON, or JSON that is not a valid batch. The daemon answers the first with
+    /// `bad_json` and the second with `invalid_batch`.
+    public enum LineError: Error, Sendable, Equatable, CustomStringConvertible {
+        case syntax(JSONSyntaxError)
+        case batch(BatchError)
+
+        /// `column 14: upserted[0]: expected ',' or '}' after an object member`, or the batch error's message.
+        public var description: String {
+            switch self {
+            case .syntax(let error): return "column \(error.column): \(error.messageWithPath)"
+            case .batch(let error): return error.message
+            }
+        }
+    }
+
+    // MARK: - Decoding
+
+    /// Decodes one line of bytes holding one batch.
+    public static func decode(line: UnsafeRawBufferPointer, machineZone: TimeZone, origin: String = "") throws(LineError) -> SyncBatch {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(line)
+        } catch {
+            throw .syntax(error)
+        }
+        do {
+            return try decode(value, machineZone: machineZone, origin: origin)
+        } catch {
+            throw .batch(error)
+        }
+    }
+
+    public static func decode(line: [UInt8], machineZone: TimeZone, origin: String = "") throws(LineError) -> SyncBatch {
+        try line.withUnsafeBytes { bytes in
+            Result { () throws(LineError) in try decode(line: bytes, machineZone: machineZone, origin: origin) }
+        }.get()
+    }
+
+    public static func decode(line: Data, machineZone: TimeZone, origin: String = "") throws(LineError) -> SyncBatch {
+        try line.withUnsafeBytes { bytes in
+            Result { () throws(LineError) in try decode(line: bytes, machineZone: machineZone, origin: origin) }
+        }.get()
+    }
+
+    /// Decodes a parsed batch. `machineZone` is the zone assumed for Health Connect records without an offset
+    /// (R5); `origin` names the road for the revision history (a file name, a bridge).
+    /// `SyncBatch.validate()` runs last and its error is passed on.
+    public static func decode(_ value: JSONValue, machineZone: TimeZone, origin: String = "") throws(BatchError) -> SyncBatch {
+        guard case .object(let object) = value else { throw BatchError("a batch must be a JSON object, not \(value.kindName)") }
+        let top = Members(object, path: "")
+
+        let storeValue = try top.required("store")
+        guard let storeName = storeValue.string, let store = HealthStore(rawValue: storeName) else {
+            throw top.error("store", #"expected "healthkit" or "healthconnect""#)
+        }
+        let stream = try top.requiredString("stream")
+        let asOf = try top.requiredDate("asOf")
+
+        var cursor: SyncBatch.Cursor?
+        if let members = try top.members("cursor") {
+            cursor = SyncBatch.Cursor(previous: try members.stringOrNull("previous"), next: try members.stringOrNull("next"))
+        }
+        let fullResync = try top.bool("fullResync") ?? false
+
+        var batch = SyncBatch(store: store, stream: stream, asOf: asOf, cursor: cursor, fullResync: fullResync, origin: origin)
+
+        for (i, element) in (try top.array("upserted") ?? []).enumerated() {
+            let path = "upserted[\(i)]"
+            guard case .object(let object) = element else { throw BatchError("\(path): expected an object") }
+            let record = Members(object, path: path)
+            switch store {
+            case .healthKit:
+                try decodeHealthKit(record, into: &batch)
+            case .healthConnect:
+                try decodeHealthConnect(record, machineZone: machineZone, into: &batch)
+            }
+        }
+
+        batch.deleted = try top.strings("deleted") ?? []
+
+        if let permissions = try top.strings("grantedPermissions") {
+            guard store == .healthConnect else {
+                throw top.error("grantedPermissions", "only a Health Connect batch carries permissions")
+            }
+            batch.grantedPermissions = permissions
+        }
+
+        try batch.validate()
+        return batch
+    }
+
+    // MARK: HealthKit
+
+    static let healthKitTypes = #"expected "restingHeartRate" or "heartRate""#
+
+    private static func decodeHealthKit(_ record: Members, into batch: inout SyncBatch) throws(BatchError) {
+        let type = try record.requiredString("type")
+        guard type == "restingHeartRate" || type == "heartRate" else {
+            throw record.error("type", "\"\(type)\" is not a HealthKit type (\(healthKitTypes))")
+        }
+        let uuid = try record.string("uuid", nonEmpty: true)
+        let start = try record.requiredDate("start")
+        let end = try record.requiredDate("end")
+        if end.epochSeconds < start.epochSeconds { throw record.error("end", "before start") }
+        let value = try record.requiredNumber("value")
+        let unit = try record.requiredString("unit")
+        let bpm: Double
+        do {
+            bpm = try RestingValue.bpm(value: value, unit: unit)
+        } catch {
+            throw record.error("unit", error.description)
+        }
+
+        let source = try record.requiredMembers("source")
+        let writer = Writer(store: .healthKit, name: try source.requiredString("name"),
+                            bundleIdentifier: try source.string("bundleIdentifier"),
+                            productType: try source.string("productType"))
+        let metadata = try record.members("metadata")
+        let zoneName = try metadata?.string("HKTimeZone")
+
+        if type == "heartRate" {
+            let context = try motionContext(metadata)
+            let day = LocalDayRule.healthKit(start: start.date, end: end.date, writtenOffset: start.offsetSeconds,
+                                             timeZone: zoneName.flatMap(ZoneNames.zone))
+            let key = uuid ?? SampleIdentity.naturalKey(type: "heartRate", writer: writer.name, start: start.date, end: end.date)
+            var summary = HeartRateDaySummary(writer: writer, day: day, recordKey: key)
+            summary.add(bpm: bpm, context: context)
+            batch.heartRate.append(summary)
+            return
+        }
+
+        var device: Device?
+        if let members = try record.members("device") {
+            let parsed = Device(name: try members.string("name"), manufacturer: try members.string("manufacturer"),
+                                model: try members.string("model"), hardware: try members.string("hardwareVersion"),
+                                software: try members.string("softwareVersion"))
+            device = parsed.isEmpty ? nil : parsed
+        }
+        batch.resting.append(RestingSample(
+            store: .healthKit, uuid: uuid, writer: writer, device: device, start: start.date, end: end.date,
+            offsetSeconds: start.offsetSeconds, timeZoneIdentifier: zoneName, value: value, unit: unit,
+            created: try record.date("creationDate")?.date))
+    }
+
+    /// R8: `HKMetadataKeyHeartRateMotionContext`, a number or a numeric string; absent means not set.
+    private static func motionContext(_ metadata: Members?) throws(BatchError) -> MotionContext {
+        let key = "HKMetadataKeyHeartRateMotionContext"
+        guard let metadata, let value = metadata.value(key) else { return .notSet }
+        let raw: Int64?
+        switch value {
+        case .number(let number): raw = number.int64
+        case .string(let text): raw = Int64(text.trimmingCharacters(in: .whitespaces))
+        default: raw = nil
+        }
+        guard let raw, let context = MotionContext(rawValue: Int(raw)) else {
+            throw metadata.error(key, "expected 0 (not set), 1 (sedentary) or 2 (active)")
+        }
+        return context
+    }
+
+    // MARK: Health Connect
+
+    static let healthConnectTypes = #"expected "RestingHeartRate" or "HeartRate""#
+
+    private static func decodeHealthConnect(_ record: Members, machineZone: TimeZone, into batch: inout SyncBatch) throws(BatchError) {
+        let type = try record.requiredString("type")
+        switch type {
+        case "RestingHeartRate":
+            let time = try record.requiredDate("time")
+            let zoneOffset = try record.zoneOffset("zoneOffset")
+            let bpm = try record.requiredInteger("beatsPerMinute")
+            let metadata = try HealthConnectMetadata(try record.requiredMembers("metadata"))
+            batch.resting.append(RestingSample.healthConnect(
+                id: metadata.id, writer: metadata.writer, time: time.date, zoneOffset: zoneOffset, beatsPerMinute: bpm,
+                device: metadata.device, recordingMethod: metadata.recordingMethod, lastModified: metadata.lastModified,
+                clientRecordId: metadata.clientRecordId, clientRecordVersion: metadata.clientRecordVersion))
+        case "HeartRate":
+            let start = try record.requiredDate("startTime")
+            let end = try record.requiredDate("endTime")
+            if end.epochSeconds < start.epochSeconds { throw record.error("endTime", "before startTime") }
+            let startOffset = try record.zoneOffset("startZoneOffset")
+            _ = try record.zoneOffset("endZoneOffset")
+            let metadata = try HealthConnectMetadata(try record.requiredMembers("metadata"))
+            let recordKey = SampleIdentity.normalisedRecordId(metadata.id)
+            // R5: each sample's day in the record's start offset, the machine's when there is none.
+            var summarizer = HeartRateSummarizer()
+            for (i, element) in try record.requiredArray("samples").enumerated() {
+                let path = record.childPath("samples") + "[\(i)]"
+                guard case .object(let object) = element else { throw BatchError("\(path): expected an object") }
+                let sample = Members(object, path: path)
+                let time = try sample.requiredDate("time")
+                let bpm = try sample.requiredInteger("beatsPerMinute")
+                let day = LocalDayRule.healthConnect(time: time.date, zoneOffset: startOffset, machineZone: machineZone).day
+                summarizer.add(writer: metadata.writer, day: day, bpm: Double(bpm), context: .notSet, recordKey: recordKey)
+            }
+            batch.heartRate.append(contentsOf: summarizer.result)
+        default:
+            throw record.error("type", "\"\(type)\" is not a Health Connect type (\(healthConnectTypes))")
+        }
+    }
+
+    /// A Jetpack `Metadata` object.
+    private struct HealthConnectMetadata {
+        var id: String
+        var writer: Writer
+        var device: Device?
+        var recordingMethod: RecordingMethod?
+        var lastModified: Date?
+        var clientRecordId: String?
+        var clientRecordVersion: Int64?
+
+        init(_ metadata: Members) throws(BatchError) {
+            id = try metadata.requiredString("id")
+            var appName = try metadata.string("appName")
+            let packageName: String
+            switch try metadata.required("dataOrigin") {
+            case .string(let name):
+                guard !name.isEmpty else { throw metadata.error("dataOrigin", "must not be empty") }
+                packageName = name
+            case .object(let object):
+                let origin = Members(object, path: metadata.childPath("dataOrigin"))
+                packageName = try origin.requiredString("packageName")
+                appName = try origin.string("appName") ?? appName
+            default:
+                throw metadata.error("dataOrigin", #"expected a package name or an object with "packageName""#)
+            }
+            writer = Writer(store: .healthConnect, name: packageName, appName: appName)
+            if let method = try metadata.integer("recordingMethod") {
+                guard let known = RecordingMethod(rawValue: Int(exactly: method) ?? -1) else {
+                    throw metadata.error("recordingMethod", "expected 0, 1, 2 or 3")
+                }
+                recordingMethod = known
+            }
+            lastModified = try metadata.date("lastModifiedTime")?.date
+            clientRecordId = try metadata.string("clientRecordId")
+            clientRecordVersion = try metadata.integer("clientRecordVersion")
+            if let members = try metadata.members("device") {
+                var type: Int?
+                if let value = try members.integer("type") {
+                    guard let known = Int(exactly: value), known >= 0 else {
+                        throw members.error("type", "expected a device type (0 unknown … 8 smart display)")
+                    }
+                    type = known
+                }
+                let parsed = Device(manufacturer: try members.string("manufacturer"), model: try members.string("model"), type: type)
+                device = parsed.isEmpty ? nil : parsed
+            }
+        }
+    }
+
+    // MARK: - Encoding
+
+    /// The batch in the same format, for files and the socket: cursor, full resync, resting samples of
+    /// either store, deletions and permissions.
+    ///
+    /// Heart-rate day summaries are left out: a summary cannot be turned back into the samples it counted.
+    /// Nor are `snapshot`, `watchWriters` or `origin` written: the format has no place for them. A Health
+    /// Connect sample is written with its (normalised) record id, so it needs one; a HealthKit sample without
+    /// an offset is written at +00:00; an empty device is not written.
+    public static func encode(_ batch: SyncBatch) -> JSONValue {
+        var top = JSONObject()
+        top["store"] = .string(batch.store.rawValue)
+        top["stream"] = .string(batch.stream)
+        top["asOf"] = .string(batch.asOf.iso8601)
+        if let cursor = batch.cursor {
+            top["cursor"] = ["previous": cursor.previous.map(JSONValue.string) ?? .null,
+                             "next": cursor.next.map(JSONValue.string) ?? .null]
+        }
+        top["fullResync"] = .bool(batch.fullResync)
+        top["upserted"] = .array(batch.resting.map(encode))
+        top["deleted"] = .array(batch.deleted.map(JSONValue.string))
+        if let permissions = batch.grantedPermissions {
+            top["grantedPermissions"] = .array(permissions.map(JSONValue.string))
+        }
+        return .object(top)
+    }
+
+    private static func encode(_ sample: RestingSample) -> JSONValue {
+        var record = JSONObject()
+        let offset = sample.offsetSeconds ?? 0
+        switch sample.store {
+        case .healthKit:
+            record["type"] = "restingHeartRate"
+            if let uuid = sample.uuid { record["uuid"] = .string(uuid) }
+            record["start"] = date(sample.start, offset: offset)
+            record["end"] = date(sample.end, offset: offset)
+            record["value"] = number(sample.value)
+            record["unit"] = .string(sample.unit)
+            var source = JSONObject()
+            source["name"] = .string(sample.writer.name)
+            source["bundleIdentifier"] = sample.writer.bundleIdentifier.map(JSONValue.string)
+            source["productType"] = sample.writer.productType.map(JSONValue.string)
+            record["source"] = .object(source)
+            if let device = sample.device, !device.isEmpty {
+                var fields = JSONObject()
+                fields["name"] = device.name.map(JSONValue.string)
+                fields["manufacturer"] = device.manufacturer.map(JSONValue.string)
+                fields["model"] = device.model.map(JSONValue.string)
+                fields["hardwareVersion"] = device.hardware.map(JSONValue.string)
+                fields["softwareVersion"] = device.software.map(JSONValue.string)
+                record["device"] = .object(fields)
+            }
+            if let created = sample.created { record["creationDate"] = date(created, offset: offset) }
+            if let zone = sample.timeZoneIdentifier { record["metadata"] = ["HKTimeZone": .string(zone)] }
+        case .healthConnect:
+            record["type"] = "RestingHeartRate"
+            record["time"] = date(sample.start, offset: offset)
+            record["zoneOffset"] = sample.offsetSeconds.map(offsetValue) ?? .null
+            record["beatsPerMinute"] = number(sample.value)
+            var metadata = JSONObject()
+            metadata["id"] = .string(sample.uuid ?? "")
+            if let appName = sample.writer.appName {
+                metadata["dataOrigin"] = ["packageName": .string(sample.writer.name), "appName": .string(appName)]
+            } else {
+                metadata["dataOrigin"] = .string(sample.writer.name)
+            }
+            if let modified = sample.lastModified { metadata["lastModifiedTime"] = date(modified, offset: 0) }
+            if let method = sample.recordingMethod { metadata["recordingMethod"] = .number(JSONNumber(method.rawValue)) }
+            metadata["clientRecordId"] = sample.clientRecordId.map(JSONValue.string)
+            metadata["clientRecordVersion"] = sample.clientRecordVersion.map { .number(JSONNumber($0)) }
+            if let device = sample.device, device.type != nil || device.manufacturer != nil || device.model != nil {
+                var fields = JSONObject()
+                fields["type"] = device.type.map { .number(JSONNumber($0)) }
+                fields["manufacturer"] = device.manufacturer.map(JSONValue.string)
+                fields["model"] = device.model.map(JSONValue.string)
+                metadata["device"] = .object(fields)
+            }
+            record["metadata"] = .object(metadata)
+        }
+        return .object(record)
+    }
+
+    /// ISO-8601 in the given offset; at UTC when the offset is not whole minutes, which `Timestamp.iso8601`
+    /// cannot write without moving the instant.
+    private static func date(_ date: Date, offset: Int) -> JSONValue {
+        .string(Timestamp(date: date, offsetSeconds: offset % 60 == 0 ? offset : 0).iso8601)
+    }
+
+    /// Whole values as integers (`58`, not `58.0`), others as doubles.
+    private static func number(_ value: Double) -> JSONValue {
+        if value == value.rounded(), abs(value) < 0x1p53 { return .number(JSONNumber(Int64(value))) }
+        return .number(JSONNumber(value))
+    }
+
+    /// `"+01:00"`, or seconds when the offset is not whole minutes.
+    private static func offsetValue(_ seconds: Int) -> JSONValue {
+        seconds % 60 == 0 ? .string(Timestamp.offsetText(seconds)) : .number(JSONNumber(seconds))
+    }
+}
+
+// MARK: - Reading an object's members with their paths
+
+/// An object being decoded, with its JSON path for error messages.
+private struct Members {
+    let object: JSONObject
+    /// `upserted[3].metadata`; empty for the batch itself.
+    let path: String
+
+    init(_ object: JSONObject, path: String) {
+        self.object = object
+        self.path = path
+    }
+
+    func childPath(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
+
+    func error(_ key: String, _ message: String) -> BatchError { BatchError("\(childPath(key)): \(message)") }
+
+    /// The member's value; nil when absent or null.
+    func value(_ key: String) -> JSONValue? {
+        guard let value = object[key], !value.isNull else { return nil }
+        return value
+    }
+
+    func required(_ key: String) throws(BatchError) -> JSONValue {
+        guard let value = object[key] else { throw error(key, "missing") }
+        return value
+    }
+
+    /// An optional string, kept as delivered (empty too) unless `nonEmpty`.
+    func string(_ key: String, nonEmpty: Bool = false) throws(BatchError) -> String? {
+        guard let value = value(key) else { return nil }
+        guard let text = value.string else { throw error(key, "expected a string") }
+        if nonEmpty && text.isEmpty { throw error(key, "must not be empty") }
+        return text
+    }
+
+    /// A required string: names, ids and types are never empty.
+    func requiredString(_ key: String) throws(BatchError) -> String {
+        guard let text = try string(key, nonEmpty: true) else { throw missingOrWrong(key, "expected a string") }
+        return text
+    }
+
+    /// Cursors: a string or null, nothing else.
+    func stringOrNull(_ key: String) throws(BatchError) -> String? {
+        guard let value = value(key) else { return nil }
+        guard let text = value.string else { throw error(key, "expected a string or null") }
+        return text
+    }
+
+    func integer(_ key: String) throws(BatchError) -> Int64? {
+        guard let value = value(key) else { return nil }
+        guard let int = value.int64 else { throw error(key, "expected an integer") }
+        return int
+    }
+
+    func requiredInteger(_ key: String) throws(BatchError) -> Int64 {
+        guard let int = try integer(key) else { throw missingOrWrong(key, "expected an integer") }
+        return int
+    }
+
+    func requiredNumber(_ key: String) throws(BatchError) -> Double {
+        guard let value = value(key) else { throw missingOrWrong(key, "expected a number") }
+        guard let number = value.double else { throw error(key, "expected a number") }
+        return number
+    }
+
+    func bool(_ key: String) throws(BatchError) -> Bool? {
+        guard let value = value(key) else { return nil }
+        guard let flag = value.bool else { throw error(key, "expected true or false") }
+        return flag
+    }
+
+    func date(_ key: String) throws(BatchError) -> Timestamp? {
+        guard let value = value(key) else { return nil }
+        guard let text = value.string, let timestamp = Timestamp.parse(text) else {
+            if let text = value.string, Timestamp.parse(text + "Z") != nil {
+                throw error(key, "not an ISO-8601 date: the offset (Z or ±HH:MM) is missing")
+            }
+            throw error(key, "not an ISO-8601 date")
+        }
+        return timestamp
+    }
+
+    func requiredDate(_ key: String) throws(BatchError) -> Timestamp {
+        guard let timestamp = try date(key) else { throw missingOrWrong(key, "not an ISO-8601 date") }
+        return timestamp
+    }
+
+    /// Health Connect zone offsets: `"+01:00"` or seconds; null or absent means unknown.
+    func zoneOffset(_ key: String) throws(BatchError) -> Int? {
+        guard let value = value(key) else { return nil }
+        let seconds: Int?
+        switch value {
+        case .string(let text): seconds = Timestamp.parseOffset(text)
+        case .number(let number): seconds = number.int64.flatMap { Int(exactly: $0) }
+        default: seconds = nil
+        }
+        guard let seconds, abs(seconds) <= 18 * 3600 else {
+            throw error(key, #"expected a UTC offset such as "+01:00", or seconds, or null"#)
+        }
+        return seconds
+    }
+
+    func members(_ key: String) throws(BatchError) -> Members? {
+        guard let value = value(key) else { return nil }
+        guard case .object(let object) = value else { throw error(key, "expected an object") }
+        return Members(object, path: childPath(key))
+    }
+
+    func requiredMembers(_ key: String) throws(BatchError) -> Members {
+        guard let members = try members(key) else { throw missingOrWrong(key, "expected an object") }
+        return members
+    }
+
+    func array(_ key: String) throws(BatchError) -> [JSONValue]? {
+        guard let value = value(key) else { return nil }
+        guard let elements = value.array else { throw error(key, "expected an array") }
+        return elements
+    }
+
+    func requiredArray(_ key: String) throws(BatchError) -> [JSONValue] {
+        guard let elements = try array(key) else { throw missingOrWrong(key, "expected an array") }
+        return elements
+    }
+
+    /// An array of non-empty strings.
+    func strings(_ key: String) throws(BatchError) -> [String]? {
+        guard let elements = try array(key) else { return nil }
+        var result: [String] = []
+        result.reserveCapacity(elements.count)
+        for (i, element) in elements.enumerated() {
+            guard let text = element.string else { throw BatchError("\(childPath(key))[\(i)]: expected a string") }
+            guard !text.isEmpty else { throw BatchError("\(childPath(key))[\(i)]: must not be empty") }
+            result.append(text)
+        }
+        return result
+    }
+
+    /// A required key that is absent is "missing"; one that is null gets the type message.
+    private func missingOrWrong(_ key: String, _ message: String) -> BatchError {
+        object[key] == nil ? error(key, "missing") : error(key, message)
+    }
+}

@@ -1,0 +1,420 @@
+import Foundation
+import RHRCore
+
+extension HealthDatabase {
+    /// Applies one batch in one transaction: whole or not at all.
+    public func apply(_ batch: SyncBatch) throws(StoreError) -> BatchOutcome {
+        try apply([batch])[0]
+    }
+
+    /// Applies batches in order, all in one transaction: if any is refused, none is applied.
+    public func apply(_ batches: [SyncBatch]) throws(StoreError) -> [BatchOutcome] {
+        for (i, batch) in batches.enumerated() {
+            do {
+                try batch.validate()
+            } catch {
+                let place = batches.count > 1 ? "batch \(i + 1): " : ""
+                throw StoreError(.invalidBatch, place + error.message)
+            }
+        }
+        return try db.transaction { () throws(StoreError) -> [BatchOutcome] in
+            var outcomes: [BatchOutcome] = []
+            for batch in batches {
+                var application = BatchApplication(database: self, batch: batch)
+                outcomes.append(try application.run())
+            }
+            return outcomes
+        }
+    }
+}
+
+/// The stored state of a stream, as a batch finds it.
+struct StreamRow {
+    var id: Int64
+    var cursor: String?
+    var asOf: Timestamp?
+    var asOfDay: Int64?
+}
+
+/// One batch being applied, inside the caller's transaction.
+struct BatchApplication {
+    let database: HealthDatabase
+    let batch: SyncBatch
+    var db: SQLiteConnection { database.db }
+    var outcome = BatchOutcome()
+    private var writerIDs: [WriterKey: Int64] = [:]
+    private var watchWriterIDs: Set<Int64> = []
+    /// Revisions written by this batch whose replacement is looked up at the end: (revision row, writer, day).
+    private var pendingReplacements: [(Int64, Int64, Int64)] = []
+
+    init(database: HealthDatabase, batch: SyncBatch) {
+        self.database = database
+        self.batch = batch
+    }
+
+    mutating func run() throws(StoreError) -> BatchOutcome {
+        let stream = try streamRow()
+        if let next = batch.cursor?.next, try wasApplied(next, stream: stream) {
+            // Applied already (section 4): answered ok, nothing changes.
+            outcome.duplicate = true
+            outcome.revision = try database.currentRevision()
+            return outcome
+        }
+        if let cursor = batch.cursor, !batch.fullResync, cursor.previous != stream.cursor {
+            throw StoreError(.cursorMismatch, "stream \(batch.store.rawValue)/\(batch.stream) is at cursor "
+                + "\(stream.cursor.map { "\"\($0)\"" } ?? "(none)"), but the batch continues from "
+                + "\(cursor.previous.map { "\"\($0)\"" } ?? "(none)"); send a full resync or the missing batches")
+        }
+        var mayRemove = true
+        if batch.snapshot != nil, let known = stream.asOf, batch.asOf.epochSeconds < known.epochSeconds {
+            guard batch.snapshot?.allowOlder == true else {
+                throw StoreError(.olderSnapshot, "\(batch.origin.isEmpty ? "this export" : batch.origin) "
+                    + "(read \(batch.asOf.iso8601)) is older than the newest \(batch.stream) already imported "
+                    + "(read \(known.iso8601)); importing it would bring back values the newer one removed. "
+                    + "Nothing was changed; force it to import it anyway (it then adds, never removes)")
+            }
+            mayRemove = false
+        }
+
+        try markWatchWriters()
+        var delivered = Set<String>()
+        for sample in batch.resting {
+            delivered.insert(sample.identity.key)
+            try upsert(sample, stream: stream)
+        }
+        for id in batch.deleted { try delete(id: id, stream: stream) }
+        if mayRemove && (batch.snapshot != nil || batch.fullResync) {
+            try removeUndelivered(stream: stream, delivered: delivered)
+        }
+        try upsertHeartRate(stream: stream, mayRemove: mayRemove)
+        try fillReplacements()
+
+        // R3: a newer asOf can end the provisional state of earlier days.
+        let advanced = stream.asOf.map { batch.asOf.epochSeconds > $0.epochSeconds } ?? true
+        if advanced, let oldDay = stream.asOfDay, stream.asOf != nil {
+            let newDay = Int64(batch.asOf.localDay.daysSinceEpoch)
+            if newDay > oldDay, try streamHasWatchSamples(stream.id, since: oldDay - 1) {
+                for d in (oldDay - 1)...min(newDay, oldDay + 60) { outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(d))) }
+            }
+        }
+        var revision = try database.currentRevision()
+        if outcome.changedSomething {
+            revision += 1
+            try db.statement("UPDATE meta SET value = ? WHERE key = 'revision'").bind(.text(String(revision))).run()
+        }
+        outcome.revision = revision
+        try updateStream(stream, advanced: advanced, revisionChanged: outcome.changedSomething, revision: revision)
+        return outcome
+    }
+
+    // MARK: - Streams and writers
+
+    private func streamRow() throws(StoreError) -> StreamRow {
+        let select = try db.statement("SELECT id, cursor, as_of, as_of_offset, as_of_day FROM stream WHERE store = ? AND name = ?")
+        select.bind(.text(batch.store.rawValue), .text(batch.stream))
+        if try select.step() {
+            var asOf: Timestamp?
+            if let at = select.optionalDouble(2) {
+                asOf = Timestamp(epochSeconds: at, offsetSeconds: Int(select.optionalInt(3) ?? 0))
+            }
+            return StreamRow(id: select.int(0), cursor: select.optionalText(1), asOf: asOf, asOfDay: select.optionalInt(4))
+        }
+        try db.statement("INSERT INTO stream(store, name) VALUES (?, ?)")
+            .bind(.text(batch.store.rawValue), .text(batch.stream)).run()
+        return StreamRow(id: db.lastInsertRowID, cursor: nil, asOf: nil, asOfDay: nil)
+    }
+
+    /// The stored cursor, or one the stream moved to earlier since its last full resync.
+    private func wasApplied(_ cursor: String, stream: StreamRow) throws(StoreError) -> Bool {
+        if cursor == stream.cursor { return true }
+        if batch.fullResync { return false }
+        let select = try db.statement("SELECT 1 FROM stream_cursor WHERE stream_id = ? AND cursor = ?")
+        select.bind(.integer(stream.id), .text(cursor))
+        return try select.step()
+    }
+
+    private func updateStream(_ stream: StreamRow, advanced: Bool, revisionChanged: Bool, revision: Int64) throws(StoreError) {
+        let asOf = advanced ? batch.asOf : (stream.asOf ?? batch.asOf)
+        let cursor = batch.cursor.map { $0.next } ?? stream.cursor
+        let permissions = batch.grantedPermissions.map { $0.joined(separator: "\n") }
+        if batch.fullResync {
+            try db.statement("DELETE FROM stream_cursor WHERE stream_id = ?").bind(.integer(stream.id)).run()
+        }
+        if let next = batch.cursor?.next {
+            try db.statement("INSERT OR IGNORE INTO stream_cursor(stream_id, cursor) VALUES (?, ?)")
+                .bind(.integer(stream.id), .text(next)).run()
+        }
+        try db.statement("""
+            UPDATE stream SET cursor = ?, as_of = ?, as_of_offset = ?, as_of_day = ?,
+                origin = CASE WHEN ? <> '' THEN ? ELSE origin END,
+                permissions = coalesce(?, permissions),
+                revision = CASE WHEN ? THEN ? ELSE revision END
+            WHERE id = ?
+            """)
+            .bind(.string(cursor), .real(asOf.epochSeconds), .integer(Int64(asOf.offsetSeconds)),
+                  .integer(Int64(asOf.localDay.daysSinceEpoch)), .text(batch.origin), .text(batch.origin),
+                  .string(permissions), .bool(revisionChanged), .integer(revision), .integer(stream.id))
+            .run()
+    }
+
+    private mutating func writerID(_ writer: Writer, isWatch: Bool) throws(StoreError) -> Int64 {
+        if let id = writerIDs[writer.key] {
+            if isWatch && !watchWriterIDs.contains(id) { try setWatch(id) }
+            return id
+        }
+        try db.statement("""
+            INSERT INTO writer(store, name, app_name, bundle_identifier, product_type, is_watch)
+            VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT(store, name) DO UPDATE SET
+                app_name = coalesce(excluded.app_name, app_name),
+                bundle_identifier = coalesce(excluded.bundle_identifier, bundle_identifier),
+                product_type = coalesce(excluded.product_type, product_type),
+                is_watch = max(is_watch, excluded.is_watch)
+            """)
+            .bind(.text(writer.store.rawValue), .text(writer.name), .string(writer.appName),
+                  .string(writer.bundleIdentifier), .string(writer.productType), .bool(isWatch)).run()
+        let select = try db.statement("SELECT id, is_watch FROM writer WHERE store = ? AND name = ?")
+        select.bind(.text(writer.store.rawValue), .text(writer.name))
+        guard try select.step() else { throw db.error("writer \(writer.name) vanished") }
+        let id = select.int(0)
+        writerIDs[writer.key] = id
+        if select.int(1) != 0 { watchWriterIDs.insert(id) }
+        return id
+    }
+
+    private mutating func setWatch(_ id: Int64) throws(StoreError) {
+        try db.statement("UPDATE writer SET is_watch = 1 WHERE id = ?").bind(.integer(id)).run()
+        watchWriterIDs.insert(id)
+    }
+
+    /// R3 for export files: the reader names the sources that count as an Apple Watch.
+    private mutating func markWatchWriters() throws(StoreError) {
+        guard batch.store == .healthKit else { return }
+        for name in batch.watchWriters.sorted() {
+            _ = try writerID(Writer(store: .healthKit, name: name), isWatch: true)
+        }
+    }
+
+    private func isWatch(_ sample: RestingSample) -> Bool {
+        batch.store == .healthKit && (batch.watchWriters.contains(sample.writer.name)
+            || ProvisionalRule.isAppleWatch(sourceName: sample.writer.name, deviceModel: sample.device?.model,
+                                            productType: sample.writer.productType,
+                                            bundleIdentifier: sample.writer.bundleIdentifier))
+    }
+
+    // MARK: - Resting samples
+
+    private mutating func upsert(_ sample: RestingSample, stream: StreamRow) throws(StoreError) {
+        let writer = try writerID(sample.writer, isWatch: isWatch(sample))
+        let row = SampleRow(sample, writerID: writer, machineZone: database.machineZone)
+        if !row.inRange { outcome.outOfRange += 1 }
+        let select = try db.statement(SampleRow.selectByIdentity)
+        select.bind(.text(batch.store.rawValue), .text(row.identity))
+        if try select.step() {
+            let id = select.int(0)
+            let old = SampleRow(select, first: 2)
+            try link(id, stream.id)
+            if old == row {
+                outcome.unchanged += 1
+                if select.int(1) != stream.id {
+                    try db.statement("UPDATE sample SET stream_id = ? WHERE id = ?").bind(.integer(stream.id), .integer(id)).run()
+                }
+                return
+            }
+            try recordRevision(of: old, reason: .replaced, replacedBy: row.inRange ? row.bpm : nil, stream: stream, pending: false)
+            try db.statement(SampleRow.update)
+                .bind([.integer(stream.id)] + row.bindings + [.integer(id)]).run()
+            outcome.replaced += 1
+            outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(old.day)))
+            outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(row.day)))
+            return
+        }
+        try db.statement(SampleRow.insert)
+            .bind([.text(batch.store.rawValue), .integer(stream.id)] + row.bindings).run()
+        try link(db.lastInsertRowID, stream.id)
+        outcome.added += 1
+        outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(row.day)))
+    }
+
+    private func link(_ sampleID: Int64, _ streamID: Int64) throws(StoreError) {
+        try db.statement("INSERT OR IGNORE INTO sample_stream(sample_id, stream_id) VALUES (?, ?)")
+            .bind(.integer(sampleID), .integer(streamID)).run()
+    }
+
+    /// R4: a deletion from the platform is authoritative, whichever road delivered the sample.
+    private mutating func delete(id: String, stream: StreamRow) throws(StoreError) {
+        let key = batch.store == .healthConnect ? SampleIdentity.normalisedRecordId(id) : id
+        let select = try db.statement("""
+            SELECT id, \(SampleRow.columns) FROM sample WHERE store = ? AND (uuid = ? OR identity = ?)
+            """)
+        select.bind(.text(batch.store.rawValue), .text(key), .text(key))
+        var doomed: [(Int64, SampleRow)] = []
+        while try select.step() { doomed.append((select.int(0), SampleRow(select, first: 1))) }
+        for (rowID, row) in doomed {
+            try recordRevision(of: row, reason: .deleted, replacedBy: nil, stream: stream, pending: true)
+            try removeSample(rowID, day: row.day)
+        }
+        // A deleted heart-rate sample or record leaves its summary too.
+        let days = try db.statement("SELECT DISTINCT day FROM heart_rate WHERE record_key = ?")
+        days.bind(.text(key))
+        var hrDays: [Int64] = []
+        while try days.step() { hrDays.append(days.int(0)) }
+        if !hrDays.isEmpty {
+            try db.statement("DELETE FROM heart_rate WHERE record_key = ?").bind(.text(key)).run()
+            for d in hrDays { outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(d))) }
+        }
+    }
+
+    private mutating func removeSample(_ rowID: Int64, day: Int64) throws(StoreError) {
+        try db.statement("DELETE FROM sample_stream WHERE sample_id = ?").bind(.integer(rowID)).run()
+        try db.statement("DELETE FROM sample WHERE id = ?").bind(.integer(rowID)).run()
+        outcome.deleted += 1
+        outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(day)))
+    }
+
+    /// R4 for snapshots and full resyncs: what this stream said before, in the period covered, and no longer
+    /// says, leaves the trend. A sample another road also delivered stays: that road speaks for it.
+    private mutating func removeUndelivered(stream: StreamRow, delivered: Set<String>) throws(StoreError) {
+        let from = batch.fullResync ? nil : batch.snapshot?.from?.epochSeconds
+        let to = batch.fullResync ? nil : batch.snapshot?.to?.epochSeconds
+        let select = try db.statement("""
+            SELECT s.id, \(SampleRow.qualifiedColumns),
+                   (SELECT min(o.stream_id) FROM sample_stream o WHERE o.sample_id = s.id AND o.stream_id <> ?)
+            FROM sample_stream ss JOIN sample s ON s.id = ss.sample_id
+            WHERE ss.stream_id = ? AND (? IS NULL OR s.start >= ?) AND (? IS NULL OR s.start <= ?)
+            """)
+        select.bind(.integer(stream.id), .integer(stream.id), .double(from), .double(from), .double(to), .double(to))
+        var gone: [(Int64, SampleRow, Int64?)] = []
+        while try select.step() {
+            let row = SampleRow(select, first: 1)
+            if !delivered.contains(row.identity) { gone.append((select.int(0), row, select.optionalInt(24))) }
+        }
+        let reason: RevisionReason = batch.fullResync ? .fullResync : .notInNewerExport
+        for (rowID, row, otherStream) in gone {
+            if let otherStream {
+                try db.statement("DELETE FROM sample_stream WHERE sample_id = ? AND stream_id = ?")
+                    .bind(.integer(rowID), .integer(stream.id)).run()
+                try db.statement("UPDATE sample SET stream_id = ? WHERE id = ?").bind(.integer(otherStream), .integer(rowID)).run()
+                continue
+            }
+            try recordRevision(of: row, reason: reason, replacedBy: nil, stream: stream, pending: true)
+            try removeSample(rowID, day: row.day)
+        }
+    }
+
+    // MARK: - Revision history
+
+    private mutating func recordRevision(of row: SampleRow, reason: RevisionReason, replacedBy: Double?,
+                                         stream: StreamRow, pending: Bool) throws(StoreError) {
+        let provisional = try wasProvisional(row)
+        try db.statement("""
+            INSERT INTO revision(writer_id, day, identity, old_value, unit, was_provisional, reason, replaced_by_bpm,
+                                 at, at_offset, origin, store_revision)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT CAST(value AS INTEGER) + 1 FROM meta WHERE key = 'revision'))
+            """)
+            .bind(.integer(row.writerID), .integer(row.day), .text(row.identity), .double(row.value), .text(row.unit),
+                  .bool(provisional), .text(reason.rawValue), .double(replacedBy), .real(batch.asOf.epochSeconds),
+                  .integer(Int64(batch.asOf.offsetSeconds)), .text(batch.origin.isEmpty ? batch.stream : batch.origin))
+            .run()
+        if pending { pendingReplacements.append((db.lastInsertRowID, row.writerID, row.day)) }
+    }
+
+    /// Whether the old value was provisional when its streams last read it (R3).
+    private func wasProvisional(_ row: SampleRow) throws(StoreError) -> Bool {
+        guard batch.store == .healthKit else { return false }
+        let select = try db.statement("""
+            SELECT w.is_watch, (SELECT max(st.as_of_day) FROM sample_stream ss JOIN stream st ON st.id = ss.stream_id
+                                 JOIN sample s ON s.id = ss.sample_id
+                                 WHERE s.store = ? AND s.identity = ?)
+            FROM writer w WHERE w.id = ?
+            """)
+        select.bind(.text(batch.store.rawValue), .text(row.identity), .integer(row.writerID))
+        guard try select.step(), select.int(0) != 0 else { return false }
+        guard let asOfDay = select.optionalInt(1) else { return true }
+        return row.day >= asOfDay - 1
+    }
+
+    /// "draft 62, replaced by 59": after the batch, the writer's latest valid value of the same day.
+    private func fillReplacements() throws(StoreError) {
+        for (revisionID, writer, day) in pendingReplacements {
+            let select = try db.statement("""
+                SELECT value, unit FROM sample WHERE writer_id = ? AND day = ? AND in_range = 1
+                ORDER BY "end" DESC, coalesce(created, last_modified, 0) DESC, identity DESC LIMIT 1
+                """)
+            select.bind(.integer(writer), .integer(day))
+            guard try select.step(), let value = select.optionalDouble(0),
+                  let bpm = try? RestingValue.bpm(value: value, unit: select.text(1)) else { continue }
+            try db.statement("UPDATE revision SET replaced_by_bpm = ? WHERE id = ?").bind(.real(bpm), .integer(revisionID)).run()
+        }
+    }
+
+    private func streamHasWatchSamples(_ streamID: Int64, since day: Int64) throws(StoreError) -> Bool {
+        let select = try db.statement("""
+            SELECT 1 FROM sample_stream ss JOIN sample s ON s.id = ss.sample_id JOIN writer w ON w.id = s.writer_id
+            WHERE ss.stream_id = ? AND w.is_watch = 1 AND s.day >= ? LIMIT 1
+            """)
+        select.bind(.integer(streamID), .integer(day))
+        return try select.step()
+    }
+
+    // MARK: - Heart rate (R8, R9)
+
+    private mutating func upsertHeartRate(stream: StreamRow, mayRemove: Bool) throws(StoreError) {
+        var incoming: [HeartRateKey: HeartRateDaySummary] = [:]
+        for summary in batch.heartRate {
+            let writer = try writerID(summary.writer, isWatch: batch.watchWriters.contains(summary.writer.name))
+            let key = HeartRateKey(writer: writer, day: Int64(summary.day.daysSinceEpoch), record: summary.recordKey)
+            incoming[key, default: HeartRateDaySummary(writer: summary.writer, day: summary.day, recordKey: summary.recordKey)]
+                .merge(summary)
+        }
+        // A snapshot's whole-day summaries replace the stream's earlier ones in its period.
+        if mayRemove && (batch.snapshot != nil || batch.fullResync) {
+            let fromDay = batch.fullResync ? nil : batch.snapshot?.from.map { Int64($0.localDay.daysSinceEpoch) - 1 }
+            let toDay = batch.fullResync ? nil : batch.snapshot?.to.map { Int64($0.localDay.daysSinceEpoch) + 1 }
+            let select = try db.statement("""
+                SELECT writer_id, day, record_key FROM heart_rate
+                WHERE stream_id = ? AND (? IS NULL OR day >= ?) AND (? IS NULL OR day <= ?)
+                """)
+            select.bind(.integer(stream.id), .int64(fromDay), .int64(fromDay), .int64(toDay), .int64(toDay))
+            var stale: [HeartRateKey] = []
+            while try select.step() {
+                let key = HeartRateKey(writer: select.int(0), day: select.int(1), record: select.text(2))
+                if incoming[key] == nil { stale.append(key) }
+            }
+            for key in stale {
+                try db.statement("DELETE FROM heart_rate WHERE stream_id = ? AND writer_id = ? AND day = ? AND record_key = ?")
+                    .bind(.integer(stream.id), .integer(key.writer), .integer(key.day), .text(key.record)).run()
+                outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(key.day)))
+            }
+        }
+        for (key, summary) in incoming {
+            let select = try db.statement("""
+                SELECT not_set, sedentary, active, sedentary_min, sedentary_histogram FROM heart_rate
+                WHERE stream_id = ? AND writer_id = ? AND day = ? AND record_key = ?
+                """)
+            select.bind(.integer(stream.id), .integer(key.writer), .integer(key.day), .text(key.record))
+            let histogram = summary.histogramText
+            if try select.step(), select.int(0) == Int64(summary.notSet), select.int(1) == Int64(summary.sedentary),
+               select.int(2) == Int64(summary.active), select.optionalDouble(3) == summary.sedentaryMin,
+               select.text(4) == histogram {
+                continue
+            }
+            try db.statement("""
+                INSERT OR REPLACE INTO heart_rate(stream_id, writer_id, day, record_key, not_set, sedentary, active,
+                                                  sedentary_min, sedentary_histogram)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+                .bind(.integer(stream.id), .integer(key.writer), .integer(key.day), .text(key.record),
+                      .integer(Int64(summary.notSet)), .integer(Int64(summary.sedentary)), .integer(Int64(summary.active)),
+                      .double(summary.sedentaryMin), .text(histogram)).run()
+            outcome.heartRateSummaries += 1
+            outcome.changedDays.insert(summary.day)
+        }
+    }
+
+    private struct HeartRateKey: Hashable {
+        var writer: Int64
+        var day: Int64
+        var record: String
+    }
+}

@@ -1,1 +1,0 @@
-// RHRStore: see DESIGN.md section 3.

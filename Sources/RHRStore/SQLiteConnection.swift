@@ -1,0 +1,169 @@
+import CSQLite
+import Foundation
+
+/// A thin owner of one sqlite3 connection: statements are prepared once and cached by their text.
+final class SQLiteConnection {
+    let path: String
+    private let db: OpaquePointer
+    private var cache: [String: SQLiteStatement] = [:]
+
+    init(path: String, readOnly: Bool = false) throws(StoreError) {
+        var handle: OpaquePointer?
+        let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let status = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard status == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(handle)
+            throw StoreError(.database, "\(path): cannot open the store: \(message)")
+        }
+        self.path = path
+        self.db = handle
+        sqlite3_extended_result_codes(db, 1)
+    }
+
+    deinit {
+        cache.removeAll()
+        sqlite3_close_v2(db)
+    }
+
+    var lastErrorMessage: String { String(cString: sqlite3_errmsg(db)) }
+
+    func error(_ what: String) -> StoreError {
+        StoreError(.database, "\(path): \(what): \(lastErrorMessage)")
+    }
+
+    /// Runs SQL that returns no rows (several statements allowed).
+    func execute(_ sql: String) throws(StoreError) {
+        var message: UnsafeMutablePointer<CChar>?
+        if sqlite3_exec(db, sql, nil, nil, &message) != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? lastErrorMessage
+            sqlite3_free(message)
+            throw StoreError(.database, "\(path): \(text)")
+        }
+    }
+
+    /// A prepared statement, reset and with its bindings cleared.
+    func statement(_ sql: String) throws(StoreError) -> SQLiteStatement {
+        if let cached = cache[sql] {
+            cached.reset()
+            return cached
+        }
+        var stmt: OpaquePointer?
+        guard sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil) == SQLITE_OK, let stmt else {
+            throw error("cannot prepare \"\(sql.prefix(60))…\"")
+        }
+        let statement = SQLiteStatement(stmt, connection: self)
+        cache[sql] = statement
+        return statement
+    }
+
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(db) }
+    var changes: Int { Int(sqlite3_changes(db)) }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; any error rolls everything back.
+    func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            resetAll()
+            try execute("COMMIT")
+            return result
+        } catch {
+            resetAll()
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Runs reads inside one read transaction, so they see one consistent state of the store, and
+    /// leaves no statement pending (a pending statement would pin an old snapshot for later reads).
+    func read<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try execute("BEGIN DEFERRED")
+        defer {
+            resetAll()
+            try? execute("COMMIT")
+        }
+        return try body()
+    }
+
+    /// Resets every cached statement: none keeps a read open.
+    func resetAll() {
+        for statement in cache.values { statement.reset() }
+    }
+}
+
+/// One prepared statement. Bind by 1-based index, step, read columns by 0-based index.
+final class SQLiteStatement {
+    private let stmt: OpaquePointer
+    private unowned let connection: SQLiteConnection
+
+    init(_ stmt: OpaquePointer, connection: SQLiteConnection) {
+        self.stmt = stmt
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(stmt) }
+
+    func reset() {
+        sqlite3_reset(stmt)
+        sqlite3_clear_bindings(stmt)
+    }
+
+    @discardableResult
+    func bind(_ values: SQLValue...) -> SQLiteStatement {
+        bind(values)
+    }
+
+    @discardableResult
+    func bind(_ values: [SQLValue]) -> SQLiteStatement {
+        for (i, value) in values.enumerated() {
+            let index = Int32(i + 1)
+            switch value {
+            case .null: sqlite3_bind_null(stmt, index)
+            case .integer(let v): sqlite3_bind_int64(stmt, index, v)
+            case .real(let v): sqlite3_bind_double(stmt, index, v)
+            case .text(let v): sqlite3_bind_text(stmt, index, v, -1, rhr_sqlite_transient())
+            }
+        }
+        return self
+    }
+
+    /// Advances to the next row; false when done.
+    func step() throws(StoreError) -> Bool {
+        switch sqlite3_step(stmt) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw connection.error("statement failed")
+        }
+    }
+
+    /// Runs a statement that returns no rows.
+    func run() throws(StoreError) {
+        while try step() {}
+    }
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(stmt, column) == SQLITE_NULL }
+    func int(_ column: Int32) -> Int64 { sqlite3_column_int64(stmt, column) }
+    func double(_ column: Int32) -> Double { sqlite3_column_double(stmt, column) }
+    func text(_ column: Int32) -> String {
+        guard let p = sqlite3_column_text(stmt, column) else { return "" }
+        return String(cString: p)
+    }
+    func optionalInt(_ column: Int32) -> Int64? { isNull(column) ? nil : int(column) }
+    func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
+    func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+}
+
+/// A value to bind.
+enum SQLValue {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+
+    static func int(_ v: Int?) -> SQLValue { v.map { .integer(Int64($0)) } ?? .null }
+    static func int64(_ v: Int64?) -> SQLValue { v.map { .integer($0) } ?? .null }
+    static func double(_ v: Double?) -> SQLValue { v.map { .real($0) } ?? .null }
+    static func string(_ v: String?) -> SQLValue { v.map { .text($0) } ?? .null }
+    static func bool(_ v: Bool) -> SQLValue { .integer(v ? 1 : 0) }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import RHRCore
+
+/// A resting sample as the `sample` table holds it: the delivered fields plus the day rule's result.
+struct SampleRow: Equatable {
+    var identity: String
+    var uuid: String?
+    var writerID: Int64
+    var day: Int64
+    var offsetAssumed: Bool
+    var start: Double
+    var end: Double
+    var offsetSeconds: Int64?
+    var timeZone: String?
+    /// Nil for NaN: SQLite stores NaN as NULL.
+    var value: Double?
+    var unit: String
+    var inRange: Bool
+    var recordingMethod: Int64?
+    var created: Double?
+    var lastModified: Double?
+    var clientRecordId: String?
+    var clientRecordVersion: Int64?
+    var deviceName: String?
+    var deviceManufacturer: String?
+    var deviceModel: String?
+    var deviceHardware: String?
+    var deviceSoftware: String?
+    var deviceType: Int64?
+
+    init(_ sample: RestingSample, writerID: Int64, machineZone: TimeZone) {
+        let placed = LocalDayRule.day(of: sample, machineZone: machineZone)
+        identity = sample.identity.key
+        uuid = sample.uuid
+        self.writerID = writerID
+        day = Int64(placed.day.daysSinceEpoch)
+        offsetAssumed = placed.offsetAssumed
+        start = sample.start.timeIntervalSince1970
+        end = sample.end.timeIntervalSince1970
+        offsetSeconds = sample.offsetSeconds.map(Int64.init)
+        timeZone = sample.timeZoneIdentifier
+        value = sample.value.isNaN ? nil : sample.value
+        unit = sample.unit
+        inRange = sample.isInRange
+        recordingMethod = sample.recordingMethod.map { Int64($0.rawValue) }
+        created = sample.created?.timeIntervalSince1970
+        lastModified = sample.lastModified?.timeIntervalSince1970
+        clientRecordId = sample.clientRecordId
+        clientRecordVersion = sample.clientRecordVersion
+        let device = sample.device.flatMap { $0.isEmpty ? nil : $0 }
+        deviceName = device?.name
+        deviceManufacturer = device?.manufacturer
+        deviceModel = device?.model
+        deviceHardware = device?.hardware
+        deviceSoftware = device?.software
+        deviceType = device?.type.map(Int64.init)
+    }
+
+    /// The columns after `id` and `store`, in table order, as the SELECTs below list them.
+    static let columns = """
+        identity, uuid, writer_id, day, offset_assumed, start, "end", offset_seconds, time_zone, value, unit, \
+        in_range, recording_method, created, last_modified, client_record_id, client_record_version, \
+        device_name, device_manufacturer, device_model, device_hardware, device_software, device_type
+        """
+
+    /// `columns`, each prefixed with `s.` for queries that join.
+    static let qualifiedColumns = columns.split(separator: ",")
+        .map { "s." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
+
+    static let selectByIdentity = "SELECT id, stream_id, \(columns) FROM sample WHERE store = ? AND identity = ?"
+    static let insert = "INSERT INTO sample(store, stream_id, \(columns)) VALUES (?, ?, "
+        + Array(repeating: "?", count: 23).joined(separator: ", ") + ")"
+    static let update = "UPDATE sample SET stream_id = ?, "
+        + columns.split(separator: ",").map { "\($0.trimmingCharacters(in: .whitespacesAndNewlines)) = ?" }.joined(separator: ", ")
+        + " WHERE id = ?"
+
+    /// Reads the columns listed in `columns`, starting at `first`.
+    init(_ s: SQLiteStatement, first: Int32) {
+        let c = first
+        identity = s.text(c)
+        uuid = s.optionalText(c + 1)
+        writerID = s.int(c + 2)
+        day = s.int(c + 3)
+        offsetAssumed = s.int(c + 4) != 0
+        start = s.double(c + 5)
+        end = s.double(c + 6)
+        offsetSeconds = s.optionalInt(c + 7)
+        timeZone = s.optionalText(c + 8)
+        value = s.optionalDouble(c + 9)
+        unit = s.text(c + 10)
+        inRange = s.int(c + 11) != 0
+        recordingMethod = s.optionalInt(c + 12)
+        created = s.optionalDouble(c + 13)
+        lastModified = s.optionalDouble(c + 14)
+        clientRecordId = s.optionalText(c + 15)
+        clientRecordVersion = s.optionalInt(c + 16)
+        deviceName = s.optionalText(c + 17)
+        deviceManufacturer = s.optionalText(c + 18)
+        deviceModel = s.optionalText(c + 19)
+        deviceHardware = s.optionalText(c + 20)
+        deviceSoftware = s.optionalText(c + 21)
+        deviceType = s.optionalInt(c + 22)
+    }
+
+    /// Values to bind for `columns`, in order.
+    var bindings: [SQLValue] {
+        [.text(identity), .string(uuid), .integer(writerID), .integer(day), .bool(offsetAssumed), .real(start),
+         .real(end), .int64(offsetSeconds), .string(timeZone), .double(value), .text(unit), .bool(inRange),
+         .int64(recordingMethod), .double(created), .double(lastModified), .string(clientRecordId),
+         .int64(clientRecordVersion), .string(deviceName), .string(deviceManufacturer), .string(deviceModel),
+         .string(deviceHardware), .string(deviceSoftware), .int64(deviceType)]
+    }
+
+    var bpm: Double? { value.flatMap { try? RestingValue.bpm(value: $0, unit: unit) } }
+
+    /// Back to the core's value, with the writer the caller looked up.
+    func sample(store: HealthStore, writer: Writer) -> RestingSample {
+        var device: Device?
+        if deviceName != nil || deviceManufacturer != nil || deviceModel != nil || deviceHardware != nil
+            || deviceSoftware != nil || deviceType != nil {
+            device = Device(name: deviceName, manufacturer: deviceManufacturer, model: deviceModel,
+                            hardware: deviceHardware, software: deviceSoftware, type: deviceType.map(Int.init))
+        }
+        var sample = RestingSample(
+            store: store, uuid: uuid, writer: writer, device: device,
+            start: Date(timeIntervalSince1970: start), end: Date(timeIntervalSince1970: end),
+            offsetSeconds: offsetSeconds.map(Int.init), timeZoneIdentifier: timeZone, value: value ?? .nan, unit: unit,
+            recordingMethod: recordingMethod.flatMap { RecordingMethod(rawValue: Int($0)) },
+            created: created.map(Date.init(timeIntervalSince1970:)),
+            lastModified: lastModified.map(Date.init(timeIntervalSince1970:)),
+            clientRecordId: clientRecordId, clientRecordVersion: clientRecordVersion)
+        sample.uuid = uuid
+        return sample
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import RHRCore
+import RHRFormats
+import RHRStore
+
+/// `rhr export`: one row per day and writer (R1: store and writer on every row, R7: the aggregation named).
+enum ExportCommand {
+    static let command = Command(
+        name: "export", arguments: "[--format csv|json] [--aggregate latest|lowest|mean] [--from D] [--to D]",
+        summary: "print one value per day and writer as CSV or JSON",
+        options: [
+            .value("format", "csv|json", "output format (default csv)"),
+            .value("aggregate", "latest|lowest|mean", "how a day's samples become one value (default latest)"),
+            .value("from", "YYYY-MM-DD", "first day"),
+            .value("to", "YYYY-MM-DD", "last day"),
+        ],
+        run: run)
+
+    static let header = "date,store,writer,aggregate,bpm,samples,provisional,offset_assumed,out_of_range"
+
+    static func run(_ invocation: Invocation) throws -> Int32 {
+        let args = invocation.arguments
+        guard args.positionals.isEmpty else { throw UsageError("rhr export takes no paths (got \(args.positionals[0]))") }
+        let format = args.value("format") ?? "csv"
+        guard format == "csv" || format == "json" else { throw UsageError("--format must be csv or json, not \(format)") }
+        let range = try DayRange(args)
+        let aggregation = try aggregationOption(args)
+        let store = try openStore(invocation)
+        let days = try store.days(from: range.from, to: range.to, aggregation: aggregation)
+        if format == "csv" {
+            var text = header + "\n"
+            for day in days { text += csvRow(day) + "\n" }
+            invocation.output.write(text)
+        } else {
+            invocation.output.print(JSONWriter.string(.array(days.map(jsonObject)), style: .pretty))
+        }
+        return 0
+    }
+
+    static func csvRow(_ day: DayValue) -> String {
+        [day.day.description, day.store.rawValue, csvField(day.writer.name), day.aggregation.rawValue, day.bpmText,
+         String(day.samples), String(day.provisional), String(day.offsetAssumed), String(day.outOfRange)]
+            .joined(separator: ",")
+    }
+
+    /// RFC 4180: quote fields holding a comma, a quote or a line break; double the quotes.
+    static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    static func jsonObject(_ day: DayValue) -> JSONValue {
+        .object(JSONObject([
+            ("date", .string(day.day.description)),
+            ("store", .string(day.store.rawValue)),
+            ("writer", .string(day.writer.name)),
+            ("aggregate", .string(day.aggregation.rawValue)),
+            ("bpm", day.bpm.map { .number(JSONNumber(roundedBPM($0, mean: day.aggregation == .mean))) } ?? .null),
+            ("samples", .number(JSONNumber(Int64(day.samples)))),
+            ("provisional", .bool(day.provisional)),
+            ("offset_assumed", .bool(day.offsetAssumed)),
+            ("out_of_range", .number(JSONNumber(Int64(day.outOfRange)))),
+        ] as [(String, JSONValue)]))
+    }
+
+    /// The JSON number that says what the CSV's text says: integral values whole, others to one decimal.
+    static func roundedBPM(_ bpm: Double, mean: Bool) -> Double {
+        (!mean && bpm == bpm.rounded()) ? bpm : (bpm * 10).rounded() / 10
+    }
+}
+
+/// `--from` and `--to`, checked.
+struct DayRange {
+    var from: LocalDay?
+    var to: LocalDay?
+
+    init(_ args: ParsedArguments) throws(UsageError) {
+        from = try DayRange.day(args, "from")
+        to = try DayRange.day(args, "to")
+        if let from, let to, from > to { throw UsageError("--from \(from) is after --to \(to)") }
+    }
+
+    private static func day(_ args: ParsedArguments, _ name: String) throws(UsageError) -> LocalDay? {
+        guard let text = args.value(name) else { return nil }
+        guard let day = LocalDay(text) else { throw UsageError("--\(name) must be a date like 2026-03-14, not \(text)") }
+        return day
+    }
+}
+
+func aggregationOption(_ args: ParsedArguments) throws(UsageError) -> Aggregation {
+    guard let text = args.value("aggregate") else { return .latest }
+    guard let aggregation = Aggregation(rawValue: text) else {
+        throw UsageError("--aggregate must be latest, lowest or mean, not \(text)")
+    }
+    return aggregation
+}
+
+/// Opens the store the invocation names, creating its private directory when needed.
+func openStore(_ invocation: Invocation) throws -> HealthDatabase {
+    let path = invocation.storePath
+    try StorePath.preparePrivateDirectory(for: path)
+    do {
+        return try HealthDatabase(path: path)
+    } catch {
+        throw CommandFailure(error.message)
+    }
+}

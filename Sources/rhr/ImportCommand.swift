@@ -1,0 +1,87 @@
+import Foundation
+import RHRCore
+import RHRFormats
+import RHRStore
+
+/// `rhr import PATH...`: each file is read whole, then applied whole or not at all.
+enum ImportCommand {
+    static let command = Command(
+        name: "import", arguments: "[--force] PATH...",
+        summary: "import exports or sync batch files into the store",
+        options: [.flag("force", "import an export older than the newest one already imported (adds, never removes)")],
+        run: run)
+
+    static func run(_ invocation: Invocation) throws -> Int32 {
+        let paths = invocation.arguments.positionals
+        guard !paths.isEmpty else { throw UsageError("rhr import needs at least one PATH") }
+        let store = try openStore(invocation)
+        let options = ImportOptions(machineZone: .current, allowOlderExport: invocation.arguments.has("force"))
+        var failed = false
+        for path in paths {
+            do {
+                let line = try importFile(path, into: store, options: options, output: invocation.output)
+                invocation.output.print(line)
+            } catch {
+                failed = true
+                invocation.output.error("rhr import: \(error)")
+            }
+        }
+        return failed ? 1 : 0
+    }
+
+    /// Reads one file, applies its batches in one transaction, and returns the result line.
+    static func importFile(_ path: String, into store: HealthDatabase, options: ImportOptions, output: Output) throws -> String {
+        let bar = output.stderrIsTerminal ? ProgressBar(label: (path as NSString).lastPathComponent) : nil
+        let imported: ImportedFile
+        do {
+            imported = try FileImporter.read(path: path, options: options, progress: bar?.update)
+        } catch {
+            bar?.clear()
+            throw CommandFailure(error.description)
+        }
+        let outcomes: [BatchOutcome]
+        do {
+            outcomes = try store.apply(imported.batches)
+        } catch {
+            bar?.clear()
+            throw CommandFailure("\(path): \(error.message)")
+        }
+        bar?.clear()
+        return resultLine(imported, outcomes)
+    }
+
+    /// "export.xml (Apple Health export (XML)): 1,204,311 records read; resting samples 31 added, 1 replaced,
+    /// 1 deleted, 2 out of range (kept, excluded from the trend)".
+    static func resultLine(_ imported: ImportedFile, _ outcomes: [BatchOutcome]) -> String {
+        var total = BatchOutcome()
+        for o in outcomes {
+            total.added += o.added
+            total.replaced += o.replaced
+            total.deleted += o.deleted
+            total.unchanged += o.unchanged
+            total.outOfRange += o.outOfRange
+            total.heartRateSummaries += o.heartRateSummaries
+            if o.duplicate { total.duplicate = true }
+        }
+        var line = "\(imported.path): \(imported.kind): \(grouped(imported.recordsRead)) records read; resting samples "
+            + "\(grouped(total.added)) added, \(grouped(total.replaced)) replaced, \(grouped(total.deleted)) deleted, "
+            + "\(grouped(total.outOfRange)) out of range (kept, excluded from the trend)"
+        if total.unchanged > 0 { line += ", \(grouped(total.unchanged)) unchanged" }
+        let duplicates = outcomes.filter(\.duplicate).count
+        if duplicates > 0 { line += "; \(duplicates) batch\(duplicates == 1 ? "" : "es") applied before" }
+        for (reason, count) in imported.skipped.sorted(by: { $0.key < $1.key }) {
+            line += "; \(grouped(count)) skipped: \(reason)"
+        }
+        return line
+    }
+
+    static func grouped(_ n: Int) -> String {
+        let digits = String(n)
+        var out = ""
+        for (i, ch) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(ch)
+        }
+        return out
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// A one-line progress bar on stderr: bytes read of total, rate, time left. Redrawn in place.
+final class ProgressBar: Sendable {
+    let label: String
+    let start = Date()
+
+    init(label: String) {
+        self.label = label
+    }
+
+    /// The reader calls this at most a few times a second, from any thread.
+    @Sendable func update(_ done: Int64, _ total: Int64) {
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + ProgressBar.text(label: label, done: done, total: total,
+                                                                             elapsed: Date().timeIntervalSince(start))).utf8))
+    }
+
+    func clear() {
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+
+    /// "export.zip [██████░░░░░░░░░░░░░░]  31%  158 MB of 512 MB  212 MB/s  2 s left".
+    static func text(label: String, done: Int64, total: Int64, elapsed: Double, width: Int = 20) -> String {
+        let fraction = total > 0 ? min(1, max(0, Double(done) / Double(total))) : 0
+        let filled = Int((fraction * Double(width)).rounded(.down))
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        let percent = String(format: "%3d%%", Int((fraction * 100).rounded(.down)))
+        var text = "\(label) [\(bar)] \(percent)  \(megabytes(done)) of \(megabytes(total))"
+        if elapsed > 0.2 && done > 0 {
+            let rate = Double(done) / elapsed
+            text += "  \(megabytes(Int64(rate)))/s"
+            if total > done { text += "  \(Int((Double(total - done) / rate).rounded(.up))) s left" }
+        }
+        return text
+    }
+
+    static func megabytes(_ bytes: Int64) -> String {
+        let mb = Double(bytes) / 1_000_000
+        return mb >= 10 ? "\(Int(mb.rounded())) MB" : String(format: "%.1f MB", mb)
+    }
+}

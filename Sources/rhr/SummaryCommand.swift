@@ -1,0 +1,119 @@
+import Foundation
+import RHRCore
+import RHRStore
+
+/// `rhr summary`: a plain table of the last days with data, one column per writer, flags spelled out.
+/// Also what `rhr` prints when its output is not a terminal.
+enum SummaryCommand {
+    static let command = Command(
+        name: "summary", arguments: "[--aggregate latest|lowest|mean] [--days N]",
+        summary: "print a plain table of the most recent days",
+        options: [
+            .value("aggregate", "latest|lowest|mean", "how a day's samples become one value (default latest)"),
+            .value("days", "N", "how many days with data to show (default 14)"),
+        ],
+        run: run)
+
+    static func run(_ invocation: Invocation) throws -> Int32 {
+        let args = invocation.arguments
+        guard args.positionals.isEmpty else { throw UsageError("rhr summary takes no paths (got \(args.positionals[0]))") }
+        let aggregation = try aggregationOption(args)
+        var count = 14
+        if let text = args.value("days") {
+            guard let n = Int(text), n > 0 else { throw UsageError("--days must be a positive number, not \(text)") }
+            count = n
+        }
+        let store = try openStore(invocation)
+        invocation.output.write(try report(store: store, aggregation: aggregation, days: count))
+        return 0
+    }
+
+    static func report(store: HealthDatabase, aggregation: Aggregation, days count: Int) throws -> String {
+        let contents = try store.contents()
+        let streams = try store.streams()
+        var lines: [String] = []
+        switch DataDiagnosis(contents) {
+        case .noData:
+            lines.append("No data yet.")
+            lines.append("Import an export:  rhr import export.zip   (Apple Health, Health Connect, Health Auto Export)")
+            lines.append("Or send batches:   rhr push batches.jsonl  (to a running rhr daemon)")
+            lines.append(wellness)
+            return lines.joined(separator: "\n") + "\n"
+        case .noRestingWriter(let stores):
+            lines.append(currency(streams))
+            for s in stores { lines.append(DataDiagnosis.explanation(s)) }
+            lines.append(wellness)
+            return lines.joined(separator: "\n") + "\n"
+        case .resting(let without):
+            lines.append(currency(streams))
+            for s in without { lines.append(DataDiagnosis.explanation(s)) }
+        }
+        for stream in streams {
+            for limit in stream.permissionLimits { lines.append("\(stream.store.displayName) (\(stream.stream)): \(limit.words)") }
+        }
+
+        let values = try store.days(aggregation: aggregation)
+        let writers = Array(Set(values.map(\.writer))).sorted()
+        let shownDays = Array(Set(values.map(\.day)).sorted().suffix(count))
+        guard let first = shownDays.first, let last = shownDays.last else { return lines.joined(separator: "\n") + "\n" }
+        lines.append("\(aggregation.words) · \(first) … \(last)")
+        lines.append("")
+        var byKey: [String: DayValue] = [:]
+        for v in values where v.day >= first { byKey["\(v.day) \(v.writer.key)"] = v }
+        let headings = ["date"] + writers.map(shortName)
+        var rows: [[String]] = []
+        var usedFlags = Set<Character>()
+        for d in shownDays {
+            var row = [d.description]
+            for w in writers {
+                guard let v = byKey["\(d) \(w.key)"] else { row.append(""); continue }
+                let flags = Self.flags(v)
+                usedFlags.formUnion(flags)
+                row.append((v.bpmText.isEmpty ? "–" : v.bpmText) + (flags.isEmpty ? "" : " " + flags))
+            }
+            rows.append(row)
+        }
+        let widths = headings.indices.map { i in ([headings[i]] + rows.map { $0[i] }).map(\.count).max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { i, c in c.padding(toLength: widths[i], withPad: " ", startingAt: 0) }
+                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }
+        lines.append(line(headings))
+        for row in rows { lines.append(line(row)) }
+        let revisions = try store.revisions(from: first, to: last).suffix(5)
+        if !revisions.isEmpty {
+            lines.append("")
+            lines.append("revisions (values deleted or replaced, kept for the record):")
+            for r in revisions { lines.append("  \(r.day) \(shortName(r.writer)): \(r.text)") }
+        }
+        lines.append("")
+        for w in writers { lines.append("\(shortName(w)): \(w.provenance)") }
+        let legend = [("p", "provisional: Apple may still replace this estimate"), ("a", "offset assumed (none recorded)"),
+                      ("!", "out-of-range samples kept but excluded"), ("–", "no valid sample that day")]
+            .filter { usedFlags.contains(Character($0.0)) || ($0.0 == "–" && rows.joined().contains { $0.hasPrefix("–") }) }
+        if !legend.isEmpty { lines.append(legend.map { "\($0.0) \($0.1)" }.joined(separator: " · ")) }
+        lines.append(wellness)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// "HK Jane’s Apple Watch", "HC Oura": the column heading; the legend below names the package.
+    static func shortName(_ w: Writer) -> String {
+        "\(w.store == .healthKit ? "HK" : "HC") \(w.appName.flatMap { $0.isEmpty ? nil : $0 } ?? w.name)"
+    }
+
+    static func flags(_ v: DayValue) -> String {
+        (v.provisional ? "p" : "") + (v.offsetAssumed ? "a" : "") + (v.outOfRange > 0 ? "!" : "")
+    }
+
+    /// "HealthKit as of 14 Mar 21:00 · Health Connect as of 21 Mar 09:00".
+    static func currency(_ streams: [StreamState]) -> String {
+        var parts: [String] = []
+        for store in HealthStore.allCases {
+            guard let newest = streams.filter({ $0.store == store }).compactMap(\.asOf).max() else { continue }
+            parts.append("\(store.displayName) as of \(newest.shortText)")
+        }
+        return parts.isEmpty ? "No data yet." : parts.joined(separator: " · ")
+    }
+
+    static let wellness = "Wellness information, not medical advice."
+}

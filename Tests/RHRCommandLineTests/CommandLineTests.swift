@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+
+/// The command line end to end: the real binary, a real store in a private directory.
+@Suite("rhr command line")
+struct CommandLineTests {
+    let rhr = RHRProcess()
+
+    var sampleBatches: [String] {
+        ["healthkit-iphone.jsonl", "healthconnect-pixel.jsonl"].map { RHRProcess.samples + "/batches/" + $0 }
+    }
+
+    @Test func importThenExportGivesTheRowsTheRulesSay() throws {
+        defer { rhr.cleanUp() }
+        let imported = try rhr.run(["import"] + sampleBatches)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("healthkit-iphone.jsonl: sync batches (JSON lines): "))
+        #expect(imported.stdout.contains("20 added, 0 replaced, 1 deleted"))
+        let export = try rhr.run(["export", "--from", "2026-11-18"])
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(export.stdout == """
+            date,store,writer,aggregate,bpm,samples,provisional,offset_assumed,out_of_range
+            2026-11-18,healthconnect,com.ouraring.oura,latest,56,1,false,false,0
+            2026-11-18,healthkit,Jane’s Apple Watch,latest,57,1,false,false,0
+            2026-11-18,healthkit,Withings,latest,60.5,1,false,false,0
+            2026-11-19,healthconnect,com.example.sleeptracker,latest,,0,false,false,1
+            2026-11-19,healthconnect,com.ouraring.oura,latest,54,1,false,false,0
+            2026-11-19,healthkit,Jane’s Apple Watch,latest,56,1,false,false,0
+            2026-11-19,healthkit,Withings,latest,60.8,1,false,false,0
+            2026-11-20,healthconnect,com.example.manuallog,latest,61,1,false,false,0
+            2026-11-20,healthconnect,com.ouraring.oura,latest,53,1,false,false,0
+            2026-11-20,healthkit,Jane’s Apple Watch,latest,58,1,true,false,0
+            2026-11-21,healthconnect,com.ouraring.oura,latest,55,1,false,true,0
+            2026-11-21,healthkit,Jane’s Apple Watch,latest,59,1,true,false,0
+
+            """)
+        // The replaced draft is gone from the trend and named in the history.
+        #expect(!export.stdout.contains(",62,"))
+        let status = try rhr.run(["status"])
+        #expect(status.stdout.contains("healthkit/iphone: as of 2026-11-21T22:30:00+01:00, cursor YW5jaG9yLTM="))
+        // Importing the same files again changes nothing.
+        let again = try rhr.run(["import"] + sampleBatches)
+        #expect(again.status == 0)
+        #expect(again.stdout.contains("0 added, 0 replaced, 0 deleted"))
+        #expect(try rhr.run(["export", "--from", "2026-11-18"]).stdout == export.stdout)
+    }
+
+    @Test func exportAggregatesAndJSON() throws {
+        defer { rhr.cleanUp() }
+        _ = try rhr.run(["import"] + sampleBatches)
+        let mean = try rhr.run(["export", "--aggregate", "mean", "--from", "2026-11-19", "--to", "2026-11-19"])
+        #expect(mean.stdout.split(separator: "\n").dropFirst().map(String.init) == [
+            "2026-11-19,healthconnect,com.example.sleeptracker,mean,,0,false,false,1",
+            "2026-11-19,healthconnect,com.ouraring.oura,mean,54.0,1,false,false,0",
+            "2026-11-19,healthkit,Jane’s Apple Watch,mean,56.0,1,false,false,0",
+            "2026-11-19,healthkit,Withings,mean,60.8,1,false,false,0",
+        ])
+        let json = try rhr.run(["export", "--format", "json", "--from", "2026-11-21"])
+        #expect(json.status == 0)
+        let rows = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        #expect(rows?.count == 2)
+        #expect(rows?.last?["writer"] as? String == "Jane’s Apple Watch")
+        #expect(rows?.last?["bpm"] as? Double == 59)
+        #expect(rows?.last?["provisional"] as? Bool == true)
+        #expect(rows?.first?["offset_assumed"] as? Bool == true)
+        #expect(Set(rows?.first?.keys.map { $0 } ?? []) == ["date", "store", "writer", "aggregate", "bpm", "samples",
+                                                            "provisional", "offset_assumed", "out_of_range"])
+    }
+
+    @Test func theStoreIsPrivate() throws {
+        defer { rhr.cleanUp() }
+        _ = try rhr.run(["import", sampleBatches[1]])
+        let fm = FileManager.default
+        #expect((try fm.attributesOfItem(atPath: rhr.storePath)[.posixPermissions] as? Int) == 0o600)
+        #expect((try fm.attributesOfItem(atPath: rhr.dataHome + "/rhr")[.posixPermissions] as? Int) == 0o700)
+        // --store names another place.
+        let other = rhr.home + "/elsewhere/mine.sqlite"
+        #expect(try rhr.run(["--store", other, "import", sampleBatches[1]]).status == 0)
+        #expect(fm.fileExists(atPath: other))
+    }
+
+    @Test func aBadLineIsNamedAndNothingIsStored() throws {
+        defer { rhr.cleanUp() }
+        _ = try rhr.run(["import", sampleBatches[1]])
+        let before = try rhr.run(["export"]).stdout
+        let lines = try String(contentsOfFile: sampleBatches[0], encoding: .utf8).split(separator: "\n")
+        let broken = lines[0] + "\n" + lines[1].replacingOccurrences(of: "\"start\":\"2026-11-21T00:03:12+01:00\"",
+                                                                     with: "\"start\":\"21 Nov\"") + "\n"
+        let path = rhr.write("broken.jsonl", broken)
+        let result = try rhr.run(["import", path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("broken.jsonl:2: upserted[0].start: not an ISO-8601 date"), "\(result.stderr)")
+        #expect(try rhr.run(["export"]).stdout == before)
+    }
+
+    @Test func aCursorGapIsRefusedWithNothingStored() throws {
+        defer { rhr.cleanUp() }
+        let lines = try String(contentsOfFile: sampleBatches[0], encoding: .utf8).split(separator: "\n")
+        let path = rhr.write("gap.jsonl", lines[0] + "\n" + lines[2] + "\n")
+        let result = try rhr.run(["import", path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("gap.jsonl: batch 2") || result.stderr.contains("gap.jsonl: stream healthkit/iphone"),
+                "\(result.stderr)")
+        #expect(result.stderr.contains("cursor"))
+        #expect(try rhr.run(["export"]).stdout == "date,store,writer,aggregate,bpm,samples,provisional,offset_assumed,out_of_range\n")
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        defer { rhr.cleanUp() }
+        for args in [["export", "--format", "xml"], ["export", "--from", "yesterday"], ["import"], ["export", "--bogus"],
+                     ["export", "--aggregate", "median"], ["export", "--from", "2026-11-20", "--to", "2026-11-01"],
+                     ["summary", "--days", "0"]] {
+            let result = try rhr.run(args)
+            #expect(result.status == 2, "\(args)")
+            #expect(result.stderr.hasPrefix("rhr"), "\(args)")
+            #expect(result.stdout.isEmpty)
+        }
+    }
+
+    @Test func failuresExitOneAndNameTheFile() throws {
+        defer { rhr.cleanUp() }
+        let missing = try rhr.run(["import", rhr.home + "/nope.zip"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("nope.zip: no such file"))
+        let garbage = rhr.write("notes.txt", "just some words\n")
+        let unknown = try rhr.run(["import", garbage])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("notes.txt: not a file rhr reads"))
+    }
+
+    @Test func helpAndVersion() throws {
+        defer { rhr.cleanUp() }
+        let help = try rhr.run(["--help"])
+        #expect(help.status == 0)
+        for word in ["rhr import", "rhr export", "rhr summary", "rhr status", "--store", "not medical advice"] {
+            #expect(help.stdout.contains(word), "\(word)")
+        }
+        let exportHelp = try rhr.run(["export", "--help"])
+        #expect(exportHelp.stdout.hasPrefix("usage: rhr export [--format csv|json]"))
+        let version = try rhr.run(["--version"])
+        #expect(version.status == 0 && version.stdout.hasPrefix("rhr 0."))
+    }
+
+    @Test func summaryNamesWritersFlagsAndTheEmptyState() throws {
+        defer { rhr.cleanUp() }
+        let empty = try rhr.run(["summary"])
+        #expect(empty.status == 0)
+        #expect(empty.stdout.contains("No data yet."))
+        _ = try rhr.run(["import"] + sampleBatches)
+        let summary = try rhr.run(["summary"])
+        #expect(summary.stdout.contains("HealthKit as of 21 Nov 22:30"))
+        #expect(summary.stdout.contains("one value per day: latest"))
+        #expect(summary.stdout.contains("HK Jane’s Apple Watch"))
+        #expect(summary.stdout.contains("59 p"))
+        #expect(summary.stdout.contains("p provisional: Apple may still replace this estimate"))
+        #expect(summary.stdout.contains("without READ_HEALTH_DATA_HISTORY"))
+        // `rhr` alone, not on a terminal, prints the summary.
+        #expect(try rhr.run([]).stdout == summary.stdout)
+    }
+}

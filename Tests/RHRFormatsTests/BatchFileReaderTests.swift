@@ -1,0 +1,205 @@
+import Foundation
+import RHRCore
+import Testing
+@testable import RHRFormats
+
+/// A private temporary directory, removed when the test is done with it.
+final class TemporaryDirectory {
+    let path: String
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory.path + "/rhr-formats-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func file(_ name: String, _ bytes: [UInt8]) throws -> String {
+        let file = path + "/" + name
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        return file
+    }
+
+    func file(_ name: String, _ text: String) throws -> String { try file(name, Array(text.utf8)) }
+}
+
+/// Collects progress calls from the reader.
+final class ProgressLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var calls: [(Int64, Int64)] = []
+
+    func record(_ done: Int64, _ total: Int64) {
+        lock.lock()
+        calls.append((done, total))
+        lock.unlock()
+    }
+
+    var all: [(Int64, Int64)] {
+        lock.lock()
+        defer { lock.unlock() }
+        return calls
+    }
+}
+
+@Suite("BatchFileReader")
+struct BatchFileReaderTests {
+    static let options = ImportOptions(machineZone: TimeZone(identifier: "UTC")!)
+
+    static func line(_ i: Int, start: String = "2026-11-28T06:12:00Z") -> String {
+        #"{"store":"healthconnect","stream":"s\#(i)","asOf":"2026-11-29T08:00:00Z","upserted":[{"type":"RestingHeartRate","#
+            + #""time":"\#(start)","zoneOffset":"+01:00","beatsPerMinute":\#(50 + i % 20),"#
+            + #""metadata":{"id":"id-\#(i)","dataOrigin":"com.ouraring.oura"}}]}"#
+    }
+
+    static func healthKitLine(start: String) -> String {
+        #"{"store":"healthkit","stream":"iphone","asOf":"2026-11-29T08:00:00+01:00","upserted":[{"type":"restingHeartRate","#
+            + #""start":"\#(start)","end":"2026-11-28T23:48:44+01:00","value":58,"unit":"count/min","#
+            + #""source":{"name":"Watch"}}]}"#
+    }
+
+    private func readError(_ path: String) -> InputError? {
+        #expect(throws: InputError.self) { try BatchFileReader.read(path: path, options: Self.options, progress: nil) }
+    }
+
+    @Test("a bad line 3 is named: file, line and JSON path; nothing is returned")
+    func badLineThree() throws {
+        let dir = try TemporaryDirectory()
+        let path = try dir.file("batches.jsonl", [Self.line(1), Self.line(2), Self.healthKitLine(start: "yesterday"),
+                                                  Self.line(4)].joined(separator: "\n") + "\n")
+        let error = try #require(readError(path))
+        #expect(error.path == path)
+        #expect(error.line == 3)
+        #expect(error.message == "upserted[0].start: not an ISO-8601 date")
+        #expect(error.description == "\(path):3: upserted[0].start: not an ISO-8601 date")
+        #expect(InputError(path: "batches.jsonl", line: 3, message: error.message).description
+            == "batches.jsonl:3: upserted[0].start: not an ISO-8601 date")
+    }
+
+    @Test("a syntax error names the line and the column")
+    func syntaxError() throws {
+        let dir = try TemporaryDirectory()
+        let path = try dir.file("b.jsonl", Self.line(1) + "\n" + #"{"store":"healthkit" "stream":"x"}"# + "\n")
+        let error = try #require(readError(path))
+        #expect(error.line == 2)
+        #expect(error.message == "column 22: store: expected ',' or '}' after an object member, found '\"'")
+
+        let truncated = try dir.file("t.jsonl", Self.line(1) + "\n" + String(Self.line(2).dropLast(5)))
+        let cut = try #require(readError(truncated))
+        #expect(cut.line == 2)
+        #expect(cut.message == "column 218: upserted[0].metadata.dataOrigin: unterminated string")
+    }
+
+    @Test("a line that is JSON but not an object is refused")
+    func notAnObject() throws {
+        let dir = try TemporaryDirectory()
+        let error = try #require(readError(try dir.file("a.jsonl", "[1,2]\n")))
+        #expect(error.description.hasSuffix("a.jsonl:1: a batch must be a JSON object, not an array"))
+    }
+
+    @Test("CRLF, blank and whitespace-only lines, no final newline; line numbers count every line")
+    func lineEnds() throws {
+        let dir = try TemporaryDirectory()
+        let text = "\r\n" + Self.line(1) + "\r\n   \r\n\t\n" + Self.line(2) + "\r\n\n" + Self.line(3)
+        let file = try BatchFileReader.read(path: try dir.file("crlf.jsonl", text), options: Self.options, progress: nil)
+        #expect(file.batches.map(\.stream) == ["s1", "s2", "s3"])
+
+        let bad = "\r\n" + Self.line(1) + "\r\n   \r\n\t\n" + Self.healthKitLine(start: "2026-11-28T00:03:12") + "\r\n"
+        let error = try #require(readError(try dir.file("bad.jsonl", bad)))
+        #expect(error.line == 5)
+        #expect(error.message == "upserted[0].start: not an ISO-8601 date: the offset (Z or ±HH:MM) is missing")
+    }
+
+    @Test("a byte order mark is accepted at the start of the file only")
+    func byteOrderMark() throws {
+        let dir = try TemporaryDirectory()
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let ok = try dir.file("bom.jsonl", bom + Array((Self.line(1) + "\n").utf8))
+        #expect(try BatchFileReader.read(path: ok, options: Self.options, progress: nil).batches.count == 1)
+
+        let second = try dir.file("bom2.jsonl", Array((Self.line(1) + "\n").utf8) + bom + Array(Self.line(2).utf8))
+        let error = try #require(readError(second))
+        #expect(error.line == 2)
+        #expect(error.message == "column 1: expected a value, found byte 0xEF")
+
+        // Columns on the first line still count the mark as a character.
+        let shifted = try dir.file("bom3.jsonl", bom + Array("{\"a\" 1}".utf8))
+        #expect(readError(shifted)?.message == "column 7: a: expected ':' after an object key, found '1'")
+    }
+
+    @Test("a line over 16 MiB is refused with its number, even when the lines before are fine")
+    func tooLong() throws {
+        let dir = try TemporaryDirectory()
+        let padding = String(repeating: " ", count: 16 * 1024 * 1024)
+        let path = try dir.file("big.jsonl", Self.line(1) + "\n" + #"{"store":"healthkit","pad":""# + padding + "\"}\n" + Self.line(3))
+        let error = try #require(readError(path))
+        #expect(error.line == 2)
+        #expect(error.message == "the line is longer than 16 MiB, the limit for one batch")
+
+        // Just under the limit is fine: whitespace is JSON whitespace.
+        let fits = try dir.file("fits.jsonl", Self.line(1) + String(repeating: " ", count: 16 * 1024 * 1024 - Self.line(1).utf8.count) + "\r\n")
+        #expect(try BatchFileReader.read(path: fits, options: Self.options, progress: nil).batches.count == 1)
+    }
+
+    @Test("a file of many chunks: every line, in order, with progress up to the file's size")
+    func manyChunks() throws {
+        let dir = try TemporaryDirectory()
+        let count = 9000
+        let text = (1...count).map { Self.line($0) }.joined(separator: "\n") + "\n"
+        #expect(text.utf8.count > 2 * BatchFileReader.chunkSize)
+        let path = try dir.file("many.jsonl", text)
+        let log = ProgressLog()
+        let file = try BatchFileReader.read(path: path, options: Self.options, progress: { log.record($0, $1) })
+        #expect(file.kind == .syncBatches)
+        #expect(file.path == path)
+        #expect(file.batches.count == count)
+        #expect(file.recordsRead == count)
+        #expect(file.batches.first?.stream == "s1")
+        #expect(file.batches.last?.stream == "s\(count)")
+        #expect(file.batches.allSatisfy { $0.origin == "many.jsonl" && $0.store == .healthConnect })
+        #expect(file.batches[41].resting.first?.uuid == "id42")
+        #expect(file.batches[41].resting.first?.value == Double(50 + 42 % 20))
+        let calls = log.all
+        #expect(calls.count >= 3)
+        #expect(calls.last.map { $0.0 == $0.1 && $0.0 == Int64(text.utf8.count) } == true)
+        #expect(zip(calls, calls.dropFirst()).allSatisfy { $0.0 < $1.0 })
+
+        // A bad line deep in the file is named by its number across chunk boundaries.
+        var lines = (1...count).map { Self.line($0) }
+        lines[7776] = Self.line(7777, start: "2026-13-01T00:00:00Z")
+        let error = try #require(readError(try dir.file("bad.jsonl", lines.joined(separator: "\n"))))
+        #expect(error.line == 7777)
+        #expect(error.message == "upserted[0].time: not an ISO-8601 date")
+    }
+
+    @Test("an empty file or one of blank lines holds no batches")
+    func empty() throws {
+        let dir = try TemporaryDirectory()
+        for text in ["", "\n\n", "  \r\n\t"] {
+            let file = try BatchFileReader.read(path: try dir.file("e.jsonl", text), options: Self.options, progress: nil)
+            #expect(file.batches.isEmpty)
+            #expect(file.recordsRead == 0)
+        }
+    }
+
+    @Test("a missing file and a directory are named as such")
+    func notAFile() throws {
+        let dir = try TemporaryDirectory()
+        #expect(readError(dir.path + "/nope.jsonl") == InputError(path: dir.path + "/nope.jsonl", message: "no such file"))
+        #expect(readError(dir.path) == InputError(path: dir.path, message: "is a directory"))
+    }
+
+    @Test("the machine zone reaches the decoder (R5: Health Connect heart rate without an offset)")
+    func machineZone() throws {
+        let dir = try TemporaryDirectory()
+        let line = #"{"store":"healthconnect","stream":"p","asOf":"2026-11-29T08:00:00Z","upserted":[{"type":"HeartRate","#
+            + #""startTime":"2026-11-29T04:30:00Z","endTime":"2026-11-29T04:30:00Z","samples":[{"time":"2026-11-29T04:30:00Z","#
+            + #""beatsPerMinute":60}],"metadata":{"id":"x","dataOrigin":"com.fitbit.FitbitMobile"}}]}"#
+        let path = try dir.file("hr.jsonl", line)
+        let newYork = ImportOptions(machineZone: TimeZone(identifier: "America/New_York")!)
+        #expect(try BatchFileReader.read(path: path, options: newYork, progress: nil).batches.first?.heartRate.first?.day
+            == LocalDay("2026-11-28"))
+        #expect(try BatchFileReader.read(path: path, options: Self.options, progress: nil).batches.first?.heartRate.first?.day
+            == LocalDay("2026-11-29"))
+    }
+}

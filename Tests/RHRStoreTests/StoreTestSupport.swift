@@ -1,0 +1,75 @@
+import Foundation
+import RHRCore
+@testable import RHRStore
+
+/// A private temporary directory, removed when the value is released.
+final class TemporaryDirectory {
+    let path: String
+
+    init() {
+        let template = FileManager.default.temporaryDirectory.appendingPathComponent("rhr-test-XXXXXX").path
+        var bytes = Array(template.utf8CString)
+        guard let made = mkdtemp(&bytes) else { fatalError("mkdtemp failed") }
+        path = String(cString: made)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func file(_ name: String) -> String { path + "/" + name }
+}
+
+let utc = TimeZone(identifier: "UTC")!
+
+func ts(_ text: String) -> Timestamp {
+    guard let t = Timestamp.parse(text) else { fatalError("bad test date \(text)") }
+    return t
+}
+
+func date(_ text: String) -> Date { ts(text).date }
+
+func day(_ text: String) -> LocalDay { LocalDay(text)! }
+
+let watch = Writer(store: .healthKit, name: "Jane’s Apple Watch")
+let scale = Writer(store: .healthKit, name: "Withings")
+let oura = Writer(store: .healthConnect, name: "com.ouraring.oura", appName: "Oura")
+
+func hk(_ start: String, _ end: String, _ value: Double, writer: Writer = watch, uuid: String? = nil,
+        unit: String = "count/min") -> RestingSample {
+    let s = ts(start)
+    return RestingSample(store: .healthKit, uuid: uuid, writer: writer, start: s.date, end: date(end),
+                         offsetSeconds: s.offsetSeconds, value: value, unit: unit)
+}
+
+func hc(_ id: String, _ time: String, offset: Int?, _ bpm: Int64, writer: Writer = oura) -> RestingSample {
+    RestingSample.healthConnect(id: id, writer: writer, time: date(time), zoneOffset: offset, beatsPerMinute: bpm,
+                                lastModified: date(time).addingTimeInterval(60))
+}
+
+func export(_ asOf: String, _ samples: [RestingSample], heartRate: [HeartRateDaySummary] = [],
+            allowOlder: Bool = false, watchWriters: Set<String> = []) -> SyncBatch {
+    let t = ts(asOf)
+    return SyncBatch(store: .healthKit, stream: "apple-health-export", asOf: t,
+                     snapshot: .init(from: nil, to: t, allowOlder: allowOlder), resting: samples, heartRate: heartRate,
+                     watchWriters: watchWriters, origin: "export of \(t.localDay.shortText)")
+}
+
+func live(_ asOf: String, previous: String?, next: String?, _ samples: [RestingSample] = [], deleted: [String] = [],
+          store: HealthStore = .healthKit, fullResync: Bool = false) -> SyncBatch {
+    SyncBatch(store: store, stream: "iphone", asOf: ts(asOf), cursor: .init(previous: previous, next: next),
+              fullResync: fullResync, resting: samples, deleted: deleted, origin: "iphone")
+}
+
+extension HealthDatabase {
+    /// Everything a reader can see, as text: equal dumps mean an unchanged store.
+    func dump() throws -> String {
+        var lines: [String] = []
+        for s in try samples() {
+            lines.append("sample \(s.day) \(s.sample.writer.key) \(s.sample.identity) \(s.sample.value) \(s.provisional) \(s.stream)")
+        }
+        for r in try revisions() { lines.append("revision \(r.day) \(r.identity) \(r.reason) \(r.text)") }
+        for h in try heartRateDays() { lines.append("hr \(h.day) \(h.writer.key) \(h.total) \(h.histogramText)") }
+        for s in try streams() { lines.append("stream \(s.store) \(s.stream) \(s.cursor ?? "-") \(s.asOf?.iso8601 ?? "-") \(s.revision)") }
+        lines.append("revision \(try revision())")
+        return lines.joined(separator: "\n")
+    }
+}
