@@ -73,9 +73,9 @@ public enum AppleHealthReader {
         } catch {
             throw InputError(path: path, message: "\(error)")
         }
-        var skipped: [String: Int] = [:]
-        if collector.restingOutOfRange > 0 { skipped["out of range"] = collector.restingOutOfRange }
-        return ImportedFile(path: path, kind: kind, batches: [batch], recordsRead: collector.recordsRead, skipped: skipped)
+        // Out-of-range values are kept, not skipped: the store flags and counts them (`BatchOutcome.outOfRange`).
+        // Nothing else is passed over: every top-level record was looked at, and the rest is not records.
+        return ImportedFile(path: path, kind: kind, batches: [batch], recordsRead: collector.recordsRead)
     }
 
     /// Feeds the source's blocks to the scanner, carrying each block's unconsumed tail to the front of the next.

@@ -66,7 +66,7 @@ enum ImportBench {
         let batch = file.batches[0]
         let heartRate = batch.heartRate.reduce(0) { $0 + $1.total }
         print("records=\(file.recordsRead) resting=\(batch.resting.count) heartRate=\(heartRate) "
-            + "outOfRange=\(file.skipped["out of range"] ?? 0) watches=\(batch.watchWriters.count)")
+            + "outOfRange=\(batch.resting.filter { !$0.isInRange }.count) watches=\(batch.watchWriters.count)")
     }
 
     // MARK: - Generation

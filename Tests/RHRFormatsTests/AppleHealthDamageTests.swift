@@ -10,7 +10,7 @@ struct AppleHealthDamageTests {
     /// A small export with every kind of markup the scanner meets, each of which a cut can land in.
     static let whole = appleHealthExport("""
          <!-- a comment -->
-        \(appleHealthRecord(metadata: [("HKTimeZone", "Europe/Berlin")]))\(appleHealthRecord(type: "HKQuantityTypeIdentifierHeartRate", source: "Jane&#x2019;s Apple Watch", device: appleWatchDevice, start: "2024-03-13 10:00:00 +0100", end: "2024-03-13 10:00:00 +0100", value: "64", metadata: [("HKMetadataKeyHeartRateMotionContext", "1")])) <Correlation type="HKCorrelationTypeIdentifierBloodPressure" sourceName="Health Mate" startDate="2024-03-13 08:00:00 +0100" endDate="2024-03-13 08:00:00 +0100">
+        \(appleHealthRecord(metadata: [("HKTimeZone", "Europe/Berlin")]))\(appleHealthRecord(type: "HKQuantityTypeIdentifierHeartRate", source: "Jane&#x2019;s Apple Watch", device: appleHealthWatchDevice, start: "2024-03-13 10:00:00 +0100", end: "2024-03-13 10:00:00 +0100", value: "64", metadata: [("HKMetadataKeyHeartRateMotionContext", "1")])) <Correlation type="HKCorrelationTypeIdentifierBloodPressure" sourceName="Health Mate" startDate="2024-03-13 08:00:00 +0100" endDate="2024-03-13 08:00:00 +0100">
           <Record type="HKQuantityTypeIdentifierBloodPressureSystolic" sourceName="Health Mate" unit="mmHg" startDate="2024-03-13 08:00:00 +0100" endDate="2024-03-13 08:00:00 +0100" value="124"/>
          </Correlation>
          <![CDATA[ ]]><?pi x?>
@@ -21,8 +21,8 @@ struct AppleHealthDamageTests {
     func truncatedAnywhere() throws {
         let bytes = Array(AppleHealthDamageTests.whole.utf8)
         // From the first byte the content is recognisable by, to the last byte before `</HealthData>` is whole.
-        let first = Int(try #require(byteOffset(of: "<!DOCTYPE HealthData", in: AppleHealthDamageTests.whole))) + 20
-        let closing = Int(try #require(byteOffset(of: "</HealthData>", in: AppleHealthDamageTests.whole)))
+        let first = Int(try #require(appleHealthByteOffset(of: "<!DOCTYPE HealthData", in: AppleHealthDamageTests.whole))) + 20
+        let closing = Int(try #require(appleHealthByteOffset(of: "</HealthData>", in: AppleHealthDamageTests.whole)))
         #expect(try readAppleHealth(bytes: Array(bytes[..<(closing + 13)])).batches[0].resting.count == 1)
         let scratch = try AppleHealthScratch()
         for cut in first..<(closing + 13) {
@@ -44,7 +44,7 @@ struct AppleHealthDamageTests {
     func truncationMessages() throws {
         let xml = AppleHealthDamageTests.whole
         let inTag = try #require(try appleHealthError(String(xml.prefix(upTo: xml.range(of: "unit=\"count/min\"")!.lowerBound))))
-        let recordStart = try #require(byteOffset(of: "<Record type=\"HKQuantityTypeIdentifierRestingHeartRate\"", in: xml))
+        let recordStart = try #require(appleHealthByteOffset(of: "<Record type=\"HKQuantityTypeIdentifierRestingHeartRate\"", in: xml))
         #expect(inTag.message.contains("inside a tag that starts at byte \(recordStart)"))
         let beforeEnd = try #require(try appleHealthError(String(xml.prefix(upTo: xml.range(of: "</HealthData>")!.lowerBound))))
         #expect(beforeEnd.message.contains("before </HealthData>"))
@@ -83,7 +83,7 @@ struct AppleHealthDamageTests {
         for (record, message) in cases {
             let xml = appleHealthExport(appleHealthRecord(source: "Fine") + record)
             let error = try #require(try appleHealthError(xml), "\(message)")
-            let offset = try #require(byteOffset(of: record.dropFirst().description, in: xml))
+            let offset = try #require(appleHealthByteOffset(of: record.dropFirst().description, in: xml))
             #expect(error.offset == offset, "\(message)")
             #expect(error.message.contains(message), "\(error.message)")
         }
@@ -93,7 +93,7 @@ struct AppleHealthDamageTests {
     func malformedMarkup() throws {
         let stray = appleHealthExport(" <Record type=\"HKQuantityTypeIdentifierRestingHeartRate\" sourceName=W/>\n")
         let error = try #require(try appleHealthError(stray))
-        #expect(error.offset == byteOffset(of: "W/>", in: stray))
+        #expect(error.offset == appleHealthByteOffset(of: "W/>", in: stray))
         #expect(error.message.contains("a quote opening an attribute value"))
 
         let closesNothing = appleHealthExport("</Record>\n</Workout>\n")
@@ -111,7 +111,7 @@ struct AppleHealthDamageTests {
         let xml = "<?xml version=\"1.0\"?>\n<!-- <HealthData locale=\"en_US\"> -->\n<ClinicalDocument>\n</ClinicalDocument>\n"
         let error = try #require(try appleHealthError(xml))
         #expect(error.message.contains("the document element is <ClinicalDocument>, not <HealthData>"))
-        #expect(error.offset == byteOffset(of: "<ClinicalDocument>", in: xml))
+        #expect(error.offset == appleHealthByteOffset(of: "<ClinicalDocument>", in: xml))
     }
 
     @Test("files that are no export at all are refused by content")
@@ -136,7 +136,7 @@ struct AppleHealthDamageTests {
             _ = try AppleHealthReader.read(path: path, options: ImportOptions(), progress: nil, tuning: tuning)
         } throws: { error in
             (error as? InputError)?.message.contains("a tag longer than") == true
-                && (error as? InputError)?.offset == byteOffset(of: "<Record type=\"HKQuantityTypeIdentifierStepCount\"", in: xml)
+                && (error as? InputError)?.offset == appleHealthByteOffset(of: "<Record type=\"HKQuantityTypeIdentifierStepCount\"", in: xml)
         }
     }
 }

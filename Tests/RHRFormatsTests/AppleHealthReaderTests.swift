@@ -75,8 +75,8 @@ func appleHealthRecord(type: String = "HKQuantityTypeIdentifierRestingHeartRate"
     return line + " </Record>\n"
 }
 
-let appleWatchDevice = "&lt;&lt;HKDevice: 0x282a45810&gt;, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,2, software:9.1&gt;"
-let iPhoneDevice = "&lt;&lt;HKDevice: 0x28b015f02&gt;, name:iPhone, manufacturer:Apple Inc., model:iPhone, hardware:iPhone14,2, software:16.1&gt;"
+let appleHealthWatchDevice = "&lt;&lt;HKDevice: 0x282a45810&gt;, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,2, software:9.1&gt;"
+let appleHealthPhoneDevice = "&lt;&lt;HKDevice: 0x28b015f02&gt;, name:iPhone, manufacturer:Apple Inc., model:iPhone, hardware:iPhone14,2, software:16.1&gt;"
 
 /// The ways the reader can be run: one block, blocks small enough to cut every tag, with and without a thread.
 let appleHealthTunings: [AppleHealthReader.Tuning] = [
@@ -133,10 +133,10 @@ func appleHealthError(bytes: [UInt8], name: String = "export.xml", sourceLocatio
     return errors[0]
 }
 
-func date(_ text: String) -> Date { Timestamp.parse(text)!.date }
+func appleHealthDate(_ text: String) -> Date { Timestamp.parse(text)!.date }
 
 /// The byte offset of the first `needle` in `text`'s UTF-8.
-func byteOffset(of needle: String, in text: String) -> Int64? {
+func appleHealthByteOffset(of needle: String, in text: String) -> Int64? {
     let h = Array(text.utf8), n = Array(needle.utf8)
     guard h.count >= n.count else { return nil }
     for i in 0...(h.count - n.count) where h[i..<(i + n.count)].elementsEqual(n) { return Int64(i) }
@@ -171,8 +171,8 @@ struct AppleHealthReaderTests {
         #expect(batch.watchWriters == ["Marcell's Apple Watch"])
         #expect(batch.resting == [RestingSample(
             store: .healthKit, writer: Writer(store: .healthKit, name: "Marcell's Apple Watch"), device: nil,
-            start: date("2022-02-16 17:56:39 +0200"), end: date("2022-02-17 00:57:49 +0200"), offsetSeconds: 7200,
-            timeZoneIdentifier: "Europe/Helsinki", value: 71, unit: "count/min", created: date("2022-02-17 12:22:00 +0200"))])
+            start: appleHealthDate("2022-02-16 17:56:39 +0200"), end: appleHealthDate("2022-02-17 00:57:49 +0200"), offsetSeconds: 7200,
+            timeZoneIdentifier: "Europe/Helsinki", value: 71, unit: "count/min", created: appleHealthDate("2022-02-17 12:22:00 +0200"))])
         #expect(batch.heartRate.isEmpty)
     }
 
@@ -239,7 +239,7 @@ struct AppleHealthReaderTests {
     @Test("CRLF line ends, attributes in any order with either quote, white space and line breaks inside tags")
     func layoutQuirks() throws {
         let canonical = appleHealthExport(appleHealthRecord(metadata: [("HKTimeZone", "Europe/Berlin")])
-            + appleHealthRecord(type: "HKQuantityTypeIdentifierHeartRate", device: appleWatchDevice,
+            + appleHealthRecord(type: "HKQuantityTypeIdentifierHeartRate", device: appleHealthWatchDevice,
                                 start: "2024-03-13 10:00:00 +0100", end: "2024-03-13 10:00:00 +0100", value: "64",
                                 metadata: [("HKMetadataKeyHeartRateMotionContext", "1")]))
         let quirky = """
@@ -254,7 +254,7 @@ struct AppleHealthReaderTests {
              ><MetadataEntry value='Europe/Berlin' key="HKTimeZone"\r
              /></Record >\r
              <Record\r
-             type='HKQuantityTypeIdentifierHeartRate' device='\(appleWatchDevice)' sourceName="Jane’s Apple Watch"\r
+             type='HKQuantityTypeIdentifierHeartRate' device='\(appleHealthWatchDevice)' sourceName="Jane’s Apple Watch"\r
              unit="count/min" startDate="2024-03-13 10:00:00 +0100" endDate='2024-03-13 10:00:00 +0100' value="64"\r
              creationDate="2024-03-13 23:40:00 +0100" sourceVersion="10.1">\r
                <MetadataEntry\r
@@ -275,7 +275,7 @@ struct AppleHealthReaderTests {
     @Test("entities, decimal and hex references and raw UTF-8 name the same writer")
     func sameWriter() throws {
         let hr = { (source: String, time: String) in
-            appleHealthRecord(type: "HKQuantityTypeIdentifierHeartRate", source: source, device: appleWatchDevice,
+            appleHealthRecord(type: "HKQuantityTypeIdentifierHeartRate", source: source, device: appleHealthWatchDevice,
                               start: "2024-03-13 \(time) +0100", end: "2024-03-13 \(time) +0100", value: "60",
                               metadata: [("HKMetadataKeyHeartRateMotionContext", "1")])
         }
@@ -298,7 +298,7 @@ struct AppleHealthReaderTests {
 
     @Test("emoji in names")
     func emoji() throws {
-        let xml = appleHealthExport(appleHealthRecord(source: "🕛🕐🕑🕒", device: appleWatchDevice)
+        let xml = appleHealthExport(appleHealthRecord(source: "🕛🕐🕑🕒", device: appleHealthWatchDevice)
             + appleHealthRecord(source: "&#x1F55B;&#x1F550;&#x1F551;&#x1F552;", start: "2024-03-12 00:01:00 +0100",
                                 end: "2024-03-12 23:30:00 +0100"))
         let batch = try readAppleHealth(xml).batches[0]
@@ -342,7 +342,7 @@ struct AppleHealthReaderTests {
     @Test("records nested in a Correlation are not counted again")
     func correlations() throws {
         let nested = appleHealthRecord(value: "58") + appleHealthRecord(type: "HKQuantityTypeIdentifierHeartRate",
-            device: appleWatchDevice, start: "2024-03-13 08:00:00 +0100", end: "2024-03-13 08:00:00 +0100", value: "70")
+            device: appleHealthWatchDevice, start: "2024-03-13 08:00:00 +0100", end: "2024-03-13 08:00:00 +0100", value: "70")
         let xml = appleHealthExport(nested + """
              <Correlation type="HKCorrelationTypeIdentifierBloodPressure" sourceName="Health Mate" creationDate="2024-03-13 08:01:00 +0100" startDate="2024-03-13 08:00:00 +0100" endDate="2024-03-13 08:00:00 +0100">
               <MetadataEntry key="HKWasUserEntered" value="0"/>
@@ -359,7 +359,7 @@ struct AppleHealthReaderTests {
     @Test("InstantaneousBeatsPerMinute in HRV lists is not heart-rate data")
     func hrvLists() throws {
         let xml = appleHealthExport("""
-             <Record type="HKQuantityTypeIdentifierHeartRateVariabilitySDNN" sourceName="Jane’s Apple Watch" device="\(appleWatchDevice)" unit="ms" creationDate="2024-03-13 02:02:37 +0100" startDate="2024-03-13 02:00:00 +0100" endDate="2024-03-13 02:01:00 +0100" value="79.4">
+             <Record type="HKQuantityTypeIdentifierHeartRateVariabilitySDNN" sourceName="Jane’s Apple Watch" device="\(appleHealthWatchDevice)" unit="ms" creationDate="2024-03-13 02:02:37 +0100" startDate="2024-03-13 02:00:00 +0100" endDate="2024-03-13 02:01:00 +0100" value="79.4">
               <HeartRateVariabilityMetadataList>
                <InstantaneousBeatsPerMinute bpm="57" time="2:00:00.36 AM"/>
                <InstantaneousBeatsPerMinute bpm="69" time="2:00:01.26 AM"/>
@@ -416,7 +416,7 @@ struct AppleHealthReaderTests {
         let body = appleHealthRecord() + appleHealthRecord(unit: "ms", start: "2024-03-12 00:01:00 +0100")
         let xml = appleHealthExport(body)
         let error = try #require(try appleHealthError(xml))
-        let offset = try #require(byteOffset(of: "<Record type=\"HKQuantityTypeIdentifierRestingHeartRate\" sourceName=\"Jane’s Apple Watch\" sourceVersion=\"10.1\" unit=\"ms\"", in: xml))
+        let offset = try #require(appleHealthByteOffset(of: "<Record type=\"HKQuantityTypeIdentifierRestingHeartRate\" sourceName=\"Jane’s Apple Watch\" sourceVersion=\"10.1\" unit=\"ms\"", in: xml))
         #expect(error.offset == offset)
         #expect(error.message.contains("\"ms\"") && error.message.contains("not a heart rate unit"))
         #expect(error.description.hasPrefix("$TMP/export.xml: byte \(offset): "))
@@ -427,7 +427,7 @@ struct AppleHealthReaderTests {
     @Test("heart-rate samples are counted per writer and day by motion context (R8)")
     func motionContexts() throws {
         func hr(_ source: String, _ time: String, _ value: String, _ context: String?) -> String {
-            appleHealthRecord(type: "HKQuantityTypeIdentifierHeartRate", source: source, device: appleWatchDevice,
+            appleHealthRecord(type: "HKQuantityTypeIdentifierHeartRate", source: source, device: appleHealthWatchDevice,
                               start: time, end: time, value: value,
                               metadata: context.map { [("HKMetadataKeyHeartRateMotionContext", $0)] } ?? [])
         }
@@ -475,14 +475,14 @@ struct AppleHealthReaderTests {
             + appleHealthRecord(source: "Jane’s iPhone")
             + appleHealthRecord(source: "Oura", value: "54.5")
             + appleHealthRecord(type: "HKQuantityTypeIdentifierStepCount", source: "🕛🕐🕑🕒", device: oldWatch, unit: "count", value: "120")
-            + appleHealthRecord(type: "HKQuantityTypeIdentifierStepCount", source: "Jane’s iPhone", device: iPhoneDevice, unit: "count", value: "80")
+            + appleHealthRecord(type: "HKQuantityTypeIdentifierStepCount", source: "Jane’s iPhone", device: appleHealthPhoneDevice, unit: "count", value: "80")
             + appleHealthRecord(type: "HKQuantityTypeIdentifierHeartRate", source: "Oura", unit: "count/min", value: "60"))
         let batch = try readAppleHealth(xml).batches[0]
         #expect(batch.watchWriters == ["Jane’s Apple Watch", "🕛🕐🕑🕒"])
         #expect(batch.resting.map(\.value) == [58, 58, 58, 54.5])
     }
 
-    @Test("values out of range are kept and counted")
+    @Test("values out of range are kept, for the store to flag, not skipped")
     func outOfRange() throws {
         let values = ["0", "301", "NaN", "-5", "55", "300", "1"]
         let body = values.enumerated().map { i, v in
@@ -491,7 +491,7 @@ struct AppleHealthReaderTests {
         let file = try readAppleHealth(appleHealthExport(body))
         #expect(file.batches[0].resting.count == 7)
         #expect(file.batches[0].resting.filter { !$0.isInRange }.count == 4)
-        #expect(file.skipped == ["out of range": 4])
+        #expect(file.skipped.isEmpty)
     }
 
     @Test("fractional values are read exactly")
@@ -530,7 +530,7 @@ struct AppleHealthReaderTests {
         let scratch = try AppleHealthScratch()
         let path = try scratch.write("export.xml", appleHealthExport(body))
         let size = Int64(try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int)
-        let calls = ProgressLog()
+        let calls = AppleHealthProgressLog()
         _ = try AppleHealthReader.read(path: path, options: ImportOptions(), progress: { calls.add($0, $1) },
                                        tuning: AppleHealthReader.Tuning(blockSize: 4096))
         let seen = calls.values
@@ -540,7 +540,7 @@ struct AppleHealthReaderTests {
     }
 }
 
-final class ProgressLog: @unchecked Sendable {
+final class AppleHealthProgressLog: @unchecked Sendable {
     // Guarded by `lock`.
     private let lock = NSLock()
     private var log: [(Int64, Int64)] = []

@@ -7,8 +7,8 @@ import Testing
 /// content, everything else in the archive is passed over. Zips are made with Info-ZIP's `zip` (scripts/setup).
 @Suite("Apple Health export zips")
 struct AppleHealthZipTests {
-    static let export = appleHealthExport(appleHealthRecord(device: appleWatchDevice, metadata: [("HKTimeZone", "Europe/Madrid")])
-        + appleHealthRecord(type: "HKQuantityTypeIdentifierHeartRate", source: "Jane’s Apple Watch", device: appleWatchDevice,
+    static let export = appleHealthExport(appleHealthRecord(device: appleHealthWatchDevice, metadata: [("HKTimeZone", "Europe/Madrid")])
+        + appleHealthRecord(type: "HKQuantityTypeIdentifierHeartRate", source: "Jane’s Apple Watch", device: appleHealthWatchDevice,
                             start: "2024-03-13 10:00:00 +0100", end: "2024-03-13 10:00:00 +0100", value: "64",
                             metadata: [("HKMetadataKeyHeartRateMotionContext", "1")]))
 
@@ -121,7 +121,7 @@ struct AppleHealthZipTests {
         try scratch.write("apple_health_export/export.xml", AppleHealthZipTests.export)
         let zip = try scratch.zip("export.zip", ["apple_health_export/export.xml"])
         let size = Int64(try FileManager.default.attributesOfItem(atPath: zip)[.size] as! Int)
-        let calls = ProgressLog()
+        let calls = AppleHealthProgressLog()
         _ = try AppleHealthReader.read(path: zip, options: ImportOptions(), progress: { calls.add($0, $1) })
         #expect(calls.values.last.map { $0 == (size, size) } == true)
     }
