@@ -6,6 +6,8 @@ import RHRFormats
 // `grep -c` (bare XML) and `unzip -p` (zip), wall time and peak RSS, measured side by side in one run.
 //
 //   rhr-bench import [--size MB]... [--runs N] [--seed N] [--dir DIR] [--fresh]
+//                                      (times `rhr import` of the XML and the zip into an empty store, and the
+//                                       reader alone, against grep -c and unzip -p; rhr must be built beside it)
 //   rhr-bench import generate --size MB --out FILE [--seed N]
 //   rhr-bench import read FILE          (the measured child: reads one export, prints what it found)
 //
@@ -113,6 +115,21 @@ enum ImportBench {
     private static func measure(_ arguments: [String]) throws {
         let options = try Options(arguments)
         let me = try selfPath()
+        // `rhr` is built beside rhr-bench (scripts/bench builds every product in release mode).
+        let rhr = (me as NSString).deletingLastPathComponent + "/rhr"
+        guard FileManager.default.isExecutableFile(atPath: rhr) else {
+            throw GeneratorError(message: "\(rhr) is missing: build it (swift build -c release) before measuring")
+        }
+        let storeFolder = "\(options.dir)/import-store"
+        try FileManager.default.createDirectory(atPath: storeFolder, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let store = "\(storeFolder)/rhr.sqlite"
+        /// `rhr import` of one file into a store that is empty at each run.
+        func importInto(_ file: String) -> Child.Result {
+            for suffix in ["", "-wal", "-shm"] { unlink(store + suffix) }
+            return Child.run([rhr, "--store", store, "import", file])
+        }
+
         for size in options.sizes {
             let (xml, zip, summary) = try prepare(size: size, options: options)
             let zipSize = ((try? FileManager.default.attributesOfItem(atPath: zip))?[.size] as? NSNumber)?.int64Value ?? 0
@@ -121,31 +138,41 @@ enum ImportBench {
             _ = Child.run(["cat", xml, zip], stdout: "/dev/null")
 
             let grep = best(options.runs) { Child.run(["grep", "-c", "HKQuantityTypeIdentifierRestingHeartRate", xml]) }
+            let importXML = best(options.runs) { importInto(xml) }
             let readXML = best(options.runs) { Child.run([me, "import", "read", xml]) }
             let unzip = best(options.runs) { Child.run(["unzip", "-p", zip], stdout: "/dev/null") }
+            let importZip = best(options.runs) { importInto(zip) }
             let readZip = best(options.runs) { Child.run([me, "import", "read", zip]) }
-            for (name, m) in [("grep", grep), ("rhr read xml", readXML), ("unzip", unzip), ("rhr read zip", readZip)] where m.status != 0 {
-                throw GeneratorError(message: "\(name) failed with status \(m.status): \(m.output)")
+            let all = [("grep", grep), ("rhr import export.xml", importXML), ("reader xml", readXML), ("unzip", unzip),
+                       ("rhr import export.zip", importZip), ("reader zip", readZip)]
+            for (name, m) in all where m.status != 0 {
+                throw GeneratorError(message: "\(name) failed with status \(m.status): \(m.output)\(m.errors)")
             }
             let label = 50
-            func row(_ what: String, _ m: Child.Result, _ against: Child.Result?, _ base: String, _ target: Double) -> String {
+            func row(_ what: String, _ m: Child.Result, _ against: Child.Result?, _ base: String, _ target: Double?) -> String {
                 var line = what.padding(toLength: label, withPad: " ", startingAt: 0)
                     + String(format: "%8.3f s %8.1f MB", m.seconds, Double(m.maxRSSKB) / 1024)
                 if let against {
                     let ratio = m.seconds / against.seconds
-                    line += String(format: "   %5.2f × %@ (target ≤ %g: %@)", ratio, base, target, ratio <= target ? "met" : "missed")
+                    line += String(format: "   %5.2f × %@", ratio, base)
+                    if let target { line += String(format: " (target ≤ %g: %@)", target, ratio <= target ? "met" : "missed") }
                 }
                 return line
             }
-            print("  wall: median of \(options.runs) runs; peak RSS: the largest of the runs, "
+            print("  wall: median of \(options.runs) runs, warm page cache; peak RSS: the largest of the runs, "
                 + (Child.rssIsExact ? "by GNU time" : "by wait4, an upper bound (it includes rhr-bench's own ~25 MB; install GNU time for exact figures)"))
-            print("  " + row("grep -c HKQuantityTypeIdentifierRestingHeartRate", grep, nil, "", 0))
-            print("  " + row("rhr reader, export.xml", readXML, grep, "grep", 3))
-            print("  " + row("unzip -p export.zip > /dev/null", unzip, nil, "", 0))
-            print("  " + row("rhr reader, export.zip", readZip, unzip, "unzip", 1))
-            let peak = max(readXML.maxRSSKB, readZip.maxRSSKB)
-            print(String(format: "  peak RSS of rhr: %.1f MB (target ≤ 64 MB: %@)", Double(peak) / 1024, peak <= 64 * 1024 ? "met" : "missed"))
-            print("  rhr found: xml \(readXML.output.trimmingCharacters(in: .whitespacesAndNewlines)); grep counted \(grep.output.trimmingCharacters(in: .whitespacesAndNewlines)) resting lines")
+            print("  " + row("grep -c HKQuantityTypeIdentifierRestingHeartRate", grep, nil, "", nil))
+            print("  " + row("rhr import export.xml (empty store)", importXML, grep, "grep", 3))
+            print("  " + row("  the reader alone (no store)", readXML, grep, "grep", nil))
+            print("  " + row("unzip -p export.zip > /dev/null", unzip, nil, "", nil))
+            print("  " + row("rhr import export.zip (empty store)", importZip, unzip, "unzip", 1))
+            print("  " + row("  the reader alone (no store)", readZip, unzip, "unzip", nil))
+            let peak = max(importXML.maxRSSKB, importZip.maxRSSKB)
+            print(String(format: "  peak RSS of rhr import: %.1f MB (target ≤ 64 MB: %@)", Double(peak) / 1024,
+                         peak <= 64 * 1024 ? "met" : "missed"))
+            print("  rhr import said: \(importXML.output.trimmingCharacters(in: .whitespacesAndNewlines))")
+            print("  grep counted \(grep.output.trimmingCharacters(in: .whitespacesAndNewlines)) resting lines; "
+                + "the reader: \(readXML.output.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
     }
 
@@ -193,6 +220,8 @@ enum Child {
         var seconds: Double
         var maxRSSKB: Int
         var output: String
+        /// What the child wrote on stderr (a progress bar stays off: stderr is not a terminal).
+        var errors: String = ""
     }
 
     /// Runs `argv` (searched in PATH), stdout to `stdout` or captured, stderr inherited.
@@ -204,6 +233,8 @@ enum Child {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, stdout ?? capture!, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let errorFile = "\(NSTemporaryDirectory())/rhr-bench-\(getpid())-err"
+        posix_spawn_file_actions_addopen(&actions, 2, errorFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
 
         let cArgs = argv.map { strdup($0) } + [nil]
         defer { cArgs.forEach { free($0) } }
@@ -228,6 +259,8 @@ enum Child {
             maxRSSKB = text.split(separator: "\n").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? maxRSSKB
             unlink(rssFile)
         }
-        return Result(status: exitStatus, seconds: seconds, maxRSSKB: maxRSSKB, output: output)
+        let errors = (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? ""
+        unlink(errorFile)
+        return Result(status: exitStatus, seconds: seconds, maxRSSKB: maxRSSKB, output: output, errors: errors)
     }
 }
