@@ -48,10 +48,6 @@ struct AppleHealthCollector {
     private var heartRateDays: [Int: HeartRateDaySummary] = [:]
     /// Top-level `Record` elements, of every type.
     var recordsRead = 0
-    private(set) var restingRecords = 0
-    private(set) var heartRateRecords = 0
-    /// Resting values outside 1…300 bpm: kept, flagged by the store, counted for the result line.
-    private(set) var restingOutOfRange = 0
 
     var watchWriters: Set<String> {
         Set(writers.indices.filter { writerIsWatch[$0] }.map { writers[$0].name })
@@ -118,14 +114,11 @@ struct AppleHealthCollector {
                                        offsetSeconds: record.start.offsetSeconds, timeZoneIdentifier: timeZone,
                                        value: record.value, unit: details?.unit ?? "count/min",
                                        created: record.created?.date)
-            restingRecords += 1
-            if !sample.isInRange { restingOutOfRange += 1 }
             resting.append(sample)
         case .heartRate:
             let zone = timeZone.flatMap(ZoneNames.zone)
             let day = LocalDayRule.healthKit(start: record.start.date, end: record.end.date,
                                              writtenOffset: record.start.offsetSeconds, timeZone: zone)
-            heartRateRecords += 1
             let key = record.writer << 32 | (day.daysSinceEpoch & 0xFFFF_FFFF)
             heartRateDays[key, default: HeartRateDaySummary(writer: writers[record.writer], day: day)]
                 .add(bpm: record.bpm, context: record.motion)

@@ -6,8 +6,11 @@ import RHRCore
 /// snapshot batch (DESIGN.md sections 2 and 4, R3–R5, R8): resting heart rate records become resting samples,
 /// heart-rate records per-day context counts, and `ExportDate` the batch's `asOf`.
 ///
-/// It streams in constant memory: the file is read in large blocks (a zip member is inflated on one thread
-/// while the XML is scanned on the calling thread), and nothing of the document is kept but what the batch holds.
+/// It streams in constant memory: a second thread reads the file, or inflates the zip member, into a few 1 MiB
+/// blocks that the calling thread scans, and nothing of the document is kept but what the batch holds (a resting
+/// sample per record, a heart-rate summary per writer and day). `progress` is called on the calling thread, at
+/// most ten times a second, with bytes of the file read (for a zip, compressed bytes) of its size; the last call
+/// is (size, size). Nothing is returned, and so nothing applied, unless the whole export was read.
 public enum AppleHealthReader {
     public static let stream = "apple-health-export"
 
@@ -17,11 +20,10 @@ public enum AppleHealthReader {
 
     /// How the reader works; tests make blocks tiny to cut tags at every byte.
     struct Tuning {
-        var blockSize = 4 << 20
-        var blocks = 3
+        var blockSize = 1 << 20
+        var blocks = 4
         /// Read the bare XML on a second thread too (a zip is always inflated on one).
         var threadedXML = true
-        var watchCheckOnAllRecords = true
     }
 
     static func read(path: String, options: ImportOptions, progress: ImportProgress?, tuning: Tuning) throws(InputError) -> ImportedFile {
@@ -46,7 +48,6 @@ public enum AppleHealthReader {
         }
 
         var scanner = AppleHealthScanner()
-        scanner.watchCheckOnAllRecords = tuning.watchCheckOnAllRecords
         let threaded = member != nil || tuning.threadedXML
         do {
             try scan(source, into: &scanner, tuning: tuning, threaded: threaded, progress: progress)

@@ -64,8 +64,6 @@ struct AppleHealthScanner {
     private var openResting: RestingDetails?
     private var openTimeZone: String?
     var collector = AppleHealthCollector()
-    /// Look at every top-level record's device for R3, not only heart-rate and resting records.
-    var watchCheckOnAllRecords = true
 
     /// Scans `buffer`, whose first byte is at `base` in the file. Returns how many bytes were consumed; the
     /// caller presents the rest again at the front of the next call. `atEnd`: no more bytes follow.
@@ -298,7 +296,6 @@ struct AppleHealthScanner {
                         kind = typeIs(p, raw, AppleHealthScanner.restingType) ? .resting
                             : typeIs(p, raw, AppleHealthScanner.heartRateType) ? .heartRate : nil
                     }
-                    if kind == nil && !watchCheckOnAllRecords { return (fastEnd, selfClosing) }
                 case 4 where spanEquals(p, name, "unit"):
                     try once(&sawUnit, "unit", p, lt, base); unit = raw
                 case 5 where spanEquals(p, name, "value"):
