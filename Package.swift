@@ -16,7 +16,7 @@ let package = Package(
 
         // Layers, arrows pointing down only.
         .target(name: "RHRCore"),
-        .target(name: "RHRFormats", dependencies: ["RHRCore", "CArchive"]),
+        .target(name: "RHRFormats", dependencies: ["RHRCore", "CArchive", "CSQLite"]),
         .target(name: "RHRStore", dependencies: ["RHRCore", "CSQLite"]),
         .target(name: "RHRDaemon", dependencies: ["RHRCore", "RHRStore", "RHRFormats"]),
         .target(name: "RHRTerminal", dependencies: ["CNCurses"]),

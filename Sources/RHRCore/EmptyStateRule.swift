@@ -40,21 +40,23 @@ public enum DataDiagnosis: Sendable, Hashable {
     /// The words for a store with heart-rate samples and no resting writer.
     public static func explanation(_ contents: StoreContents) -> String {
         let writers = contents.heartRateWriters.map(\.displayName).sorted()
-        let who = writers.isEmpty ? "" : " from " + EmptyWords.list(writers)
-        let samples = EmptyWords.count(contents.heartRateSamples, "heart-rate sample")
+        let who = writers.isEmpty ? "" : " from " + Wording.list(writers)
+        let samples = Wording.count(contents.heartRateSamples, "heart-rate sample")
         return "\(contents.store.displayName) holds \(samples)\(who), but no app writes resting heart rate. "
             + "\(contents.store.displayName) does not derive resting heart rate from heart-rate samples, "
             + "so there is no resting value to show."
     }
 }
 
-enum EmptyWords {
+/// Counts and lists in words, for every place that prints them.
+public enum Wording {
     /// "1 heart-rate sample", "12,408 heart-rate samples".
-    static func count(_ n: Int, _ noun: String) -> String {
+    public static func count(_ n: Int, _ noun: String) -> String {
         "\(grouped(n)) \(noun)\(n == 1 ? "" : "s")"
     }
 
-    static func grouped(_ n: Int) -> String {
+    /// "12,408".
+    public static func grouped(_ n: Int) -> String {
         let digits = String(abs(n))
         var out = ""
         for (i, ch) in digits.enumerated() {
@@ -64,7 +66,7 @@ enum EmptyWords {
         return (n < 0 ? "-" : "") + out
     }
 
-    static func list(_ items: [String]) -> String {
+    public static func list(_ items: [String]) -> String {
         switch items.count {
         case 0: return ""
         case 1: return items[0]

@@ -8,6 +8,9 @@ public final class ArchiveReader {
         public var name: String
         /// Uncompressed size when the archive says it.
         public var size: Int64?
+        /// The member's modification time when the archive says it (a zip's DOS time is read in the
+        /// machine's zone unless an extended-timestamp field gives it in UTC).
+        public var modified: Date? = nil
     }
 
     public let path: String
@@ -41,7 +44,9 @@ public final class ArchiveReader {
         }
         let name = archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
         let size = archive_entry_size_is_set(entry) != 0 ? archive_entry_size(entry) : nil
-        return Entry(name: name, size: size)
+        let modified = archive_entry_mtime_is_set(entry) != 0
+            ? Date(timeIntervalSince1970: Double(archive_entry_mtime(entry))) : nil
+        return Entry(name: name, size: size, modified: modified)
     }
 
     /// Reads the current member's data; 0 at its end.

@@ -208,7 +208,7 @@ struct BatchApplication {
         let writer = try writerID(sample.writer, isWatch: isWatch(sample))
         let row = SampleRow(sample, writerID: writer, machineZone: database.machineZone)
         if !row.inRange { outcome.outOfRange += 1 }
-        let select = try db.statement("SELECT id, stream_id, \(SampleRow.columns) FROM sample WHERE store = ? AND identity = ?")
+        let select = try db.statement(SampleRow.selectByIdentity)
         select.bind(.text(batch.store.rawValue), .text(row.identity))
         if try select.step() {
             let id = select.int(0)
@@ -222,16 +222,14 @@ struct BatchApplication {
                 return
             }
             try recordRevision(of: old, reason: .replaced, replacedBy: row.inRange ? row.bpm : nil, stream: stream, pending: false)
-            let assignments = SampleRow.columns.split(separator: ",").map { "\($0.trimmingCharacters(in: .whitespacesAndNewlines)) = ?" }
-            try db.statement("UPDATE sample SET stream_id = ?, \(assignments.joined(separator: ", ")) WHERE id = ?")
+            try db.statement(SampleRow.update)
                 .bind([.integer(stream.id)] + row.bindings + [.integer(id)]).run()
             outcome.replaced += 1
             outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(old.day)))
             outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(row.day)))
             return
         }
-        let placeholders = Array(repeating: "?", count: row.bindings.count).joined(separator: ", ")
-        try db.statement("INSERT INTO sample(store, stream_id, \(SampleRow.columns)) VALUES (?, ?, \(placeholders))")
+        try db.statement(SampleRow.insert)
             .bind([.text(batch.store.rawValue), .integer(stream.id)] + row.bindings).run()
         try link(db.lastInsertRowID, stream.id)
         outcome.added += 1
@@ -280,7 +278,7 @@ struct BatchApplication {
         let from = batch.fullResync ? nil : batch.snapshot?.from?.epochSeconds
         let to = batch.fullResync ? nil : batch.snapshot?.to?.epochSeconds
         let select = try db.statement("""
-            SELECT s.id, \(SampleRow.columns.split(separator: ",").map { "s." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")),
+            SELECT s.id, \(SampleRow.qualifiedColumns),
                    (SELECT min(o.stream_id) FROM sample_stream o WHERE o.sample_id = s.id AND o.stream_id <> ?)
             FROM sample_stream ss JOIN sample s ON s.id = ss.sample_id
             WHERE ss.stream_id = ? AND (? IS NULL OR s.start >= ?) AND (? IS NULL OR s.start <= ?)

@@ -63,6 +63,17 @@ struct SampleRow: Equatable {
         device_name, device_manufacturer, device_model, device_hardware, device_software, device_type
         """
 
+    /// `columns`, each prefixed with `s.` for queries that join.
+    static let qualifiedColumns = columns.split(separator: ",")
+        .map { "s." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
+
+    static let selectByIdentity = "SELECT id, stream_id, \(columns) FROM sample WHERE store = ? AND identity = ?"
+    static let insert = "INSERT INTO sample(store, stream_id, \(columns)) VALUES (?, ?, "
+        + Array(repeating: "?", count: 23).joined(separator: ", ") + ")"
+    static let update = "UPDATE sample SET stream_id = ?, "
+        + columns.split(separator: ",").map { "\($0.trimmingCharacters(in: .whitespacesAndNewlines)) = ?" }.joined(separator: ", ")
+        + " WHERE id = ?"
+
     /// Reads the columns listed in `columns`, starting at `first`.
     init(_ s: SQLiteStatement, first: Int32) {
         let c = first

@@ -11,7 +11,7 @@ extension HealthDatabase {
                 SELECT s.store,
                        (SELECT ss.stream_id FROM sample_stream ss JOIN stream st ON st.id = ss.stream_id
                         WHERE ss.sample_id = s.id ORDER BY st.as_of DESC, st.id LIMIT 1),
-                       \(SampleRow.columns.split(separator: ",").map { "s." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", "))
+                       \(SampleRow.qualifiedColumns)
                 FROM sample s
                 WHERE (? IS NULL OR s.day >= ?) AND (? IS NULL OR s.day <= ?)
                 ORDER BY s.day, s.writer_id, s."end", s.identity

@@ -4,6 +4,7 @@ import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let sections: [String: ([String]) throws -> Void] = [
+    "import": ImportBench.run,
     "store": StoreBench.run,
 ]
 guard let name = arguments.first, let section = sections[name] else {

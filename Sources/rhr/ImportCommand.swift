@@ -44,7 +44,8 @@ enum ImportCommand {
             outcomes = try store.apply(imported.batches)
         } catch {
             bar?.clear()
-            throw CommandFailure("\(path): \(error.message)")
+            let hint = error.code == .olderSnapshot ? " (rhr import --force)" : ""
+            throw CommandFailure("\(path): \(error.message)\(hint)")
         }
         bar?.clear()
         return resultLine(imported, outcomes)
@@ -63,25 +64,15 @@ enum ImportCommand {
             total.heartRateSummaries += o.heartRateSummaries
             if o.duplicate { total.duplicate = true }
         }
-        var line = "\(imported.path): \(imported.kind): \(grouped(imported.recordsRead)) records read; resting samples "
-            + "\(grouped(total.added)) added, \(grouped(total.replaced)) replaced, \(grouped(total.deleted)) deleted, "
-            + "\(grouped(total.outOfRange)) out of range (kept, excluded from the trend)"
-        if total.unchanged > 0 { line += ", \(grouped(total.unchanged)) unchanged" }
+        var line = "\(imported.path): \(imported.kind): \(Wording.grouped(imported.recordsRead)) records read; resting samples "
+            + "\(Wording.grouped(total.added)) added, \(Wording.grouped(total.replaced)) replaced, \(Wording.grouped(total.deleted)) deleted, "
+            + "\(Wording.grouped(total.outOfRange)) out of range (kept, excluded from the trend)"
+        if total.unchanged > 0 { line += ", \(Wording.grouped(total.unchanged)) unchanged" }
         let duplicates = outcomes.filter(\.duplicate).count
         if duplicates > 0 { line += "; \(duplicates) batch\(duplicates == 1 ? "" : "es") applied before" }
         for (reason, count) in imported.skipped.sorted(by: { $0.key < $1.key }) {
-            line += "; \(grouped(count)) skipped: \(reason)"
+            line += "; \(Wording.grouped(count)) skipped: \(reason)"
         }
         return line
-    }
-
-    static func grouped(_ n: Int) -> String {
-        let digits = String(n)
-        var out = ""
-        for (i, ch) in digits.enumerated() {
-            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(ch)
-        }
-        return out
     }
 }

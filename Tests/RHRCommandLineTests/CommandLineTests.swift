@@ -16,46 +16,46 @@ struct CommandLineTests {
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout.contains("healthkit-iphone.jsonl: sync batches (JSON lines): "))
         #expect(imported.stdout.contains("20 added, 0 replaced, 1 deleted"))
-        let export = try rhr.run(["export", "--from", "2026-11-18"])
+        let export = try rhr.run(["export", "--from", "2026-03-18"])
         #expect(export.status == 0, "\(export.stderr)")
         #expect(export.stdout == """
             date,store,writer,aggregate,bpm,samples,provisional,offset_assumed,out_of_range
-            2026-11-18,healthconnect,com.ouraring.oura,latest,56,1,false,false,0
-            2026-11-18,healthkit,Jane’s Apple Watch,latest,57,1,false,false,0
-            2026-11-18,healthkit,Withings,latest,60.5,1,false,false,0
-            2026-11-19,healthconnect,com.example.sleeptracker,latest,,0,false,false,1
-            2026-11-19,healthconnect,com.ouraring.oura,latest,54,1,false,false,0
-            2026-11-19,healthkit,Jane’s Apple Watch,latest,56,1,false,false,0
-            2026-11-19,healthkit,Withings,latest,60.8,1,false,false,0
-            2026-11-20,healthconnect,com.example.manuallog,latest,61,1,false,false,0
-            2026-11-20,healthconnect,com.ouraring.oura,latest,53,1,false,false,0
-            2026-11-20,healthkit,Jane’s Apple Watch,latest,58,1,true,false,0
-            2026-11-21,healthconnect,com.ouraring.oura,latest,55,1,false,true,0
-            2026-11-21,healthkit,Jane’s Apple Watch,latest,59,1,true,false,0
+            2026-03-18,healthconnect,com.ouraring.oura,latest,56,1,false,false,0
+            2026-03-18,healthkit,Jane’s Apple Watch,latest,57,1,false,false,0
+            2026-03-18,healthkit,Withings,latest,60.5,1,false,false,0
+            2026-03-19,healthconnect,com.example.sleeptracker,latest,,0,false,false,1
+            2026-03-19,healthconnect,com.ouraring.oura,latest,54,1,false,false,0
+            2026-03-19,healthkit,Jane’s Apple Watch,latest,56,1,false,false,0
+            2026-03-19,healthkit,Withings,latest,60.8,1,false,false,0
+            2026-03-20,healthconnect,com.example.manuallog,latest,61,1,false,false,0
+            2026-03-20,healthconnect,com.ouraring.oura,latest,53,1,false,false,0
+            2026-03-20,healthkit,Jane’s Apple Watch,latest,58,1,true,false,0
+            2026-03-21,healthconnect,com.ouraring.oura,latest,55,1,false,true,0
+            2026-03-21,healthkit,Jane’s Apple Watch,latest,59,1,true,false,0
 
             """)
         // The replaced draft is gone from the trend and named in the history.
         #expect(!export.stdout.contains(",62,"))
         let status = try rhr.run(["status"])
-        #expect(status.stdout.contains("healthkit/iphone: as of 2026-11-21T22:30:00+01:00, cursor YW5jaG9yLTM="))
+        #expect(status.stdout.contains("healthkit/iphone: as of 2026-03-21T22:30:00+01:00, cursor YW5jaG9yLTM="))
         // Importing the same files again changes nothing.
         let again = try rhr.run(["import"] + sampleBatches)
         #expect(again.status == 0)
         #expect(again.stdout.contains("0 added, 0 replaced, 0 deleted"))
-        #expect(try rhr.run(["export", "--from", "2026-11-18"]).stdout == export.stdout)
+        #expect(try rhr.run(["export", "--from", "2026-03-18"]).stdout == export.stdout)
     }
 
     @Test func exportAggregatesAndJSON() throws {
         defer { rhr.cleanUp() }
         _ = try rhr.run(["import"] + sampleBatches)
-        let mean = try rhr.run(["export", "--aggregate", "mean", "--from", "2026-11-19", "--to", "2026-11-19"])
+        let mean = try rhr.run(["export", "--aggregate", "mean", "--from", "2026-03-19", "--to", "2026-03-19"])
         #expect(mean.stdout.split(separator: "\n").dropFirst().map(String.init) == [
-            "2026-11-19,healthconnect,com.example.sleeptracker,mean,,0,false,false,1",
-            "2026-11-19,healthconnect,com.ouraring.oura,mean,54.0,1,false,false,0",
-            "2026-11-19,healthkit,Jane’s Apple Watch,mean,56.0,1,false,false,0",
-            "2026-11-19,healthkit,Withings,mean,60.8,1,false,false,0",
+            "2026-03-19,healthconnect,com.example.sleeptracker,mean,,0,false,false,1",
+            "2026-03-19,healthconnect,com.ouraring.oura,mean,54.0,1,false,false,0",
+            "2026-03-19,healthkit,Jane’s Apple Watch,mean,56.0,1,false,false,0",
+            "2026-03-19,healthkit,Withings,mean,60.8,1,false,false,0",
         ])
-        let json = try rhr.run(["export", "--format", "json", "--from", "2026-11-21"])
+        let json = try rhr.run(["export", "--format", "json", "--from", "2026-03-21"])
         #expect(json.status == 0)
         let rows = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
         #expect(rows?.count == 2)
@@ -84,7 +84,7 @@ struct CommandLineTests {
         _ = try rhr.run(["import", sampleBatches[1]])
         let before = try rhr.run(["export"]).stdout
         let lines = try String(contentsOfFile: sampleBatches[0], encoding: .utf8).split(separator: "\n")
-        let broken = lines[0] + "\n" + lines[1].replacingOccurrences(of: "\"start\":\"2026-11-21T00:03:12+01:00\"",
+        let broken = lines[0] + "\n" + lines[1].replacingOccurrences(of: "\"start\":\"2026-03-21T00:03:12+01:00\"",
                                                                      with: "\"start\":\"21 Nov\"") + "\n"
         let path = rhr.write("broken.jsonl", broken)
         let result = try rhr.run(["import", path])
@@ -108,7 +108,7 @@ struct CommandLineTests {
     @Test func usageErrorsExitTwo() throws {
         defer { rhr.cleanUp() }
         for args in [["export", "--format", "xml"], ["export", "--from", "yesterday"], ["import"], ["export", "--bogus"],
-                     ["export", "--aggregate", "median"], ["export", "--from", "2026-11-20", "--to", "2026-11-01"],
+                     ["export", "--aggregate", "median"], ["export", "--from", "2026-03-20", "--to", "2026-03-01"],
                      ["summary", "--days", "0"]] {
             let result = try rhr.run(args)
             #expect(result.status == 2, "\(args)")
@@ -148,7 +148,7 @@ struct CommandLineTests {
         #expect(empty.stdout.contains("No data yet."))
         _ = try rhr.run(["import"] + sampleBatches)
         let summary = try rhr.run(["summary"])
-        #expect(summary.stdout.contains("HealthKit as of 21 Nov 22:30"))
+        #expect(summary.stdout.contains("HealthKit as of 21 Mar 22:30"))
         #expect(summary.stdout.contains("one value per day: latest"))
         #expect(summary.stdout.contains("HK Jane’s Apple Watch"))
         #expect(summary.stdout.contains("59 p"))

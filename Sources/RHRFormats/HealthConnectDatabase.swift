@@ -1,0 +1,127 @@
+import CSQLite
+import Foundation
+
+/// A Health Connect export database opened read-only. SQLite is told the file is immutable, so it never
+/// writes to it, never creates a journal or `-shm` beside it, and never takes a lock: the user's file is
+/// left exactly as it was.
+final class HealthConnectDatabase {
+    /// The file the user named, for errors.
+    let errorPath: String
+    /// "health_connect_export.db: " when the database came out of a zip, so errors name the member too.
+    let errorPrefix: String
+    private let handle: OpaquePointer
+
+    init(file: String, errorPath: String, member: String?) throws(InputError) {
+        self.errorPath = errorPath
+        self.errorPrefix = member.map { "\($0): " } ?? ""
+        var db: OpaquePointer?
+        let uri = "file:" + HealthConnectDatabase.uriEscaped(file) + "?immutable=1"
+        let status = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil)
+        guard status == SQLITE_OK, let db else {
+            let text = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+            sqlite3_close_v2(db)
+            throw InputError(path: errorPath, message: "\(errorPrefix)cannot open the SQLite database: \(text)")
+        }
+        handle = db
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    func error(_ message: String) -> InputError {
+        InputError(path: errorPath, message: errorPrefix + message)
+    }
+
+    /// `PRAGMA user_version`: Android's SQLiteOpenHelper keeps the schema version there.
+    func userVersion() throws(InputError) -> Int {
+        var version = 0
+        try query("PRAGMA user_version") { row throws(InputError) in version = Int(row.int64(0) ?? 0) }
+        return version
+    }
+
+    /// The names of the tables, in no particular order.
+    func tableNames() throws(InputError) -> Set<String> {
+        var names: Set<String> = []
+        try query("SELECT name FROM sqlite_master WHERE type = 'table'") { row throws(InputError) in
+            if let name = row.text(0) { names.insert(name) }
+        }
+        return names
+    }
+
+    /// The columns of a table by name (`PRAGMA table_info`), empty when there is no such table.
+    func columns(of table: String) throws(InputError) -> Set<String> {
+        var names: Set<String> = []
+        try query("PRAGMA table_info(\(HealthConnectDatabase.quoted(table)))") { row throws(InputError) in
+            if let name = row.text(1) { names.insert(name) }
+        }
+        return names
+    }
+
+    /// Runs a statement and hands each row to `body`.
+    func query(_ sql: String, _ body: (Row) throws(InputError) -> Void) throws(InputError) {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw failure()
+        }
+        defer { sqlite3_finalize(statement) }
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { return }
+            guard status == SQLITE_ROW else { throw failure() }
+            try body(Row(statement: statement))
+        }
+    }
+
+    private func failure() -> InputError {
+        let code = sqlite3_errcode(handle)
+        let text = String(cString: sqlite3_errmsg(handle))
+        if code == SQLITE_NOTADB || code == SQLITE_CORRUPT {
+            return error("the SQLite database is damaged or truncated: \(text)")
+        }
+        return error("cannot read the SQLite database: \(text)")
+    }
+
+    /// One result row; columns by their index in the statement's own select list.
+    struct Row {
+        let statement: OpaquePointer
+
+        func isNull(_ i: Int32) -> Bool { sqlite3_column_type(statement, i) == SQLITE_NULL }
+
+        func int64(_ i: Int32) -> Int64? {
+            switch sqlite3_column_type(statement, i) {
+            case SQLITE_INTEGER: return sqlite3_column_int64(statement, i)
+            case SQLITE_FLOAT:
+                let d = sqlite3_column_double(statement, i)
+                return d.isFinite && d == d.rounded() && abs(d) < 9e18 ? Int64(d) : nil
+            case SQLITE_TEXT: return text(i).flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+            default: return nil
+            }
+        }
+
+        func text(_ i: Int32) -> String? {
+            guard sqlite3_column_type(statement, i) != SQLITE_NULL, let bytes = sqlite3_column_text(statement, i) else {
+                return nil
+            }
+            let count = Int(sqlite3_column_bytes(statement, i))
+            return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        }
+    }
+
+    /// `"name"` with inner quotes doubled: table and column names always go into SQL this way.
+    static func quoted(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// A path made safe for an SQLite `file:` URI: everything but unreserved characters and `/` escaped.
+    static func uriEscaped(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            let c = Character(Unicode.Scalar(byte))
+            if byte < 0x80 && (c.isLetter || c.isNumber || "-._~/".contains(c)) {
+                out.append(c)
+            } else {
+                out += String(format: "%%%02X", byte)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import RHRCore
+
+/// Reads Health Connect's own export: `Health Connect.zip` (any name) holding `health_connect_export.db`
+/// (any name; found by its SQLite header), or that database bare. The result is one `SyncBatch` that is a
+/// snapshot of the whole store (R4): applying a newer export removes what an older one had and it lacks.
+///
+/// `asOf`, the time the data was read, is the later of
+/// - the zip member's modification time, the moment Health Connect wrote the database, and
+/// - the newest `last_modified_time` of any record in the database (any table that has the column).
+/// Neither is enough alone. A bare `.db` has no member time, and a zip's DOS time carries no zone (libarchive
+/// reads it in the machine's zone, hours off when the phone was elsewhere). The newest modification is only a
+/// lower bound of the export time: an export whose one change was a deletion could look older than the one
+/// before it, which the store would refuse. The later of the two never goes below that lower bound and moves
+/// forward with every export written as a zip. A database without any record falls back to the file's own time.
+///
+/// `recordsRead` counts resting records plus heart-rate series samples.
+public enum HealthConnectReader {
+    public static let stream = "health-connect-export"
+
+    public static func read(path: String, options: ImportOptions, progress: ImportProgress?) throws(InputError) -> ImportedFile {
+        try read(path: path, options: options, progress: progress,
+                 scratchRoot: FileManager.default.temporaryDirectory.path, whileExtracted: nil)
+    }
+
+    /// `scratchRoot` is where the private copy of a zipped database goes; `whileExtracted` sees its path
+    /// while it exists (tests check its modes and that it is gone afterwards).
+    static func read(path: String, options: ImportOptions, progress: ImportProgress?, scratchRoot: String,
+                     whileExtracted: ((String) -> Void)?) throws(InputError) -> ImportedFile {
+        let head = try FileHead.read(path: path, count: 16)
+        if InputKind.isSQLite(head) {
+            let db = try HealthConnectDatabase(file: path, errorPath: path, member: nil)
+            let total = HealthConnectScratchCopy.fileSize(path)
+            let file = try read(db, path: path, kind: .healthConnectDatabase, memberModified: nil, options: options)
+            progress?(total, total)
+            return file
+        }
+        guard ArchiveReader.looksLikeZip(head) else {
+            throw InputError(path: path, message: head.isEmpty ? "the file is empty"
+                : "not a Health Connect export: neither a zip archive nor a SQLite database")
+        }
+        let copy = try HealthConnectScratchCopy.extract(zip: path, root: scratchRoot, progress: progress)
+        defer { copy.remove() }
+        whileExtracted?(copy.file)
+        let db = try HealthConnectDatabase(file: copy.file, errorPath: path, member: copy.member)
+        return try read(db, path: path, kind: .healthConnectZip(member: copy.member),
+                        memberModified: copy.memberModified, options: options)
+    }
+
+    private static func read(_ db: HealthConnectDatabase, path: String, kind: InputKind, memberModified: Date?,
+                             options: ImportOptions) throws(InputError) -> ImportedFile {
+        let schema = try HealthConnectSchema.check(db)
+        let contents = try HealthConnectContents.read(db, schema: schema, machineZone: options.machineZone)
+        let newest = [memberModified, contents.newestModification].compactMap { $0 }.max()
+            ?? HealthConnectReader.fileModified(path) ?? Date(timeIntervalSince1970: 0)
+        let asOf = Timestamp(date: newest, offsetSeconds: options.machineZone.secondsFromGMT(for: newest))
+        let batch = SyncBatch(
+            store: .healthConnect, stream: stream, asOf: asOf,
+            snapshot: .init(from: nil, to: nil, allowOlder: options.allowOlderExport),
+            resting: contents.resting, heartRate: contents.heartRate,
+            origin: "Health Connect export of \(asOf.localDay.shortText)")
+        do {
+            try batch.validate()
+        } catch {
+            throw db.error("the export reads as an invalid batch: \(error.message)")
+        }
+        return ImportedFile(path: path, kind: kind, batches: [batch],
+                            recordsRead: contents.restingRecords + contents.heartRateSamples,
+                            skipped: contents.skipped)
+    }
+
+    /// The file's own modification time: only when the database holds no record at all.
+    private static func fileModified(_ path: String) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+    }
+}

@@ -1,0 +1,244 @@
+import Foundation
+import RHRCore
+@testable import RHRFormats
+import Testing
+
+@Suite("Health Auto Export JSON")
+struct HealthAutoExportReaderTests {
+    func read(_ json: String, allowOlder: Bool = false) throws(InputError) -> ImportedFile {
+        let dir = try! HealthConnectTestDirectory()
+        let path = dir.file("HealthAutoExport-2024-01-01-2024-01-07.json")
+        try! Data(json.utf8).write(to: URL(fileURLWithPath: path))
+        return try HealthAutoExportReader.read(path: path, options: ImportOptions(machineZone: berlinZone, allowOlderExport: allowOlder),
+                                               progress: nil)
+    }
+
+    func readError(_ json: String) throws -> InputError {
+        try #require(throws: InputError.self) { try read(json) }
+    }
+
+    static let resting = """
+        {"data":{"metrics":[{"name":"resting_heart_rate","units":"count/min","data":[
+          {"date":"2024-01-02 00:00:00 +0100","qty":55,"source":"Jane’s Apple Watch"},
+          {"date":"2024-01-03 00:00:00 +0100","qty":56.5,"source":"Jane’s Apple Watch"},
+          {"date":"2024-01-03 07:15:00 -0800","qty":61,"source":"Oura"},
+          {"date":"2024-01-04 00:00:00 +0100","qty":54}
+        ]}]}}
+        """
+
+    @Test("resting points become HealthKit resting samples: writer = source, value = qty, unit from the metric")
+    func restingPoints() throws {
+        let file = try read(Self.resting)
+        #expect(file.kind == .healthAutoExportJSON)
+        #expect(file.recordsRead == 4)
+        let batch = try #require(file.batches.first)
+        #expect(batch.resting.count == 4)
+        #expect(batch.heartRate.isEmpty)
+        let first = batch.resting[0]
+        #expect(first.store == .healthKit)
+        #expect(first.writer == Writer(store: .healthKit, name: "Jane’s Apple Watch"))
+        #expect(first.value == 55)
+        #expect(first.unit == "count/min")
+        #expect(first.offsetSeconds == 3600)
+        #expect(first.uuid == nil)
+        #expect(batch.resting[1].value == 56.5)
+        #expect(batch.resting.map(\.writer.name) == ["Jane’s Apple Watch", "Jane’s Apple Watch", "Oura", "Health Auto Export"])
+    }
+
+    @Test("a point at local midnight stands for its day; any other point is an instant")
+    func windows() throws {
+        let batch = try #require(try read(Self.resting).batches.first)
+        let daily = batch.resting[0]
+        #expect(daily.start == Timestamp.parse("2024-01-02 00:00:00 +0100")!.date)
+        #expect(daily.end == Timestamp.parse("2024-01-02 23:59:59 +0100")!.date)
+        let instant = batch.resting[2]
+        #expect(instant.start == Timestamp.parse("2024-01-03 07:15:00 -0800")!.date)
+        #expect(instant.end == instant.start)
+        // R5 as the store applies it: each on the day it was written for, whatever the machine's zone.
+        for zone in [berlinZone, tokyoZone, TimeZone(identifier: "America/Los_Angeles")!] {
+            #expect(batch.resting.map { LocalDayRule.day(of: $0, machineZone: zone).day.description }
+                    == ["2024-01-02", "2024-01-03", "2024-01-03", "2024-01-04"])
+        }
+        #expect(batch.resting.allSatisfy { !LocalDayRule.day(of: $0, machineZone: berlinZone).offsetAssumed })
+    }
+
+    @Test("the batch is a snapshot of the period its points cover, on the health-auto-export stream", arguments: [false, true])
+    func batchShape(allowOlder: Bool) throws {
+        let batch = try #require(try read(Self.resting, allowOlder: allowOlder).batches.first)
+        #expect(batch.store == .healthKit)
+        #expect(batch.stream == "health-auto-export")
+        let snapshot = try #require(batch.snapshot)
+        #expect(snapshot.from?.epochSeconds == Timestamp.parse("2024-01-02 00:00:00 +0100")!.epochSeconds)
+        #expect(snapshot.to?.epochSeconds == Timestamp.parse("2024-01-04 23:59:59 +0100")!.epochSeconds)
+        #expect(snapshot.allowOlder == allowOlder)
+        #expect(batch.asOf == Timestamp.parse("2024-01-04 23:59:59 +0100"))
+        #expect(batch.origin == "Health Auto Export of 4 Jan")
+        #expect(batch.cursor == nil && !batch.fullResync && batch.deleted.isEmpty)
+        #expect(throws: Never.self) { try batch.validate() }
+        // R3: with asOf on 4 Jan, an Apple Watch value of 3 Jan is provisional, one of 2 Jan is not.
+        let watch = batch.resting.filter { $0.writer.name.contains("Apple Watch") }
+        #expect(watch.map { ProvisionalRule.isProvisional(store: .healthKit, writerIsWatch: true,
+                                                          day: LocalDayRule.day(of: $0, machineZone: berlinZone).day,
+                                                          asOf: batch.asOf) } == [false, true])
+    }
+
+    @Test("a null or empty source is Health Auto Export")
+    func defaultWriter() throws {
+        let file = try read("""
+            {"data":{"metrics":[{"name":"resting_heart_rate","units":"count/min","data":[
+              {"date":"2024-01-02 00:00:00 +0000","qty":55,"source":null},
+              {"date":"2024-01-03 00:00:00 +0000","qty":56,"source":"  "}]}]}}
+            """)
+        #expect(file.batches.first?.resting.map(\.writer.name) == ["Health Auto Export", "Health Auto Export"])
+    }
+
+    @Test("heart_rate points with Min/Avg/Max count per writer and day, context not set")
+    func heartRatePoints() throws {
+        let file = try read("""
+            {"data":{"metrics":[{"name":"heart_rate","units":"count/min","data":[
+              {"date":"2024-01-02 08:00:00 +0100","Min":52,"Avg":61.4,"Max":88,"source":"Jane’s Apple Watch"},
+              {"date":"2024-01-02 09:00:00 +0100","Min":55,"Avg":70,"Max":120,"source":"Jane’s Apple Watch"},
+              {"date":"2024-01-02 23:30:00 -0800","Min":50,"Avg":58,"Max":66,"source":"Jane’s Apple Watch"},
+              {"date":"2024-01-02 10:00:00 +0100","Min":60,"Avg":64,"Max":70}
+            ]}]}}
+            """)
+        let batch = try #require(file.batches.first)
+        #expect(batch.resting.isEmpty)
+        #expect(batch.heartRate.map { "\($0.writer.name) \($0.day) \($0.notSet) \($0.sedentary) \($0.active)" } == [
+            "Health Auto Export 2024-01-02 1 0 0",
+            "Jane’s Apple Watch 2024-01-02 3 0 0",
+        ])
+        #expect(batch.heartRate.allSatisfy { $0.writer.store == .healthKit && $0.recordKey == "" && $0.sedentaryMin == nil })
+        #expect(file.recordsRead == 4)
+    }
+
+    @Test("a heart_rate point without any value is an error naming it")
+    func heartRateWithoutValue() throws {
+        let error = try readError("""
+            {"data":{"metrics":[{"name":"heart_rate","units":"count/min","data":[{"date":"2024-01-02 08:00:00 +0100","source":"x"}]}]}}
+            """)
+        #expect(error.message == "data.metrics[0].data[0]: a heart_rate point carries Min, Avg and Max (or qty); this one has none")
+        let wrongKind = try readError("""
+            {"data":{"metrics":[{"name":"heart_rate","data":[{"date":"2024-01-02 08:00:00 +0100","Avg":"60"}]}]}}
+            """)
+        #expect(wrongKind.message == "data.metrics[0].data[0].Avg: expected a number, found a string")
+    }
+
+    @Test("unknown metrics are skipped and counted")
+    func unknownMetrics() throws {
+        let file = try read("""
+            {"data":{"metrics":[
+              {"name":"step_count","units":"count","data":[{"date":"2024-01-02 00:00:00 +0100","qty":8000}]},
+              {"name":"resting_heart_rate","units":"count/min","data":[{"date":"2024-01-02 00:00:00 +0100","qty":55}]},
+              {"name":"walking_heart_rate_average","units":"count/min","data":[{"date":"2024-01-02 00:00:00 +0100","qty":90}]}
+            ],"workouts":[]}}
+            """)
+        #expect(file.skipped == ["unknown metric": 2])
+        #expect(file.recordsRead == 1)
+        #expect(file.batches.first?.resting.map(\.value) == [55])
+    }
+
+    @Test("only skipped metrics, or no points at all: no batch, since an empty snapshot covers no period")
+    func nothingToApply() throws {
+        let file = try read("""
+            {"data":{"metrics":[{"name":"step_count","units":"count","data":[{"date":"2024-01-02 00:00:00 +0100","qty":1}]},
+              {"name":"resting_heart_rate","units":"count/min","data":[]}]}}
+            """)
+        #expect(file.batches.isEmpty)
+        #expect(file.skipped == ["unknown metric": 1])
+        #expect(try read("{\"data\":{\"metrics\":[]}}").batches.isEmpty)
+    }
+
+    @Test("units: count/s is kept as delivered for the store to convert; other units are refused by path")
+    func units() throws {
+        let perSecond = try read("""
+            {"data":{"metrics":[{"name":"resting_heart_rate","units":"count/s","data":[{"date":"2024-01-02 00:00:00 +0100","qty":1}]}]}}
+            """)
+        let sample = try #require(perSecond.batches.first?.resting.first)
+        #expect(sample.unit == "count/s")
+        #expect(sample.bpm == 60)
+        let error = try readError("""
+            {"data":{"metrics":[{"name":"resting_heart_rate","units":"%","data":[{"date":"2024-01-02 00:00:00 +0100","qty":1}]}]}}
+            """)
+        #expect(error.message == "data.metrics[0].units: unit \"%\" is not a heart rate unit (expected count/min, count/s or count/h)")
+        let missing = try readError("""
+            {"data":{"metrics":[{"name":"resting_heart_rate","data":[{"date":"2024-01-02 00:00:00 +0100","qty":1}]}]}}
+            """)
+        #expect(missing.message == "data.metrics[0].units: missing; the unit of the values")
+    }
+
+    @Test("zero and values over 300 are kept as delivered")
+    func outOfRangeKept() throws {
+        let batch = try #require(try read("""
+            {"data":{"metrics":[{"name":"resting_heart_rate","units":"count/min","data":[
+              {"date":"2024-01-02 00:00:00 +0100","qty":0},{"date":"2024-01-03 00:00:00 +0100","qty":301}]}]}}
+            """).batches.first)
+        #expect(batch.resting.map(\.value) == [0, 301])
+        #expect(batch.resting.allSatisfy { !$0.isInRange })
+    }
+
+    @Test("bad points are errors naming their JSON path", arguments: [
+        (#"{"date":"2024-13-02 00:00:00 +0100","qty":55}"#, #"data.metrics[0].data[1].date: "2024-13-02 00:00:00 +0100" is not a date like 2024-01-02 00:00:00 +0100"#),
+        (#"{"date":"2024-01-02 00:00:00","qty":55}"#, #"data.metrics[0].data[1].date: "2024-01-02 00:00:00" is not a date like 2024-01-02 00:00:00 +0100"#),
+        (#"{"qty":55}"#, "data.metrics[0].data[1].date: missing"),
+        (#"{"date":"2024-01-02 00:00:00 +0100"}"#, "data.metrics[0].data[1].qty: missing; a resting point carries its value in qty"),
+        (#"{"date":"2024-01-02 00:00:00 +0100","qty":"55"}"#, "data.metrics[0].data[1].qty: expected a number, found a string"),
+        (#"{"date":"2024-01-02 00:00:00 +0100","qty":55,"source":7}"#, "data.metrics[0].data[1].source: expected a string, found an integer"),
+        ("[55]", "data.metrics[0].data[1]: expected an object, found an array"),
+    ])
+    func badPoints(point: String, message: String) throws {
+        let error = try readError("""
+            {"data":{"metrics":[{"name":"resting_heart_rate","units":"count/min","data":[
+              {"date":"2024-01-01 00:00:00 +0100","qty":54},\(point)]}]}}
+            """)
+        #expect(error.message == message)
+    }
+
+    @Test("a file that is not Health Auto Export JSON says so")
+    func notHealthAutoExport() throws {
+        #expect(try readError(#"{"store":"healthkit","stream":"iphone"}"#).message == "data.metrics: missing; not Health Auto Export JSON")
+        #expect(try readError(#"{"data":{"metrics":{}}}"#).message == "data.metrics: missing; not Health Auto Export JSON")
+        #expect(try readError(#"{"data":{"metrics":[{"units":"count"}]}}"#).message == "data.metrics[0].name: missing; every metric has a name")
+        let dir = try HealthConnectTestDirectory()
+        #expect(throws: InputError(path: dir.file("none.json"), message: "no such file")) {
+            try HealthAutoExportReader.read(path: dir.file("none.json"), options: ImportOptions(machineZone: berlinZone), progress: nil)
+        }
+    }
+
+    @Test("a JSON syntax error names the line, the byte offset and the path")
+    func syntaxError() throws {
+        let json = "{\"data\":{\"metrics\":[\n{\"name\":\"resting_heart_rate\",\"data\":[\n{\"date\":\"2024-01-02 00:00:00 +0100\",\"qty\":55,}]}]}}"
+        let error = try readError(json)
+        #expect(error.line == 3)
+        let offset = try #require(error.offset)
+        #expect(offset == Int64(Array(json.utf8).firstIndex(of: UInt8(ascii: "}"))!))
+        #expect(error.message.hasPrefix("data.metrics[0].data[0]"))
+        // A byte order mark is skipped, and offsets still count from the file's first byte.
+        let withBOM = try readError("\u{FEFF}" + json)
+        #expect(withBOM.offset == offset + 3)
+        #expect(try read("\u{FEFF}" + Self.resting).batches.first?.resting.count == 4)
+    }
+
+    @Test("two files in a row: the second, covering the same days, no longer holds a removed point")
+    func twoFilesInARow() throws {
+        let first = try #require(try read(Self.resting).batches.first)
+        let second = try #require(try read(Self.resting.replacingOccurrences(
+            of: #"{"date":"2024-01-03 07:15:00 -0800","qty":61,"source":"Oura"},"#, with: "")).batches.first)
+        let gone = Set(first.resting.map(\.identity)).subtracting(second.resting.map(\.identity))
+        #expect(gone.count == 1)
+        #expect(first.resting.first { gone.contains($0.identity) }?.writer.name == "Oura")
+        #expect(second.snapshot?.from == first.snapshot?.from)
+        #expect(second.snapshot?.to == first.snapshot?.to)
+    }
+
+    @Test("progress ends at the file's size")
+    func progress() throws {
+        let dir = try HealthConnectTestDirectory()
+        let path = dir.file("hae.json")
+        try Data(Self.resting.utf8).write(to: URL(fileURLWithPath: path))
+        let log = HealthConnectProgressLog()
+        _ = try HealthAutoExportReader.read(path: path, options: ImportOptions(machineZone: berlinZone),
+                                            progress: { log.add($0, $1) })
+        #expect(log.last == [Int64(Self.resting.utf8.count), Int64(Self.resting.utf8.count)])
+    }
+}

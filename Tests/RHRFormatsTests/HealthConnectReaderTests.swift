@@ -1,0 +1,236 @@
+import Foundation
+import RHRCore
+@testable import RHRFormats
+import Testing
+
+/// Three writers as the notes describe them: a ring, a watch, a manual entry.
+struct HealthConnectThreeWriters {
+    var ring: Int64 = 0, watch: Int64 = 0, manual: Int64 = 0
+    var ringDevice: Int64 = 0, watchDevice: Int64 = 0
+
+    static let ringRecord = "6f1c9a2e4b7d4e0f8a3b2c1d0e9f8a7b"
+    static let tripRecord = "0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f"
+    static let nullOffsetRecord = "11111111222233334444555555555555"
+    static let zeroRecord = "aaaaaaaabbbbccccddddeeeeeeeeeeee"
+    static let highRecord = "fedcba98765432100123456789abcdef"
+
+    /// Resting records: the ring at home (+01:00) and on a trip (+09:00), the watch with a zero and a 301,
+    /// a manual entry with a null offset.
+    @discardableResult
+    static func fill(_ db: HealthConnectTestDatabase) throws -> HealthConnectThreeWriters {
+        var w = HealthConnectThreeWriters()
+        w.ring = try db.addApp("com.ouraring.oura", name: "Oura")
+        w.watch = try db.addApp("com.samsung.android.wear.shealth", name: "Samsung Health")
+        w.manual = try db.addApp("com.google.android.apps.healthdata", name: "Health Connect")
+        w.ringDevice = try db.addDevice(manufacturer: "Oura", model: "Ring Gen3", type: 4)
+        w.watchDevice = try db.addDevice(manufacturer: "Samsung", model: "Galaxy Watch6", type: 1)
+        try db.addResting(uuid: ringRecord, time: epochMillis("2026-03-10T06:12:00+01:00"), offset: 3600, bpm: 57,
+                          app: w.ring, device: w.ringDevice, method: 2, modified: epochMillis("2026-03-10T06:20:00+01:00"),
+                          clientId: "oura-2026-03-10", clientVersion: "3")
+        try db.addResting(uuid: tripRecord, time: epochMillis("2026-03-12T06:30:00+09:00"), offset: 9 * 3600, bpm: 61,
+                          app: w.ring, device: w.ringDevice, method: 2)
+        try db.addResting(uuid: zeroRecord, time: epochMillis("2026-03-11T07:00:00+01:00"), offset: 3600, bpm: 0,
+                          app: w.watch, device: w.watchDevice, method: 2)
+        try db.addResting(uuid: highRecord, time: epochMillis("2026-03-11T08:00:00+01:00"), offset: 3600, bpm: 301,
+                          app: w.watch, device: w.watchDevice, method: 2)
+        try db.addResting(uuid: nullOffsetRecord, time: epochMillis("2026-03-10T23:30:00Z"), offset: nil, bpm: 64,
+                          app: w.manual, method: 3)
+        return w
+    }
+}
+
+@Suite("Health Connect export: records")
+struct HealthConnectReaderTests {
+    func readBare(_ build: (HealthConnectTestDatabase) throws -> Void, layout: HealthConnectTestDatabase.Layout = .upgraded,
+                  zone: TimeZone = berlinZone) throws -> (ImportedFile, HealthConnectTestDirectory) {
+        let dir = try HealthConnectTestDirectory()
+        let db = try HealthConnectTestDatabase(path: dir.file("health_connect_export.db"), layout: layout)
+        try build(db)
+        db.close()
+        let file = try HealthConnectReader.read(path: db.path, options: ImportOptions(machineZone: zone), progress: nil)
+        return (file, dir)
+    }
+
+    @Test("resting records keep writer, app name, device, recording method, offset, last-modified time and client ids")
+    func restingRecordFields() throws {
+        let (file, _) = try readBare { try HealthConnectThreeWriters.fill($0) }
+        #expect(file.kind == .healthConnectDatabase)
+        #expect(file.batches.count == 1)
+        let batch = try #require(file.batches.first)
+        #expect(batch.resting.count == 5)
+        let ring = try #require(batch.resting.first { $0.uuid == HealthConnectThreeWriters.ringRecord })
+        #expect(ring.store == .healthConnect)
+        #expect(ring.writer.name == "com.ouraring.oura")
+        #expect(ring.writer.appName == "Oura")
+        #expect(ring.device == Device(manufacturer: "Oura", model: "Ring Gen3", type: 4))
+        #expect(ring.recordingMethod == .automaticallyRecorded)
+        #expect(ring.offsetSeconds == 3600)
+        #expect(ring.start == Timestamp.parse("2026-03-10T06:12:00+01:00")!.date)
+        #expect(ring.end == ring.start)
+        #expect(ring.value == 57)
+        #expect(ring.unit == "count/min")
+        #expect(ring.lastModified == Timestamp.parse("2026-03-10T06:20:00+01:00")!.date)
+        #expect(ring.clientRecordId == "oura-2026-03-10")
+        #expect(ring.clientRecordVersion == 3)
+
+        let manual = try #require(batch.resting.first { $0.uuid == HealthConnectThreeWriters.nullOffsetRecord })
+        #expect(manual.writer.name == "com.google.android.apps.healthdata")
+        #expect(manual.recordingMethod == .manualEntry)
+        #expect(manual.device == nil)
+        #expect(manual.clientRecordId == nil)
+        #expect(manual.clientRecordVersion == nil)
+        #expect(file.recordsRead == 5)
+        #expect(file.skipped.isEmpty)
+    }
+
+    @Test("the batch is a snapshot of the whole store on the health-connect-export stream", arguments: [false, true])
+    func batchShape(allowOlder: Bool) throws {
+        let dir = try HealthConnectTestDirectory()
+        let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
+        try HealthConnectThreeWriters.fill(db)
+        db.close()
+        let file = try HealthConnectReader.read(path: db.path, options: ImportOptions(machineZone: berlinZone, allowOlderExport: allowOlder),
+                                                progress: nil)
+        let batch = try #require(file.batches.first)
+        #expect(batch.store == .healthConnect)
+        #expect(batch.stream == "health-connect-export")
+        #expect(batch.snapshot == SyncBatch.Snapshot(from: nil, to: nil, allowOlder: allowOlder))
+        #expect(batch.cursor == nil)
+        #expect(!batch.fullResync)
+        #expect(batch.deleted.isEmpty)
+        #expect(throws: Never.self) { try batch.validate() }
+    }
+
+    @Test("a null offset stays nil for the store to assume and flag; the trip's +09:00 is kept")
+    func offsets() throws {
+        let (file, _) = try readBare { try HealthConnectThreeWriters.fill($0) }
+        let batch = try #require(file.batches.first)
+        let manual = try #require(batch.resting.first { $0.uuid == HealthConnectThreeWriters.nullOffsetRecord })
+        #expect(manual.offsetSeconds == nil)
+        // R5 as the store will apply it: 23:30Z is the next day in Berlin, flagged as assumed.
+        let placed = LocalDayRule.day(of: manual, machineZone: berlinZone)
+        #expect(placed.day == LocalDay("2026-03-11"))
+        #expect(placed.offsetAssumed)
+        let trip = try #require(batch.resting.first { $0.uuid == HealthConnectThreeWriters.tripRecord })
+        #expect(trip.offsetSeconds == 9 * 3600)
+        #expect(LocalDayRule.day(of: trip, machineZone: berlinZone).day == LocalDay("2026-03-12"))
+    }
+
+    @Test("zero and 301 are kept as delivered, out of range")
+    func zeroAndHighKept() throws {
+        let (file, _) = try readBare { try HealthConnectThreeWriters.fill($0) }
+        let batch = try #require(file.batches.first)
+        let zero = try #require(batch.resting.first { $0.uuid == HealthConnectThreeWriters.zeroRecord })
+        let high = try #require(batch.resting.first { $0.uuid == HealthConnectThreeWriters.highRecord })
+        #expect(zero.value == 0)
+        #expect(high.value == 301)
+        #expect(!zero.isInRange)
+        #expect(!high.isInRange)
+        #expect(zero.writer.name == "com.samsung.android.wear.shealth")
+    }
+
+    @Test("the id is lower(hex(uuid)) and matches the live feed's dashed upper-case id")
+    func idMatchesLiveFeed() throws {
+        let (file, _) = try readBare { try HealthConnectThreeWriters.fill($0) }
+        let ring = try #require(file.batches.first?.resting.first { $0.writer.name == "com.ouraring.oura" && $0.value == 57 })
+        let liveFeedId = "6F1C9A2E-4B7D-4E0F-8A3B-2C1D0E9F8A7B"
+        #expect(ring.uuid == "6f1c9a2e4b7d4e0f8a3b2c1d0e9f8a7b")
+        #expect(ring.uuid == SampleIdentity.normalisedRecordId(liveFeedId))
+        let live = RestingSample.healthConnect(id: liveFeedId, writer: ring.writer, time: ring.start, zoneOffset: 3600,
+                                               beatsPerMinute: 57)
+        #expect(live.identity == ring.identity)
+    }
+
+    @Test("columns are selected by name: another order and local_date_time last read the same",
+          arguments: HealthConnectTestDatabase.Layout.allCases)
+    func columnOrder(layout: HealthConnectTestDatabase.Layout) throws {
+        let (reference, _) = try readBare({ try HealthConnectThreeWriters.fill($0) }, layout: .upgraded)
+        let (file, dir) = try readBare({ try HealthConnectThreeWriters.fill($0) }, layout: layout)
+        _ = dir
+        #expect(file.batches.first?.resting == reference.batches.first?.resting)
+        #expect(file.batches.first?.resting.count == 5)
+    }
+
+    @Test("the test layouts really differ in column order")
+    func layoutsDiffer() throws {
+        var orders: [HealthConnectTestDatabase.Layout: [String]] = [:]
+        for layout in HealthConnectTestDatabase.Layout.allCases {
+            let dir = try HealthConnectTestDirectory()
+            let db = try HealthConnectTestDatabase(path: dir.file("x.db"), layout: layout)
+            db.close()
+            let opened = try HealthConnectDatabase(file: db.path, errorPath: db.path, member: nil)
+            var names: [String] = []
+            try opened.query("PRAGMA table_xinfo(resting_heart_rate_record_table)") { row throws(InputError) in
+                names.append(row.text(1) ?? "")
+            }
+            orders[layout] = names
+        }
+        #expect(orders[.upgraded]?.last == "local_date_time")
+        #expect(orders[.fresh]?.last == "beats_per_minute")
+        #expect(orders[.shuffled]?.first == "beats_per_minute")
+        #expect(Set(orders.values.map { $0.joined(separator: ",") }).count == 3)
+    }
+
+    @Test("records come in time order, whatever order they were inserted in")
+    func timeOrder() throws {
+        let (file, _) = try readBare { try HealthConnectThreeWriters.fill($0) }
+        let times = try #require(file.batches.first).resting.map(\.start)
+        #expect(times == times.sorted())
+    }
+
+    @Test("a record whose app is not in application_info_table is an error naming the row")
+    func danglingApp() throws {
+        let dir = try HealthConnectTestDirectory()
+        let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
+        try HealthConnectThreeWriters.fill(db)
+        try db.addResting(uuid: "00000000000000000000000000000042", time: epochMillis("2026-03-13T06:00:00Z"), offset: 0,
+                          bpm: 55, app: 99)
+        db.close()
+        let error = try #require(throws: InputError.self) {
+            try HealthConnectReader.read(path: db.path, options: ImportOptions(machineZone: berlinZone), progress: nil)
+        }
+        #expect(error.path == db.path)
+        #expect(error.message.contains("resting_heart_rate_record_table row_id 6"))
+        #expect(error.message.contains("app_info_id 99"))
+    }
+
+    @Test("a uuid that is not 16 bytes is an error naming the row")
+    func shortUUID() throws {
+        let dir = try HealthConnectTestDirectory()
+        let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
+        let app = try db.addApp("com.ouraring.oura", name: "Oura")
+        try db.addResting(uuid: "0102", time: epochMillis("2026-03-13T06:00:00Z"), offset: 0, bpm: 55, app: app)
+        db.close()
+        let error = try #require(throws: InputError.self) {
+            try HealthConnectReader.read(path: db.path, options: ImportOptions(machineZone: berlinZone), progress: nil)
+        }
+        #expect(error.message.contains("row_id 1: uuid is not 16 bytes"))
+    }
+
+    @Test("a bare database is read without changing a byte of it or creating files beside it")
+    func bareDatabaseUntouched() throws {
+        let dir = try HealthConnectTestDirectory()
+        let db = try HealthConnectTestDatabase(path: dir.file("health_connect_export.db"))
+        try HealthConnectThreeWriters.fill(db)
+        db.close()
+        let before = try HealthConnectTestZip.bytes(of: db.path)
+        let modifiedBefore = try FileManager.default.attributesOfItem(atPath: db.path)[.modificationDate] as? Date
+        _ = try HealthConnectReader.read(path: db.path, options: ImportOptions(machineZone: berlinZone), progress: nil)
+        #expect(try HealthConnectTestZip.bytes(of: db.path) == before)
+        #expect(try FileManager.default.attributesOfItem(atPath: db.path)[.modificationDate] as? Date == modifiedBefore)
+        #expect(dir.entries() == ["health_connect_export.db"])
+    }
+
+    @Test("progress ends at the file's size")
+    func progressReported() throws {
+        let dir = try HealthConnectTestDirectory()
+        let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
+        try HealthConnectThreeWriters.fill(db)
+        db.close()
+        let seen = HealthConnectProgressLog()
+        _ = try HealthConnectReader.read(path: db.path, options: ImportOptions(machineZone: berlinZone),
+                                         progress: { done, total in seen.add(done, total) })
+        let size = Int64(try HealthConnectTestZip.bytes(of: db.path).count)
+        #expect(seen.last == [size, size])
+    }
+}

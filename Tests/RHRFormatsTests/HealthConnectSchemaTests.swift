@@ -1,0 +1,121 @@
+import CSQLite
+import Foundation
+import RHRCore
+@testable import RHRFormats
+import Testing
+
+@Suite("Health Connect export: what is not one")
+struct HealthConnectSchemaTests {
+    func read(_ path: String) throws(InputError) -> ImportedFile {
+        try HealthConnectReader.read(path: path, options: ImportOptions(machineZone: berlinZone), progress: nil)
+    }
+
+    @Test("a SQLite file that is not a Health Connect export: the error names the missing table")
+    func notHealthConnect() throws {
+        let dir = try HealthConnectTestDirectory()
+        let path = dir.file("notes.db")
+        var db: OpaquePointer?
+        #expect(sqlite3_open(path, &db) == SQLITE_OK)
+        #expect(sqlite3_exec(db, "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('hi')",
+                             nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(db)
+        let error = try #require(throws: InputError.self) { try read(path) }
+        #expect(error.path == path)
+        #expect(error.message.contains("not a Health Connect export"))
+        #expect(error.message.contains("no table resting_heart_rate_record_table"))
+        #expect(error.message.contains("schema version 0"))
+    }
+
+    @Test("each table rhr reads is required by name", arguments: [
+        "resting_heart_rate_record_table", "application_info_table", "device_info_table",
+        "heart_rate_record_table", "heart_rate_record_series_table",
+    ])
+    func missingTable(table: String) throws {
+        let dir = try HealthConnectTestDirectory()
+        let db = try HealthConnectTestDatabase(path: dir.file("export.db"), omitTable: table)
+        db.close()
+        let error = try #require(throws: InputError.self) { try read(db.path) }
+        #expect(error.message == "not a Health Connect export: it has no table \(table)")
+    }
+
+    @Test("a required column missing is an error naming table and column", arguments: [
+        ("resting_heart_rate_record_table", "beats_per_minute"), ("resting_heart_rate_record_table", "zone_offset"),
+        ("resting_heart_rate_record_table", "uuid"), ("application_info_table", "package_name"),
+        ("heart_rate_record_series_table", "epoch_millis"), ("heart_rate_record_table", "start_zone_offset"),
+    ])
+    func missingColumn(table: String, column: String) throws {
+        let dir = try HealthConnectTestDirectory()
+        let db = try HealthConnectTestDatabase(path: dir.file("export.db"), omitColumn: (table, column))
+        db.close()
+        let error = try #require(throws: InputError.self) { try read(db.path) }
+        #expect(error.message.contains("table \(table) has no column \(column)"))
+    }
+
+    @Test("optional metadata columns may be absent: the records are read without them")
+    func optionalColumnAbsent() throws {
+        let dir = try HealthConnectTestDirectory()
+        let db = try HealthConnectTestDatabase(path: dir.file("export.db"),
+                                               omitColumn: ("resting_heart_rate_record_table", "client_record_version"))
+        let app = try db.addApp("com.ouraring.oura", name: "Oura")
+        try db.exec("""
+            INSERT INTO resting_heart_rate_record_table (uuid, time, zone_offset, beats_per_minute, app_info_id, last_modified_time,
+              client_record_id) VALUES (X'6f1c9a2e4b7d4e0f8a3b2c1d0e9f8a7b', \(epochMillis("2026-03-10T06:12:00Z")), 0, 57, \(app), 1, 'x')
+            """)
+        db.close()
+        let sample = try #require(try read(db.path).batches.first?.resting.first)
+        #expect(sample.clientRecordId == "x")
+        #expect(sample.clientRecordVersion == nil)
+        #expect(sample.value == 57)
+    }
+
+    @Test("schema versions 9 through 18 are read", arguments: [9, 12, 18])
+    func knownVersions(version: Int) throws {
+        let dir = try HealthConnectTestDirectory()
+        let db = try HealthConnectTestDatabase(path: dir.file("export.db"), version: version)
+        try HealthConnectThreeWriters.fill(db)
+        db.close()
+        #expect(try read(db.path).batches.first?.resting.count == 5)
+        #expect(HealthConnectSchema.knownVersions == 9...18)
+    }
+
+    @Test("an unknown schema version is an error naming the version, and no batch is made", arguments: [0, 8, 19, 42])
+    func unknownVersion(version: Int) throws {
+        let dir = try HealthConnectTestDirectory()
+        let db = try HealthConnectTestDatabase(path: dir.file("export.db"), version: version)
+        try HealthConnectThreeWriters.fill(db)
+        db.close()
+        let error = try #require(throws: InputError.self) { try read(db.path) }
+        #expect(error.message == "Health Connect schema version \(version) is not one rhr knows (it reads versions 9–18)")
+    }
+
+    @Test("a file that is neither a zip nor SQLite is refused by name")
+    func neitherZipNorSQLite() throws {
+        let dir = try HealthConnectTestDirectory()
+        let path = dir.file("Health Connect.zip")
+        try Data("{\"data\":{}}".utf8).write(to: URL(fileURLWithPath: path))
+        let error = try #require(throws: InputError.self) { try read(path) }
+        #expect(error.path == path)
+        #expect(error.message.contains("neither a zip archive nor a SQLite database"))
+        #expect(FileManager.default.createFile(atPath: dir.file("empty"), contents: Data()))
+        #expect(throws: InputError(path: dir.file("empty"), message: "the file is empty")) { try read(dir.file("empty")) }
+        #expect(throws: InputError(path: dir.file("absent.db"), message: "no such file")) { try read(dir.file("absent.db")) }
+    }
+
+    @Test("a database cut short is reported as damaged, not read")
+    func truncatedDatabase() throws {
+        let dir = try HealthConnectTestDirectory()
+        let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
+        try HealthConnectThreeWriters.fill(db)
+        for i in 0..<200 {
+            try db.addResting(uuid: String(format: "%032x", 1000 + i), time: epochMillis("2026-01-01T06:00:00Z") + Int64(i) * 86_400_000,
+                              offset: 0, bpm: 50 + Int64(i % 20), app: 1)
+        }
+        db.close()
+        let bytes = try HealthConnectTestZip.bytes(of: db.path)
+        let cut = dir.file("cut.db")
+        try Data(bytes.prefix(bytes.count / 2)).write(to: URL(fileURLWithPath: cut))
+        let error = try #require(throws: InputError.self) { try read(cut) }
+        #expect(error.path == cut)
+        #expect(error.message.contains("damaged or truncated"))
+    }
+}
