@@ -122,18 +122,33 @@ struct ProcessTests {
 
         let daemon = try rhr.startDaemon()
         defer { RHRBinary.stop(daemon) }
-        let sample = RHRBinary.packageRoot + "/Samples/batches/healthkit-iphone.jsonl"
+        // A watch's draft for the 28th (61), then its replacement (58) and a deletion of the 27th. The second
+        // batch's newer asOf also ends the provisional state of the days before (R3): those days change too.
+        let sample = rhr.directory.file("feed.jsonl")
+        try [
+            batchLine(liveBatch(previous: nil, next: "a1", samples: [
+                restingSample(day: "2026-11-27", value: 57, uuid: "S27"), restingSample(day: "2026-11-28", value: 61, uuid: "S28"),
+            ], asOf: "2026-11-28T09:00:00+01:00")),
+            batchLine(liveBatch(previous: "a1", next: "a2", samples: [restingSample(day: "2026-11-28", value: 58, uuid: "S28")],
+                                asOf: "2026-11-29T08:00:00+01:00")),
+            batchLine(liveBatch(previous: "a2", next: "a3", deleted: ["S27"], asOf: "2026-11-29T09:00:00+01:00")),
+        ].joined(separator: "\n").write(toFile: sample, atomically: true, encoding: .utf8)
         let pushed = try rhr.run(["push", sample])
         #expect(pushed.status == 0, "\(pushed.stderr)")
-        let lines = pushed.stdout.split(separator: "\n")
-        #expect(lines.count == 3)
-        #expect(lines.first?.hasPrefix("\(sample):1: ok: 18 added, 0 replaced, 0 deleted, 0 unchanged") == true)
-        #expect(lines.last?.hasPrefix("\(sample):3: ok: 1 added, 0 replaced, 1 deleted, 0 unchanged; revision 3; days 2026-11-21") == true)
+        #expect(pushed.stdout == """
+            \(sample):1: ok: 2 added, 0 replaced, 0 deleted, 0 unchanged; revision 1; days 2026-11-27, 2026-11-28
+            \(sample):2: ok: 0 added, 1 replaced, 0 deleted, 0 unchanged; revision 2; days 2026-11-27, 2026-11-28, 2026-11-29
+            \(sample):3: ok: 0 added, 0 replaced, 1 deleted, 0 unchanged; revision 3; days 2026-11-27
+
+            """)
+        let again = try rhr.run(["push", sample])
+        #expect(again.status == 0)
+        #expect(again.stdout.hasPrefix("\(sample):1: ok: applied before; nothing changed (revision 3)\n"))
 
         // A file with a bad line and a stale cursor: each failure names its line; exit 1.
         let bad = rhr.directory.file("bad.jsonl")
         let text = batchLine(liveBatch(stream: "other", previous: nil, next: "o1")) + "\n{\"store\":\n\n"
-            + batchLine(liveBatch(previous: "YW5jaG9yLTE=", next: "zz")) + "\n"
+            + batchLine(liveBatch(previous: "a1", next: "zz")) + "\n"
         try text.write(toFile: bad, atomically: true, encoding: .utf8)
         let failed = try rhr.run(["push", bad])
         #expect(failed.status == 1)
@@ -144,7 +159,7 @@ struct ProcessTests {
         let status = try rhr.run(["status"])
         #expect(status.stdout.contains("daemon: listening on \(rhr.socketPath) (pid \(daemon.processIdentifier), rhr "))
         #expect(status.stdout.contains("  revision: 3"))   // the batch of "other" carried no sample
-        #expect(status.stdout.contains("    healthkit/iphone: cursor YW5jaG9yLTM=, as of 2026-11-21T22:30:00+01:00"))
+        #expect(status.stdout.contains("    healthkit/iphone: cursor a3, as of 2026-11-29T09:00:00+01:00"))
         #expect(status.stdout.contains("  folder watch: off"))
     }
 }
