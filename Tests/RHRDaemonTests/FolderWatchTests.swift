@@ -136,6 +136,35 @@ struct FolderWatchTests {
         #expect(daemon.logLines.all.contains { $0.contains("folder watch: export.zip: skipped: ") })
     }
 
+    /// What the Health Connect app's scheduled export and Apple's export leave in a synced folder.
+    @Test func exportsOfBothPlatformsAreImportedAndAnOlderExportIsRefused() throws {
+        let directory = ShortTemporaryDirectory()
+        let daemon = try FolderWatchTests.watchingDaemon(directory, interval: 0.05)
+        let subscriber = try daemon.client()
+        _ = try subscriber.subscribe()
+        let samples = RHRBinary.packageRoot + "/Samples/"
+        func drop(_ sample: String, as name: String) throws -> JSONValue {
+            try FileManager.default.copyItem(atPath: samples + sample, toPath: directory.file("inbox/" + name))
+            while true {
+                let event = try subscriber.nextEvent(timeout: 20)
+                if event["event"]?.string == "imported" { return event }
+            }
+        }
+        let connect = try drop("health-connect/Health Connect.zip", as: "Health Connect.zip")
+        #expect(connect["ok"]?.bool == true, "\(connect)")
+        #expect(connect["kind"]?.string == "Health Connect export (zip)")
+        #expect((connect["added"]?.int64 ?? 0) > 0)
+        let newer = try drop("apple-health/export-2.xml", as: "export.xml")
+        #expect(newer["ok"]?.bool == true, "\(newer)")
+        #expect(newer["kind"]?.string == "Apple Health export (XML)")
+        // An older export landing after a newer one would bring back what the newer one removed.
+        let older = try drop("apple-health/export-1.xml", as: "export (1).xml")
+        #expect(older["ok"]?.bool == false)
+        #expect(older["error"]?.string?.contains("older export: ") == true, "\(older)")
+        let streams = try subscriber.request(.status)["streams"]?.array?.compactMap { $0["stream"]?.string } ?? []
+        #expect(streams.sorted() == ["apple-health-export", "health-connect-export"])
+    }
+
     @Test func temporaryAndHiddenFilesAreLeftAlone() throws {
         let directory = ShortTemporaryDirectory()
         let daemon = try FolderWatchTests.watchingDaemon(directory, interval: 0.05)
