@@ -49,6 +49,12 @@ enum DaemonBench {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let zone = TimeZone(identifier: "UTC")!
 
+        // Both stores hold 10 years of one value a day from each client's watch, as a real one would.
+        for name in ["direct.sqlite", "rhr.sqlite"] {
+            let store = try HealthDatabase(path: directory + "/" + name, machineZone: zone)
+            _ = try store.apply((0...options.clients).map { history(client: $0) })
+        }
+
         // Baseline 1: the store alone, one thread, the same kind of batches, for a third of the time.
         let direct = try HealthDatabase(path: directory + "/direct.sqlite", machineZone: zone)
         var directCount = 0
@@ -158,17 +164,35 @@ enum DaemonBench {
         if result.missing > 0 { print("daemon: \(result.missing) acknowledged pushes had no event") }
     }
 
-    /// The n-th batch of client c's feed: one new resting sample, its stream's cursor moving on by one.
+    static let asOf = Timestamp.parse("2026-11-29T08:00:00+01:00")!
+    static let today = LocalDay(year: 2026, month: 11, day: 29)!
+
+    static func writer(_ client: Int) -> Writer {
+        Writer(store: .healthKit, name: "Bench Watch \(client)", bundleIdentifier: "com.apple.health.B\(client)", productType: "Watch7,1")
+    }
+
+    /// One resting sample of a client's watch on a day; `second` moves its start (HealthKit samples are told
+    /// apart by writer, start and end).
+    static func sample(client: Int, day: LocalDay, second: Int, value: Double, uuid: String) -> RestingSample {
+        let start = Date(timeIntervalSince1970: day.startEpochSeconds - 3600 + 180 + Double(second))
+        return RestingSample(store: .healthKit, uuid: uuid, writer: writer(client), start: start,
+                             end: start.addingTimeInterval(80_000), offsetSeconds: 3600, value: value)
+    }
+
+    /// Ten years of one value a day, delivered once by an earlier sync.
+    static func history(client: Int) -> SyncBatch {
+        let samples = (1...3650).map { d in
+            sample(client: client, day: today.adding(days: -d), second: 0, value: Double(50 + d % 13), uuid: "H\(client)-\(d)")
+        }
+        return SyncBatch(store: .healthKit, stream: "history-\(client)", asOf: asOf, resting: samples)
+    }
+
+    /// The n-th batch of a client's live feed: one new sample of today or yesterday (as a bridge delivers
+    /// the watch's estimates while they are revised), its stream's cursor moving on by one.
     static func batch(client: Int, n: Int) -> SyncBatch {
-        let writer = Writer(store: .healthKit, name: "Bench Watch \(client)", productType: "Watch7,1")
-        let day = LocalDay(year: 2016, month: 1, day: 1)!.adding(days: n % 3650)
-        // HealthKit samples are told apart by writer, start and end: the start moves a second every 10 years.
-        let start = Date(timeIntervalSince1970: day.startEpochSeconds - 3600 + 180 + Double(n / 3650))
-        let sample = RestingSample(store: .healthKit, uuid: "B\(client)-\(n)", writer: writer, start: start,
-                                   end: start.addingTimeInterval(85_000), offsetSeconds: 3600, value: Double(50 + n % 17))
-        return SyncBatch(store: .healthKit, stream: "bench-\(client)",
-                         asOf: Timestamp(epochSeconds: day.startEpochSeconds + 86_400 * 2, offsetSeconds: 3600),
-                         cursor: .init(previous: n == 1 ? nil : "c\(n - 1)", next: "c\(n)"), resting: [sample])
+        let value = sample(client: client, day: today.adding(days: -(n % 2)), second: n, value: Double(50 + n % 17), uuid: "B\(client)-\(n)")
+        return SyncBatch(store: .healthKit, stream: "bench-\(client)", asOf: asOf,
+                         cursor: .init(previous: n == 1 ? nil : "c\(n - 1)", next: "c\(n)"), resting: [value])
     }
 
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
