@@ -163,3 +163,39 @@ struct ProcessTests {
         #expect(status.stdout.contains("  folder watch: off"))
     }
 }
+
+@Suite("samples for the daemon")
+struct DaemonSampleTests {
+    /// `Samples/bridge/`: a day in which the watch's draft is replaced, replayed with `rhr push`.
+    @Test func theBridgeSampleReplaysADayOfReplacedDrafts() throws {
+        let rhr = RHRBinary(directory: ShortTemporaryDirectory())
+        let daemon = try rhr.startDaemon()
+        defer { RHRBinary.stop(daemon) }
+        let sample = RHRBinary.packageRoot + "/Samples/bridge/watch-draft-replaced.jsonl"
+        let pushed = try rhr.run(["push", sample])
+        #expect(pushed.status == 0, "\(pushed.stderr)")
+        let lines = pushed.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 6)
+        #expect(lines[1].hasPrefix("\(sample):2: ok: 1 added, 0 replaced, 1 deleted"))
+        #expect(lines[5] == "\(sample):6: ok: applied before; nothing changed (revision 5)")
+
+        let store = try HealthDatabase(path: rhr.storePath, machineZone: utc)
+        let days = try store.days(aggregation: .latest)
+        #expect(days.map { "\($0.day) \($0.bpmText)\($0.provisional ? " provisional" : "")" } == [
+            "2026-03-13 57", "2026-03-14 57 provisional", "2026-03-15 60 provisional",
+        ])
+        let history = try store.revisions().map { "\($0.day) \($0.oldBPM.map { String(Int($0)) } ?? "?") → \($0.replacedByBPM.map { String(Int($0)) } ?? "-")" }
+        #expect(history == ["2026-03-14 61 → 59", "2026-03-14 59 → 58", "2026-03-14 58 → 57"])
+        #expect(try store.heartRateDays().reduce(0) { $0 + $1.total } == 10)
+    }
+
+    @Test func theSystemdUnitRunsTheDaemon() throws {
+        let unit = try String(contentsOfFile: RHRBinary.packageRoot + "/Samples/systemd/rhr.service", encoding: .utf8)
+        let lines = unit.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") }
+        #expect(lines.contains("ExecStart=%h/.local/bin/rhr daemon"))
+        #expect(lines.contains("KillSignal=SIGTERM"))
+        #expect(lines.contains("UMask=0077"))
+        #expect(lines.contains("RestrictAddressFamilies=AF_UNIX"))
+        #expect(lines.contains("WantedBy=default.target"))
+    }
+}
