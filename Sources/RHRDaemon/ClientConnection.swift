@@ -5,9 +5,10 @@ import RHRFormats
 ///
 /// Messages not yet started wait in `pending`; when the socket takes more, up to 64 KiB of them are joined
 /// into `head` and written from there (one `send` for many small events). Replies are never dropped: a
-/// client that does not read them stops being read from instead. Events are: when more than `eventLimit`
-/// wait, they are all dropped and one `resync` event takes their place, telling the subscriber to read the
-/// store again; a slow subscriber so costs at most a bounded amount of memory and never blocks anyone.
+/// client that does not read them stops being read from instead. Events are: when more than `limit` of
+/// them (or of their bytes) wait, they are all dropped and one `resync` event takes their place, telling
+/// the subscriber to read the store again; a slow subscriber so costs at most a bounded amount of memory
+/// and never blocks anyone.
 struct OutputQueue {
     struct Message {
         var bytes: [UInt8]
@@ -19,6 +20,7 @@ struct OutputQueue {
     private var pending: [Message] = []
     private var pendingStart = 0
     private(set) var pendingEvents = 0
+    private var pendingEventBytes = 0
     /// Bytes waiting in `head` and `pending`.
     private(set) var byteCount = 0
     /// Events dropped since the last `resync` was queued.
@@ -31,11 +33,11 @@ struct OutputQueue {
         byteCount += bytes.count
     }
 
-    /// Queues an event; on overflow drops the waiting events and queues `resync(dropped)` instead.
-    /// Returns true when it overflowed.
+    /// Queues an event; when `limit` events or `byteLimit` bytes of events wait already, drops them and
+    /// queues `resync(dropped)` instead. Returns true when it overflowed.
     @discardableResult
-    mutating func append(event bytes: [UInt8], limit: Int, resync: (Int) -> [UInt8]) -> Bool {
-        if pendingEvents >= limit {
+    mutating func append(event bytes: [UInt8], limit: Int, byteLimit: Int, resync: (Int) -> [UInt8]) -> Bool {
+        if pendingEvents >= limit || (pendingEvents > 0 && pendingEventBytes + bytes.count > byteLimit) {
             var kept: [Message] = []
             for message in pending[pendingStart...] {
                 if message.isEvent {
@@ -52,11 +54,13 @@ struct OutputQueue {
             pending.append(Message(bytes: notice, isEvent: true))
             byteCount += notice.count
             pendingEvents = 1
+            pendingEventBytes = notice.count
             return true
         }
         pending.append(Message(bytes: bytes, isEvent: true))
         byteCount += bytes.count
         pendingEvents += 1
+        pendingEventBytes += bytes.count
         return false
     }
 
@@ -75,6 +79,7 @@ struct OutputQueue {
                     head.append(contentsOf: message.bytes)
                     if message.isEvent {
                         pendingEvents -= 1
+                        pendingEventBytes -= message.bytes.count
                         if isResync(message.bytes) { dropped = 0 }
                     }
                     pendingStart += 1

@@ -15,7 +15,8 @@ public struct DaemonConfiguration: Sendable {
     public var watchInterval: Double = 0.5
     /// Events that may wait for one subscriber before they are dropped for one `resync`.
     public var subscriberEventLimit = 1024
-    /// Reply bytes that may wait for one client before the daemon stops reading its requests.
+    /// Reply bytes that may wait for one client before the daemon stops reading its requests; also the
+    /// most event bytes that may wait for one subscriber.
     public var outputByteLimit = 4 << 20
     /// `SO_SNDBUF` for client sockets; nil keeps the system's default (tests make it small).
     public var sendBufferSize: Int?
@@ -448,7 +449,8 @@ public final class DaemonServer: @unchecked Sendable {
     private func broadcast(_ event: [UInt8]) {
         for connection in connections.values where connection.subscribed && !connection.peerGone {
             let revision = self.revision
-            let overflowed = connection.output.append(event: event, limit: configuration.subscriberEventLimit) { dropped in
+            let overflowed = connection.output.append(event: event, limit: configuration.subscriberEventLimit,
+                                                      byteLimit: configuration.outputByteLimit) { dropped in
                 DaemonMessage.event("resync", [
                     ("revision", DaemonMessage.int(revision)), ("dropped", DaemonMessage.int(dropped)),
                     ("reason", "events were dropped because the subscriber read too slowly"),

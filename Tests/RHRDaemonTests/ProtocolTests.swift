@@ -270,6 +270,18 @@ struct ProtocolTests {
         #expect(try bad.request(.hello).isOK)
     }
 
+    @Test func aClientThatClosesItsSideStillGetsItsReplies() throws {
+        let daemon = try TestDaemon()
+        let client = try daemon.client()
+        // Like `socat` or `nc -N` sending a file: requests, then end of input, then read what comes back.
+        try client.send(.object(["op": "push", "id": 1, "batch": SyncBatchJSON.encode(chainBatch(stream: "iphone", 1))]))
+        try client.send(["op": "hello", "id": 2])
+        shutdown(client.fileDescriptor, Int32(SHUT_WR))
+        #expect(try client.nextReply(timeout: 5)["added"]?.int64 == 1)
+        #expect(try client.nextReply(timeout: 5)["id"]?.int64 == 2)
+        #expect(client.waitForClose(timeout: 5))
+    }
+
     @Test func anOversizeLineGetsTooLargeAndItsConnectionCloses() throws {
         let daemon = try TestDaemon()
         let other = try daemon.client()
