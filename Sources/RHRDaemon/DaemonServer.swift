@@ -23,7 +23,7 @@ public struct DaemonConfiguration: Sendable {
     /// The only uid allowed to connect (`SO_PEERCRED`): the daemon's own.
     public var allowedUID: uid_t = getuid()
     public var maxLineLength = DaemonProtocol.maxLineLength
-    /// Seconds of quiet after which the daemon checks whether another process changed the store.
+    /// How often the daemon checks whether another process changed the store.
     public var externalChangeInterval: Double = 1
     /// At shutdown, how long requests in flight may take to finish and their replies to be written.
     public var shutdownGrace: Double = 15
@@ -100,7 +100,7 @@ public final class DaemonServer: @unchecked Sendable {
         self.tracker = tracker
         do {
             worker = try StoreWorker(storePath: configuration.storePath, machineZone: configuration.machineZone,
-                                     idleInterval: configuration.externalChangeInterval) { database in
+                                     checkInterval: configuration.externalChangeInterval) { database in
                 // Another process (`rhr import`) may have changed the store: subscribers must reload.
                 if let revision = try? database.revision(), let moved = tracker.noteRead(revision: revision) {
                     inbox.post(.externalChange(revision: moved))

@@ -13,15 +13,15 @@ final class StoreWorker: @unchecked Sendable {
     private var jobs: [Job] = []
     private var stopping = false
     private let finished = DispatchSemaphore(value: 0)
-    /// Called on the worker thread whenever it has been idle for `idleInterval` seconds.
-    private let idle: (@Sendable (HealthDatabase) -> Void)?
-    private let idleInterval: Double
+    /// Called on the worker thread every `checkInterval` seconds, between jobs.
+    private let periodic: (@Sendable (HealthDatabase) -> Void)?
+    private let checkInterval: Double
 
     /// Opens the store on a new thread and waits until it is open (or failed to open).
-    init(storePath: String, machineZone: TimeZone, idleInterval: Double = 1,
-         idle: (@Sendable (HealthDatabase) -> Void)? = nil) throws(DaemonError) {
-        self.idle = idle
-        self.idleInterval = idleInterval
+    init(storePath: String, machineZone: TimeZone, checkInterval: Double = 1,
+         periodic: (@Sendable (HealthDatabase) -> Void)? = nil) throws(DaemonError) {
+        self.periodic = periodic
+        self.checkInterval = checkInterval
         let opened = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var openError: DaemonError?
         let thread = Thread { [self] in
@@ -79,17 +79,13 @@ final class StoreWorker: @unchecked Sendable {
     }
 
     private func serve(_ database: HealthDatabase) {
-        var lastActivity = Date()
+        // The periodic check runs every `checkInterval` seconds however busy the worker is, so a steady
+        // stream of requests cannot starve it.
+        var nextCheck = Date().addingTimeInterval(checkInterval)
         while true {
             condition.lock()
-            while jobs.isEmpty && !stopping {
-                let wake = lastActivity.addingTimeInterval(idleInterval)
-                if !condition.wait(until: wake) && jobs.isEmpty && !stopping {
-                    condition.unlock()
-                    idle?(database)
-                    lastActivity = Date()
-                    condition.lock()
-                }
+            while jobs.isEmpty && !stopping && Date() < nextCheck {
+                _ = condition.wait(until: nextCheck)
             }
             if jobs.isEmpty && stopping {
                 condition.unlock()
@@ -99,7 +95,10 @@ final class StoreWorker: @unchecked Sendable {
             jobs.removeAll(keepingCapacity: true)
             condition.unlock()
             for job in batch { job(database) }
-            lastActivity = Date()
+            if Date() >= nextCheck {
+                periodic?(database)
+                nextCheck = Date().addingTimeInterval(checkInterval)
+            }
         }
     }
 }

@@ -156,4 +156,26 @@ struct ConcurrencyTests {
         // The daemon noticed the store moved without it and told its subscriber to reload.
         #expect(eventually { (try? subscriber.receiveAvailable())?.contains { $0["event"]?.string == "resync" } == true })
     }
+
+    @Test func aChangeByAnotherProcessIsNoticedWhileClientsKeepAsking() throws {
+        let daemon = try TestDaemon { $0.externalChangeInterval = 0.1 }
+        let subscriber = try daemon.client()
+        _ = try subscriber.subscribe()
+        let reader = try daemon.client()
+        // Another connection to the store writes (as `rhr import` would), while a reader keeps the daemon busy.
+        let other = try HealthDatabase(path: daemon.directory.storePath, machineZone: utc)
+        #expect(try other.apply(chainBatch(stream: "elsewhere", 1)).revision == 1)
+        var resync: JSONValue?
+        let noticed = try eventually(timeout: 10) {
+            #expect(try reader.request(["op": "days"]).isOK)
+            resync = try subscriber.receiveAvailable().first { $0["event"]?.string == "resync" }
+            return resync != nil
+        }
+        #expect(noticed)
+        #expect(resync?["revision"]?.int64 == 1)
+        #expect(resync?["reason"]?.string == "the store was changed by another process")
+        // The daemon's own pushes go on from there; its subscriber hears them as usual.
+        #expect(try reader.push(chainBatch(stream: "iphone", 1))["revision"]?.int64 == 2)
+        #expect(try subscriber.nextEvent(timeout: 5)["revision"]?.int64 == 2)
+    }
 }
