@@ -20,7 +20,9 @@ final class Inbox: @unchecked Sendable {
     let readFD: Int32
     let writeFD: Int32
     private let lock = NSLock()
+    // Guarded by `lock`.
     private var messages: [Message] = []
+    private var closed = false
 
     init() throws(DaemonError) {
         var ends: [Int32] = [-1, -1]
@@ -33,16 +35,25 @@ final class Inbox: @unchecked Sendable {
         writeFD = ends[1]
     }
 
+    /// Queues a message for the loop; dropped once the loop has stopped (a folder import finishing late).
     func post(_ message: Message) {
         lock.lock()
+        defer { lock.unlock() }
+        guard !closed else { return }
         let wasEmpty = messages.isEmpty
         messages.append(message)
-        lock.unlock()
         // One byte per batch of messages: the loop takes them all at once.
-        if wasEmpty { wake(Inbox.messageByte) }
+        if wasEmpty { writeByte(Inbox.messageByte) }
     }
 
     func wake(_ byte: UInt8) {
+        lock.lock()
+        defer { lock.unlock() }
+        if !closed { writeByte(byte) }
+    }
+
+    /// Never after `close()`: the descriptor's number may belong to another file by then.
+    private func writeByte(_ byte: UInt8) {
         var byte = byte
         _ = write(writeFD, &byte, 1)
     }
@@ -64,6 +75,10 @@ final class Inbox: @unchecked Sendable {
     }
 
     func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed else { return }
+        closed = true
         ShutdownSignals.uninstall(wakeFD: writeFD)
         Foundation.close(readFD)
         Foundation.close(writeFD)
