@@ -6,7 +6,7 @@ import RHRDaemon
 enum DaemonCommand {
     static let command = Command(
         name: "daemon", arguments: "[--socket PATH] [--watch DIR]...",
-        summary: "serve the store to live feeds over a Unix socket; import exports landing in watched folders",
+        summary: "serve the store to live feeds over a Unix socket (and import exports from folders)",
         options: [
             socketOption,
             .value("watch", "DIR", "import every export that lands in DIR (repeatable)", repeatable: true),
