@@ -377,14 +377,17 @@ public final class DaemonServer: @unchecked Sendable {
             connection.subscribed = true
             reply(connection, DaemonMessage.ok(id: id, [("subscribed", true), ("revision", DaemonMessage.int(revision))]))
         case .push, .days, .status, .cursor:
-            let context = StatusContext(
-                pid: getpid(), socket: socketPath, store: configuration.storePath,
-                uptime: Date().timeIntervalSince(startTime), clients: connections.count,
-                subscribers: connections.values.filter(\.subscribed).count,
-                watchDirectories: watch?.directories ?? [], watchLooks: watch?.looks ?? 0, imports: recentImports)
-            let inbox = self.inbox, tracker = self.tracker, connectionID = connection.id
+            var status: StatusContext?
+            if case .status = request {
+                status = StatusContext(
+                    pid: getpid(), socket: socketPath, store: configuration.storePath,
+                    uptime: Date().timeIntervalSince(startTime), clients: connections.count,
+                    subscribers: connections.values.filter(\.subscribed).count,
+                    watchDirectories: watch?.directories ?? [], watchLooks: watch?.looks ?? 0, imports: recentImports)
+            }
+            let inbox = self.inbox, tracker = self.tracker, connectionID = connection.id, context = status
             let submitted = worker.submit { database in
-                let answer = StoreRequests.answer(request, id: id, database: database, tracker: tracker, context: context)
+                let answer = StoreRequests.answer(request, id: id, database: database, tracker: tracker, status: context)
                 inbox.post(.answered(connection: connectionID, answer))
             }
             if submitted {

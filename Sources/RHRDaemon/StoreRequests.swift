@@ -26,8 +26,9 @@ struct StoreAnswer: Sendable {
 
 /// The requests that need the store, run on the store's thread.
 enum StoreRequests {
+    /// `status` is what the loop knows for a `status` request (nil for the others).
     static func answer(_ request: DaemonRequest, id: JSONValue?, database: HealthDatabase, tracker: RevisionTracker,
-                       context: StatusContext) -> StoreAnswer {
+                       status context: StatusContext?) -> StoreAnswer {
         do {
             switch request {
             case .push(let batch):
@@ -53,6 +54,7 @@ enum StoreRequests {
                     ("revision", DaemonMessage.int(state?.revision ?? 0)),
                 ]))
             case .status:
+                guard let context else { return StoreAnswer(reply: DaemonMessage.ok(id: id)) }
                 let revision = try database.revision()
                 let streams = try database.streams()
                 let external = tracker.noteRead(revision: revision)
