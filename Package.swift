@@ -35,6 +35,7 @@ let package = Package(
         .testTarget(name: "RHRFormatsTests", dependencies: ["RHRCore", "RHRFormats"]),
         .testTarget(name: "RHRStoreTests", dependencies: ["RHRCore", "RHRFormats", "RHRStore"]),
         .testTarget(name: "RHRCommandLineTests", dependencies: ["RHRCore"]),
+        .testTarget(name: "RHRDaemonTests", dependencies: ["RHRDaemon", "RHRStore", "RHRFormats", "RHRCore"]),
         .testTarget(name: "RHRDashboardTests", dependencies: ["RHRCore", "RHRTerminal", "RHRDashboard"]),
         // Drives the real `rhr` (built by `swift build`) in tmux.
         .testTarget(name: "RHRDashboardEndToEndTests", dependencies: ["RHRCore", "RHRStore"]),

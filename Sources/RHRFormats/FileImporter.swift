@@ -11,10 +11,10 @@ public enum FileImporter {
             return try BatchFileReader.read(path: path, options: options, progress: progress)
         case .healthConnectDatabase, .healthConnectZip:
             return try HealthConnectReader.read(path: path, options: options, progress: progress)
+        case .appleHealthXML, .appleHealthZip:
+            return try AppleHealthReader.read(path: path, options: options, progress: progress)
         case .healthAutoExportJSON:
             return try HealthAutoExportReader.read(path: path, options: options, progress: progress)
-        default:
-            throw InputError(path: path, message: "\(kind) is recognised, but this build of rhr cannot read it yet")
         }
     }
 }

@@ -4,6 +4,8 @@ import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let sections: [String: ([String]) throws -> Void] = [
+    "daemon": DaemonBench.run,
+    "import": ImportBench.run,
     "store": StoreBench.run,
     "dashboard": DashboardBench.run,
 ]

@@ -6,12 +6,13 @@ import RHRStore
 enum StatusCommand {
     static let command = Command(
         name: "status", arguments: "", summary: "show the store's state and its streams",
-        options: [], run: run)
+        options: [DaemonCommand.socketOption], run: run)
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         guard invocation.arguments.positionals.isEmpty else { throw UsageError("rhr status takes no paths") }
         let store = try openStore(invocation)
         invocation.output.write(try storeReport(store))
+        invocation.output.write(DaemonStatus.report(socketPath: DaemonCommand.socketPath(invocation)))
         return 0
     }
 

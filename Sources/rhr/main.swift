@@ -10,6 +10,8 @@ let commands: [Command] = [
     ExportCommand.command,
     SummaryCommand.command,
     StatusCommand.command,
+    DaemonCommand.command,
+    PushCommand.command,
     DemoCommand.command,
 ]
 

@@ -53,7 +53,7 @@ struct RHRProcess {
 
     func write(_ name: String, _ text: String) -> String {
         let path = home + "/" + name
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else { fatalError("cannot write \(path)") }
         return path
     }
 

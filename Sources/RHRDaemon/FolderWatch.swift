@@ -1,0 +1,232 @@
+import Foundation
+import RHRCore
+import RHRFormats
+import RHRStore
+
+/// `rhr daemon --watch DIR`: imports every export that lands in DIR (the Health Connect app exports on a
+/// schedule to a cloud folder a desktop client mirrors).
+///
+/// Polls each directory every `interval` seconds. A file is imported once it has stopped growing (the
+/// same size, modification time and inode on two looks in a row) and once per content (SHA-256, kept in
+/// the `ImportLedger`). Reading and hashing happen on this watch's own thread; only the apply runs on the
+/// store's thread. A bad file is reported and skipped; the watch goes on.
+final class FolderWatch: @unchecked Sendable {
+    let directories: [String]
+    private let interval: Double
+    private let ledger: ImportLedger
+    private let worker: StoreWorker
+    private let options: ImportOptions
+    private let tracker: RevisionTracker
+    private let report: @Sendable (WatchImport, _ externalRevision: Int64?) -> Void
+    private let log: (@Sendable (String) -> Void)?
+
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var stopping = false
+    private var lookCount = 0
+
+    /// What the last look saw of a file, and whether that version was handled.
+    private struct Seen {
+        var size: Int64
+        var modified: timespec
+        var inode: ino_t
+        var handled: Bool
+
+        func same(as other: Seen) -> Bool {
+            size == other.size && inode == other.inode
+                && modified.tv_sec == other.modified.tv_sec && modified.tv_nsec == other.modified.tv_nsec
+        }
+    }
+    // Used on the watch thread only.
+    private var seen: [String: Seen] = [:]
+    private var missingReported: Set<String> = []
+
+    init(directories: [String], interval: Double, ledger: ImportLedger, worker: StoreWorker, options: ImportOptions,
+         tracker: RevisionTracker, log: (@Sendable (String) -> Void)?,
+         report: @escaping @Sendable (WatchImport, _ externalRevision: Int64?) -> Void) {
+        self.directories = directories
+        self.interval = interval
+        self.ledger = ledger
+        self.worker = worker
+        self.options = options
+        self.tracker = tracker
+        self.log = log
+        self.report = report
+    }
+
+    /// How many times the watch has looked at its directories.
+    var looks: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return lookCount
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            while true {
+                condition.lock()
+                let stop = stopping
+                condition.unlock()
+                if stop { return }
+                look()
+                condition.lock()
+                lookCount += 1
+                if !stopping { _ = condition.wait(until: Date().addingTimeInterval(interval)) }
+                condition.unlock()
+            }
+        }
+        thread.name = "rhr-watch"
+        thread.start()
+    }
+
+    /// Stops looking; an import being read is abandoned, one being applied completes on the store thread.
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    private var isStopping: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return stopping
+    }
+
+    private func look() {
+        var present = Set<String>()
+        for directory in directories {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+                if missingReported.insert(directory).inserted { log?("\(directory): cannot list the watched directory; will look again") }
+                continue
+            }
+            missingReported.remove(directory)
+            for name in names.sorted() where !FolderWatch.isTemporary(name) {
+                if isStopping { return }
+                let path = directory + "/" + name
+                var info = stat()
+                guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+                present.insert(path)
+                let now = Seen(size: Int64(info.st_size), modified: info.st_mtim, inode: info.st_ino, handled: false)
+                guard let before = seen[path], before.same(as: now) else {
+                    seen[path] = now
+                    continue
+                }
+                // Unchanged since the last look: it has stopped growing.
+                if !before.handled && now.size > 0 {
+                    seen[path]?.handled = true
+                    handle(path)
+                }
+            }
+        }
+        for path in seen.keys where !present.contains(path) { seen[path] = nil }
+    }
+
+    /// Names a sync client or a browser gives a file it is still writing, and hidden files.
+    static func isTemporary(_ name: String) -> Bool {
+        if name.hasPrefix(".") || name.hasSuffix("~") { return true }
+        let lower = name.lowercased()
+        return [".tmp", ".part", ".partial", ".crdownload", ".download", ".swp"].contains { lower.hasSuffix($0) }
+    }
+
+    private func handle(_ path: String) {
+        let sha256: String
+        do {
+            sha256 = try SHA256.file(path)
+        } catch {
+            log?(error.message)
+            return
+        }
+        if ledger.contains(sha256) {
+            log?("\(path): imported before (same content); skipped")
+            return
+        }
+        var entry = WatchImport(file: path, sha256: sha256, at: Date(), ok: false)
+        let imported: ImportedFile
+        do {
+            imported = try FileImporter.read(path: path, options: options)
+        } catch {
+            entry.error = error.description
+            finish(entry, remember: true)
+            return
+        }
+        entry.kind = imported.kind.description
+        entry.records = imported.recordsRead
+        // Applied on the store's thread, where the ledger line is also written, so a shutdown that lets
+        // the apply finish also keeps its record.
+        let ledger = self.ledger, tracker = self.tracker, log = self.log, read = entry
+        let applied: (WatchImport, Int64?)? = worker.perform { database in
+            var entry = read
+            var remember = true
+            var external: Int64?
+            do throws(StoreError) {
+                let outcomes = try database.apply(imported.batches)
+                entry.ok = true
+                var days = Set<LocalDay>()
+                var increments = 0
+                for outcome in outcomes {
+                    if outcome.changedSomething { increments += 1 }
+                    entry.added += outcome.added
+                    entry.replaced += outcome.replaced
+                    entry.deleted += outcome.deleted
+                    entry.unchanged += outcome.unchanged
+                    entry.outOfRange += outcome.outOfRange
+                    if outcome.duplicate { entry.duplicates += 1 }
+                    days.formUnion(outcome.changedDays)
+                    entry.revision = max(entry.revision, outcome.revision)
+                }
+                entry.days = days.sorted()
+                external = tracker.noteApplied(revision: entry.revision, increments: increments)
+            } catch {
+                entry.error = "\(path): \(ProtocolError(error).message)"
+                entry.revision = (try? database.revision()) ?? 0
+                // A database failure (a lock held too long, a full disk) may pass: try again after a restart.
+                remember = error.code != .database
+            }
+            if remember {
+                do throws(DaemonError) { try ledger.record(entry) } catch { log?(error.message) }
+            }
+            return (entry, external)
+        }
+        guard let applied else { return }   // the daemon is stopping
+        report(applied.0, applied.1)
+    }
+
+    private func finish(_ entry: WatchImport, remember: Bool) {
+        var entry = entry
+        if let revision = worker.perform({ database in (try? database.revision()) ?? 0 }) { entry.revision = revision }
+        if remember {
+            do { try ledger.record(entry) } catch { log?(error.message) }
+        }
+        report(entry, nil)
+    }
+}
+
+/// The store revision the daemon itself last saw, kept on the store's thread: when the store's revision
+/// moves past it without the daemon's doing, another process (`rhr import`) changed the store.
+final class RevisionTracker: @unchecked Sendable {
+    private let lock = NSLock()
+    private var known: Int64 = 0
+
+    init(_ revision: Int64) { known = revision }
+
+    /// After an apply whose batches moved the revision `increments` times: returns the revision when the
+    /// store moved by more than that.
+    @discardableResult
+    func noteApplied(revision: Int64, increments: Int) -> Int64? {
+        lock.lock()
+        defer { lock.unlock() }
+        let expected = known + Int64(increments)
+        known = max(known, revision)
+        return revision > expected ? revision : nil
+    }
+
+    /// On a look at the store's revision: returns it when it moved since.
+    func noteRead(revision: Int64) -> Int64? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard revision > known else { return nil }
+        known = revision
+        return revision
+    }
+}

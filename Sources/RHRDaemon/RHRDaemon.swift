@@ -1,1 +1,0 @@
-// RHRDaemon: see DESIGN.md section 3.

@@ -1,0 +1,104 @@
+import Foundation
+import RHRStore
+
+/// The daemon's one thread that owns the store: `HealthDatabase` is one SQLite connection and is used from
+/// this thread only. Jobs run one at a time in the order submitted, so pushes apply in the order the event
+/// loop took them; a slow job (a big folder import, another process holding the write lock) delays other
+/// store work but never the event loop, which goes on serving every socket.
+final class StoreWorker: @unchecked Sendable {
+    typealias Job = @Sendable (HealthDatabase) -> Void
+
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var jobs: [Job] = []
+    private var stopping = false
+    private let finished = DispatchSemaphore(value: 0)
+    /// Called on the worker thread every `checkInterval` seconds, between jobs.
+    private let periodic: (@Sendable (HealthDatabase) -> Void)?
+    private let checkInterval: Double
+
+    /// Opens the store on a new thread and waits until it is open (or failed to open).
+    init(storePath: String, machineZone: TimeZone, checkInterval: Double = 1,
+         periodic: (@Sendable (HealthDatabase) -> Void)? = nil) throws(DaemonError) {
+        self.periodic = periodic
+        self.checkInterval = checkInterval
+        let opened = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var openError: DaemonError?
+        let thread = Thread { [self] in
+            let database: HealthDatabase
+            switch Result(catching: { () throws(StoreError) in try HealthDatabase(path: storePath, machineZone: machineZone) }) {
+            case .success(let opened):
+                database = opened
+            case .failure(let error):
+                openError = DaemonError(error.message)
+                opened.signal()
+                finished.signal()
+                return
+            }
+            opened.signal()
+            serve(database)
+            finished.signal()
+        }
+        thread.name = "rhr-store"
+        thread.start()
+        opened.wait()
+        if let openError { throw openError }
+    }
+
+    /// Queues a job; false once the worker is stopping (the job is not run).
+    @discardableResult
+    func submit(_ job: @escaping Job) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !stopping else { return false }
+        jobs.append(job)
+        condition.signal()
+        return true
+    }
+
+    /// Runs `body` on the worker and waits for its result; nil when the worker is stopping.
+    func perform<T: Sendable>(_ body: @escaping @Sendable (HealthDatabase) -> T) -> T? {
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var result: T?
+        guard submit({ database in
+            result = body(database)
+            done.signal()
+        }) else { return nil }
+        done.wait()
+        return result
+    }
+
+    /// Finishes the jobs already queued, closes the store and waits for the thread to end.
+    func stop() {
+        condition.lock()
+        let first = !stopping
+        stopping = true
+        condition.signal()
+        condition.unlock()
+        if first { finished.wait() }
+    }
+
+    private func serve(_ database: HealthDatabase) {
+        // The periodic check runs every `checkInterval` seconds however busy the worker is, so a steady
+        // stream of requests cannot starve it.
+        var nextCheck = Date().addingTimeInterval(checkInterval)
+        while true {
+            condition.lock()
+            while jobs.isEmpty && !stopping && Date() < nextCheck {
+                _ = condition.wait(until: nextCheck)
+            }
+            if jobs.isEmpty && stopping {
+                condition.unlock()
+                return
+            }
+            let batch = jobs
+            jobs.removeAll(keepingCapacity: true)
+            condition.unlock()
+            for job in batch { job(database) }
+            if Date() >= nextCheck {
+                periodic?(database)
+                nextCheck = Date().addingTimeInterval(checkInterval)
+            }
+        }
+    }
+}

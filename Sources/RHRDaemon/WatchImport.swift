@@ -1,0 +1,135 @@
+import Foundation
+import RHRCore
+import RHRFormats
+
+/// The result of importing one file the folder watch found: what `rhr status` lists and what subscribers
+/// get as an `imported` event.
+public struct WatchImport: Sendable, Equatable {
+    public var file: String
+    /// SHA-256 of the content: a file is imported once per content, whatever its name or timestamps.
+    public var sha256: String
+    public var at: Date
+    public var ok: Bool
+    /// "Apple Health export (zip)", … when the file was recognised.
+    public var kind: String?
+    public var records = 0
+    public var added = 0
+    public var replaced = 0
+    public var deleted = 0
+    public var unchanged = 0
+    public var outOfRange = 0
+    /// Batches of the file applied before (sync batch files resent).
+    public var duplicates = 0
+    /// Why the file was skipped, naming the file and the position.
+    public var error: String?
+    /// The store's revision after the import (or when it failed).
+    public var revision: Int64 = 0
+    /// The days whose values changed; not kept in the ledger.
+    public var days: [LocalDay] = []
+
+    public init(file: String, sha256: String, at: Date, ok: Bool) {
+        self.file = file
+        self.sha256 = sha256
+        self.at = at
+        self.ok = ok
+    }
+
+    /// `{"file":…,"sha256":…,"at":…,"ok":true,"kind":…,"records":…,"added":…,…}`, or with `"error"`.
+    public var json: JSONObject {
+        var object = JSONObject()
+        object["file"] = .string(file)
+        object["sha256"] = .string(sha256)
+        object["at"] = .string(Timestamp(date: at, offsetSeconds: 0).iso8601)
+        object["ok"] = .bool(ok)
+        if let kind { object["kind"] = .string(kind) }
+        if ok {
+            for (key, value) in [("records", records), ("added", added), ("replaced", replaced), ("deleted", deleted),
+                                 ("unchanged", unchanged), ("outOfRange", outOfRange), ("duplicates", duplicates)] {
+                object[key] = .number(JSONNumber(value))
+            }
+        }
+        if let error { object["error"] = .string(error) }
+        object["revision"] = .number(JSONNumber(revision))
+        return object
+    }
+
+    public init?(json value: JSONValue) {
+        guard let file = value["file"]?.string, let sha = value["sha256"]?.string, let ok = value["ok"]?.bool,
+              let atText = value["at"]?.string, let at = Timestamp.parse(atText) else { return nil }
+        self.init(file: file, sha256: sha, at: at.date, ok: ok)
+        kind = value["kind"]?.string
+        records = Int(value["records"]?.int64 ?? 0)
+        added = Int(value["added"]?.int64 ?? 0)
+        replaced = Int(value["replaced"]?.int64 ?? 0)
+        deleted = Int(value["deleted"]?.int64 ?? 0)
+        unchanged = Int(value["unchanged"]?.int64 ?? 0)
+        outOfRange = Int(value["outOfRange"]?.int64 ?? 0)
+        duplicates = Int(value["duplicates"]?.int64 ?? 0)
+        error = value["error"]?.string
+        revision = value["revision"]?.int64 ?? 0
+    }
+
+    /// "export.zip: Apple Health export (zip): 31 added, 1 replaced, 0 deleted" or "x.zip: skipped: …".
+    public var summary: String {
+        let name = (file as NSString).lastPathComponent
+        guard ok else { return "\(name): skipped: \(error ?? "unreadable")" }
+        var text = "\(name): \(kind.map { $0 + ": " } ?? "")\(added) added, \(replaced) replaced, \(deleted) deleted"
+        if unchanged > 0 { text += ", \(unchanged) unchanged" }
+        if outOfRange > 0 { text += ", \(outOfRange) out of range" }
+        if duplicates > 0 { text += ", \(duplicates) batch\(duplicates == 1 ? "" : "es") applied before" }
+        return text
+    }
+}
+
+/// The folder watch's memory of what it imported, one JSON line per file, in a file beside the store
+/// (`rhr.sqlite-imports`, mode 0600): it lives as long as the store does, so a restart does not import
+/// a file again. Entries record the store's revision; when the store is older than its ledger (it was
+/// deleted and made anew), the ledger is for another store and starts over.
+final class ImportLedger: @unchecked Sendable {
+    let path: String
+    private let lock = NSLock()
+    private var hashes: Set<String> = []
+    private(set) var recent: [WatchImport] = []
+    static let recentCount = 10
+
+    static func path(forStore storePath: String) -> String { storePath + "-imports" }
+
+    init(path: String, storeRevision: Int64, log: ((String) -> Void)?) {
+        self.path = path
+        guard let data = FileManager.default.contents(atPath: path) else { return }
+        var entries: [WatchImport] = []
+        for line in data.split(separator: 0x0A) {
+            guard let value = try? JSONParser.parse(Array(line)), let entry = WatchImport(json: value) else { continue }
+            entries.append(entry)
+        }
+        if let newest = entries.map(\.revision).max(), newest > storeRevision {
+            log?("\(path): written for a store at revision \(newest), but the store is at \(storeRevision): it was made anew, so files will be imported again")
+            truncate(path, 0)
+            return
+        }
+        for entry in entries { hashes.insert(entry.sha256) }
+        recent = Array(entries.suffix(ImportLedger.recentCount))
+    }
+
+    func contains(_ sha256: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return hashes.contains(sha256)
+    }
+
+    /// Appends the entry and forces it to disk.
+    func record(_ entry: WatchImport) throws(DaemonError) {
+        lock.lock()
+        defer { lock.unlock() }
+        var line = JSONWriter.bytes(.object(entry.json))
+        line.append(0x0A)
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw DaemonError("\(path): cannot record the import: \(errnoText())") }
+        defer { close(fd) }
+        let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == line.count, fsync(fd) == 0 else { throw DaemonError("\(path): cannot record the import: \(errnoText())") }
+        hashes.insert(entry.sha256)
+        recent.append(entry)
+        if recent.count > ImportLedger.recentCount { recent.removeFirst(recent.count - ImportLedger.recentCount) }
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import RHRCore
+
+/// A place in the export that is wrong: the byte offset in the XML (for a zip, in its XML member).
+struct AppleHealthScanError: Error, Sendable, Equatable {
+    var offset: Int64
+    var message: String
+}
+
+/// A record of a type rhr reads, between its start tag and its `</Record>`, waiting for its metadata.
+/// Plain data, without strings: one is made for every heart-rate record.
+struct OpenRecord {
+    enum Kind { case resting, heartRate }
+    var kind: Kind
+    /// Where its start tag begins in the file.
+    var offset: Int64
+    var writer: Int
+    var start: Timestamp
+    var end: Timestamp
+    var created: Timestamp?
+    var value: Double
+    /// The value in beats per minute (heart-rate records).
+    var bpm: Double
+    var motion: MotionContext = .notSet
+}
+
+/// What a resting record carries besides its `OpenRecord`.
+struct RestingDetails {
+    var unit: String
+    var device: Device?
+}
+
+/// Turns the records the scanner finds into what a `SyncBatch` carries: resting samples, heart-rate day
+/// summaries (R8), the writers that count as an Apple Watch (R3), the export's date, and counts.
+struct AppleHealthCollector {
+    private(set) var writers: [Writer] = []
+    private var writerIndex: [String: Int] = [:]
+    /// Per writer: whether it counts as an Apple Watch (R3).
+    private(set) var writerIsWatch: [Bool] = []
+    private var recentSources = RawCache<Int>()
+    /// Device descriptions without their object address (which changes per record) → model is a watch.
+    private var recentDevices = RawCache<Bool>()
+
+    var exportDate: Timestamp?
+    private(set) var resting: [RestingSample] = []
+    /// Heart-rate samples per writer and day (R8), keyed by writer index and day: hashing an integer instead of
+    /// the writer's name keeps this off the scan's critical path.
+    private var heartRateDays: [Int: HeartRateDaySummary] = [:]
+    /// Top-level `Record` elements, of every type.
+    var recordsRead = 0
+
+    var watchWriters: Set<String> {
+        Set(writers.indices.filter { writerIsWatch[$0] }.map { writers[$0].name })
+    }
+
+    /// The writer whose `sourceName` has the raw bytes `raw`.
+    mutating func writer(raw: UnsafeRawBufferPointer) -> Int {
+        if let known = recentSources.lookup(raw) { return known }
+        let name = AppleHealthText.attributeValue(raw)
+        let index: Int
+        if let known = writerIndex[name] {
+            index = known
+        } else {
+            index = writers.count
+            writers.append(Writer(store: .healthKit, name: name))
+            writerIndex[name] = index
+            writerIsWatch.append(ProvisionalRule.isAppleWatch(sourceName: name))
+        }
+        recentSources.insert(raw, index)
+        return index
+    }
+
+    func isWatch(_ writer: Int) -> Bool { writerIsWatch[writer] }
+
+    mutating func markWatch(_ writer: Int) { writerIsWatch[writer] = true }
+
+    /// Whether a raw `device` attribute names a device whose model is an Apple Watch (R3).
+    mutating func deviceIsWatch(raw: UnsafeRawBufferPointer) -> Bool {
+        let key = AppleHealthCollector.withoutAddress(raw)
+        if let known = recentDevices.lookup(key) { return known }
+        let model = AppleHealthDevice.parse(AppleHealthText.attributeValue(raw))?.model
+        let watch = model.map { ProvisionalRule.isAppleWatch(sourceName: "", deviceModel: $0) } ?? false
+        recentDevices.insert(key, watch)
+        return watch
+    }
+
+    /// The raw description after the first `&gt;` (or `>`), which closes `<<HKDevice: 0x…>`.
+    private static func withoutAddress(_ raw: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        let n = raw.count
+        var k = 0
+        // Apple's form: `&lt;&lt;HKDevice: 0x` and hex digits, then `&gt;`.
+        let prefix: StaticString = "&lt;&lt;HKDevice: 0x"
+        if n > prefix.utf8CodeUnitCount, memcmp(raw.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0 {
+            k = prefix.utf8CodeUnitCount
+            while k < n, raw[k] >= 0x30 && raw[k] <= 0x39 || raw[k] >= 0x61 && raw[k] <= 0x66 || raw[k] >= 0x41 && raw[k] <= 0x46 { k += 1 }
+        }
+        while k < n {
+            if raw[k] == 0x3E { return UnsafeRawBufferPointer(rebasing: raw[(k + 1)...]) }
+            if raw[k] == 0x26, k + 3 < n, raw[k + 1] == 0x67, raw[k + 2] == 0x74, raw[k + 3] == 0x3B {
+                return UnsafeRawBufferPointer(rebasing: raw[(k + 4)...])
+            }
+            k += 1
+        }
+        return raw
+    }
+
+    /// A record's end: it becomes a resting sample or counts in its writer's day.
+    /// `timeZone`: the record's `HKTimeZone` metadata.
+    mutating func finish(_ record: OpenRecord, timeZone: String?, resting details: RestingDetails?) {
+        switch record.kind {
+        case .resting:
+            let sample = RestingSample(store: .healthKit, writer: writers[record.writer], device: details?.device,
+                                       start: record.start.date, end: record.end.date,
+                                       offsetSeconds: record.start.offsetSeconds, timeZoneIdentifier: timeZone,
+                                       value: record.value, unit: details?.unit ?? "count/min",
+                                       created: record.created?.date)
+            resting.append(sample)
+        case .heartRate:
+            let zone = timeZone.flatMap(ZoneNames.zone)
+            let day = LocalDayRule.healthKit(start: record.start.date, end: record.end.date,
+                                             writtenOffset: record.start.offsetSeconds, timeZone: zone)
+            let key = record.writer << 32 | (day.daysSinceEpoch & 0xFFFF_FFFF)
+            heartRateDays[key, default: HeartRateDaySummary(writer: writers[record.writer], day: day)]
+                .add(bpm: record.bpm, context: record.motion)
+        }
+    }
+
+    /// The heart-rate day summaries in `HeartRateSummarizer`'s order: writer, day.
+    var heartRate: [HeartRateDaySummary] {
+        heartRateDays.values.sorted { ($0.writer.key, $0.day) < ($1.writer.key, $1.day) }
+    }
+}
+
+/// A few recently seen raw byte strings and what they mean: exports repeat the same source names and device
+/// descriptions record after record, so a byte comparison saves decoding each one.
+struct RawCache<Value> {
+    private var keys: [[UInt8]] = []
+    private var values: [Value] = []
+    private var next = 0
+    private let capacity = 8
+
+    func lookup(_ raw: UnsafeRawBufferPointer) -> Value? {
+        for k in keys.indices where keys[k].count == raw.count {
+            let same = keys[k].withUnsafeBytes { key in
+                raw.count == 0 || memcmp(key.baseAddress!, raw.baseAddress!, raw.count) == 0
+            }
+            if same { return values[k] }
+        }
+        return nil
+    }
+
+    mutating func insert(_ raw: UnsafeRawBufferPointer, _ value: Value) {
+        if keys.count < capacity {
+            keys.append(Array(raw))
+            values.append(value)
+        } else {
+            keys[next] = Array(raw)
+            values[next] = value
+            next = (next + 1) % capacity
+        }
+    }
+}

@@ -1,0 +1,215 @@
+import CArchive
+import Foundation
+import RHRCore
+
+/// Reads an Apple Health export, `export.zip` under any name or its bare `export.xml` under any name, into one
+/// snapshot batch (DESIGN.md sections 2 and 4, R3–R5, R8): resting heart rate records become resting samples,
+/// heart-rate records per-day context counts, and `ExportDate` the batch's `asOf`.
+///
+/// It streams in constant memory: a second thread reads the file, or inflates the zip member, into a few 1 MiB
+/// blocks that the calling thread scans, and nothing of the document is kept but what the batch holds (a resting
+/// sample per record, a heart-rate summary per writer and day). `progress` is called on the calling thread, at
+/// most ten times a second, with bytes of the file read (for a zip, compressed bytes) of its size; the last call
+/// is (size, size). Nothing is returned, and so nothing applied, unless the whole export was read.
+public enum AppleHealthReader {
+    public static let stream = "apple-health-export"
+
+    public static func read(path: String, options: ImportOptions, progress: ImportProgress?) throws(InputError) -> ImportedFile {
+        try read(path: path, options: options, progress: progress, tuning: Tuning())
+    }
+
+    /// How the reader works; tests make blocks tiny to cut tags at every byte.
+    struct Tuning {
+        var blockSize = 1 << 20
+        var blocks = 4
+        /// Read the bare XML on a second thread too (a zip is always inflated on one).
+        var threadedXML = true
+    }
+
+    static func read(path: String, options: ImportOptions, progress: ImportProgress?, tuning: Tuning) throws(InputError) -> ImportedFile {
+        let head = try FileHead.read(path: path, count: 4096)
+        let kind: InputKind
+        let source: AppleHealthByteSource
+        if ArchiveReader.looksLikeZip(head) {
+            let zip = try AppleHealthZipSource(path: path)
+            kind = .appleHealthZip(member: zip.member)
+            source = zip
+        } else if InputKind.isAppleHealthXML(head) {
+            kind = .appleHealthXML
+            source = try AppleHealthFileSource(path: path)
+        } else {
+            throw InputError(path: path, message: head.isEmpty ? "the file is empty"
+                : "not an Apple Health export: neither a zip nor an XML file whose first KiB holds <HealthData")
+        }
+        var member: String?
+        if case .appleHealthZip(let name) = kind { member = name }
+        func inputError(_ e: AppleHealthScanError) -> InputError {
+            InputError(path: path, offset: e.offset, message: member.map { "in \($0): \(e.message)" } ?? e.message)
+        }
+
+        var scanner = AppleHealthScanner()
+        let threaded = member != nil || tuning.threadedXML
+        do {
+            try scan(source, into: &scanner, tuning: tuning, threaded: threaded, progress: progress)
+        } catch let error as AppleHealthScanError {
+            throw inputError(error)
+        } catch let error as InputError {
+            throw error
+        } catch {
+            throw InputError(path: path, message: "\(error)")
+        }
+
+        let collector = scanner.collector
+        guard let asOf = collector.exportDate else {
+            throw InputError(path: path, message: (member.map { "in \($0): " } ?? "")
+                + "the export has no <ExportDate>: rhr needs it to know when the data was read")
+        }
+        let batch = SyncBatch(store: .healthKit, stream: stream, asOf: asOf,
+                              snapshot: .init(from: nil, to: asOf, allowOlder: options.allowOlderExport),
+                              resting: collector.resting, heartRate: collector.heartRate,
+                              watchWriters: collector.watchWriters,
+                              origin: "export of \(asOf.localDay.shortText)")
+        do {
+            try batch.validate()
+        } catch {
+            throw InputError(path: path, message: "\(error)")
+        }
+        // Out-of-range values are kept, not skipped: the store flags and counts them (`BatchOutcome.outOfRange`).
+        // Nothing else is passed over: every top-level record was looked at, and the rest is not records.
+        return ImportedFile(path: path, kind: kind, batches: [batch], recordsRead: collector.recordsRead)
+    }
+
+    /// Feeds the source's blocks to the scanner, carrying each block's unconsumed tail to the front of the next.
+    private static func scan(_ source: AppleHealthByteSource, into scanner: inout AppleHealthScanner, tuning: Tuning,
+                             threaded: Bool, progress: ImportProgress?) throws -> Void {
+        let headroom = AppleHealthScanner.maxTagLength + 64
+        let blocks = (0..<max(tuning.blocks, 2)).map { _ in AppleHealthBlock(headroom: headroom, capacity: tuning.blockSize) }
+        let handOff = AppleHealthBlockHandOff(blocks: blocks)
+        let producer = threaded ? AppleHealthProducer(source: source, handOff: handOff) : nil
+        producer?.start()
+        defer { producer?.finish() }
+
+        let total = source.total
+        var clock = ProgressClock()
+        var previous: AppleHealthBlock?
+        var carryStart = 0  // in `previous`, relative to its data
+        var carry = 0
+        var offset: Int64 = 0  // of the current block's data in the input
+        while true {
+            let block: AppleHealthBlock
+            if producer != nil {
+                block = handOff.takeFull()
+            } else {
+                guard let free = handOff.takeFree() else { return }
+                free.fill(from: source)
+                block = free
+            }
+            if let error = block.error { throw error }
+            if carry > 0, let previous {
+                memcpy(block.data - carry, previous.data + carryStart, carry)
+            }
+            if let previous { handOff.putFree(previous) }
+            previous = block
+            let region = UnsafeRawBufferPointer(start: block.data - carry, count: carry + block.count)
+            let consumed = try scanner.scan(region, base: offset - Int64(carry), atEnd: block.atEnd)
+            let rest = region.count - consumed
+            carryStart = block.count - rest
+            carry = rest
+            offset += Int64(block.count)
+            if block.atEnd {
+                progress?(total, total)
+                return
+            }
+            if let progress, clock.due() { progress(min(block.consumed, total), total) }
+        }
+    }
+}
+
+/// Calls progress at most ten times a second.
+private struct ProgressClock {
+    private var last: UInt64 = 0
+    mutating func due() -> Bool {
+        let now = DispatchTime.now().uptimeNanoseconds
+        if now - last < 100_000_000 { return false }
+        last = now
+        return true
+    }
+}
+
+/// The bare XML, read with `read(2)` in large blocks.
+final class AppleHealthFileSource: AppleHealthByteSource {
+    let path: String
+    private let fd: Int32
+    let total: Int64
+    private(set) var consumed: Int64 = 0
+
+    init(path: String) throws(InputError) {
+        self.path = path
+        fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 { throw InputError(path: path, message: "cannot be opened: \(String(cString: strerror(errno)))") }
+        var info = stat()
+        total = fstat(fd, &info) == 0 ? Int64(info.st_size) : 0
+        _ = posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL)
+    }
+
+    deinit { close(fd) }
+
+    func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(InputError) -> Int {
+        while true {
+            let n = Foundation.read(fd, buffer, count)
+            if n >= 0 {
+                consumed += Int64(n)
+                return n
+            }
+            if errno == EINTR { continue }
+            throw InputError(path: path, offset: consumed, message: "cannot be read: \(String(cString: strerror(errno)))")
+        }
+    }
+}
+
+/// The export's XML member inside a zip, found by its content (the first KiB holds `<HealthData`), whatever the
+/// phone's language named it; `export_cda.xml`, workout routes and everything else are passed over.
+final class AppleHealthZipSource: AppleHealthByteSource {
+    let path: String
+    let member: String
+    private let archive: ArchiveReader
+    /// The member's first bytes, read to recognise it, handed out before the rest.
+    private var prefix: [UInt8]
+    private var prefixUsed = 0
+    let total: Int64
+
+    init(path: String) throws(InputError) {
+        self.path = path
+        archive = try ArchiveReader(path: path)
+        var names: [String] = []
+        var found: (String, [UInt8])?
+        while let entry = try archive.nextEntry() {
+            names.append(entry.name)
+            if entry.name.hasSuffix("/") { continue }
+            let head = try archive.readPrefix(1024)
+            if InputKind.isAppleHealthXML(head) { found = (entry.name, head); break }
+        }
+        guard let found else {
+            let listing = names.isEmpty ? "it has no members" : "its members are " + names.prefix(5).joined(separator: ", ")
+                + (names.count > 5 ? ", …" : "")
+            throw InputError(path: path, message: "a zip archive without an Apple Health export.xml: \(listing)")
+        }
+        member = found.0
+        prefix = found.1
+        var info = stat()
+        total = stat(path, &info) == 0 ? Int64(info.st_size) : 0
+    }
+
+    var consumed: Int64 { archive.compressedOffset }
+
+    func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(InputError) -> Int {
+        if prefixUsed < prefix.count {
+            let n = min(count, prefix.count - prefixUsed)
+            let used = prefixUsed
+            prefix.withUnsafeBytes { _ = memcpy(buffer, $0.baseAddress! + used, n) }
+            prefixUsed += n
+            return n
+        }
+        return try archive.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: count))
+    }
+}

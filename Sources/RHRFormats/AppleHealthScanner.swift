@@ -1,0 +1,580 @@
+import Foundation
+import RHRCore
+
+/// A streaming scanner over the raw bytes of an Apple Health `export.xml`, built for speed on multi-gigabyte
+/// exports: `memchr` finds each `<`, only the element name is looked at, and only the elements rhr reads are
+/// parsed: top-level `Record`s of type resting heart rate and heart rate (with their `MetadataEntry`
+/// children) and `ExportDate`. Other top-level records are looked at only for the device that tells an Apple
+/// Watch (R3).
+///
+/// Tolerance, as real exports need: the internal DTD is skipped whole, up to `]>`, so iOS 16's unclosed
+/// `<!ATTLIST` does no harm; comments, CDATA sections and processing instructions are skipped; raw control
+/// characters (`\x0b`) and CR LF line ends pass; attributes come in any order with either quote and white
+/// space or line breaks anywhere XML allows. Elements are counted by depth, so `Record`s nested in a
+/// `Correlation`, and `InstantaneousBeatsPerMinute` or `WorkoutStatistics`, are never taken for records.
+/// Text between elements, which Apple's DTD does not allow, is passed over.
+///
+/// The scanner is fed blocks: `scan` consumes what it can and says how much; the caller presents the rest
+/// (an incomplete tag, or the last bytes of a comment's possible end) again at the front of the next block.
+struct AppleHealthScanner {
+    /// A tag longer than this is not an export's (DESIGN.md section 8: attribute lengths are bounded).
+    static let maxTagLength = 1 << 20
+
+    private enum Mode {
+        case content
+        /// Inside a comment, CDATA section or processing instruction that began at `start`.
+        case skip(Terminator, start: Int64)
+        /// Inside `<!DOCTYPE` that began at `start`.
+        case doctype(DoctypeState, start: Int64)
+    }
+
+    private enum Terminator {
+        case comment, cdata, processingInstruction
+        var bytes: [UInt8] {
+            switch self {
+            case .comment: return Array("-->".utf8)
+            case .cdata: return Array("]]>".utf8)
+            case .processingInstruction: return Array("?>".utf8)
+            }
+        }
+        var what: String {
+            switch self {
+            case .comment: return "a comment"
+            case .cdata: return "a CDATA section"
+            case .processingInstruction: return "a processing instruction"
+            }
+        }
+    }
+
+    private enum DoctypeState {
+        /// Before the internal subset; inside a quoted literal when `quote` is set.
+        case header(quote: UInt8?)
+        /// In the internal subset (`[ … ]`), whose declarations may be broken: only comments and `]` count.
+        case subset
+        case subsetComment
+        /// After the subset's `]`, waiting for `>`.
+        case afterSubset
+    }
+
+    private var mode: Mode = .content
+    private var depth = 0
+    private var sawRoot = false
+    private(set) var closed = false
+    private var open: OpenRecord?
+    private var openResting: RestingDetails?
+    private var openTimeZone: String?
+    var collector = AppleHealthCollector()
+
+    /// Scans `buffer`, whose first byte is at `base` in the file. Returns how many bytes were consumed; the
+    /// caller presents the rest again at the front of the next call. `atEnd`: no more bytes follow.
+    mutating func scan(_ buffer: UnsafeRawBufferPointer, base: Int64, atEnd: Bool) throws(AppleHealthScanError) -> Int {
+        guard let p = buffer.baseAddress else {
+            if atEnd { try finishDocument(at: base) }
+            return 0
+        }
+        let n = buffer.count
+        var i = 0
+        while true {
+            switch mode {
+            case .content:
+                guard i < n, let hit = memchr(p + i, 0x3C, n - i) else {
+                    if atEnd { try finishDocument(at: base + Int64(n)) }
+                    return n
+                }
+                let lt = p.distance(to: UnsafeRawPointer(hit))
+                guard let resume = try markup(p, lt, n, base: base, atEnd: atEnd) else {
+                    if atEnd {
+                        throw AppleHealthScanError(offset: base + Int64(n), message:
+                            "truncated: the file ends inside a tag that starts at byte \(base + Int64(lt))")
+                    }
+                    if n - lt > AppleHealthScanner.maxTagLength {
+                        throw AppleHealthScanError(offset: base + Int64(lt), message:
+                            "a tag longer than \(AppleHealthScanner.maxTagLength) bytes: damaged, or not an Apple Health export")
+                    }
+                    return lt
+                }
+                i = resume
+            case .skip(let terminator, let start):
+                let t = terminator.bytes
+                if let end = find(t, in: p, from: i, to: n) {
+                    mode = .content
+                    i = end
+                } else {
+                    if atEnd {
+                        throw AppleHealthScanError(offset: base + Int64(n), message:
+                            "truncated: the file ends inside \(terminator.what) that starts at byte \(start)")
+                    }
+                    // Keep the bytes that may begin the terminator.
+                    return max(i, n - (t.count - 1))
+                }
+            case .doctype(let state, let start):
+                let (resume, done) = skipDoctype(p, from: i, to: n, state: state, start: start, atEnd: atEnd)
+                if done {
+                    mode = .content
+                    i = resume
+                } else {
+                    if atEnd {
+                        throw AppleHealthScanError(offset: base + Int64(n), message:
+                            "truncated: the file ends inside the document type declaration that starts at byte \(start)")
+                    }
+                    return resume
+                }
+            }
+        }
+    }
+
+    // MARK: - Markup
+
+    @inline(__always)
+    private func byte(_ p: UnsafeRawPointer, _ k: Int) -> UInt8 { p.load(fromByteOffset: k, as: UInt8.self) }
+
+    /// Handles the markup that starts with the `<` at `lt`. Returns where to go on, or nil when the block ends first.
+    private mutating func markup(_ p: UnsafeRawPointer, _ lt: Int, _ n: Int, base: Int64, atEnd: Bool)
+        throws(AppleHealthScanError) -> Int? {
+        guard lt + 1 < n else { return nil }
+        let c1 = byte(p, lt + 1)
+        if c1 == 0x21 {  // <!
+            if matches(p, lt, n, "<!--") { mode = .skip(.comment, start: base + Int64(lt)); return lt + 4 }
+            if matches(p, lt, n, "<![CDATA[") { mode = .skip(.cdata, start: base + Int64(lt)); return lt + 9 }
+            if matches(p, lt, n, "<!DOCTYPE") {
+                if sawRoot {
+                    throw AppleHealthScanError(offset: base + Int64(lt), message: "a document type declaration inside the document")
+                }
+                mode = .doctype(.header(quote: nil), start: base + Int64(lt))
+                return lt + 9
+            }
+            if n - lt < 9 { return nil }
+            throw AppleHealthScanError(offset: base + Int64(lt), message: "unexpected markup '<!' outside the document type declaration")
+        }
+        if c1 == 0x3F {  // <?
+            mode = .skip(.processingInstruction, start: base + Int64(lt))
+            return lt + 2
+        }
+        // An element's tag reaches at most to the next `<`: attribute values cannot hold a raw one.
+        let next = memchr(p + lt + 1, 0x3C, n - lt - 1).map { p.distance(to: UnsafeRawPointer($0)) }
+        if next == nil && !atEnd { return nil }
+        let segmentEnd = next ?? n
+        if c1 == 0x2F { return try endTag(p, lt, segmentEnd, n, base: base) }
+        return try startTag(p, lt, segmentEnd, n, base: base)
+    }
+
+    private mutating func endTag(_ p: UnsafeRawPointer, _ lt: Int, _ segmentEnd: Int, _ n: Int, base: Int64)
+        throws(AppleHealthScanError) -> Int? {
+        let nameStart = lt + 2
+        var nameEnd = nameStart
+        while nameEnd < segmentEnd {
+            let b = byte(p, nameEnd)
+            if b == 0x3E || AttributeCursor.isSpace(b) { break }
+            nameEnd += 1
+        }
+        guard let gt = memchr(p + nameEnd, 0x3E, segmentEnd - nameEnd) else {
+            if segmentEnd == n { return nil }
+            throw AppleHealthScanError(offset: base + Int64(lt), message: "an end tag without '>'")
+        }
+        let name = ByteSpan(start: nameStart, count: nameEnd - nameStart)
+        depth -= 1
+        if depth < 0 {
+            throw AppleHealthScanError(offset: base + Int64(lt), message:
+                "the end tag </\(text(p, name))> closes no element")
+        }
+        if depth == 1, let record = open {
+            guard spanEquals(p, name, "Record") else {
+                throw AppleHealthScanError(offset: base + Int64(lt), message:
+                    "the end tag </\(text(p, name))> closes the Record that starts at byte \(record.offset)")
+            }
+            open = nil
+            collector.finish(record, timeZone: openTimeZone, resting: openResting)
+            openResting = nil
+            openTimeZone = nil
+        } else if depth == 0 {
+            guard spanEquals(p, name, "HealthData") else {
+                throw AppleHealthScanError(offset: base + Int64(lt), message:
+                    "the end tag </\(text(p, name))> closes the document element <HealthData>")
+            }
+            closed = true
+        }
+        return p.distance(to: UnsafeRawPointer(gt)) + 1
+    }
+
+    private mutating func startTag(_ p: UnsafeRawPointer, _ lt: Int, _ segmentEnd: Int, _ n: Int, base: Int64)
+        throws(AppleHealthScanError) -> Int? {
+        let nameStart = lt + 1
+        var nameEnd = nameStart
+        while nameEnd < segmentEnd {
+            let b = byte(p, nameEnd)
+            if b == 0x3E || b == 0x2F || AttributeCursor.isSpace(b) { break }
+            nameEnd += 1
+        }
+        let name = ByteSpan(start: nameStart, count: nameEnd - nameStart)
+        if name.count == 0 {
+            throw AppleHealthScanError(offset: base + Int64(lt), message: "a '<' that starts no element")
+        }
+        // Fast end: the segment's last non-space byte is the tag's `>` (Apple writes no text between elements).
+        var e = segmentEnd - 1
+        while e > nameEnd && AttributeCursor.isSpace(byte(p, e)) { e -= 1 }
+        var tagEnd: Int
+        var selfClosing: Bool
+        if e >= nameEnd && byte(p, e) == 0x3E {
+            tagEnd = e + 1
+            selfClosing = e > lt + 1 && byte(p, e - 1) == 0x2F
+        } else {
+            // Text after the tag, or a `<` inside a quoted value: walk the attributes to the real end.
+            var cursor = AttributeCursor(base: p, start: nameEnd, limit: n)
+            walk: while true {
+                switch cursor.next() {
+                case .attribute: continue
+                case .end(let closes, let end):
+                    tagEnd = end
+                    selfClosing = closes
+                    break walk
+                case .needMore:
+                    return nil
+                case .malformed(let at, let expected):
+                    throw AppleHealthScanError(offset: base + Int64(at), message: "expected \(expected) in <\(text(p, name))>")
+                }
+            }
+        }
+
+        switch depth {
+        case 0:
+            guard spanEquals(p, name, "HealthData") else {
+                throw AppleHealthScanError(offset: base + Int64(lt), message:
+                    "not an Apple Health export: the document element is <\(text(p, name))>, not <HealthData>")
+            }
+            if sawRoot {
+                throw AppleHealthScanError(offset: base + Int64(lt), message: "a second <HealthData> element")
+            }
+            sawRoot = true
+        case 1:
+            if spanEquals(p, name, "Record") {
+                collector.recordsRead += 1
+                guard let end = try record(p, lt, nameEnd, n, base: base, fastEnd: tagEnd, selfClosing: selfClosing) else {
+                    return nil
+                }
+                if end.tagEnd != tagEnd { tagEnd = end.tagEnd; selfClosing = end.selfClosing }
+            } else if spanEquals(p, name, "ExportDate") {
+                try exportDate(p, lt, nameEnd, n, base: base)
+            }
+        case 2:
+            if open != nil && spanEquals(p, name, "MetadataEntry") {
+                guard try metadata(p, lt, nameEnd, n, base: base) else { return nil }
+            }
+        default:
+            break
+        }
+        if !selfClosing { depth += 1 }
+        return tagEnd
+    }
+
+    // MARK: - Records
+
+    private static let restingType: StaticString = "HKQuantityTypeIdentifierRestingHeartRate"
+    private static let heartRateType: StaticString = "HKQuantityTypeIdentifierHeartRate"
+
+    /// A top-level `Record`. Returns the tag's real end when the record was parsed whole, its fast end otherwise,
+    /// or nil when the block ends inside it.
+    private mutating func record(_ p: UnsafeRawPointer, _ lt: Int, _ nameEnd: Int, _ n: Int, base: Int64,
+                                 fastEnd: Int, selfClosing: Bool) throws(AppleHealthScanError) -> (tagEnd: Int, selfClosing: Bool)? {
+        var cursor = AttributeCursor(base: p, start: nameEnd, limit: n)
+        var kind: OpenRecord.Kind?
+        var source = ByteSpan.empty, device = ByteSpan.empty, unit = ByteSpan.empty, value = ByteSpan.empty
+        var created = ByteSpan.empty, start = ByteSpan.empty, end = ByteSpan.empty
+        var sawType = false, sawSource = false, sawDevice = false, sawUnit = false, sawValue = false
+        var sawCreated = false, sawStart = false, sawEnd = false
+        while true {
+            switch cursor.next() {
+            case .attribute(let name, let raw):
+                switch name.count {
+                case 4 where spanEquals(p, name, "type"):
+                    try once(&sawType, "type", p, lt, base)
+                    if spanEquals(p, raw, AppleHealthScanner.restingType) {
+                        kind = .resting
+                    } else if spanEquals(p, raw, AppleHealthScanner.heartRateType) {
+                        kind = .heartRate
+                    } else if memchr(p + raw.start, 0x26, raw.count) != nil {
+                        // A type written with references (`HKQuantityTypeIdentifier&#82;esting…`) names the same type.
+                        kind = typeIs(p, raw, AppleHealthScanner.restingType) ? .resting
+                            : typeIs(p, raw, AppleHealthScanner.heartRateType) ? .heartRate : nil
+                    }
+                case 4 where spanEquals(p, name, "unit"):
+                    try once(&sawUnit, "unit", p, lt, base); unit = raw
+                case 5 where spanEquals(p, name, "value"):
+                    try once(&sawValue, "value", p, lt, base); value = raw
+                case 6 where spanEquals(p, name, "device"):
+                    try once(&sawDevice, "device", p, lt, base); device = raw
+                case 7 where spanEquals(p, name, "endDate"):
+                    try once(&sawEnd, "endDate", p, lt, base); end = raw
+                case 9 where spanEquals(p, name, "startDate"):
+                    try once(&sawStart, "startDate", p, lt, base); start = raw
+                case 10 where spanEquals(p, name, "sourceName"):
+                    try once(&sawSource, "sourceName", p, lt, base); source = raw
+                case 12 where spanEquals(p, name, "creationDate"):
+                    try once(&sawCreated, "creationDate", p, lt, base); created = raw
+                default:
+                    break
+                }
+                // Other types: only the source and its device matter (R3), and only until both are seen.
+                if sawType && kind == nil && sawSource && sawDevice {
+                    noteDevice(p, source: source, device: device)
+                    return (fastEnd, selfClosing)
+                }
+            case .end(let closes, let tagEnd):
+                guard let kind else {
+                    if sawType { return (tagEnd, closes) }
+                    throw AppleHealthScanError(offset: base + Int64(lt), message: "a Record without a type attribute")
+                }
+                let where_ = base + Int64(lt)
+                func required(_ seen: Bool, _ attribute: String) throws(AppleHealthScanError) {
+                    if !seen {
+                        throw AppleHealthScanError(offset: where_, message: "a \(kindName(kind)) record without \(attribute)")
+                    }
+                }
+                try required(sawSource, "sourceName")
+                try required(sawStart, "startDate")
+                try required(sawEnd, "endDate")
+                try required(sawValue, "value")
+                try required(sawUnit, "unit")
+                let writer = collector.writer(raw: UnsafeRawBufferPointer(start: p + source.start, count: source.count))
+                let startDate = try date(p, start, "startDate", where_)
+                // Heart-rate samples are instants: the end is most often the start, written again.
+                let endDate = start.count == end.count && memcmp(p + start.start, p + end.start, start.count) == 0
+                    ? startDate : try date(p, end, "endDate", where_)
+                var record = OpenRecord(kind: kind, offset: where_, writer: writer, start: startDate, end: endDate,
+                                        created: nil, value: try number(p, value, where_), bpm: 0)
+                var details: RestingDetails?
+                if record.end < record.start {
+                    throw AppleHealthScanError(offset: where_, message: "a \(kindName(kind)) record whose endDate is before its startDate")
+                }
+                switch kind {
+                case .resting:
+                    if sawCreated { record.created = try date(p, created, "creationDate", where_) }
+                    var parsed: Device?
+                    if sawDevice {
+                        parsed = AppleHealthDevice.parse(AppleHealthText.attributeValue(bytes(p, device)))
+                        if let model = parsed?.model, ProvisionalRule.isAppleWatch(sourceName: "", deviceModel: model) {
+                            collector.markWatch(writer)
+                        }
+                    }
+                    let unitText = AppleHealthText.attributeValue(bytes(p, unit))
+                    guard RestingValue.isSupported(unit: unitText) else {
+                        throw AppleHealthScanError(offset: where_, message: "\(UnitError(unit: unitText))")
+                    }
+                    details = RestingDetails(unit: unitText, device: parsed)
+                case .heartRate:
+                    if sawDevice && !collector.isWatch(writer) { noteDevice(p, source: source, device: device) }
+                    if spanEquals(p, unit, "count/min") {
+                        record.bpm = record.value
+                    } else {
+                        let text = AppleHealthText.attributeValue(bytes(p, unit))
+                        do {
+                            record.bpm = try RestingValue.bpm(value: record.value, unit: text)
+                        } catch {
+                            throw AppleHealthScanError(offset: where_, message: "\(error)")
+                        }
+                    }
+                }
+                if closes {
+                    collector.finish(record, timeZone: nil, resting: details)
+                } else {
+                    open = record
+                    openResting = details
+                }
+                return (tagEnd, closes)
+            case .needMore:
+                return nil
+            case .malformed(let at, let expected):
+                throw AppleHealthScanError(offset: base + Int64(at), message: "expected \(expected) in a Record")
+            }
+        }
+    }
+
+    /// R3: a record whose device's model is Apple Watch makes its source a watch.
+    private mutating func noteDevice(_ p: UnsafeRawPointer, source: ByteSpan, device: ByteSpan) {
+        guard collector.deviceIsWatch(raw: bytes(p, device)) else { return }
+        let writer = collector.writer(raw: bytes(p, source))
+        collector.markWatch(writer)
+    }
+
+    /// A `type` value with entity-encoded letters still names the type (decoded exactly, compared whole).
+    private func typeIs(_ p: UnsafeRawPointer, _ raw: ByteSpan, _ type: StaticString) -> Bool {
+        let text = AppleHealthText.attributeValue(bytes(p, raw))
+        return text.utf8.elementsEqual(UnsafeBufferPointer(start: type.utf8Start, count: type.utf8CodeUnitCount))
+    }
+
+    private func once(_ seen: inout Bool, _ attribute: String, _ p: UnsafeRawPointer, _ lt: Int, _ base: Int64)
+        throws(AppleHealthScanError) {
+        if seen {
+            throw AppleHealthScanError(offset: base + Int64(lt), message: "a Record with two \(attribute) attributes")
+        }
+        seen = true
+    }
+
+    private func kindName(_ kind: OpenRecord.Kind) -> String {
+        kind == .resting ? "RestingHeartRate" : "HeartRate"
+    }
+
+    private func date(_ p: UnsafeRawPointer, _ span: ByteSpan, _ attribute: String, _ offset: Int64)
+        throws(AppleHealthScanError) -> Timestamp {
+        let raw = bytes(p, span)
+        if let t = Timestamp.parse(raw) { return t }
+        if AppleHealthText.needsDecoding(raw), let t = Timestamp.parse(AppleHealthText.attributeValue(raw)) { return t }
+        throw AppleHealthScanError(offset: offset, message:
+            "\(attribute) \"\(AppleHealthText.attributeValue(raw))\" is not a date like 2022-02-17 12:22:00 +0200")
+    }
+
+    private func number(_ p: UnsafeRawPointer, _ span: ByteSpan, _ offset: Int64) throws(AppleHealthScanError) -> Double {
+        if let v = AppleHealthText.number(bytes(p, span)) { return v }
+        throw AppleHealthScanError(offset: offset, message:
+            "value \"\(AppleHealthText.attributeValue(bytes(p, span)))\" is not a number")
+    }
+
+    /// `MetadataEntry` of an open record: `HKTimeZone` and `HKMetadataKeyHeartRateMotionContext`.
+    /// Returns false when the block ends inside it.
+    private mutating func metadata(_ p: UnsafeRawPointer, _ lt: Int, _ nameEnd: Int, _ n: Int, base: Int64)
+        throws(AppleHealthScanError) -> Bool {
+        var cursor = AttributeCursor(base: p, start: nameEnd, limit: n)
+        var key = ByteSpan.empty, value = ByteSpan.empty
+        var sawKey = false, sawValue = false
+        while true {
+            switch cursor.next() {
+            case .attribute(let name, let raw):
+                if spanEquals(p, name, "key") { key = raw; sawKey = true }
+                else if spanEquals(p, name, "value") { value = raw; sawValue = true }
+            case .end:
+                guard sawKey, sawValue else { return true }
+                let k = bytes(p, key)
+                let decodedKey = AppleHealthText.needsDecoding(k) ? AppleHealthText.attributeValue(k) : nil
+                func isKey(_ literal: StaticString) -> Bool {
+                    if let decodedKey {
+                        return decodedKey.utf8.elementsEqual(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+                    }
+                    return spanEquals(p, key, literal)
+                }
+                let v = bytes(p, value)
+                if isKey("HKTimeZone") {
+                    openTimeZone = AppleHealthText.attributeValue(v)
+                } else if isKey("HKMetadataKeyHeartRateMotionContext") {
+                    let motion = v.count == 1 && v[0] >= 0x30 && v[0] <= 0x39
+                        ? MotionContext(rawValue: Int(v[0] - 0x30)) ?? .notSet
+                        : MotionContext(metadataValue: AppleHealthText.attributeValue(v))
+                    open?.motion = motion
+                }
+                return true
+            case .needMore:
+                return false
+            case .malformed(let at, let expected):
+                throw AppleHealthScanError(offset: base + Int64(at), message: "expected \(expected) in a MetadataEntry")
+            }
+        }
+    }
+
+    private mutating func exportDate(_ p: UnsafeRawPointer, _ lt: Int, _ nameEnd: Int, _ n: Int, base: Int64)
+        throws(AppleHealthScanError) {
+        var cursor = AttributeCursor(base: p, start: nameEnd, limit: n)
+        while true {
+            switch cursor.next() {
+            case .attribute(let name, let raw):
+                if spanEquals(p, name, "value") {
+                    collector.exportDate = try date(p, raw, "ExportDate value", base + Int64(lt))
+                }
+            case .end, .needMore:
+                // The fast end already found this tag whole; `needMore` cannot happen here.
+                return
+            case .malformed(let at, let expected):
+                throw AppleHealthScanError(offset: base + Int64(at), message: "expected \(expected) in ExportDate")
+            }
+        }
+    }
+
+    // MARK: - Skipping
+
+    /// The index just past `terminator` in `p[from..<to]`, if it is there.
+    private func find(_ terminator: [UInt8], in p: UnsafeRawPointer, from: Int, to: Int) -> Int? {
+        let last = terminator[terminator.count - 1]
+        var k = from
+        while k < to, let hit = memchr(p + k, Int32(last), to - k) {
+            let at = p.distance(to: UnsafeRawPointer(hit))
+            let start = at - (terminator.count - 1)
+            if start >= from && memcmp(p + start, terminator, terminator.count - 1) == 0 { return at + 1 }
+            k = at + 1
+        }
+        return nil
+    }
+
+    /// Skips the document type declaration: the header up to `[` or `>`, then the internal subset up to `]>`
+    /// whatever its declarations hold (iOS 16 leaves an `<!ATTLIST` unclosed), minding only comments.
+    /// Returns where to go on and whether the declaration ended; when it did not, the index to carry from.
+    private mutating func skipDoctype(_ p: UnsafeRawPointer, from: Int, to n: Int, state: DoctypeState, start: Int64,
+                                      atEnd: Bool) -> (Int, Bool) {
+        var state = state
+        var k = from
+        while k < n {
+            let b = byte(p, k)
+            switch state {
+            case .header(let quote):
+                if let quote {
+                    if b == quote { state = .header(quote: nil) }
+                } else if b == 0x22 || b == 0x27 {
+                    state = .header(quote: b)
+                } else if b == 0x5B {  // [
+                    state = .subset
+                } else if b == 0x3E {
+                    return (k + 1, true)
+                }
+                k += 1
+            case .subset:
+                if b == 0x5D {  // ]
+                    state = .afterSubset
+                    k += 1
+                } else if b == 0x3C {
+                    if k + 4 > n && !atEnd { mode = .doctype(state, start: start); return (k, false) }
+                    if matches(p, k, n, "<!--") { state = .subsetComment; k += 4 } else { k += 1 }
+                } else {
+                    k += 1
+                }
+            case .subsetComment:
+                if b == 0x2D {
+                    if k + 3 > n && !atEnd { mode = .doctype(state, start: start); return (k, false) }
+                    if matches(p, k, n, "-->") { state = .subset; k += 3 } else { k += 1 }
+                } else {
+                    k += 1
+                }
+            case .afterSubset:
+                if b == 0x3E { return (k + 1, true) }
+                if AttributeCursor.isSpace(b) { k += 1 } else { state = .subset }
+            }
+        }
+        mode = .doctype(state, start: start)
+        return (n, false)
+    }
+
+    // MARK: - The end
+
+    private func finishDocument(at offset: Int64) throws(AppleHealthScanError) {
+        if !sawRoot {
+            // The reader let the file in because its head names HealthData: it ends before the document does.
+            throw AppleHealthScanError(offset: offset, message:
+                "truncated: the file ends at byte \(offset) before <HealthData>; was the export copied whole?")
+        }
+        if !closed {
+            throw AppleHealthScanError(offset: offset, message:
+                "truncated: the file ends at byte \(offset) before </HealthData>; was the export copied whole?")
+        }
+    }
+
+    // MARK: - Bytes
+
+    @inline(__always)
+    private func bytes(_ p: UnsafeRawPointer, _ span: ByteSpan) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: p + span.start, count: span.count)
+    }
+
+    private func text(_ p: UnsafeRawPointer, _ span: ByteSpan) -> String {
+        String(decoding: bytes(p, ByteSpan(start: span.start, count: min(span.count, 64))), as: UTF8.self)
+    }
+
+    private func matches(_ p: UnsafeRawPointer, _ at: Int, _ n: Int, _ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        return at + count <= n && memcmp(p + at, literal.utf8Start, count) == 0
+    }
+}

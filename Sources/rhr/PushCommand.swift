@@ -1,0 +1,98 @@
+import Foundation
+import RHRDaemon
+import RHRFormats
+
+/// `rhr push FILE|-`: sends each line (one batch as a JSON object) to the daemon as a push, in order, and
+/// prints each reply. A line that fails is named (`batches.jsonl:3: cursor_mismatch: …`); the exit status
+/// is 1 when any failed.
+enum PushCommand {
+    static let command = Command(
+        name: "push", arguments: "[--socket PATH] [--json] FILE|-",
+        summary: "send sync batches (one JSON object per line) to the daemon",
+        options: [DaemonCommand.socketOption, .flag("json", "print the daemon's replies as JSON lines")],
+        run: run)
+
+    static func run(_ invocation: Invocation) throws -> Int32 {
+        let positionals = invocation.arguments.positionals
+        guard positionals.count == 1 else { throw UsageError("rhr push needs exactly one FILE, or - for standard input") }
+        let path = positionals[0]
+        let name = path == "-" ? "stdin" : path
+        let fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw CommandFailure("\(path): cannot be read: \(String(cString: strerror(errno)))") }
+        defer { if fd != STDIN_FILENO { close(fd) } }
+
+        let client: DaemonClient
+        do {
+            client = try DaemonClient(socketPath: DaemonCommand.socketPath(invocation))
+        } catch {
+            throw CommandFailure("\(error.message); start one with 'rhr daemon'")
+        }
+        let output = invocation.output
+        let json = invocation.arguments.has("json")
+        var failed = false
+        var framer = JSONLineFramer()
+
+        func push(_ item: JSONLineFramer.Item) throws {
+            switch item {
+            case .tooLong(let number):
+                failed = true
+                output.error("\(name):\(number): too_large: the line is longer than 16 MiB, the limit for one batch")
+            case .line(let bytes, let number):
+                let line = number == 1 && bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+                guard !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) else { return }
+                let batch: JSONValue
+                do {
+                    batch = try JSONParser.parse(line)
+                } catch {
+                    failed = true
+                    output.error("\(name):\(number): bad_json: column \(error.column): \(error.messageWithPath)")
+                    return
+                }
+                let reply: JSONValue
+                do {
+                    reply = try client.request(["op": "push", "id": .number(JSONNumber(number)), "batch": batch], timeout: 60)
+                } catch {
+                    throw CommandFailure("\(name):\(number): \(error.message)")
+                }
+                if json { output.print(JSONWriter.string(reply)) }
+                if reply["ok"]?.bool == true {
+                    if !json { output.print("\(name):\(number): \(describe(reply))") }
+                } else {
+                    failed = true
+                    let code = reply["error"]?["code"]?.string ?? "error"
+                    let message = reply["error"]?["message"]?.string ?? JSONWriter.string(reply)
+                    if !json { output.error("\(name):\(number): \(code): \(message)") }
+                }
+            }
+        }
+
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw CommandFailure("\(path): cannot be read: \(String(cString: strerror(errno)))") }
+            if n == 0 { break }
+            framer.append(buffer[0..<n])
+            while let item = framer.next() { try push(item) }
+        }
+        if let last = framer.finish() { try push(last) }
+        return failed ? 1 : 0
+    }
+
+    /// "ok: 2 added, 1 replaced, 0 deleted, 0 unchanged; revision 7; days 2026-11-20, 2026-11-21".
+    static func describe(_ reply: JSONValue) -> String {
+        func count(_ key: String) -> Int64 { reply[key]?.int64 ?? 0 }
+        let revision = count("revision")
+        if reply["duplicate"]?.bool == true { return "ok: applied before; nothing changed (revision \(revision))" }
+        var text = "ok: \(count("added")) added, \(count("replaced")) replaced, \(count("deleted")) deleted, \(count("unchanged")) unchanged"
+        if count("outOfRange") > 0 { text += ", \(count("outOfRange")) out of range (kept, excluded from the trend)" }
+        if count("heartRate") > 0 { text += ", \(count("heartRate")) heart-rate summaries" }
+        text += "; revision \(revision)"
+        let days = reply["days"]?.array?.compactMap(\.string) ?? []
+        if !days.isEmpty {
+            text += "; days " + (days.count > 6 ? days.prefix(3).joined(separator: ", ") + ", … " + days.last! + " (\(days.count))"
+                                                : days.joined(separator: ", "))
+        }
+        return text
+    }
+}

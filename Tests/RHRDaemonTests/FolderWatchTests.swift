@@ -1,0 +1,232 @@
+import Foundation
+import RHRCore
+@testable import RHRDaemon
+import RHRFormats
+import RHRStore
+import Testing
+
+/// `rhr daemon --watch DIR`: files are imported once they stop growing, once per content.
+@Suite("folder watch")
+struct FolderWatchTests {
+    /// A watching daemon on `directory`, looking every `interval` seconds at `directory/inbox`.
+    static func watchingDaemon(_ directory: ShortTemporaryDirectory, interval: Double = 0.2) throws -> TestDaemon {
+        let inbox = directory.file("inbox")
+        mkdir(inbox, 0o700)
+        return try TestDaemon(directory: directory) { configuration in
+            configuration.watchDirectories = [inbox]
+            configuration.watchInterval = interval
+        }
+    }
+
+    static func looks(_ client: DaemonClient) throws -> Int64 {
+        try client.request(.status)["watch"]?["looks"]?.int64 ?? -1
+    }
+
+    /// Waits until the watch has looked `count` more times.
+    static func waitForLooks(_ client: DaemonClient, _ count: Int64) throws {
+        let start = try looks(client)
+        #expect(try eventually { try looks(client) >= start + count }, "the watch stopped looking")
+    }
+
+    static func append(_ bytes: ArraySlice<UInt8>, to path: String) {
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o600)
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+    }
+
+    /// Three batches of a bridge's feed, 30 samples, as a file of JSON lines.
+    static var batchFile: [UInt8] {
+        let lines = (1...3).map { b in
+            batchLine(liveBatch(stream: "bridge", previous: b == 1 ? nil : "b\(b - 1)", next: "b\(b)", samples: (0..<10).map { i in
+                restingSample(day: String(format: "2026-10-%02d", b * 10 - 9 + i), value: Double(52 + i), uuid: "F\(b)-\(i)")
+            }))
+        }
+        return Array((lines.joined(separator: "\n") + "\n").utf8)
+    }
+
+    @Test func aFileArrivingInPiecesIsImportedOnceWhole() throws {
+        let directory = ShortTemporaryDirectory()
+        let daemon = try FolderWatchTests.watchingDaemon(directory)
+        let client = try daemon.client()
+        let subscriber = try daemon.client()
+        _ = try subscriber.subscribe()
+        let content = FolderWatchTests.batchFile
+        let path = directory.file("inbox/Health Connect export.jsonl")
+        // Four pieces cut mid-line; after each, the watch looks at least once before the next arrives, so
+        // no two looks in a row see the same file until it is whole.
+        let cuts = [0, content.count / 5, content.count / 2, content.count * 4 / 5, content.count]
+        for (from, to) in zip(cuts, cuts.dropFirst()) {
+            FolderWatchTests.append(content[from..<to], to: path)
+            try FolderWatchTests.waitForLooks(client, 1)
+        }
+        let imported = try subscriber.nextEvent(timeout: 10)
+        #expect(imported["event"]?.string == "imported")
+        #expect(imported["ok"]?.bool == true, "\(imported)")
+        #expect(imported["file"]?.string == path)
+        #expect(imported["kind"]?.string == "sync batches (JSON lines)")
+        #expect(imported["added"]?.int64 == 30)
+        #expect(imported["records"]?.int64 == 30)
+        #expect(imported.days.count == 30)
+        let changed = try subscriber.nextEvent(timeout: 5)
+        #expect(changed["event"]?.string == "changed")
+        #expect(changed.days == imported.days)
+        #expect(changed["revision"]?.int64 == 3)
+
+        // It stays imported once: more looks, a touch, a copy under another name.
+        try FolderWatchTests.waitForLooks(client, 3)
+        utimes(path, nil)
+        try FileManager.default.copyItem(atPath: path, toPath: directory.file("inbox/copy of export.jsonl"))
+        try FolderWatchTests.waitForLooks(client, 4)
+        #expect(try subscriber.receiveAvailable().isEmpty)
+        #expect(daemon.logLines.all.filter { $0.contains("imported before (same content); skipped") }.count == 2)
+        let status = try client.request(.status)
+        #expect(status["watch"]?["imports"]?.array?.count == 1)
+        #expect(try HealthDatabase(path: directory.storePath, machineZone: utc).samples().count == 30)
+
+        // After a restart the ledger beside the store still knows the content.
+        daemon.stop()
+        #expect(FileManager.default.fileExists(atPath: directory.storePath + "-imports"))
+        let again = try TestDaemon(directory: directory) { configuration in
+            configuration.watchDirectories = [directory.file("inbox")]
+            configuration.watchInterval = 0.05
+        }
+        let second = try again.client()
+        _ = try second.subscribe()
+        try FolderWatchTests.waitForLooks(second, 4)
+        #expect(try second.receiveAvailable().isEmpty)
+        let imports = try second.request(.status)["watch"]?["imports"]?.array ?? []
+        #expect(imports.map { $0["file"]?.string } == [path])
+        again.stop()
+    }
+
+    @Test func aBadFileIsReportedAndSkippedAndTheDaemonGoesOn() throws {
+        let directory = ShortTemporaryDirectory()
+        let daemon = try FolderWatchTests.watchingDaemon(directory, interval: 0.05)
+        let subscriber = try daemon.client()
+        _ = try subscriber.subscribe()
+        let broken = directory.file("inbox/export.zip")
+        FolderWatchTests.append(Array("PK\u{3}\u{4} this is no zip at all".utf8)[...], to: broken)
+        let first = try subscriber.nextEvent(timeout: 10)
+        #expect(first["event"]?.string == "imported")
+        #expect(first["ok"]?.bool == false)
+        #expect(first["file"]?.string == broken)
+        #expect(first["error"]?.string?.hasPrefix(broken + ": ") == true, "\(first)")
+
+        // A batch file with a bad third line: named by file and line, nothing of it applied.
+        var lines = String(decoding: FolderWatchTests.batchFile, as: UTF8.self).split(separator: "\n").map(String.init)
+        lines[2] = lines[2].replacingOccurrences(of: "\"start\":\"2026-10-21", with: "\"start\":\"21 Oct 2026")
+        let badLine = directory.file("inbox/feed.jsonl")
+        FolderWatchTests.append(Array((lines.joined(separator: "\n") + "\n").utf8)[...], to: badLine)
+        let second = try subscriber.nextEvent(timeout: 10)
+        #expect(second["ok"]?.bool == false)
+        #expect(second["error"]?.string?.hasPrefix(badLine + ":3: upserted[0].start") == true, "\(second)")
+        #expect(try HealthDatabase(path: directory.storePath, machineZone: utc).samples().isEmpty)
+
+        // The daemon goes on: pushes, and the next good file.
+        let pusher = try daemon.client()
+        #expect(try pusher.push(chainBatch(stream: "iphone", 1)).isOK)
+        #expect(try subscriber.nextEvent(timeout: 5)["event"]?.string == "changed")
+        let good = directory.file("inbox/good.jsonl")
+        FolderWatchTests.append(FolderWatchTests.batchFile[...], to: good)
+        let third = try subscriber.nextEvent(timeout: 10)
+        #expect(third["ok"]?.bool == true, "\(third)")
+        #expect(third["file"]?.string == good)
+        let imports = try pusher.request(.status)["watch"]?["imports"]?.array ?? []
+        #expect(imports.map { $0["ok"]?.bool } == [false, false, true])
+        #expect(daemon.logLines.all.contains { $0.contains("folder watch: export.zip: skipped: ") })
+    }
+
+    /// What the Health Connect app's scheduled export and Apple's export leave in a synced folder.
+    @Test func exportsOfBothPlatformsAreImportedAndAnOlderExportIsRefused() throws {
+        let directory = ShortTemporaryDirectory()
+        let daemon = try FolderWatchTests.watchingDaemon(directory, interval: 0.05)
+        let subscriber = try daemon.client()
+        _ = try subscriber.subscribe()
+        let samples = RHRBinary.packageRoot + "/Samples/"
+        func drop(_ sample: String, as name: String) throws -> JSONValue {
+            try FileManager.default.copyItem(atPath: samples + sample, toPath: directory.file("inbox/" + name))
+            while true {
+                let event = try subscriber.nextEvent(timeout: 20)
+                if event["event"]?.string == "imported" { return event }
+            }
+        }
+        let connect = try drop("health-connect/Health Connect.zip", as: "Health Connect.zip")
+        #expect(connect["ok"]?.bool == true, "\(connect)")
+        #expect(connect["kind"]?.string == "Health Connect export (zip)")
+        #expect((connect["added"]?.int64 ?? 0) > 0)
+        let newer = try drop("apple-health/export-2.xml", as: "export.xml")
+        #expect(newer["ok"]?.bool == true, "\(newer)")
+        #expect(newer["kind"]?.string == "Apple Health export (XML)")
+        // An older export landing after a newer one would bring back what the newer one removed.
+        let older = try drop("apple-health/export-1.xml", as: "export (1).xml")
+        #expect(older["ok"]?.bool == false)
+        #expect(older["error"]?.string?.contains("older export: ") == true, "\(older)")
+        let streams = try subscriber.request(.status)["streams"]?.array?.compactMap { $0["stream"]?.string } ?? []
+        #expect(streams.sorted() == ["apple-health-export", "health-connect-export"])
+    }
+
+    @Test func temporaryAndHiddenFilesAreLeftAlone() throws {
+        let directory = ShortTemporaryDirectory()
+        let daemon = try FolderWatchTests.watchingDaemon(directory, interval: 0.05)
+        let client = try daemon.client()
+        _ = try client.subscribe()
+        for name in [".export.jsonl", "export.jsonl.part", "export.jsonl.crdownload", "export.jsonl~"] {
+            FolderWatchTests.append(FolderWatchTests.batchFile[...], to: directory.file("inbox/" + name))
+        }
+        mkdir(directory.file("inbox/sub"), 0o700)
+        try FolderWatchTests.waitForLooks(client, 4)
+        #expect(try client.receiveAvailable().isEmpty)
+        // The sync client renames the finished file: now it is imported.
+        rename(directory.file("inbox/export.jsonl.part"), directory.file("inbox/export.jsonl"))
+        let event = try client.nextEvent(timeout: 10)
+        #expect(event["ok"]?.bool == true)
+        #expect(event["file"]?.string == directory.file("inbox/export.jsonl"))
+    }
+
+    @Test func aMissingWatchDirectoryIsRefusedAtStart() {
+        let directory = ShortTemporaryDirectory()
+        var configuration = DaemonConfiguration(socketPath: directory.socketPath, storePath: directory.storePath)
+        configuration.watchDirectories = [directory.file("nowhere")]
+        #expect(throws: DaemonError("\(directory.file("nowhere")): no such directory to watch")) {
+            try DaemonServer(configuration)
+        }
+    }
+
+    @Test func theLedgerOfAStoreMadeAnewIsForgotten() throws {
+        let directory = ShortTemporaryDirectory()
+        let daemon = try FolderWatchTests.watchingDaemon(directory, interval: 0.05)
+        let subscriber = try daemon.client()
+        _ = try subscriber.subscribe()
+        FolderWatchTests.append(FolderWatchTests.batchFile[...], to: directory.file("inbox/feed.jsonl"))
+        #expect(try subscriber.nextEvent(timeout: 10)["ok"]?.bool == true)
+        daemon.stop()
+        // The user deletes the store (not the ledger beside it) and starts again: the file comes back in.
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: directory.storePath + suffix) }
+        let again = try FolderWatchTests.watchingDaemon(directory, interval: 0.05)
+        let client = try again.client()
+        _ = try client.subscribe()
+        let event = try client.nextEvent(timeout: 10)
+        #expect(event["ok"]?.bool == true)
+        #expect(event["added"]?.int64 == 30)
+        #expect(again.logLines.all.contains { $0.contains("it was made anew, so files will be imported again") })
+    }
+}
+
+@Suite("content hash")
+struct ContentHashTests {
+    @Test func sha256KnownAnswers() throws {
+        let directory = ShortTemporaryDirectory()
+        let cases: [(String, String)] = [
+            ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+            ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+            ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+             "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
+            (String(repeating: "a", count: 1_000_000), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"),
+        ]
+        for (i, (text, digest)) in cases.enumerated() {
+            let path = directory.file("f\(i)")
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            #expect(try SHA256.file(path) == digest)
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import RHRCore
+import RHRDaemon
+import Testing
+
+/// Where the daemon listens and who may connect (DESIGN.md sections 4 and 8).
+@Suite("daemon socket")
+struct SocketTests {
+    func mode(_ path: String) -> mode_t {
+        var info = stat()
+        lstat(path, &info)
+        return info.st_mode & 0o777
+    }
+
+    @Test func defaultPathUsesTheRuntimeDirectoryElseAPrivateOneInTmp() {
+        #expect(SocketPath.defaultPath(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"]) == "/run/user/1000/rhr/rhr.sock")
+        #expect(SocketPath.defaultPath(environment: ["XDG_RUNTIME_DIR": "/run/user/1000/"]) == "/run/user/1000/rhr/rhr.sock")
+        #expect(SocketPath.defaultPath(environment: [:]) == "/tmp/rhr-\(getuid())/rhr.sock")
+        // A relative runtime directory is not one (the XDG spec: absolute only).
+        #expect(SocketPath.defaultPath(environment: ["XDG_RUNTIME_DIR": "run"]) == "/tmp/rhr-\(getuid())/rhr.sock")
+    }
+
+    @Test func theSocketIs0600InA0700Directory() throws {
+        let directory = ShortTemporaryDirectory()
+        // Even a loose umask and a directory made loosely beforehand end private.
+        let old = umask(0)
+        defer { umask(old) }
+        mkdir(directory.path + "/run", 0o755)
+        let daemon = try TestDaemon(directory: directory)
+        #expect(mode(directory.path + "/run") == 0o700)
+        #expect(mode(daemon.socketPath) == 0o600)
+        var info = stat()
+        lstat(daemon.socketPath, &info)
+        #expect(info.st_mode & S_IFMT == S_IFSOCK)
+        #expect(mode(directory.storePath) == 0o600)
+        daemon.stop()
+        // A clean stop removes the socket.
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
+    }
+
+    @Test func aMissingDirectoryIsMadePrivateWithItsParents() throws {
+        let directory = ShortTemporaryDirectory()
+        let socket = directory.path + "/a/b/rhr.sock"
+        let daemon = try TestDaemon(directory: directory) { $0.socketPath = socket }
+        #expect(mode(directory.path + "/a") == 0o700)
+        #expect(mode(directory.path + "/a/b") == 0o700)
+        #expect(try DaemonClient(socketPath: socket).request(.hello).isOK)
+        daemon.stop()
+    }
+
+    @Test func aSecondDaemonOnTheSameSocketIsRefused() throws {
+        let daemon = try TestDaemon()
+        #expect(throws: DaemonError.self) {
+            try DaemonServer(DaemonConfiguration(socketPath: daemon.socketPath, storePath: daemon.directory.file("other.sqlite")))
+        }
+        do {
+            _ = try DaemonServer(DaemonConfiguration(socketPath: daemon.socketPath, storePath: daemon.directory.file("other.sqlite")))
+        } catch {
+            #expect(error.message == "another rhr daemon is already listening on \(daemon.socketPath); stop it first (or use --socket for another path)")
+        }
+        // The first one is untouched.
+        #expect(try daemon.client().request(.hello).isOK)
+    }
+
+    @Test func aStaleSocketIsReplaced() throws {
+        let directory = ShortTemporaryDirectory()
+        mkdir(directory.path + "/run", 0o700)
+        // What a crashed daemon leaves: a socket file nobody listens on.
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(directory.socketPath.utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        close(fd)
+        #expect(!DaemonClient.isListening(socketPath: directory.socketPath))
+
+        let daemon = try TestDaemon(directory: directory)
+        #expect(try daemon.client().request(.hello).isOK)
+    }
+
+    @Test func aFileThatIsNotASocketIsNeverReplaced() throws {
+        let directory = ShortTemporaryDirectory()
+        mkdir(directory.path + "/run", 0o700)
+        #expect(FileManager.default.createFile(atPath: directory.socketPath, contents: Data("keep me".utf8)))
+        #expect(throws: DaemonError("\(directory.socketPath) exists and is not a socket; not replacing it")) {
+            try DaemonServer(DaemonConfiguration(socketPath: directory.socketPath, storePath: directory.storePath))
+        }
+        #expect(try String(contentsOfFile: directory.socketPath, encoding: .utf8) == "keep me")
+    }
+
+    @Test func aTooLongPathIsRefusedInWords() throws {
+        let directory = ShortTemporaryDirectory()
+        let socket = directory.path + "/" + String(repeating: "d", count: 100) + "/rhr.sock"
+        #expect {
+            try DaemonServer(DaemonConfiguration(socketPath: socket, storePath: directory.storePath))
+        } throws: { error in
+            (error as? DaemonError)?.message.contains("at most 107") == true
+        }
+    }
+
+    @Test func aDirectoryOfAnotherUserIsRefused() throws {
+        // Only root can give a directory away; elsewhere this rule cannot be set up.
+        guard getuid() == 0 else { return }
+        let directory = ShortTemporaryDirectory()
+        mkdir(directory.path + "/run", 0o700)
+        chown(directory.path + "/run", 65534, 65534)
+        #expect {
+            try DaemonServer(DaemonConfiguration(socketPath: directory.socketPath, storePath: directory.storePath))
+        } throws: { error in
+            (error as? DaemonError)?.message.contains("belongs to uid 65534") == true
+        }
+    }
+
+    @Test func aPeerOfAnotherUIDIsRefused() throws {
+        // SO_PEERCRED: the daemon serves its own uid only. Played here by a daemon told to allow another uid.
+        let daemon = try TestDaemon { $0.allowedUID = getuid() + 1 }
+        let client = try daemon.client()
+        #expect(client.waitForClose(timeout: 5), "the daemon kept a connection of a uid it does not allow")
+        #expect(throws: DaemonClientError.self) { try client.request(.hello, timeout: 2) }
+        #expect(daemon.logLines.all.contains { $0.contains("refused a client of another user (uid \(getuid()))") })
+    }
+
+    @Test func aProcessOfAnotherUserCannotReachTheSocket() throws {
+        // With root, run a real client as nobody: the 0700 directory stops it before the socket does.
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return }
+        let daemon = try TestDaemon()
+        chmod(daemon.directory.path, 0o755)
+        let rhr = RHRBinary(directory: daemon.directory)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", RHRBinary.path, "push", "--socket",
+                             daemon.socketPath, "-"]
+        process.environment = rhr.environment
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(message.contains("not allowed to connect"), "\(message)")
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import RHRCore
+import Testing
+@testable import RHRFormats
+
+/// Exports that are cut short, damaged, or not exports at all: each is refused with the file, the byte offset and
+/// what is wrong, before anything could be applied.
+@Suite("Apple Health damaged exports")
+struct AppleHealthDamageTests {
+    /// A small export with every kind of markup the scanner meets, each of which a cut can land in.
+    static let whole = appleHealthExport("""
+         <!-- a comment -->
+        \(appleHealthRecord(metadata: [("HKTimeZone", "Europe/Berlin")]))\(appleHealthRecord(type: "HKQuantityTypeIdentifierHeartRate", source: "Jane&#x2019;s Apple Watch", device: appleHealthWatchDevice, start: "2024-03-13 10:00:00 +0100", end: "2024-03-13 10:00:00 +0100", value: "64", metadata: [("HKMetadataKeyHeartRateMotionContext", "1")])) <Correlation type="HKCorrelationTypeIdentifierBloodPressure" sourceName="Health Mate" startDate="2024-03-13 08:00:00 +0100" endDate="2024-03-13 08:00:00 +0100">
+          <Record type="HKQuantityTypeIdentifierBloodPressureSystolic" sourceName="Health Mate" unit="mmHg" startDate="2024-03-13 08:00:00 +0100" endDate="2024-03-13 08:00:00 +0100" value="124"/>
+         </Correlation>
+         <![CDATA[ ]]><?pi x?>
+
+        """, prologue: "<!DOCTYPE HealthData [\n<!-- HealthKit Export Version: 12 -->\n<!ATTLIST VisionPrescription\n  brand CDATA #IMPLIED\n<!ELEMENT RightEye EMPTY>\n]>\n")
+
+    @Test("an export cut at any byte is reported as truncated at that byte")
+    func truncatedAnywhere() throws {
+        let bytes = Array(AppleHealthDamageTests.whole.utf8)
+        // From the first byte the content is recognisable by, to the last byte before `</HealthData>` is whole.
+        let first = Int(try #require(appleHealthByteOffset(of: "<!DOCTYPE HealthData", in: AppleHealthDamageTests.whole))) + 20
+        let closing = Int(try #require(appleHealthByteOffset(of: "</HealthData>", in: AppleHealthDamageTests.whole)))
+        #expect(try readAppleHealth(bytes: Array(bytes[..<(closing + 13)])).batches[0].resting.count == 1)
+        let scratch = try AppleHealthScratch()
+        for cut in first..<(closing + 13) {
+            let path = try scratch.write("export.xml", Array(bytes[..<cut]))
+            for tuning in [AppleHealthReader.Tuning(), AppleHealthReader.Tuning(blockSize: 5, blocks: 2, threadedXML: false)] {
+                do {
+                    _ = try AppleHealthReader.read(path: path, options: ImportOptions(), progress: nil, tuning: tuning)
+                    Issue.record("cut at \(cut) was read")
+                } catch {
+                    #expect(error.offset == Int64(cut), "cut at \(cut): \(error)")
+                    #expect(error.message.hasPrefix("truncated"), "cut at \(cut): \(error)")
+                    #expect(error.path == path)
+                }
+            }
+        }
+    }
+
+    @Test("the truncation message says where the cut is and what it cut")
+    func truncationMessages() throws {
+        let xml = AppleHealthDamageTests.whole
+        let inTag = try #require(try appleHealthError(String(xml.prefix(upTo: xml.range(of: "unit=\"count/min\"")!.lowerBound))))
+        let recordStart = try #require(appleHealthByteOffset(of: "<Record type=\"HKQuantityTypeIdentifierRestingHeartRate\"", in: xml))
+        #expect(inTag.message.contains("inside a tag that starts at byte \(recordStart)"))
+        let beforeEnd = try #require(try appleHealthError(String(xml.prefix(upTo: xml.range(of: "</HealthData>")!.lowerBound))))
+        #expect(beforeEnd.message.contains("before </HealthData>"))
+        let inComment = try #require(try appleHealthError(String(xml.prefix(upTo: xml.range(of: " comment -->")!.lowerBound))))
+        #expect(inComment.message.contains("inside a comment that starts at byte"))
+        let inDoctype = try #require(try appleHealthError(String(xml.prefix(upTo: xml.range(of: "]>")!.lowerBound))))
+        #expect(inDoctype.message.contains("inside the document type declaration that starts at byte"))
+    }
+
+    @Test("an export without ExportDate is refused: R3 needs to know when the data was read")
+    func missingExportDate() throws {
+        let xml = "<?xml version=\"1.0\"?>\n<HealthData locale=\"en_US\">\n\(appleHealthRecord())</HealthData>\n"
+        let error = try #require(try appleHealthError(xml))
+        #expect(error.message.contains("no <ExportDate>"))
+    }
+
+    @Test("bad dates, numbers and missing attributes name the record's byte offset")
+    func badRecords() throws {
+        let cases: [(String, String)] = [
+            (appleHealthRecord(start: "yesterday"), "startDate \"yesterday\" is not a date"),
+            (appleHealthRecord(end: "2024-03-13 23:30:00"), "endDate \"2024-03-13 23:30:00\" is not a date"),
+            (appleHealthRecord(created: "2024-02-30 10:00:00 +0100"), "creationDate"),
+            (appleHealthRecord(value: "fifty"), "value \"fifty\" is not a number"),
+            (appleHealthRecord(start: "2024-03-14 00:01:00 +0100"), "endDate is before its startDate"),
+            (appleHealthRecord(type: "HKQuantityTypeIdentifierHeartRate", value: ""), "value \"\" is not a number"),
+            (" <Record type=\"HKQuantityTypeIdentifierRestingHeartRate\" sourceName=\"W\" unit=\"count/min\" endDate=\"2024-03-13 23:30:00 +0100\" value=\"58\"/>\n",
+             "without startDate"),
+            (" <Record type=\"HKQuantityTypeIdentifierHeartRate\" unit=\"count/min\" startDate=\"2024-03-13 23:30:00 +0100\" endDate=\"2024-03-13 23:30:00 +0100\" value=\"58\"/>\n",
+             "without sourceName"),
+            (" <Record type=\"HKQuantityTypeIdentifierRestingHeartRate\" sourceName=\"W\" startDate=\"2024-03-13 23:30:00 +0100\" endDate=\"2024-03-13 23:30:00 +0100\" value=\"58\"/>\n",
+             "without unit"),
+            (" <Record type=\"HKQuantityTypeIdentifierRestingHeartRate\" sourceName=\"W\" sourceName=\"V\" unit=\"count/min\" startDate=\"2024-03-13 23:30:00 +0100\" endDate=\"2024-03-13 23:30:00 +0100\" value=\"58\"/>\n",
+             "two sourceName attributes"),
+            (" <Record sourceName=\"W\" value=\"58\"/>\n", "a Record without a type attribute"),
+        ]
+        for (record, message) in cases {
+            let xml = appleHealthExport(appleHealthRecord(source: "Fine") + record)
+            let error = try #require(try appleHealthError(xml), "\(message)")
+            let offset = try #require(appleHealthByteOffset(of: record.dropFirst().description, in: xml))
+            #expect(error.offset == offset, "\(message)")
+            #expect(error.message.contains(message), "\(error.message)")
+        }
+    }
+
+    @Test("malformed markup is refused with its byte offset")
+    func malformedMarkup() throws {
+        let stray = appleHealthExport(" <Record type=\"HKQuantityTypeIdentifierRestingHeartRate\" sourceName=W/>\n")
+        let error = try #require(try appleHealthError(stray))
+        #expect(error.offset == appleHealthByteOffset(of: "W/>", in: stray))
+        #expect(error.message.contains("a quote opening an attribute value"))
+
+        let closesNothing = appleHealthExport("</Record>\n</Workout>\n")
+        #expect(try appleHealthError(closesNothing)?.message.contains("closes the document element") == true)
+
+        let mismatched = appleHealthExport(" <Record type=\"HKQuantityTypeIdentifierHeartRate\" sourceName=\"W\" unit=\"count/min\" startDate=\"2024-03-13 23:30:00 +0100\" endDate=\"2024-03-13 23:30:00 +0100\" value=\"58\">\n </Workout>\n")
+        #expect(try appleHealthError(mismatched)?.message.contains("</Workout> closes the Record that starts at byte") == true)
+
+        let secondDoctype = appleHealthExport("<!DOCTYPE HealthData>\n")
+        #expect(try appleHealthError(secondDoctype)?.message.contains("document type declaration inside the document") == true)
+    }
+
+    @Test("a file whose document element is not HealthData is not an export")
+    func notHealthData() throws {
+        let xml = "<?xml version=\"1.0\"?>\n<!-- <HealthData locale=\"en_US\"> -->\n<ClinicalDocument>\n</ClinicalDocument>\n"
+        let error = try #require(try appleHealthError(xml))
+        #expect(error.message.contains("the document element is <ClinicalDocument>, not <HealthData>"))
+        #expect(error.offset == appleHealthByteOffset(of: "<ClinicalDocument>", in: xml))
+    }
+
+    @Test("files that are no export at all are refused by content")
+    func notAnExport() throws {
+        #expect(try appleHealthError("")?.message == "the file is empty")
+        #expect(try appleHealthError("{\"data\":{}}")?.message.contains("not an Apple Health export") == true)
+        let scratch = try AppleHealthScratch()
+        #expect(throws: InputError.self) {
+            _ = try AppleHealthReader.read(path: scratch.path + "/missing.xml", options: ImportOptions(), progress: nil)
+        }
+    }
+
+    @Test("a tag longer than 1 MiB is refused instead of held in memory")
+    func tagTooLong() throws {
+        let long = String(repeating: "x", count: 2 * AppleHealthScanner.maxTagLength)
+        let xml = appleHealthExport(" <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"\(long)\"/>\n")
+        let scratch = try AppleHealthScratch()
+        let path = try scratch.write("export.xml", xml)
+        // Blocks smaller than the tag: the scanner must carry it and give up at the bound.
+        let tuning = AppleHealthReader.Tuning(blockSize: 256 << 10, blocks: 2, threadedXML: true)
+        #expect {
+            _ = try AppleHealthReader.read(path: path, options: ImportOptions(), progress: nil, tuning: tuning)
+        } throws: { error in
+            (error as? InputError)?.message.contains("a tag longer than") == true
+                && (error as? InputError)?.offset == appleHealthByteOffset(of: "<Record type=\"HKQuantityTypeIdentifierStepCount\"", in: xml)
+        }
+    }
+}
