@@ -34,6 +34,7 @@ static inline int rhr_err(void) { return ERR; }
 /* Terminal restore on every exit path. All state lives in one function-local static (Swift's C importer
    emits no storage for file-scope aggregate statics), and only RHRTerminal/TerminalSignals.swift calls
    these functions, so there is exactly one copy of it. */
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
@@ -52,6 +53,11 @@ struct rhr_signal_state {
     struct sigaction previous_crash_actions[RHR_CRASH_SIGNAL_COUNT];
     struct sigaction previous_quit_actions[RHR_QUIT_SIGNAL_COUNT];
     sigset_t previous_mask;
+    struct sigaction previous_resize_action;
+    /* Written by the handlers, watched by the run loop: a signal may land on another thread (a background
+       read), and then the main thread's poll() is not interrupted. */
+    int wake_pipe[2];
+    int wake_pipe_open;
 };
 
 static inline struct rhr_signal_state *rhr_signal_state(void) {
@@ -78,8 +84,31 @@ static inline int rhr_quit_signal(int i) {
     }
 }
 
-/* SIGINT, SIGTERM, SIGHUP: only a flag; the run loop sees it (poll returns EINTR) and exits cleanly. */
-static void rhr_on_quit_signal(int sig) { rhr_signal_state()->pending_signal = sig; }
+static inline void rhr_wake(void) {
+    struct rhr_signal_state *state = rhr_signal_state();
+    if (state->wake_pipe_open) {
+        char byte = 1;
+        ssize_t ignored = write(state->wake_pipe[1], &byte, 1);
+        (void)ignored;
+    }
+}
+
+/* SIGINT, SIGTERM, SIGHUP: only a flag and a wake-up; the run loop exits cleanly. */
+static void rhr_on_quit_signal(int sig) {
+    rhr_signal_state()->pending_signal = sig;
+    rhr_wake();
+}
+
+/* SIGWINCH: curses' own handler (it makes the next read return KEY_RESIZE), then a wake-up. */
+static void rhr_on_resize_signal(int sig, siginfo_t *info, void *context) {
+    struct sigaction previous = rhr_signal_state()->previous_resize_action;
+    if (previous.sa_flags & SA_SIGINFO) {
+        if (previous.sa_sigaction) previous.sa_sigaction(sig, info, context);
+    } else if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN && previous.sa_handler) {
+        previous.sa_handler(sig);
+    }
+    rhr_wake();
+}
 
 /* A crash (a Swift trap is SIGILL or SIGTRAP): put the terminal back with async-signal-safe calls only,
    let whoever had the signal before report it (the Swift backtracer prints its crash report on the restored
@@ -125,8 +154,22 @@ static inline const char *rhr_terminfo_string(const char *name) {
     return value;
 }
 
+/* Installs the handlers (after curses started, so its SIGWINCH handler is there to chain to). */
 static inline void rhr_install_signal_handlers(void) {
     struct rhr_signal_state *state = rhr_signal_state();
+    if (!state->wake_pipe_open && pipe(state->wake_pipe) == 0) {
+        for (int i = 0; i < 2; i++) {
+            fcntl(state->wake_pipe[i], F_SETFL, fcntl(state->wake_pipe[i], F_GETFL) | O_NONBLOCK);
+            fcntl(state->wake_pipe[i], F_SETFD, FD_CLOEXEC);
+        }
+        state->wake_pipe_open = 1;
+    }
+    struct sigaction resize;
+    memset(&resize, 0, sizeof resize);
+    resize.sa_sigaction = rhr_on_resize_signal;
+    sigemptyset(&resize.sa_mask);
+    resize.sa_flags = SA_SIGINFO;
+    sigaction(SIGWINCH, &resize, &state->previous_resize_action);
     struct sigaction quit;
     memset(&quit, 0, sizeof quit);
     quit.sa_handler = rhr_on_quit_signal;
@@ -153,12 +196,26 @@ static inline void rhr_install_signal_handlers(void) {
 
 static inline void rhr_restore_signal_handlers(void) {
     struct rhr_signal_state *state = rhr_signal_state();
+    sigaction(SIGWINCH, &state->previous_resize_action, NULL);
     for (int i = 0; i < RHR_QUIT_SIGNAL_COUNT; i++)
         sigaction(rhr_quit_signal(i), &state->previous_quit_actions[i], NULL);
     for (int i = 0; i < RHR_CRASH_SIGNAL_COUNT; i++)
         sigaction(rhr_crash_signal(i), &state->previous_crash_actions[i], NULL);
     pthread_sigmask(SIG_SETMASK, &state->previous_mask, NULL);
     state->restore_length = 0;
+}
+
+/* The descriptor the run loop watches for signals, or -1. */
+static inline int rhr_wake_descriptor(void) {
+    struct rhr_signal_state *state = rhr_signal_state();
+    return state->wake_pipe_open ? state->wake_pipe[0] : -1;
+}
+
+/* Empties the wake-up pipe. */
+static inline void rhr_drain_wake(void) {
+    struct rhr_signal_state *state = rhr_signal_state();
+    char buffer[64];
+    if (state->wake_pipe_open) while (read(state->wake_pipe[0], buffer, sizeof buffer) > 0) {}
 }
 
 /* The signal number that arrived since the last call, or 0. */

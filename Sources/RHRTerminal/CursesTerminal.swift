@@ -104,7 +104,8 @@ public final class CursesTerminal: TerminalDevice {
         while true {
             if let signal = TerminalSignals.takePending() { return .signal(signal) }
             if let input = readKey() { return input }
-            var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
+            var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: TerminalSignals.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
             fds += watching.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             let started = Self.milliseconds()
             let ready = poll(&fds, nfds_t(fds.count), remaining)
@@ -117,11 +118,16 @@ public final class CursesTerminal: TerminalDevice {
                 return nil
             }
             if ready == 0 { return nil }
+            // A signal, perhaps taken by another thread: look at the flags and for KEY_RESIZE again.
+            if fds[1].revents != 0 {
+                TerminalSignals.drainWake()
+                continue
+            }
             // The terminal went away (Linux says POLLIN too, but reads give nothing): end as on SIGHUP.
             if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
                 return .signal(.hangup)
             }
-            for fd in fds.dropFirst() where fd.revents != 0 { return .readable(fd.fd) }
+            for fd in fds.dropFirst(2) where fd.revents != 0 { return .readable(fd.fd) }
         }
     }
 

@@ -25,6 +25,11 @@ enum TerminalSignals {
         rhr_restore_signal_handlers()
     }
 
+    /// Readable after a signal arrived, whichever thread took it; -1 before `install`.
+    static var wakeDescriptor: Int32 { rhr_wake_descriptor() }
+
+    static func drainWake() { rhr_drain_wake() }
+
     /// The quit signal that arrived since the last call, if any.
     static func takePending() -> TerminalSignal? {
         switch rhr_take_pending_signal() {
