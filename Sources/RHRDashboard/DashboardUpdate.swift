@@ -62,12 +62,17 @@ public enum DashboardUpdate {
         case .up:
             if state.focus == .detail { state.detailScroll = max(0, state.detailScroll - 1) } else { move(days: -1, &state) }
         case .down:
-            if state.focus == .detail { state.detailScroll += 1 } else { move(days: 1, &state) }
+            if state.focus == .detail {
+                state.detailScroll = min(state.detailScroll + 1, DetailView.maxScroll(state))
+            } else {
+                move(days: 1, &state)
+            }
         case .pageEarlier, .pageLater:
             let sign = action == .pageEarlier ? -1 : 1
             switch state.focus {
             case .detail:
-                state.detailScroll = max(0, state.detailScroll + sign * max(1, pageRows(state)))
+                state.detailScroll = min(max(0, state.detailScroll + sign * max(1, pageRows(state))),
+                                         DetailView.maxScroll(state))
             case .columns:
                 move(days: sign * max(1, pageRows(state)), &state)
             case .chart:
@@ -130,9 +135,9 @@ public enum DashboardUpdate {
         case .quit: return .quit
         case .close, .help: state.overlay = .none
         case .up: state.helpScroll = max(0, state.helpScroll - 1)
-        case .down: state.helpScroll += 1
+        case .down: state.helpScroll = min(state.helpScroll + 1, HelpView.maxScroll(state))
         case .pageEarlier: state.helpScroll = max(0, state.helpScroll - max(1, state.size.height - 4))
-        case .pageLater: state.helpScroll += max(1, state.size.height - 4)
+        case .pageLater: state.helpScroll = min(state.helpScroll + max(1, state.size.height - 4), HelpView.maxScroll(state))
         case .first: state.helpScroll = 0
         default: break
         }

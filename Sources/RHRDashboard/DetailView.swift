@@ -138,6 +138,13 @@ enum DetailView {
         DayText.moment(Timestamp(date: date, offsetSeconds: offset), thisYear: thisYear)
     }
 
+    /// How far the pane can scroll at the state's size.
+    static func maxScroll(_ state: DashboardState) -> Int {
+        let ctx = RenderContext(state, size: state.size)
+        guard let rect = ctx.layout.detail else { return 0 }
+        return max(0, lines(ctx, width: rect.width - 1).count - (rect.height - 1))
+    }
+
     static func draw(_ ctx: RenderContext, in buffer: inout ScreenBuffer) {
         guard let rect = ctx.layout.detail else { return }
         buffer.fill(rect)

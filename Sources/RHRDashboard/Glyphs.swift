@@ -34,8 +34,6 @@ struct Glyphs: Sendable {
     var dash: String { unicode ? "–" : "-" }
     var emDash: String { unicode ? "—" : "-" }
     var dot: String { unicode ? "·" : "-" }
-    var arrow: String { unicode ? "→" : "->" }
-    var times: String { unicode ? "×" : "x" }
 
     /// Free text (writer names, messages) made safe for the terminal: unchanged in UTF-8, transliterated to
     /// ASCII otherwise, so a curly apostrophe or an emoji never comes out as mojibake.

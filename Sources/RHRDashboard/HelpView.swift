@@ -71,6 +71,12 @@ enum HelpView {
         return out
     }
 
+    /// How far the help can scroll at the state's size.
+    static func maxScroll(_ state: DashboardState) -> Int {
+        let ctx = RenderContext(state, size: state.size)
+        return max(0, lines(ctx, width: state.size.width - 1).count - max(0, state.size.height - 2))
+    }
+
     static func draw(_ ctx: RenderContext, in buffer: inout ScreenBuffer) {
         let rect = buffer.bounds
         buffer.fill(rect)

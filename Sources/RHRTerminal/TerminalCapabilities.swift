@@ -12,7 +12,6 @@ public struct TerminalCapabilities: Sendable, Hashable {
     }
 
     public static let full = TerminalCapabilities(unicode: true, color: true)
-    public static let plain = TerminalCapabilities(unicode: false, color: false)
 
     /// `codeset` is `nl_langinfo(CODESET)` after `setlocale(LC_ALL, "")`.
     public static func detect(environment: [String: String], codeset: String) -> TerminalCapabilities {

@@ -62,7 +62,4 @@ public struct Rect: Sendable, Hashable {
         return Rect(x: x, y: y + index, width: width, height: 1)
     }
 
-    public func inset(left: Int = 0, right: Int = 0, top: Int = 0, bottom: Int = 0) -> Rect {
-        Rect(x: x + left, y: y + top, width: width - left - right, height: height - top - bottom)
-    }
 }

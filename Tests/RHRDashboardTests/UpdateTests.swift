@@ -62,12 +62,18 @@ struct UpdateTests {
         #expect(state.cursor == last)
         Fixture.press(&state, .tab)
         #expect(state.focus == .detail)
-        Fixture.press(&state, .down, .character("j"), .down)
-        #expect(state.detailScroll == 3)
-        #expect(state.cursor == last)
-        Fixture.press(&state, .up, .character("k"))
+        // The day's detail is longer than its eight-line pane: scroll to its last line, and no further.
+        #expect(!Fixture.screen(state)[22].contains("1 active, 0 not set)"))
+        Fixture.press(&state, .down)
         #expect(state.detailScroll == 1)
-        Fixture.press(&state, .up, .up)
+        for _ in 0..<20 { Fixture.press(&state, .character("j")) }
+        let end = state.detailScroll
+        #expect(end > 1 && end < 10)
+        #expect(Fixture.screen(state)[22].hasSuffix("1 active, 0 not set)                    "))
+        #expect(state.cursor == last)
+        Fixture.press(&state, .character("k"))
+        #expect(state.detailScroll == end - 1)
+        for _ in 0..<20 { Fixture.press(&state, .up) }
         #expect(state.detailScroll == 0)
     }
 
@@ -82,8 +88,9 @@ struct UpdateTests {
         Fixture.press(&state, .tab, .pageUp)
         let moved = state.cursor.distance(to: last)
         #expect(moved > 1 && moved < 20)
-        Fixture.press(&state, .tab, .pageDown)
+        Fixture.press(&state, .tab, .character("G"), .pageDown)
         #expect(state.detailScroll > 1)
+        #expect(Fixture.screen(state)[22].contains("1 active, 0 not set)"))
         Fixture.press(&state, .pageUp)
         #expect(state.detailScroll == 0)
     }
