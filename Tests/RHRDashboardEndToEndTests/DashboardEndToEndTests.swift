@@ -124,6 +124,28 @@ struct DashboardEndToEndTests {
         }
     }
 
+    @Test("NO_COLOR and a non-UTF-8 locale: plain ASCII, no colours, still readable")
+    func plainRendering() throws {
+        let (dir, path) = try restingStore()
+        let tmux = try Tmux(width: 100, height: 30,
+                            command: try Binary.dashboard("--store '\(path)'", environment: "LANG=C NO_COLOR=1"))
+        defer { tmux.kill(); _ = dir }
+        let screen = try tmux.waitFor("12 Jan - 12 Mar 2026")
+        #expect(screen.unicodeScalars.allSatisfy { $0.isASCII })
+        #expect(screen.contains("Health Connect: 1 o Oura  HealthKit: 2 + Jane's Apple Watch"))
+        #expect(screen.contains("? provisional: Apple may still replace this estimate"))
+        #expect(screen.contains(">Thu 12 Mar 2026"))
+        // Colours are SGR 30–37, 40–47, 90–97, 100–107 and 38;5/48;5; 39 and 49 only reset to the default.
+        let styled = tmux.capture(escapes: true)
+        let colours = styled.split(separator: "\u{1B}").compactMap { sequence -> [Int]? in
+            guard sequence.hasPrefix("["), let end = sequence.firstIndex(of: "m") else { return nil }
+            return sequence[sequence.index(after: sequence.startIndex)..<end].split(separator: ";").compactMap { Int($0) }
+        }.filter { codes in codes.contains { (30...37).contains($0) || (40...47).contains($0) || (90...107).contains($0)
+            || $0 == 38 || $0 == 48 } }
+        #expect(colours.isEmpty, "colour on screen despite NO_COLOR: \(colours.prefix(3))")
+        #expect(styled.contains("\u{1B}[1m"), "bold still marks titles")
+    }
+
     @Test("An empty store shows how to import or connect, never an empty chart")
     func emptyState() throws {
         let dir = try TemporaryDirectory()

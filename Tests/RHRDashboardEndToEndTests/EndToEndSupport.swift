@@ -22,6 +22,7 @@ enum Binary {
         // \$\$: expanded by the inner shell, whose pid `exec` passes on to rhr.
         let pid = pidFile.map { "echo \\$\\$ > '\($0)'; " } ?? ""
         let inner = "\(pid)exec env TZ=UTC LANG=C.UTF-8 TERM=xterm-256color \(environment) '\(rhr)' \(arguments)"
+        // (Variables in `environment` come after the defaults, so they win: LANG=C, NO_COLOR=1.)
         return "sh -c \"\(inner)\"; echo \"rhr exited $?\"; stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' '; echo"
     }
 }

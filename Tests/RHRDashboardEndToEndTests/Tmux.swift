@@ -23,9 +23,10 @@ final class Tmux {
         guard status == 0 else { throw TestFailure("tmux new-session exited with \(status)") }
     }
 
-    /// The screen's text; with `history`, also what scrolled off the top.
-    func capture(history: Bool = false) -> String {
-        (try? output(["capture-pane", "-p", "-t", session] + (history ? ["-S", "-"] : []))) ?? ""
+    /// The screen's text; with `history`, also what scrolled off the top; with `escapes`, with the
+    /// attributes and colours as escape sequences.
+    func capture(history: Bool = false, escapes: Bool = false) -> String {
+        (try? output(["capture-pane", "-p", "-t", session] + (history ? ["-S", "-"] : []) + (escapes ? ["-e"] : []))) ?? ""
     }
 
     /// Polls the screen (with `history`, also what scrolled off it) until `text` is on it, for up to
