@@ -149,6 +149,11 @@ final class SQLiteStatement {
         guard let p = sqlite3_column_text(stmt, column) else { return "" }
         return String(cString: p)
     }
+    /// The column's text as bytes, valid until the next step or reset.
+    func bytes(_ column: Int32) -> UnsafeRawBufferPointer {
+        guard let p = sqlite3_column_text(stmt, column) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(stmt, column)))
+    }
     func optionalInt(_ column: Int32) -> Int64? { isNull(column) ? nil : int(column) }
     func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
     func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }

@@ -121,8 +121,9 @@ struct SampleRow: Equatable {
             device = Device(name: deviceName, manufacturer: deviceManufacturer, model: deviceModel,
                             hardware: deviceHardware, software: deviceSoftware, type: deviceType.map(Int.init))
         }
+        // The stored uuid is normalised already; set it after init, which would normalise it again.
         var sample = RestingSample(
-            store: store, uuid: uuid, writer: writer, device: device,
+            store: store, uuid: nil, writer: writer, device: device,
             start: Date(timeIntervalSince1970: start), end: Date(timeIntervalSince1970: end),
             offsetSeconds: offsetSeconds.map(Int.init), timeZoneIdentifier: timeZone, value: value ?? .nan, unit: unit,
             recordingMethod: recordingMethod.flatMap { RecordingMethod(rawValue: Int($0)) },

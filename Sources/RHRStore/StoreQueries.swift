@@ -7,23 +7,34 @@ extension HealthDatabase {
         try db.read { () throws(StoreError) -> [DaySample] in
             let writers = try loadWriters()
             let streams = try loadStreams()
+            let low = from.map { Int64($0.daysSinceEpoch) }, high = to.map { Int64($0.daysSinceEpoch) }
+            // R3 is judged against the newest read of any road that delivered the sample.
+            let links = try db.statement("""
+                SELECT ss.sample_id, ss.stream_id FROM sample_stream ss JOIN sample s ON s.id = ss.sample_id
+                WHERE (? IS NULL OR s.day >= ?) AND (? IS NULL OR s.day <= ?)
+                """)
+            links.bind(.int64(low), .int64(low), .int64(high), .int64(high))
+            var newestStream: [Int64: Int64] = [:]
+            while try links.step() {
+                let sample = links.int(0), stream = links.int(1)
+                if let known = newestStream[sample],
+                   (streams[known]?.asOf?.epochSeconds ?? -.infinity, -known)
+                    >= (streams[stream]?.asOf?.epochSeconds ?? -.infinity, -stream) { continue }
+                newestStream[sample] = stream
+            }
             let select = try db.statement("""
-                SELECT s.store,
-                       (SELECT ss.stream_id FROM sample_stream ss JOIN stream st ON st.id = ss.stream_id
-                        WHERE ss.sample_id = s.id ORDER BY st.as_of DESC, st.id LIMIT 1),
-                       \(SampleRow.qualifiedColumns)
+                SELECT s.store, s.id, \(SampleRow.qualifiedColumns)
                 FROM sample s
                 WHERE (? IS NULL OR s.day >= ?) AND (? IS NULL OR s.day <= ?)
                 ORDER BY s.day, s.writer_id, s."end", s.identity
                 """)
-            let low = from.map { Int64($0.daysSinceEpoch) }, high = to.map { Int64($0.daysSinceEpoch) }
             select.bind(.int64(low), .int64(low), .int64(high), .int64(high))
             var result: [DaySample] = []
             while try select.step() {
                 guard let store = HealthStore(rawValue: select.text(0)),
                       let writer = writers[select.int(4)] else { continue }
                 let row = SampleRow(select, first: 2)
-                let stream = select.optionalInt(1).flatMap { streams[$0] }
+                let stream = newestStream[select.int(1)].flatMap { streams[$0] }
                 let day = LocalDay(daysSinceEpoch: Int(row.day))
                 let provisional = stream?.asOf.map {
                     ProvisionalRule.isProvisional(store: store, writerIsWatch: writer.isWatch, day: day, asOf: $0)
@@ -75,50 +86,90 @@ extension HealthDatabase {
         try db.read { () throws(StoreError) -> [HeartRateDaySummary] in
             let writers = try loadWriters()
             let select = try db.statement("""
-                SELECT stream_id, writer_id, day, not_set, sedentary, active, sedentary_min, sedentary_histogram
-                FROM heart_rate WHERE (? IS NULL OR day >= ?) AND (? IS NULL OR day <= ?)
+                WITH \(HealthDatabase.speakingStreams)
+                SELECT h.writer_id, h.day, sum(h.not_set), sum(h.sedentary), sum(h.active), min(h.sedentary_min),
+                       group_concat(h.sedentary_histogram)
+                FROM heart_rate h JOIN speaking p ON p.writer_id = h.writer_id AND p.day = h.day AND p.stream_id = h.stream_id
+                GROUP BY h.writer_id, h.day
+                ORDER BY h.day
                 """)
             let low = from.map { Int64($0.daysSinceEpoch) }, high = to.map { Int64($0.daysSinceEpoch) }
             select.bind(.int64(low), .int64(low), .int64(high), .int64(high))
-            struct Key: Hashable { var writer: Int64; var day: Int64 }
-            var perStream: [Key: [Int64: HeartRateDaySummary]] = [:]
+            var result: [HeartRateDaySummary] = []
             while try select.step() {
-                guard let writer = writers[select.int(1)] else { continue }
-                let key = Key(writer: select.int(1), day: select.int(2))
-                let row = HeartRateDaySummary(
-                    writer: writer.writer, day: LocalDay(daysSinceEpoch: Int(key.day)), notSet: Int(select.int(3)),
-                    sedentary: Int(select.int(4)), active: Int(select.int(5)), sedentaryMin: select.optionalDouble(6),
-                    sedentaryHistogram: HeartRateDaySummary.histogram(fromText: select.text(7)))
-                perStream[key, default: [:]][select.int(0), default: HeartRateDaySummary(writer: writer.writer, day: row.day)]
-                    .merge(row)
+                guard let writer = writers[select.int(0)] else { continue }
+                result.append(HeartRateDaySummary(
+                    writer: writer.writer, day: LocalDay(daysSinceEpoch: Int(select.int(1))), notSet: Int(select.int(2)),
+                    sedentary: Int(select.int(3)), active: Int(select.int(4)), sedentaryMin: select.optionalDouble(5),
+                    sedentaryHistogram: HealthDatabase.histogram(select.bytes(6))))
             }
-            let chosen = perStream.values.compactMap { streams in
-                streams.max { ($0.value.total, -$0.key) < ($1.value.total, -$1.key) }?.value
-            }
-            return chosen.sorted { ($0.day, $0.writer.key) < ($1.day, $1.writer.key) }
+            // Same day: by store and writer.
+            return result.sorted { ($0.day, $0.writer.key) < ($1.day, $1.writer.key) }
         }
+    }
+
+    /// For each writer and day in the range (bound twice: low, high), the stream whose summaries hold the most
+    /// samples; ties go to the older stream.
+    static let speakingStreams = """
+        totals AS (
+            SELECT stream_id, writer_id, day, sum(not_set + sedentary + active) AS total FROM heart_rate
+            WHERE (?1 IS NULL OR day >= ?2) AND (?3 IS NULL OR day <= ?4)
+            GROUP BY stream_id, writer_id, day),
+        speaking AS (
+            SELECT writer_id, day, stream_id, total FROM totals t
+            WHERE NOT EXISTS (SELECT 1 FROM totals u WHERE u.writer_id = t.writer_id AND u.day = t.day
+                              AND (u.total > t.total OR (u.total = t.total AND u.stream_id < t.stream_id))))
+        """
+
+    /// Parses "62:3,63:1" without building intermediate strings.
+    static func histogram(_ bytes: UnsafeRawBufferPointer) -> [Int: Int] {
+        var result: [Int: Int] = [:]
+        var key = 0, value = 0, sign = 1, inValue = false, digits = false
+        func flush() {
+            if inValue && digits { result[sign * key, default: 0] += value }
+            key = 0; value = 0; sign = 1; inValue = false; digits = false
+        }
+        for b in bytes {
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if inValue { value = value * 10 + Int(b - 48) } else { key = key * 10 + Int(b - 48) }
+                digits = true
+            case UInt8(ascii: "-") where !inValue: sign = -1
+            case UInt8(ascii: ":"): inValue = true; digits = false
+            case UInt8(ascii: ","): flush()
+            default: break
+            }
+        }
+        flush()
+        return result
     }
 
     /// What each store holds, for the empty state (R9). Always one entry per store.
     public func contents() throws(StoreError) -> [StoreContents] {
-        let heartRate = try heartRateDays()
-        return try db.read { () throws(StoreError) -> [StoreContents] in
+        try db.read { () throws(StoreError) -> [StoreContents] in
             let writers = try loadWriters()
             var result: [HealthStore: StoreContents] = [:]
             for store in HealthStore.allCases { result[store] = StoreContents(store: store) }
-            let select = try db.statement("SELECT writer_id, count(*) FROM sample GROUP BY writer_id")
-            while try select.step() {
-                guard let writer = writers[select.int(0)] else { continue }
+            let resting = try db.statement("SELECT writer_id, count(*) FROM sample GROUP BY writer_id")
+            while try resting.step() {
+                guard let writer = writers[resting.int(0)] else { continue }
                 result[writer.writer.store]!.restingWriters.append(writer.writer)
-                result[writer.writer.store]!.restingSamples += Int(select.int(1))
+                result[writer.writer.store]!.restingSamples += Int(resting.int(1))
             }
-            var heartRateWriters: [HealthStore: Set<Writer>] = [:]
-            for summary in heartRate {
-                result[summary.writer.store]!.heartRateSamples += summary.total
-                heartRateWriters[summary.writer.store, default: []].insert(summary.writer)
+            let heartRate = try db.statement("""
+                WITH \(HealthDatabase.speakingStreams)
+                SELECT writer_id, sum(total) FROM speaking GROUP BY writer_id
+                """)
+            heartRate.bind(.null, .null, .null, .null)
+            while try heartRate.step() {
+                guard let writer = writers[heartRate.int(0)], heartRate.int(1) > 0 else { continue }
+                result[writer.writer.store]!.heartRateSamples += Int(heartRate.int(1))
+                result[writer.writer.store]!.heartRateWriters.append(writer.writer)
             }
-            for (store, set) in heartRateWriters { result[store]!.heartRateWriters = set.sorted() }
-            for store in HealthStore.allCases { result[store]!.restingWriters.sort() }
+            for store in HealthStore.allCases {
+                result[store]!.restingWriters.sort()
+                result[store]!.heartRateWriters.sort()
+            }
             return HealthStore.allCases.map { result[$0]! }
         }
     }
