@@ -8,7 +8,7 @@ enum HelpText {
         ]
         let entries = [("rhr " + defaultCommand.arguments, defaultCommand.summary)]
             + commands.map { ("rhr \($0.name)" + ($0.arguments.isEmpty ? "" : " " + $0.arguments), $0.summary) }
-        let width = min(60, entries.map(\.0.count).max() ?? 0)
+        let width = min(44, entries.map(\.0.count).max() ?? 0)
         for (usage, summary) in entries {
             if usage.count > width {
                 lines.append("  \(usage)")
