@@ -21,14 +21,16 @@ let package = Package(
         .target(name: "RHRDaemon", dependencies: ["RHRCore", "RHRStore", "RHRFormats"]),
         .target(name: "RHRTerminal", dependencies: ["CNCurses"]),
         .target(name: "RHRDashboard", dependencies: ["RHRCore", "RHRTerminal"]),
+        // The dashboard's live link: a daemon subscription as dashboard events, the changed days read from the store.
+        .target(name: "RHRLive", dependencies: ["RHRCore", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard"]),
         .executableTarget(
             name: "rhr",
-            dependencies: ["RHRCore", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard", "RHRTerminal"]
+            dependencies: ["RHRCore", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard", "RHRTerminal", "RHRLive"]
         ),
 
         .executableTarget(
             name: "rhr-bench",
-            dependencies: ["RHRCore", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard"]
+            dependencies: ["RHRCore", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard", "RHRTerminal", "RHRLive"]
         ),
 
         .testTarget(name: "RHRCoreTests", dependencies: ["RHRCore"]),
@@ -37,6 +39,9 @@ let package = Package(
         .testTarget(name: "RHRCommandLineTests", dependencies: ["RHRCore"]),
         .testTarget(name: "RHRDaemonTests", dependencies: ["RHRDaemon", "RHRStore", "RHRFormats", "RHRCore"]),
         .testTarget(name: "RHRDashboardTests", dependencies: ["RHRCore", "RHRTerminal", "RHRDashboard"]),
+        // The live link over a real daemon socket and a real store.
+        .testTarget(name: "RHRLiveTests",
+                    dependencies: ["RHRCore", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard", "RHRTerminal", "RHRLive"]),
         // Drives the real `rhr` (built by `swift build`) in tmux.
         .testTarget(name: "RHRDashboardEndToEndTests", dependencies: ["RHRCore", "RHRStore"]),
     ],

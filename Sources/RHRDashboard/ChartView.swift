@@ -19,6 +19,8 @@ enum ChartView {
         /// Glyph indexes of writers with a provisional value in view.
         var provisionalWriters: [Int] = []
         var hasContext = false
+        /// Columns holding a day a live update just changed.
+        var changedCells: Set<Int> = []
     }
 
     static func gather(_ ctx: RenderContext, _ window: ChartWindow) -> Contents {
@@ -26,6 +28,9 @@ enum ChartView {
         let index = ctx.index
         let state = ctx.state
         let from = window.firstDay, to = window.lastDay
+        for day in state.changedDays where day >= from && day <= to {
+            contents.changedCells.insert(window.pointCell(ofBucket: state.zoom.bucket(of: day)))
+        }
         if state.showContext {
             for c in index.contextWriters.indices {
                 let list = index.sedentaryMinima(contextWriter: c)
@@ -116,7 +121,8 @@ enum ChartView {
                 }
             }
             for point in contents.points where point.cell >= 0 && point.cell < plot.width {
-                let style = point.cell == cursorCell ? point.style.with(.bold) : point.style
+                var style = point.cell == cursorCell ? point.style.with(.bold) : point.style
+                if contents.changedCells.contains(point.cell) { style = style.with(.underline) }
                 buffer.put(point.glyph, x: plot.x + point.cell, y: plot.y + scale.row(of: point.bpm), style: style, clip: plot)
             }
         }
@@ -135,8 +141,12 @@ enum ChartView {
         let left = [Span(" Resting heart rate, bpm", focused ? .title : .bold), Span("  \(zoomWords)", .muted)]
         let cursor = ctx.state.cursor
         var right = [Span("\(ctx.glyphs.cursorRow) \(DayText.long(cursor)) ", .bold)]
-        let room = ctx.layout.chartTitle.width - StyledLine(left).width - StyledLine(right).width - 2
-        if cursor == ctx.state.today && room >= 6 { right.insert(Span("today ", .muted), at: 0) }
+        var room = ctx.layout.chartTitle.width - StyledLine(left).width - StyledLine(right).width - 2
+        if ctx.state.changedDays.contains(cursor) && room >= 16 {
+            right.insert(Span("\(ctx.glyphs.changed) just changed  ", .title), at: 0)
+            room -= 16
+        }
+        if cursor == ctx.state.today && room >= 6 { right.insert(Span("today ", .muted), at: right.count - 1) }
         ctx.drawRow(left: left, right: right, ctx.layout.chartTitle, 0, in: &buffer)
     }
 
@@ -235,6 +245,10 @@ enum ChartView {
         for cell in contents.outOfRangeCells where cell >= 0 && cell < plot.width {
             buffer.put(g.outOfRange, x: plot.x + cell, y: lineY, style: .bold, clip: rect)
         }
+        // A live update's days, over the other marks until the next key (the cursor's stays on top).
+        for cell in contents.changedCells where cell >= 0 && cell < plot.width {
+            buffer.put(g.changed, x: plot.x + cell, y: lineY, style: .title, clip: rect)
+        }
 
         // Labels: the cursor's date first, then month and year starts, then the rest, where they fit.
         var taken = Array(repeating: false, count: plot.width)
@@ -314,6 +328,9 @@ enum ChartView {
             var item = contents.provisionalWriters.prefix(3).map { Span(String(g.provisional($0)), ctx.seriesStyle($0)) }
             item.append(Span(oneRow ? " provisional" : " provisional: Apple may still replace this estimate"))
             markers.append(item)
+        }
+        if !contents.changedCells.isEmpty {
+            markers.append([Span(String(g.changed), .title), Span(" just changed")])
         }
         if contents.hasContext {
             let who = ctx.index.contextWriters.count == 1 ? " (\(ctx.shortName(ctx.index.contextWriters[0])))" : ""

@@ -81,10 +81,13 @@ enum ColumnsView {
             let isCursor = day == state.cursor
             guard day <= lastRow else { continue }
             let rowRect = Rect(x: rect.x, y: y, width: rect.width, height: 1)
-            let marker = isCursor ? String(g.cursorRow) : (state.changedDays.contains(day) ? "*" : " ")
-            buffer.write(marker, x: rect.x, y: y, style: isCursor ? .title : .muted, clip: rowRect)
+            buffer.write(isCursor ? String(g.cursorRow) : " ", x: rect.x, y: y, style: .title, clip: rowRect)
             buffer.write(DayText.long(day, padded: true), x: rect.x + 1, y: y,
                          style: day == state.today ? .bold : .plain, clip: rowRect)
+            // A live update's day, marked right after the date until the next key.
+            if state.changedDays.contains(day) {
+                buffer.put(g.changed, x: rect.x + dateWidth - 1, y: y, style: .title, clip: rowRect)
+            }
             for (k, w) in visible.prefix(shown).enumerated() {
                 let x = rect.x + dateWidth + k * columnWidth
                 let value = index.value(writer: w, day: day, aggregation: state.aggregation)

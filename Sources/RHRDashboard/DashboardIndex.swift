@@ -4,6 +4,7 @@ import RHRCore
 /// under each aggregation (R7), the raw samples and revisions by day, the sedentary context series (R8), the
 /// diagnosis for the empty states (R9) and the notes on limits (R10).
 public final class DashboardIndex: Sendable {
+    /// What was read; `samples` ordered by day, writer and time (the order `samples(on:)` returns them in).
     public let data: DashboardData
     /// Resting writers, ordered by store and name. Writer n (1–9 toggles it) is `writers[n - 1]`.
     public let writers: [Writer]
@@ -22,17 +23,15 @@ public final class DashboardIndex: Sendable {
     public let stores: [HealthStore]
 
     /// [aggregation][writer] → that writer's day values, sorted by day.
-    private let series: [[[DayValue]]]
+    let series: [[[DayValue]]]
     /// [context writer] → (day, sedentary minimum), sorted by day.
-    private let sedentary: [[(day: LocalDay, bpm: Double)]]
-    /// Every sample, ordered by day, writer and start; `dayRanges` says where each day's are.
-    private let orderedSamples: [DaySample]
-    private let dayRanges: [LocalDay: Range<Int>]
-    private let revisionsByDay: [LocalDay: [RevisionEntry]]
-    private let heartRateByDay: [LocalDay: [HeartRateDaySummary]]
+    let sedentary: [[(day: LocalDay, bpm: Double)]]
+    /// Where each day's samples are in `data.samples`.
+    let dayRanges: [LocalDay: Range<Int>]
+    let revisionsByDay: [LocalDay: [RevisionEntry]]
+    let heartRateByDay: [LocalDay: [HeartRateDaySummary]]
 
-    public init(_ data: DashboardData) {
-        self.data = data
+    public convenience init(_ data: DashboardData) {
         // Writers numbered once; from here on samples are sorted and grouped by integers, not strings.
         var position: [WriterKey: Int] = [:]
         var found: [Writer] = []
@@ -48,44 +47,67 @@ public final class DashboardIndex: Sendable {
             }
         }
         let writers = found.sorted()
-        self.writers = writers
         let rank = found.map { w in writers.firstIndex { $0.key == w.key }! }
         for i in writerOf.indices { writerOf[i] = rank[writerOf[i]] }
 
         let samples = data.samples
         let order = samples.indices.sorted { a, b in
-            let da = samples[a].day.daysSinceEpoch, db = samples[b].day.daysSinceEpoch
-            if da != db { return da < db }
-            if writerOf[a] != writerOf[b] { return writerOf[a] < writerOf[b] }
-            let sa = samples[a].sample, sb = samples[b].sample
-            return (sa.start, sa.end) < (sb.start, sb.end)
+            Self.precedes(samples[a], writerOf[a], samples[b], writerOf[b])
         }
-        let ordered = order.map { samples[$0] }
-        self.orderedSamples = ordered
+        var ordered = data
+        ordered.samples = order.map { samples[$0] }
+        let grouped = Self.group(ordered.samples, writerCount: writers.count) { writerOf[order[$0]] }
+        self.init(data: ordered, writers: writers, series: grouped.series, dayRanges: grouped.dayRanges,
+                  revisionsByDay: Dictionary(grouping: data.revisions, by: \.day),
+                  heartRateByDay: Dictionary(grouping: data.heartRateDays, by: \.day))
+    }
 
-        // Each (day, writer) group aggregated under every aggregation (R7): lists come out sorted by day.
-        var series = Aggregation.allCases.map { _ in Array(repeating: [DayValue](), count: writers.count) }
+    /// The order of `data.samples`: by day, writer and time; the identity breaks ties, so the order never
+    /// depends on the order the store returned them in.
+    static func precedes(_ a: DaySample, _ writerA: Int, _ b: DaySample, _ writerB: Int) -> Bool {
+        if a.day != b.day { return a.day < b.day }
+        if writerA != writerB { return writerA < writerB }
+        let sa = a.sample, sb = b.sample
+        if sa.start != sb.start { return sa.start < sb.start }
+        if sa.end != sb.end { return sa.end < sb.end }
+        return sa.identity < sb.identity
+    }
+
+    /// Each (day, writer) group of `ordered` aggregated under every aggregation (R7): lists come out sorted by
+    /// day. `writerOf(i)` is sample i's writer number.
+    static func group(_ ordered: [DaySample], writerCount: Int, writerOf: (Int) -> Int)
+        -> (series: [[[DayValue]]], dayRanges: [LocalDay: Range<Int>]) {
+        var series = Aggregation.allCases.map { _ in Array(repeating: [DayValue](), count: writerCount) }
         var dayRanges: [LocalDay: Range<Int>] = [:]
         var dayStart = 0
         var start = 0
-        while start < order.count {
+        while start < ordered.count {
             var end = start + 1
-            let day = ordered[start].day, writer = writerOf[order[start]]
-            while end < order.count && ordered[end].day == day && writerOf[order[end]] == writer { end += 1 }
+            let day = ordered[start].day, writer = writerOf(start)
+            while end < ordered.count && ordered[end].day == day && writerOf(end) == writer { end += 1 }
             let group = Array(ordered[start..<end])
             for (a, aggregation) in Aggregation.allCases.enumerated() {
                 if let value = DayAggregator.aggregate(group, by: aggregation) { series[a][writer].append(value) }
             }
-            if end == order.count || ordered[end].day != day {
+            if end == ordered.count || ordered[end].day != day {
                 dayRanges[day] = dayStart..<end
                 dayStart = end
             }
             start = end
         }
+        return (series, dayRanges)
+    }
+
+    /// The parts that take the time (per-day values, grouped samples), and what is quickly derived from them
+    /// and the rest of `data`: the sedentary series, first and last days, the diagnosis, the stores.
+    init(data: DashboardData, writers: [Writer], series: [[[DayValue]]], dayRanges: [LocalDay: Range<Int>],
+         revisionsByDay: [LocalDay: [RevisionEntry]], heartRateByDay: [LocalDay: [HeartRateDaySummary]]) {
+        self.data = data
+        self.writers = writers
         self.series = series
         self.dayRanges = dayRanges
-        self.revisionsByDay = Dictionary(grouping: data.revisions, by: \.day)
-        self.heartRateByDay = Dictionary(grouping: data.heartRateDays, by: \.day)
+        self.revisionsByDay = revisionsByDay
+        self.heartRateByDay = heartRateByDay
 
         // R8: the sedentary minimum per writer and day, merged over the summaries of that day.
         var minimum: [WriterKey: [LocalDay: Double]] = [:]
@@ -101,12 +123,14 @@ public final class DashboardIndex: Sendable {
             (minimum[w.key] ?? [:]).map { (day: $0.key, bpm: $0.value) }.sorted { $0.day < $1.day }
         }
 
-        let restingDays = dayRanges.keys
-        self.firstRestingDay = restingDays.min()
-        self.lastRestingDay = restingDays.max()
-        let contextDays = sedentary.flatMap { $0.map(\.day) }
-        self.firstDay = [restingDays.min(), contextDays.min()].compactMap { $0 }.min()
-        self.lastDay = [restingDays.max(), contextDays.max()].compactMap { $0 }.max()
+        // Samples are ordered by day: the first and the last hold the range.
+        let firstResting = data.samples.first?.day, lastResting = data.samples.last?.day
+        self.firstRestingDay = firstResting
+        self.lastRestingDay = lastResting
+        let contextFirst = sedentary.compactMap { $0.first?.day }.min()
+        let contextLast = sedentary.compactMap { $0.last?.day }.max()
+        self.firstDay = [firstResting, contextFirst].compactMap { $0 }.min()
+        self.lastDay = [lastResting, contextLast].compactMap { $0 }.max()
 
         // Resting samples make it the resting case whatever the contents say.
         let diagnosis = DataDiagnosis(data.contents)
@@ -172,7 +196,7 @@ public final class DashboardIndex: Sendable {
     }
 
     /// The day's raw resting samples, by writer and time.
-    public func samples(on day: LocalDay) -> [DaySample] { dayRanges[day].map { Array(orderedSamples[$0]) } ?? [] }
+    public func samples(on day: LocalDay) -> [DaySample] { dayRanges[day].map { Array(data.samples[$0]) } ?? [] }
     public func revisions(on day: LocalDay) -> [RevisionEntry] { revisionsByDay[day] ?? [] }
     public func heartRate(on day: LocalDay) -> [HeartRateDaySummary] { heartRateByDay[day] ?? [] }
 

@@ -3,12 +3,27 @@ import RHRCore
 import RHRTerminal
 
 /// A source of store-change events, e.g. a daemon subscription: the run loop watches its file descriptor and
-/// asks it for events when it becomes readable. The seam for live updates.
+/// asks it for events when it becomes readable.
 @MainActor
 public protocol DashboardFeed: AnyObject {
-    var fileDescriptor: Int32 { get }
-    /// Reads what arrived; typically `.storeChanged(revision:days:)` events.
+    /// The descriptor to watch; nil while there is none (not connected, or the connection ended). Never a
+    /// closed one: the loop would spin on it.
+    var fileDescriptor: Int32? { get }
+    /// Events known before the first frame (connected already: `.liveFeedStarted`).
+    func start() -> [DashboardEvent]
+    /// Reads what arrived: `.storeChanged(revision:days:)`, `.liveFeedEnded` when the connection closed.
     func receive() -> [DashboardEvent]
+    /// How often, in milliseconds, the feed wants `idle()` called (e.g. to look for a daemon that started
+    /// later); nil: never.
+    var idleInterval: Int32? { get }
+    /// Called about every `idleInterval`; returns what that brought (`.liveFeedStarted`).
+    func idle() -> [DashboardEvent]
+}
+
+extension DashboardFeed {
+    public func start() -> [DashboardEvent] { [] }
+    public var idleInterval: Int32? { nil }
+    public func idle() -> [DashboardEvent] { [] }
 }
 
 /// How a session ended.
@@ -26,12 +41,15 @@ public final class DashboardSession {
     private let feed: DashboardFeed?
     private let today: () -> LocalDay
 
-    /// `load` reads the whole store; it runs on a background thread (open a connection of its own there).
+    /// `load` reads the whole store; `loadDays`, when given, reads some days of it for a live update (else a
+    /// live update reads everything). Both run on a background thread (open a connection of their own there).
     /// `today` is the machine's local day.
-    public init(load: @escaping @Sendable () throws -> DashboardData, feed: DashboardFeed? = nil,
+    public init(load: @escaping @Sendable () throws -> DashboardData,
+                loadDays: (@Sendable (Set<LocalDay>) throws -> DashboardDelta)? = nil,
+                feed: DashboardFeed? = nil,
                 today: @escaping () -> LocalDay = DashboardSession.machineToday) {
         self.load = load
-        self.loader = BackgroundLoader(load: load)
+        self.loader = BackgroundLoader(load: load, loadDays: loadDays)
         self.feed = feed
         self.today = today
     }
@@ -43,11 +61,16 @@ public final class DashboardSession {
         let data = try initial ?? load()
         var state = DashboardState(data: data, size: terminal.size, today: today(),
                                    capabilities: terminal.capabilities)
-        terminal.draw(DashboardRenderer.render(state, size: state.size))
+        loader.setBase(state.index)
         if data.isPartial { loader.start(.history) }
+        if let effect = apply(feed?.start() ?? [], to: &state), effect == .quit { return .quit }
+        terminal.draw(DashboardRenderer.render(state, size: state.size))
+        var lastIdle = Self.milliseconds()
         while true {
-            let watching = [loader.fileDescriptor] + (feed.map { [$0.fileDescriptor] } ?? [])
-            let input = terminal.nextInput(timeoutMilliseconds: 30_000, watching: watching)
+            var watching = [loader.fileDescriptor]
+            if let fd = feed?.fileDescriptor { watching.append(fd) }
+            let interval = feed?.idleInterval
+            let input = terminal.nextInput(timeoutMilliseconds: min(30_000, interval ?? 30_000), watching: watching)
             var events: [DashboardEvent] = []
             switch input {
             case nil:
@@ -68,18 +91,33 @@ public final class DashboardSession {
             case .readable:
                 events = feed?.receive() ?? []
             }
-            for event in events {
-                switch DashboardUpdate.update(&state, event) {
-                case .quit:
-                    return .quit
-                case .load(let reason):
-                    loader.start(reason)
-                case nil:
-                    break
-                }
+            // On a timeout (which is the interval when the feed has one), and on any wake-up once it has passed.
+            if let feed, let interval, input == nil || Self.milliseconds() - lastIdle >= Int64(interval) {
+                lastIdle = Self.milliseconds()
+                events += feed.idle()
             }
+            if apply(events, to: &state) == .quit { return .quit }
             terminal.draw(DashboardRenderer.render(state, size: state.size))
         }
+    }
+
+    /// Updates the state with each event and starts the loads they ask for; `.quit` when one says so.
+    private func apply(_ events: [DashboardEvent], to state: inout DashboardState) -> DashboardEffect? {
+        for event in events {
+            switch DashboardUpdate.update(&state, event) {
+            case .quit:
+                return .quit
+            case .load(let reason):
+                loader.start(reason)
+            case nil:
+                break
+            }
+        }
+        return nil
+    }
+
+    private static func milliseconds() -> Int64 {
+        Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000)
     }
 
     /// The machine's local day now.

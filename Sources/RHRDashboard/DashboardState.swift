@@ -50,12 +50,19 @@ public struct DashboardState: Sendable {
     public var windowEnd: Int
     /// A one-line message in the footer until the next key.
     public var message: String?
-    /// Days a live update just changed, marked until the next key.
+    /// Days live updates changed since the last key, marked until the next one.
     public var changedDays: Set<LocalDay> = []
+    /// Whether a daemon feeds the dashboard live.
+    public var live: LiveStatus = .off
 
     public init(data: DashboardData, size: TerminalSize, today: LocalDay,
                 capabilities: TerminalCapabilities = .full) {
-        self.index = DashboardIndex(data)
+        self.init(index: DashboardIndex(data), size: size, today: today, capabilities: capabilities)
+    }
+
+    public init(index: DashboardIndex, size: TerminalSize, today: LocalDay,
+                capabilities: TerminalCapabilities = .full) {
+        self.index = index
         self.size = size
         self.capabilities = capabilities
         self.today = today

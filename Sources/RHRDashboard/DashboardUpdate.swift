@@ -25,8 +25,9 @@ public enum DashboardUpdate {
             case .reload:
                 state.changedDays = []
                 state.message = "Reloaded: store revision \(index.revision)."
-            case .storeChanged(let changedDays):
-                state.changedDays = changedDays
+            case .storeChanged(let changedDays, _):
+                // Marks add up until a key: what changed since the person last looked.
+                state.changedDays.formUnion(changedDays)
                 let days = changedDays.sorted().prefix(3).map(\.shortText).joined(separator: ", ")
                 state.message = changedDays.isEmpty ? "Updated: store revision \(index.revision)."
                     : "Updated: \(days)\(changedDays.count > 3 ? " and \(changedDays.count - 3) more" : "")."
@@ -38,7 +39,22 @@ public enum DashboardUpdate {
             state.message = "Could not read the store: \(message)"
             return nil
         case .storeChanged(let revision, let days):
-            return revision > state.index.revision ? .load(.storeChanged(days)) : nil
+            return revision > state.index.revision ? .load(.storeChanged(days, revision: revision)) : nil
+        case .liveFeedStarted(let revision, let socket):
+            let resumed: Bool
+            if case .stopped = state.live { resumed = true } else { resumed = false }
+            state.live = .connected(socket: socket)
+            if resumed { state.message = "The daemon is back: live again." }
+            // What changed while nobody was listening is not known: read everything.
+            return revision > state.index.revision ? .load(.storeChanged([], revision: revision)) : nil
+        case .liveFeedEnded(let at):
+            state.live = .stopped(at: at)
+            state.message = "The daemon stopped: no more live updates. Showing the store as of "
+                + "\(DayText.recent(at, today: state.today)); r reads it again."
+            return nil
+        case .liveFeedNote(let note):
+            state.message = note
+            return nil
         }
     }
 

@@ -23,6 +23,11 @@ enum DayText {
         return t.localDay.mediumText + " " + String(text.split(separator: " ").last ?? "")
     }
 
+    /// "14:02" today, else "12 Mar 14:02" (with the year when not this one).
+    static func recent(_ t: Timestamp, today: LocalDay) -> String {
+        t.localDay == today ? clock(t.date, offset: t.offsetSeconds) : moment(t, thisYear: today.year)
+    }
+
     /// "06:12" at an offset.
     static func clock(_ date: Date, offset: Int) -> String {
         let local = Int((date.timeIntervalSince1970 + Double(offset)).rounded(.down))

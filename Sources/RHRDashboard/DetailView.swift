@@ -160,6 +160,9 @@ enum DetailView {
             title.append(Span("  more \(scroll > 0 ? (g.unicode ? "↑" : "^") : "")\(scroll < maxScroll ? (g.unicode ? "↓" : "v") : "")",
                               .muted))
         }
+        if ctx.state.changedDays.contains(ctx.state.cursor) {
+            title.append(Span("  \(ctx.glyphs.changed) just changed by a live update", .title))
+        }
         ctx.drawRow(StyledLine(title), rect, 0, in: &buffer)
         for (row, line) in all.dropFirst(scroll).prefix(body.height).enumerated() {
             line.draw(in: &buffer, x: body.x, y: body.y + row, clip: body)

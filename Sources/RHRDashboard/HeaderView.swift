@@ -45,11 +45,40 @@ enum HeaderView {
             }
             return spans
         }
-        var line = currency(separator: "  \(g.dot)  ", words: " as of ")
-        if StyledLine(line).width > rect.width { line = currency(separator: " \(g.dot) ", words: " ") }
-        if line.isEmpty && !index.data.source.isEmpty {
-            line = [Span(" store: ", .muted), Span(ctx.text(index.data.source))]
+        let long = currency(separator: "  \(g.dot)  ", words: " as of ")
+        let short = currency(separator: " \(g.dot) ", words: " ")
+        var lefts = [long, short]
+        if long.isEmpty && !index.data.source.isEmpty {
+            lefts = [[Span(" store: ", .muted), Span(ctx.text(index.data.source))]]
         }
-        ctx.drawRow(StyledLine(line), rect, 1, in: &buffer)
+        // The live state on the right, in the longest form that fits beside the currency; the currency is cut
+        // before the live state is.
+        let rights = live(ctx)
+        func draw(_ left: [Span], _ right: [Span]) {
+            if right.isEmpty { ctx.drawRow(StyledLine(left), rect, 1, in: &buffer) } else {
+                ctx.drawRow(left: left, right: right, rect, 1, in: &buffer)
+            }
+        }
+        for right in rights {
+            let room = rect.width - StyledLine(right).width - (right.isEmpty ? 0 : 2)
+            if let left = lefts.first(where: { StyledLine($0).width <= room }) { return draw(left, right) }
+        }
+        draw(lefts.last ?? [], rights.last ?? [])
+    }
+
+    /// "live", or "live: daemon stopped; showing the store as of 14:02" and shorter forms; nothing without a
+    /// daemon.
+    static func live(_ ctx: RenderContext) -> [[Span]] {
+        switch ctx.state.live {
+        case .off:
+            return [[]]
+        case .connected:
+            return [[Span("live ", .title)]]
+        case .stopped(let at):
+            let time = DayText.recent(at, today: ctx.state.today)
+            return [[Span("live: ", .muted), Span("daemon stopped", .bold), Span("; showing the store as of \(time) ", .muted)],
+                    [Span("daemon stopped", .bold), Span("; store as of \(time) ", .muted)],
+                    [Span("daemon stopped ", .bold)]]
+        }
     }
 }

@@ -50,6 +50,9 @@ enum HelpView {
         entry([Span(String(g.cursorMark), .title)], "the cursor day; its samples are in the detail pane")
         entry([Span("p o x", .bold)], "in the per-source columns: provisional, offset assumed (a Health Connect value "
               + "without a zone offset; this machine's offset was assumed), out of range")
+        entry([Span(String(g.changed), .title)], "a day a live update changed (rhr daemon pushed new data for it): marked "
+              + "on the date axis, in the per-source columns and over the detail pane, its points underlined, "
+              + "until the next key")
 
         heading("Values")
         paragraph("Each writer keeps its own series: HealthKit and Health Connect are never merged. "
@@ -64,6 +67,17 @@ enum HelpView {
         let index = ctx.index
         if !index.data.source.isEmpty { paragraph("Source: \(index.data.source)") }
         paragraph("Store revision \(index.revision).")
+        switch ctx.state.live {
+        case .off:
+            paragraph("Not live: no rhr daemon serves this store. Start one (rhr daemon) and the dashboard follows "
+                      + "it within a few seconds; r reads the store again meanwhile.")
+        case .connected(let socket):
+            paragraph("Live: following rhr daemon on \(socket). A push shows within a moment; the days it changed "
+                      + "are marked \(g.changed).")
+        case .stopped(let at):
+            paragraph("The daemon stopped at \(DayText.recent(at, today: ctx.state.today)): this is the store as of "
+                      + "then. The dashboard follows the daemon again when it comes back; r reads the store again.")
+        }
         for entry in index.storeAsOf {
             paragraph("\(entry.store.displayName) as of \(DayText.moment(entry.asOf, thisYear: ctx.state.today.year)).")
         }

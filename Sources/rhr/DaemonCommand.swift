@@ -20,7 +20,8 @@ enum DaemonCommand {
             throw UsageError("rhr daemon takes no paths (got \(invocation.arguments.positionals[0])); use --watch DIR")
         }
         try StorePath.preparePrivateDirectory(for: invocation.storePath)
-        var configuration = DaemonConfiguration(socketPath: socketPath(invocation), storePath: invocation.storePath)
+        // Absolute, so a client (the dashboard) can tell whether the daemon serves the store it shows.
+        var configuration = DaemonConfiguration(socketPath: socketPath(invocation), storePath: absolutePath(invocation.storePath))
         configuration.watchDirectories = invocation.arguments.all("watch").map(absolutePath)
         let output = invocation.output
         configuration.log = { message in output.error("rhr daemon: \(message)") }

@@ -1,6 +1,7 @@
 import Foundation
 import RHRCore
 import RHRDashboard
+import RHRLive
 import RHRStore
 import RHRTerminal
 
@@ -25,6 +26,9 @@ enum DashboardCommand {
                 invocation.output.write(try SummaryCommand.report(store: database, aggregation: .latest, days: 14))
                 return 0
             }
+            // Subscribed before the first read, so no push falls between the two (when a daemon serves this store).
+            let feed = DaemonFeed(socketPath: DaemonCommand.socketPath(invocation), storePath: storePath,
+                                  explicit: invocation.arguments.value("socket") != nil)
             // The recent days first, so the first frame is quick; the session reads the rest in the background.
             let data: DashboardData
             do {
@@ -34,9 +38,13 @@ enum DashboardCommand {
                 terminal.close()
                 throw CommandFailure("\(error)")
             }
+            // Background reads share one connection: a live update reads only the days it changed.
+            let background = BackgroundStore(path: storePath)
             let session = DashboardSession(load: { () throws -> DashboardData in
-                try DashboardLoader.load(path: storePath, source: source)
-            })
+                try background.read { try DashboardLoader.load($0, source: source) }
+            }, loadDays: { days in
+                try background.read { try DashboardDeltaReader.read($0, days: days) }
+            }, feed: feed)
             let exit: DashboardExit
             do {
                 exit = try session.run(on: terminal, initial: data)

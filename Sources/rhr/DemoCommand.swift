@@ -7,7 +7,7 @@ import RHRStore
 enum DemoCommand {
     static let command = Command(
         name: "demo", arguments: "", summary: "show rhr on the bundled samples (a temporary store)",
-        options: [], run: run)
+        options: [DaemonCommand.socketOption], run: run)
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let samples = try SamplesDirectory.locate(environment: invocation.environment)

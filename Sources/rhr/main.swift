@@ -25,11 +25,12 @@ let globalOptions: [OptionSpec] = [
 /// `rhr` alone (or with paths): the dashboard; until it can open, the summary.
 let defaultCommand = Command(
     name: "", arguments: "[PATH...]", summary: "open the dashboard (PATHs: import into a temporary store first)",
-    options: [], run: DefaultCommand.run)
+    options: [DaemonCommand.socketOption], run: DefaultCommand.run)
 
 func runMain() -> Int32 {
     let output = Output()
-    let specs = Dictionary(uniqueKeysWithValues: commands.map { ($0.name, $0.options) })
+    var specs = Dictionary(uniqueKeysWithValues: commands.map { ($0.name, $0.options) })
+    specs[""] = defaultCommand.options
     let parsed: ParsedArguments
     do {
         parsed = try CommandLineParser.parse(Array(CommandLine.arguments.dropFirst()), commands: specs, global: globalOptions)

@@ -19,12 +19,15 @@ final class ScriptedTerminal: TerminalDevice {
     var script: [Step]
     var frames: [ScreenBuffer] = []
     var watched: [[Int32]] = []
+    /// Called with the step's number before it is played.
+    var onInput: (Int) -> Void = { _ in }
 
     init(_ script: [Step]) { self.script = script }
 
     func draw(_ buffer: ScreenBuffer) { frames.append(buffer) }
 
     func nextInput(timeoutMilliseconds: Int32, watching: [Int32]) -> TerminalInput? {
+        onInput(watched.count)
         watched.append(watching)
         guard !script.isEmpty else { return .key(.character("q")) }
         switch script.removeFirst() {
@@ -46,11 +49,26 @@ final class ScriptedTerminal: TerminalDevice {
 final class ListFeed: DashboardFeed {
     let pipe = Pipe()
     var pending: [DashboardEvent]
+    var startEvents: [DashboardEvent] = []
+    var idleEvents: [DashboardEvent] = []
+    var idleCalls = 0
+    /// After the next `receive`, there is no descriptor any more (a connection that closed).
+    var closeOnReceive = false
+    private var closed = false
+
     init(_ events: [DashboardEvent]) { pending = events }
-    var fileDescriptor: Int32 { pipe.fileHandleForReading.fileDescriptor }
+    var fileDescriptor: Int32? { closed ? nil : pipe.fileHandleForReading.fileDescriptor }
+    func start() -> [DashboardEvent] { startEvents }
     func receive() -> [DashboardEvent] {
         defer { pending = [] }
+        if closeOnReceive { closed = true }
         return pending
+    }
+    var idleInterval: Int32? { idleEvents.isEmpty ? nil : 1 }
+    func idle() -> [DashboardEvent] {
+        idleCalls += 1
+        defer { idleEvents = [] }
+        return idleEvents
     }
 }
 
@@ -133,20 +151,84 @@ struct SessionTests {
         #expect(terminal.frames[1].lines[0].contains("12 Jan – 12 Mar 2026"))
     }
 
-    @Test("The live-update seam: a feed's store change reads the store and marks the days")
-    func liveFeed() throws {
+    /// The fixture with the watch's value on the last day changed to 70, at store revision 9.
+    nonisolated static func changedFixture() -> DashboardData {
+        var data = Fixture.standard()
+        data.revision = 9
+        if let i = data.samples.lastIndex(where: { $0.sample.writer == Fixture.watch }) {
+            data.samples[i].sample.value = 70
+        }
+        return data
+    }
+
+    @Test("A live update reads only the changed days, patches them in and marks them ✱")
+    func liveFeedPatch() throws {
         let feed = ListFeed([.storeChanged(revision: 9, days: [Fixture.lastDay])])
-        let loads = Counter()
-        let terminal = ScriptedTerminal([.input(.readable(feed.fileDescriptor)), .awaitReadable])
+        let loads = Counter(), dayLoads = Counter()
+        let terminal = ScriptedTerminal([.input(.readable(feed.fileDescriptor!)), .awaitReadable])
         let session = DashboardSession(load: {
-            var data = Fixture.standard()
-            data.revision = loads.next() == 1 ? 3 : 9
-            return data
+            _ = loads.next()
+            return Fixture.standard()
+        }, loadDays: { days in
+            _ = dayLoads.next()
+            let data = SessionTests.changedFixture()
+            return DashboardDelta(days: days, samples: data.samples.filter { days.contains($0.day) },
+                                  revisions: data.revisions.filter { days.contains($0.day) },
+                                  heartRateDays: data.heartRateDays.filter { days.contains($0.day) },
+                                  contents: data.contents, streams: data.streams)
         }, feed: feed, today: { Fixture.lastDay })
         _ = try session.run(on: terminal)
+        #expect(loads.count == 1 && dayLoads.count == 1, "one full read to start, then only the day")
+        #expect(terminal.watched.first?.contains(feed.fileDescriptor!) == true)
+        let screen = terminal.frames[2].lines
+        #expect(screen[23].hasPrefix(" Updated: 12 Mar."))
+        #expect(screen.contains { $0.hasPrefix("▸Thu 12 Mar 2026✱   56                   70 p") })
+        #expect(screen[2].hasSuffix("✱ just changed  ▸ Thu 12 Mar 2026 "))
+    }
+
+    @Test("A change without days (a resync) reads everything and marks the days that differ")
+    func liveFeedResync() throws {
+        let feed = ListFeed([.storeChanged(revision: 9, days: [])])
+        let loads = Counter()
+        let terminal = ScriptedTerminal([.input(.readable(feed.fileDescriptor!)), .awaitReadable])
+        let session = DashboardSession(load: {
+            loads.next() == 1 ? Fixture.standard() : SessionTests.changedFixture()
+        }, loadDays: { _ in throw LoadError() }, feed: feed, today: { Fixture.lastDay })
+        _ = try session.run(on: terminal)
         #expect(loads.count == 2)
-        #expect(terminal.watched.first?.contains(feed.fileDescriptor) == true)
         #expect(terminal.frames[2].lines[23].hasPrefix(" Updated: 12 Mar."))
+    }
+
+    @Test("A feed that starts connected shows live; when it ends, its descriptor is no longer watched")
+    func liveFeedLifecycle() throws {
+        let feed = ListFeed([])
+        feed.startEvents = [.liveFeedStarted(revision: 3, socket: "/run/user/1000/rhr/rhr.sock")]
+        let ended = Timestamp.parse("2026-03-12T14:02:00+01:00")!
+        let terminal = ScriptedTerminal([.input(.key(.left)), .input(.readable(feed.fileDescriptor!)),
+                                         .input(.key(.right))])
+        terminal.onInput = { step in if step == 1 { feed.pending = [.liveFeedEnded(at: ended)]; feed.closeOnReceive = true } }
+        let session = DashboardSession(load: { Fixture.standard() }, feed: feed, today: { Fixture.lastDay })
+        _ = try session.run(on: terminal)
+        #expect(terminal.frames[0].lines[1].hasSuffix(" live "))
+        // At 80 columns the header has room for the short form; the footer says it all.
+        #expect(terminal.frames[2].lines[1].hasSuffix("HealthKit 12 Mar 21:00            daemon stopped "))
+        #expect(terminal.frames[2].lines[23].hasPrefix(" The daemon stopped: no more live updates."))
+        #expect(terminal.watched[1].contains(feed.pipe.fileHandleForReading.fileDescriptor))
+        #expect(!terminal.watched[2].contains(feed.pipe.fileHandleForReading.fileDescriptor))
+        // The dashboard goes on: the key after the end still moves the cursor.
+        #expect(terminal.frames[3].lines[2].hasSuffix("▸ Thu 12 Mar 2026 "))
+    }
+
+    @Test("A feed without a daemon is asked again when idle; one that appears makes the dashboard live")
+    func liveFeedIdle() throws {
+        let feed = ListFeed([])
+        feed.idleEvents = [.liveFeedStarted(revision: 3, socket: "/tmp/rhr.sock")]
+        let terminal = ScriptedTerminal([.input(nil)])
+        let session = DashboardSession(load: { Fixture.standard() }, feed: feed, today: { Fixture.lastDay })
+        _ = try session.run(on: terminal)
+        #expect(!terminal.frames[0].lines[1].contains("live"))
+        #expect(terminal.frames[1].lines[1].hasSuffix(" live "))
+        #expect(feed.idleCalls >= 1)
     }
 
     @Test("A timeout is a tick: today moves on")

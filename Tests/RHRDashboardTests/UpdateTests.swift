@@ -302,10 +302,11 @@ struct UpdateTests {
         var state = Fixture.state()
         let days: Set<LocalDay> = [last]
         #expect(DashboardUpdate.update(&state, .storeChanged(revision: 3, days: days)) == nil)
-        #expect(DashboardUpdate.update(&state, .storeChanged(revision: 4, days: days)) == .load(.storeChanged(days)))
+        #expect(DashboardUpdate.update(&state, .storeChanged(revision: 4, days: days))
+                == .load(.storeChanged(days, revision: 4)))
         var data = Fixture.standard()
         data.revision = 4
-        DashboardUpdate.update(&state, .dataLoaded(DashboardIndex(data), .storeChanged(days)))
+        DashboardUpdate.update(&state, .dataLoaded(DashboardIndex(data), .storeChanged(days, revision: 4)))
         #expect(state.message == "Updated: 12 Mar.")
         #expect(Fixture.screen(state).contains { $0.hasPrefix("▸Thu 12 Mar 2026") })
     }

@@ -1,0 +1,39 @@
+import RHRCore
+
+/// Some days of the store read afresh, for a live update: a push changes a day or two of ten years, and
+/// reading only those (plus the small whole-store tables) is what keeps a live redraw within a tenth of a
+/// second. `DashboardIndex.patched(with:revision:)` puts it in place of what the index held for those days.
+public struct DashboardDelta: Sendable {
+    /// The days read again: everything below is complete for them (and only for them).
+    public var days: Set<LocalDay>
+    public var samples: [DaySample]
+    public var revisions: [RevisionEntry]
+    public var heartRateDays: [HeartRateDaySummary]
+    /// The whole store's, as in `DashboardData`.
+    public var contents: [StoreContents]
+    public var streams: [StreamState]
+
+    public init(days: Set<LocalDay>, samples: [DaySample] = [], revisions: [RevisionEntry] = [],
+                heartRateDays: [HeartRateDaySummary] = [], contents: [StoreContents] = [], streams: [StreamState] = []) {
+        self.days = days
+        self.samples = samples
+        self.revisions = revisions
+        self.heartRateDays = heartRateDays
+        self.contents = contents
+        self.streams = streams
+    }
+
+    /// The changed days as the few ranges to read: days closer than `gap` apart are read in one query (the
+    /// days between come along and are simply read again). Sorted.
+    public static func ranges(_ days: Set<LocalDay>, gap: Int = 7) -> [ClosedRange<LocalDay>] {
+        var ranges: [ClosedRange<LocalDay>] = []
+        for day in days.sorted() {
+            if let last = ranges.last, last.upperBound.distance(to: day) <= gap {
+                ranges[ranges.count - 1] = last.lowerBound...day
+            } else {
+                ranges.append(day...day)
+            }
+        }
+        return ranges
+    }
+}

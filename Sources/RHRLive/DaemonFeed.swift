@@ -1,0 +1,134 @@
+import Foundation
+import RHRCore
+import RHRDaemon
+import RHRDashboard
+import RHRFormats
+
+/// The dashboard's live feed: a subscription to `rhr daemon` (DESIGN.md section 4) as dashboard events.
+///
+/// - `changed` → `.storeChanged(revision:days:)`; `resync` → the same with no days (read everything);
+///   a folder import the daemon could not read → a note; the connection closing → `.liveFeedEnded`, after
+///   which there is no descriptor to watch.
+/// - Only a daemon that serves the store on screen is followed (the same file); one serving another store is
+///   left alone, with a note when its socket was named on the command line.
+/// - Without a daemon it looks again every few seconds (a connect to a missing socket costs microseconds),
+///   so a daemon started later, or again, is followed from then on.
+@MainActor
+public final class DaemonFeed: DashboardFeed {
+    public let socketPath: String
+    /// The store on screen.
+    public let storePath: String
+    /// The socket was named on the command line: say why it is not followed.
+    private let explicit: Bool
+    private let retrySeconds: Double
+    private var client: DaemonClient?
+    private var lastAttempt = Date.distantPast
+    /// Events of the connection made in `init`, handed over by `start()`.
+    private var initial: [DashboardEvent] = []
+    /// The other store a daemon on the socket serves, once noted.
+    private var notedOtherStore: String?
+
+    /// Connects when a daemon listens and serves `storePath`, subscribing before anything is read, so no
+    /// change can fall between the dashboard's first read and its subscription.
+    public init(socketPath: String, storePath: String, explicit: Bool = false, retrySeconds: Double = 3) {
+        self.socketPath = socketPath
+        self.storePath = storePath
+        self.explicit = explicit
+        self.retrySeconds = retrySeconds
+        initial = connect()
+    }
+
+    public var isConnected: Bool { client != nil }
+
+    public var fileDescriptor: Int32? { client?.fileDescriptor }
+
+    public func start() -> [DashboardEvent] {
+        defer { initial = [] }
+        return initial + (client == nil ? [] : receive())
+    }
+
+    public var idleInterval: Int32? {
+        client == nil ? Int32(retrySeconds * 1000) : nil
+    }
+
+    public func idle() -> [DashboardEvent] {
+        guard client == nil, Date().timeIntervalSince(lastAttempt) >= retrySeconds * 0.9 else { return [] }
+        let events = connect()
+        return client == nil ? events : events + receive()
+    }
+
+    public func receive() -> [DashboardEvent] {
+        guard let client else { return [] }
+        var events: [DashboardEvent] = []
+        // Until nothing is left: a message read along with an earlier one would otherwise wait in the client
+        // for the next wake-up.
+        while true {
+            let messages: [JSONValue]
+            do {
+                messages = try client.receiveAvailable()
+            } catch {
+                client.close()
+                self.client = nil
+                events.append(.liveFeedEnded(at: Timestamp(date: Date(), offsetSeconds: TimeZone.current.secondsFromGMT())))
+                return events
+            }
+            if messages.isEmpty { return events }
+            events += messages.compactMap(Self.event)
+        }
+    }
+
+    /// One daemon message as a dashboard event, if it is one the dashboard acts on.
+    static func event(_ message: JSONValue) -> DashboardEvent? {
+        switch message["event"]?.string {
+        case "changed":
+            guard let revision = message["revision"]?.int64 else { return nil }
+            let days = (message["days"]?.array ?? []).compactMap { $0.string.flatMap(LocalDay.init) }
+            // A change that names no day cannot be patched: read everything.
+            return .storeChanged(revision: revision, days: Set(days))
+        case "resync":
+            return .storeChanged(revision: message["revision"]?.int64 ?? .max, days: [])
+        case "imported" where message["ok"]?.bool == false:
+            let file = (message["file"]?.string).map { ($0 as NSString).lastPathComponent } ?? "a file"
+            let why = message["error"]?["message"]?.string ?? message["error"]?.string ?? "unreadable"
+            return .liveFeedNote("The daemon's folder watch skipped \(file): \(why)")
+        default:
+            return nil
+        }
+    }
+
+    /// Connects, checks the daemon serves this store, subscribes. Quietly nothing when no daemon listens.
+    private func connect() -> [DashboardEvent] {
+        lastAttempt = Date()
+        guard let client = try? DaemonClient(socketPath: socketPath, timeout: 1) else { return [] }
+        do {
+            let status = try client.request(.status, timeout: 2)
+            guard status["ok"]?.bool == true, let store = status["store"]?.string else {
+                client.close()
+                return []
+            }
+            guard Self.sameFile(store, storePath) else {
+                client.close()
+                guard explicit, notedOtherStore != store else { return [] }
+                notedOtherStore = store
+                return [.liveFeedNote("The daemon on \(socketPath) serves another store (\(store)); not following it.")]
+            }
+            let reply = try client.subscribe(timeout: 2)
+            guard reply["ok"]?.bool == true, let revision = reply["revision"]?.int64 else {
+                client.close()
+                return []
+            }
+            self.client = client
+            return [.liveFeedStarted(revision: revision, socket: socketPath)]
+        } catch {
+            client.close()
+            return []
+        }
+    }
+
+    /// Whether two paths name the same file (device and inode), however they are spelled.
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        var x = stat(), y = stat()
+        guard stat(a, &x) == 0, stat(b, &y) == 0 else { return false }
+        return x.st_dev == y.st_dev && x.st_ino == y.st_ino
+    }
+}
