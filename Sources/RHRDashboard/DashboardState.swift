@@ -82,7 +82,10 @@ public struct DashboardState: Sendable {
     /// Replaces the data, keeping the cursor, zoom, aggregation and hidden writers.
     mutating func replaceIndex(_ index: DashboardIndex) {
         let hadData = self.index.hasResting
+        // On the most recent day, the cursor follows newer data as it arrives (a live day after yesterday's).
+        let followsEdge = cursor == self.index.lastRestingDay
         self.index = index
+        if followsEdge, let last = index.lastRestingDay, last > cursor { cursor = last }
         let known = Set(index.writers.map(\.key))
         hidden = hidden.filter { known.contains($0) }
         if !hadData, let last = index.lastRestingDay {

@@ -149,8 +149,12 @@ enum DetailView {
         guard let rect = ctx.layout.detail else { return }
         buffer.fill(rect)
         let focused = ctx.state.focus == .detail
-        var title = [Span(" \(DayText.long(ctx.state.cursor))", focused ? .title : .bold),
-                     Span("  raw samples and revisions", .muted)]
+        var title = [Span(" \(DayText.long(ctx.state.cursor))", focused ? .title : .bold)]
+        // Before the pane's title, which gives way first on a narrow pane.
+        if ctx.state.changedDays.contains(ctx.state.cursor) {
+            title.append(Span("  \(ctx.glyphs.changed) just changed", .title))
+        }
+        title.append(Span("  raw samples and revisions", .muted))
         let body = Rect(x: rect.x, y: rect.y + 1, width: rect.width, height: rect.height - 1)
         let all = lines(ctx, width: rect.width - 1)
         let maxScroll = max(0, all.count - body.height)
@@ -159,9 +163,6 @@ enum DetailView {
             let g = ctx.glyphs
             title.append(Span("  more \(scroll > 0 ? (g.unicode ? "↑" : "^") : "")\(scroll < maxScroll ? (g.unicode ? "↓" : "v") : "")",
                               .muted))
-        }
-        if ctx.state.changedDays.contains(ctx.state.cursor) {
-            title.append(Span("  \(ctx.glyphs.changed) just changed by a live update", .title))
         }
         ctx.drawRow(StyledLine(title), rect, 0, in: &buffer)
         for (row, line) in all.dropFirst(scroll).prefix(body.height).enumerated() {

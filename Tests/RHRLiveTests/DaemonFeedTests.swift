@@ -1,0 +1,241 @@
+import Foundation
+import RHRCore
+import RHRDaemon
+import RHRDashboard
+import RHRFormats
+import RHRLive
+import RHRStore
+import RHRTerminal
+import Testing
+
+/// A daemon served from a thread of the test process, on a real socket in a temporary directory.
+final class TestDaemon: @unchecked Sendable {
+    let server: DaemonServer
+    let socketPath: String
+
+    init(socketPath: String, storePath: String) throws {
+        var configuration = DaemonConfiguration(socketPath: socketPath, storePath: storePath)
+        configuration.machineZone = utc
+        configuration.externalChangeInterval = 0.05
+        configuration.shutdownGrace = 5
+        server = try DaemonServer(configuration)
+        server.start()
+        self.socketPath = socketPath
+    }
+
+    /// Pushes a batch as `rhr push` does and returns the reply.
+    func push(_ batch: SyncBatch) throws -> JSONValue {
+        let client = try DaemonClient(socketPath: socketPath, timeout: 5)
+        defer { client.close() }
+        let reply = try client.push(batch)
+        #expect(reply["ok"]?.bool == true, "push refused: \(reply)")
+        return reply
+    }
+
+    func stop() {
+        server.stop()
+        #expect(server.waitUntilStopped(timeout: 10), "the daemon did not stop")
+    }
+
+    deinit {
+        server.stop()
+        server.waitUntilStopped(timeout: 10)
+    }
+}
+
+/// The feed adapter over a real daemon socket: what the daemon sends becomes dashboard events.
+@Suite("Daemon feed: a daemon subscription as dashboard events", .serialized)
+@MainActor
+struct DaemonFeedTests {
+    let today = day("2026-03-13")
+
+    func draft(_ n: Int, value: Double) -> SyncBatch {
+        History.bridge(n, asOf: "2026-03-13T0\(n):00:00+01:00", [History.watchSample(today, value, uuid: "D1", minutes: 600)])
+    }
+
+    @Test("No daemon listening: no connection, no event, no error; it looks again every few seconds")
+    func noDaemon() throws {
+        let dir = TemporaryDirectory()
+        _ = try History.build(at: dir.storePath)
+        let feed = DaemonFeed(socketPath: dir.socketPath, storePath: dir.storePath, explicit: true)
+        #expect(!feed.isConnected && feed.fileDescriptor == nil)
+        #expect(feed.start().isEmpty && feed.receive().isEmpty)
+        #expect(feed.idleInterval == 3000)
+    }
+
+    @Test("A daemon on this store: live from the start; each push arrives as a store change naming its days")
+    func pushes() throws {
+        let dir = TemporaryDirectory()
+        _ = try History.build(at: dir.storePath)
+        let daemon = try TestDaemon(socketPath: dir.socketPath, storePath: dir.storePath)
+        let feed = DaemonFeed(socketPath: dir.socketPath, storePath: dir.path + "/./rhr.sqlite")
+        #expect(feed.isConnected && feed.idleInterval == nil)
+        let started = feed.start()
+        guard case .liveFeedStarted(let revision, let socket)? = started.first, started.count == 1 else {
+            Issue.record("expected one liveFeedStarted, got \(started)")
+            return
+        }
+        #expect(revision == 3 && socket == dir.socketPath)
+
+        for (n, value) in [(1, 61.0), (2, 59)] {
+            let reply = try daemon.push(draft(n, value: value))
+            #expect(readable(feed.fileDescriptor), "no event within 10 s")
+            let events = feed.receive()
+            guard case .storeChanged(let r, let days)? = events.first, events.count == 1 else {
+                Issue.record("expected one storeChanged, got \(events)")
+                return
+            }
+            #expect(r == reply["revision"]?.int64 && r == revision + Int64(n))
+            #expect(days.map(\.description).sorted() == reply["days"]?.array?.compactMap(\.string))
+        }
+        #expect(feed.receive().isEmpty, "nothing more arrived")
+    }
+
+    @Test("Another process writes the store: a resync asks for a full read")
+    func resync() throws {
+        let dir = TemporaryDirectory()
+        let database = try History.build(at: dir.storePath)
+        let daemon = try TestDaemon(socketPath: dir.socketPath, storePath: dir.storePath)
+        let feed = DaemonFeed(socketPath: dir.socketPath, storePath: dir.storePath)
+        _ = feed.start()
+        _ = try database.apply(draft(1, value: 61))
+        #expect(readable(feed.fileDescriptor), "no event within 10 s")
+        let events = feed.receive()
+        guard case .storeChanged(let revision, let days)? = events.first else {
+            Issue.record("expected a storeChanged, got \(events)")
+            return
+        }
+        #expect(revision == 4 && days.isEmpty)
+        _ = daemon
+    }
+
+    @Test("The daemon stops: the feed says so once and leaves no descriptor to watch; a new daemon is followed")
+    func stopAndReturn() throws {
+        let dir = TemporaryDirectory()
+        _ = try History.build(at: dir.storePath)
+        var daemon: TestDaemon? = try TestDaemon(socketPath: dir.socketPath, storePath: dir.storePath)
+        let feed = DaemonFeed(socketPath: dir.socketPath, storePath: dir.storePath, retrySeconds: 0.05)
+        _ = feed.start()
+        daemon?.stop()
+        daemon = nil
+        #expect(readable(feed.fileDescriptor), "the closed connection did not wake the loop")
+        let events = feed.receive()
+        guard case .liveFeedEnded? = events.last else {
+            Issue.record("expected liveFeedEnded, got \(events)")
+            return
+        }
+        #expect(feed.fileDescriptor == nil && !feed.isConnected)
+        #expect(feed.receive().isEmpty)
+        #expect(feed.idleInterval == 50)
+        #expect(feed.idle().isEmpty, "no daemon yet")
+
+        daemon = try TestDaemon(socketPath: dir.socketPath, storePath: dir.storePath)
+        var started: [DashboardEvent] = []
+        #expect(eventually { started = feed.idle(); return !started.isEmpty })
+        guard case .liveFeedStarted? = started.first else {
+            Issue.record("expected liveFeedStarted, got \(started)")
+            return
+        }
+        #expect(feed.isConnected)
+        _ = try daemon?.push(draft(1, value: 61))
+        #expect(readable(feed.fileDescriptor))
+        #expect(feed.receive().count == 1)
+    }
+
+    @Test("A daemon that serves another store is not followed; a note says so when its socket was named")
+    func otherStore() throws {
+        let dir = TemporaryDirectory(), other = TemporaryDirectory()
+        _ = try History.build(at: dir.storePath)
+        _ = try History.build(at: other.storePath)
+        let daemon = try TestDaemon(socketPath: dir.socketPath, storePath: other.storePath)
+        let quiet = DaemonFeed(socketPath: dir.socketPath, storePath: dir.storePath)
+        #expect(!quiet.isConnected && quiet.start().isEmpty)
+        let named = DaemonFeed(socketPath: dir.socketPath, storePath: dir.storePath, explicit: true)
+        let events = named.start()
+        guard case .liveFeedNote(let note)? = events.first else {
+            Issue.record("expected a note, got \(events)")
+            return
+        }
+        #expect(note == "The daemon on \(dir.socketPath) serves another store (\(other.storePath)); not following it.")
+        #expect(!named.isConnected && named.fileDescriptor == nil)
+        _ = daemon
+    }
+
+    @Test("The dashboard over a real daemon: a push is patched in and drawn with its mark; then the daemon stops")
+    func session() throws {
+        let dir = TemporaryDirectory()
+        _ = try History.build(at: dir.storePath)
+        let daemon = try TestDaemon(socketPath: dir.socketPath, storePath: dir.storePath)
+        let feed = DaemonFeed(socketPath: dir.socketPath, storePath: dir.storePath)
+        let background = BackgroundStore(path: dir.storePath, machineZone: utc)
+        let loads = Counter()
+        let session = DashboardSession(load: {
+            loads.add()
+            return try background.read { try fullData($0) }
+        }, loadDays: { days in
+            try background.read { try DashboardDeltaReader.read($0, days: days) }
+        }, feed: feed, today: { day("2026-03-13") })
+        // The bridge's first batch (a new stream) and a replacement of its draft, each pushed while the
+        // dashboard waits, then the daemon stopped.
+        let terminal = WaitingTerminal(size: TerminalSize(width: 120, height: 40))
+        // Each push wakes the loop twice (the event, then the finished read); the stop once.
+        terminal.steps = [
+            { _ = try? daemon.push(self.draft(1, value: 61)) }, {},
+            { _ = try? daemon.push(self.draft(2, value: 47)) }, {},
+            { daemon.stop() },
+        ]
+        let initial = try background.read { try fullData($0) }
+        _ = try session.run(on: terminal, initial: initial)
+        let screens = terminal.frames.map { $0.lines.joined(separator: "\n") }
+        #expect(screens.first?.contains(" live ") == true)
+        let patched = try #require(screens.first { $0.contains("  47 p") })
+        #expect(patched.contains("▸Fri 13 Mar 2026✱"))
+        #expect(patched.contains("Updated: 13 Mar."))
+        #expect(loads.count == 1, "the replacement was patched in; only the new stream was read in full")
+        #expect(screens.last?.contains("live: daemon stopped; showing the store as of") == true)
+        #expect(terminal.watched.last?.count == 1, "only the loader's descriptor is watched once the daemon is gone")
+    }
+}
+
+/// Counts across threads.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func add() {
+        lock.lock()
+        value += 1
+        lock.unlock()
+    }
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+}
+
+/// A terminal that runs one step, then waits (with a deadline) until a watched descriptor is readable and
+/// reports it; `q` when the steps are done.
+@MainActor
+final class WaitingTerminal: TerminalDevice {
+    let size: TerminalSize
+    let capabilities = TerminalCapabilities.full
+    var steps: [() -> Void] = []
+    var frames: [ScreenBuffer] = []
+    var watched: [[Int32]] = []
+
+    init(size: TerminalSize) { self.size = size }
+
+    func draw(_ buffer: ScreenBuffer) { frames.append(buffer) }
+
+    func nextInput(timeoutMilliseconds: Int32, watching: [Int32]) -> TerminalInput? {
+        watched.append(watching)
+        guard !steps.isEmpty else { return .key(.character("q")) }
+        steps.removeFirst()()
+        var fds = watching.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        guard poll(&fds, nfds_t(fds.count), 10_000) > 0, let ready = fds.first(where: { $0.revents != 0 }) else {
+            Issue.record("nothing became readable within 10 s")
+            return .key(.character("q"))
+        }
+        return .readable(ready.fd)
+    }
+}
