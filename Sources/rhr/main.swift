@@ -24,7 +24,7 @@ let globalOptions: [OptionSpec] = [
 
 /// `rhr` alone (or with paths): the dashboard; until it can open, the summary.
 let defaultCommand = Command(
-    name: "", arguments: "[PATH...]", summary: "open the dashboard (PATHs: import into a temporary store first)",
+    name: "", arguments: "[--socket PATH] [PATH...]", summary: "open the dashboard (PATHs: import into a temporary store first)",
     options: [DaemonCommand.socketOption], run: DefaultCommand.run)
 
 func runMain() -> Int32 {

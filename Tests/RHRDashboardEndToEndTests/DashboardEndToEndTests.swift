@@ -172,9 +172,11 @@ struct DashboardEndToEndTests {
     func demo() throws {
         let tmux = try Tmux(width: 100, height: 30, command: try Binary.dashboard("demo"))
         defer { tmux.kill() }
-        let screen = try tmux.waitFor(Self.chart)
+        // Both, in one capture: a capture can catch a frame half drawn.
+        let screen = try tmux.waitUntil("the demo's chart and cursor row") {
+            $0.contains(Self.chart) && $0.contains("▸Sat 21 Mar 2026")
+        }
         #expect(screen.contains("Jane’s Apple Watch"))
-        #expect(screen.contains("▸Sat 21 Mar 2026"))
     }
 
     @Test("With stdout not a terminal, rhr prints the plain summary and no escape sequences")
@@ -194,5 +196,65 @@ struct DashboardEndToEndTests {
         #expect(text.contains("Jane’s Apple Watch"))
         #expect(text.contains("2026-03-12"))
         #expect(!text.contains("\u{1B}["))
+    }
+}
+
+/// The dashboard following a real `rhr daemon` on the same store: pushes show at once with their mark, and
+/// when the daemon stops the dashboard says so and goes on.
+@Suite("End to end: the live dashboard in tmux", .serialized)
+struct LiveDashboardEndToEndTests {
+    /// A bridge's batch: the watch's estimate for 13 Mar, the day after the store's last.
+    static let batch = #"{"store":"healthkit","stream":"bridge","asOf":"2026-03-13T08:00:00+01:00","cursor":{"previous":null,"next":"b1"},"upserted":[{"type":"restingHeartRate","uuid":"E2E-1","start":"2026-03-13T00:02:00+01:00","end":"2026-03-13T07:30:00+01:00","value":47,"unit":"count/min","source":{"name":"Jane’s Apple Watch","productType":"Watch7,1"}}],"deleted":[]}"#
+
+    @Test("A push shows with its ✱ mark; SIGTERM to the daemon: 'daemon stopped', keys still work, q restores the terminal")
+    func liveDashboard() throws {
+        let dir = try TemporaryDirectory()
+        let store = dir.path + "/rhr.sqlite", socket = dir.path + "/run/rhr.sock", pidFile = dir.path + "/daemon.pid"
+        try StoreFixture.resting(at: store)
+        let rhr = try Binary.rhr()
+        let daemon = "sh -c \"echo \\$\\$ > '\(pidFile)'; exec env TZ=UTC '\(rhr)' daemon --store '\(store)' --socket '\(socket)'\""
+        let tmux = try Tmux(width: 100, height: 30, command: daemon)
+        defer { tmux.kill(); _ = dir }
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: socket) {
+            guard Date() < deadline else { throw TestFailure("the daemon did not start: \(tmux.capture())") }
+            usleep(20_000)   // between polls
+        }
+        try tmux.newWindow(command: try Binary.dashboard("--store '\(store)' --socket '\(socket)'"))
+        let first = try tmux.waitFor("▸Thu 12 Mar 2026")
+        #expect(first.split(separator: "\n")[1].hasSuffix(" live"))
+
+        let batchFile = dir.path + "/batch.jsonl"
+        try (Self.batch + "\n").write(toFile: batchFile, atomically: true, encoding: .utf8)
+        let push = Process()
+        push.executableURL = URL(fileURLWithPath: rhr)
+        push.arguments = ["push", "--socket", socket, batchFile]
+        push.standardOutput = FileHandle.nullDevice
+        try push.run()
+        push.waitUntilExit()
+        #expect(push.terminationStatus == 0)
+        // The cursor was on the most recent day, so it follows the new one; the day is marked.
+        // (Each wait asks for all it checks in one capture: a capture can catch a frame half drawn.)
+        try tmux.waitUntil("the pushed day, marked, with its value") {
+            $0.contains(#/▸Fri 13 Mar 2026✱ +47/#) && $0.contains("Updated: 13 Mar.")
+        }
+
+        let text = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let pid = pid_t(text) else { throw TestFailure("no pid in \(pidFile): \(text)") }
+        #expect(Glibc.kill(pid, SIGTERM) == 0)
+        try tmux.waitUntil("'daemon stopped' in the header and the footer") {
+            $0.split(separator: "\n").dropFirst().first?.contains("daemon stopped") == true
+                && $0.contains("The daemon stopped: no more live updates.")
+        }
+        try tmux.send("Left")
+        // The dashboard goes on: the cursor moves, a key clears the marks, the header still says it.
+        try tmux.waitUntil("the cursor moved, the marks gone") {
+            $0.contains("▸Thu 12 Mar 2026") && !$0.contains("✱") && $0.contains("daemon stopped")
+        }
+        try tmux.send("q")
+        try tmux.waitFor("rhr exited 0", history: true)
+        let modes = try tmux.waitFor("icanon")
+        let words = modes.split(separator: "\n").last { $0.contains("icanon") }.map { $0.split(separator: " ") } ?? []
+        #expect(words.contains("icanon") && words.contains("echo"), "terminal not restored: \(words)")
     }
 }

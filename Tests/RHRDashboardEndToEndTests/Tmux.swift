@@ -57,6 +57,12 @@ final class Tmux {
         try run(["send-keys", "-t", session] + keys)
     }
 
+    /// Starts `command` in a new window of the session, which becomes the one `capture` and `send` see; it
+    /// stays after the command ends, as the first one does.
+    func newWindow(command: String) throws {
+        try run(["set-window-option", "-g", "remain-on-exit", "on", ";", "new-window", "-t", session + ":", command])
+    }
+
     func resize(width: Int, height: Int) throws {
         try run(["resize-window", "-t", session, "-x", "\(width)", "-y", "\(height)"])
     }
