@@ -8,6 +8,7 @@ let sections: [String: ([String]) throws -> Void] = [
     "import": ImportBench.run,
     "store": StoreBench.run,
     "dashboard": DashboardBench.run,
+    "live": LiveDashboardBench.run,
 ]
 guard let name = arguments.first, let section = sections[name] else {
     let names = sections.keys.sorted().joined(separator: "|")

@@ -36,6 +36,9 @@ enum DashboardLoader {
     /// resting value (then the whole store decides what to show: an old history, or an empty state).
     static func loadRecent(_ database: HealthDatabase, source: String, today: LocalDay) throws(StoreError) -> DashboardData? {
         let from = today.adding(days: -recentDays)
+        // The revision first: the data read after it holds at least that much (a live update newer than it is
+        // then read again, never skipped).
+        let revision = try database.revision()
         let samples = try database.samples(from: from)
         guard !samples.isEmpty else { return nil }
         // No contents: they need the whole store (R9), and the full read follows at once.
@@ -43,7 +46,7 @@ enum DashboardLoader {
                              revisions: try database.revisions(from: from),
                              heartRateDays: try database.heartRateDays(from: from),
                              streams: try database.streams(),
-                             revision: try database.revision(),
+                             revision: revision,
                              source: source,
                              machineZone: database.machineZone,
                              isPartial: true)

@@ -50,10 +50,11 @@ func readable(_ fd: Int32?, timeout: Double = 10) -> Bool {
 
 /// Everything the dashboard shows, read in full, as `rhr`'s loader reads it.
 func fullData(_ database: HealthDatabase) throws -> DashboardData {
-    DashboardData(samples: try database.samples(), revisions: try database.revisions(),
-                  heartRateDays: try database.heartRateDays(), contents: try database.contents(),
-                  streams: try database.streams(), revision: try database.revision(), source: database.path,
-                  machineZone: database.machineZone)
+    let revision = try database.revision()
+    return DashboardData(samples: try database.samples(), revisions: try database.revisions(),
+                         heartRateDays: try database.heartRateDays(), contents: try database.contents(),
+                         streams: try database.streams(), revision: revision, source: database.path,
+                         machineZone: database.machineZone)
 }
 
 /// A store with a history shaped like a real one: ninety days to 12 Mar 2026 of an Apple Watch (an export of

@@ -1,0 +1,337 @@
+import Foundation
+import RHRCore
+import RHRDaemon
+import RHRDashboard
+import RHRFormats
+import RHRLive
+import RHRStore
+import RHRTerminal
+
+// The live dashboard benchmark (DESIGN.md section 6: "updates live within a tenth of a second of a push"):
+// a daemon on a store of 10 years × 6 writers, the dashboard session in this process with its real daemon
+// feed and store reads, drawing into a terminal that notes when a frame first shows the pushed value. A
+// bridge pushes a new value for today's watch estimate, one push at a time; each push is timed from just
+// before it is sent until that frame is drawn. Same-run baselines: a bare subscriber's push → event latency
+// (what the daemon costs), and the dashboard reading the whole store on every push (as it did before).
+//
+//   rhr-bench live [--years N] [--pushes N] [--dir DIR] [--keep]
+enum LiveDashboardBench {
+    struct Options {
+        var years = 10
+        var pushes = 300
+        var dir = "bench-out"
+        var keep = false
+
+        init(_ arguments: [String]) throws {
+            var i = 0
+            while i < arguments.count {
+                switch arguments[i] {
+                case "--years", "--pushes":
+                    guard i + 1 < arguments.count, let n = Int(arguments[i + 1]), n > 0 else {
+                        throw DashboardBench.BenchError("\(arguments[i]) takes a count")
+                    }
+                    if arguments[i] == "--years" { years = n } else { pushes = n }
+                    i += 1
+                case "--dir":
+                    guard i + 1 < arguments.count else { throw DashboardBench.BenchError("--dir needs a value") }
+                    dir = arguments[i + 1]
+                    i += 1
+                case "--keep": keep = true
+                default: break   // other sections' options
+                }
+                i += 1
+            }
+        }
+    }
+
+    static let zone = TimeZone(identifier: "Europe/Berlin")!
+
+    static func run(_ arguments: [String]) throws {
+        let options = try Options(arguments)
+        try FileManager.default.createDirectory(atPath: options.dir, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let path = options.dir + "/live-\(options.years)y.sqlite"
+        var storeOptions = try DashboardBench.Options([])
+        storeOptions.years = options.years
+        let (samples, buildSeconds) = try DashboardBench.buildStore(at: path, options: storeOptions)
+        defer { if !options.keep { DashboardBench.removeStore(path) } }
+        let today = DashboardHistory(years: options.years, lastDay: DashboardBench.today(), seed: 1).lastDay
+        print("live: store of \(options.years) years × 6 writers, \(samples) resting samples (built in "
+              + "\(DashboardBench.format(buildSeconds * 1000)) ms); pushes of today's watch estimate at 200×60")
+
+        // The bridge's stream exists before the dashboard opens (a new stream is read in full, once).
+        let database = try HealthDatabase(path: path, machineZone: zone)
+        _ = try database.apply(bridgeBatch(n: 0, today: today))
+
+        // In process, without the daemon: what a live update costs the dashboard, step by step.
+        var n = 1
+        try inProcess(database: database, path: path, today: today, next: &n)
+
+        var template = Array("/tmp/rhr-bench-live-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw DashboardBench.BenchError("cannot make a temporary directory") }
+        let directory = String(cString: made)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var configuration = DaemonConfiguration(socketPath: directory + "/rhr.sock", storePath: path)
+        configuration.machineZone = zone
+        let server = try DaemonServer(configuration)
+        server.start()
+        defer {
+            server.stop()
+            server.waitUntilStopped(timeout: 30)
+        }
+
+        let live = try MainActor.assumeIsolated {
+            try measure(socket: configuration.socketPath, path: path, today: today, firstPush: &n,
+                        pushes: options.pushes, patch: true)
+        }
+        let full = try MainActor.assumeIsolated {
+            try measure(socket: configuration.socketPath, path: path, today: today, firstPush: &n,
+                        pushes: max(10, options.pushes / 15), patch: false)
+        }
+        func line(_ name: String, _ values: [Double]) -> String {
+            let sorted = values.sorted()
+            return "\(name)  p50 \(DashboardBench.ms(DashboardBench.percentile(sorted, 0.5)))  "
+                + "p99 \(DashboardBench.ms(DashboardBench.percentile(sorted, 0.99)))  max \(DashboardBench.ms(sorted.last ?? 0))"
+        }
+        print("  " + line("push → changed frame drawn, over \(live.frames.count) pushes:", live.frames)
+              + "  (target ≤ 100 ms: p99 ratio \(DashboardBench.ratio(DashboardBench.percentile(live.frames.sorted(), 0.99), 0.100)))")
+        print("  " + line("baseline: push → event at a bare subscriber, same pushes:", live.events))
+        let share = zip(live.frames, live.events).map { max(0, $0 - $1) }
+        print("  " + line("the dashboard's own share (frame − event):", share))
+        print("  " + line("before, reading the whole store on each push (\(full.frames.count) pushes):", full.frames))
+        if live.missed + full.missed > 0 { print("  \(live.missed + full.missed) pushes never showed within 5 s") }
+    }
+
+    // MARK: - In process
+
+    /// Reading a changed day, patching the index, rendering: medians over 50 rounds on the real store.
+    static func inProcess(database: HealthDatabase, path: String, today: LocalDay, next: inout Int) throws {
+        let data = try DashboardData(samples: database.samples(), revisions: database.revisions(),
+                                     heartRateDays: database.heartRateDays(), contents: database.contents(),
+                                     streams: database.streams(), revision: database.revision(), source: path,
+                                     machineZone: zone)
+        var index = DashboardIndex(data)
+        var reads: [Double] = [], patches: [Double] = [], renders: [Double] = []
+        for _ in 1...50 {
+            let outcome = try database.apply(bridgeBatch(n: next, today: today))
+            next += 1
+            let t0 = DashboardBench.now()
+            let delta = try DashboardDeltaReader.read(database, days: outcome.changedDays)
+            let t1 = DashboardBench.now()
+            guard let patch = index.patched(with: delta, revision: outcome.revision) else {
+                throw DashboardBench.BenchError("a bridge push could not be patched")
+            }
+            let t2 = DashboardBench.now()
+            var state = DashboardState(index: patch.index, size: TerminalSize(width: 200, height: 60), today: today)
+            state.changedDays = patch.changedDays
+            _ = DashboardRenderer.render(state, size: state.size)
+            let t3 = DashboardBench.now()
+            index = patch.index
+            reads.append(t1 - t0)
+            patches.append(t2 - t1)
+            renders.append(t3 - t2)
+        }
+        print("  in process, per push (median of 50): read the changed day \(DashboardBench.ms(DashboardBench.median(reads))), "
+              + "patch the index \(DashboardBench.ms(DashboardBench.median(patches))), "
+              + "render \(DashboardBench.ms(DashboardBench.median(renders)))")
+    }
+
+    // MARK: - Through the daemon
+
+    /// Opens the dashboard session on the store with a real daemon feed, pushes `pushes` batches one at a
+    /// time, and times each until the frame showing it is drawn; a bare subscriber times the event.
+    @MainActor
+    static func measure(socket: String, path: String, today: LocalDay, firstPush: inout Int, pushes: Int,
+                        patch: Bool) throws -> (frames: [Double], events: [Double], missed: Int) {
+        let background = BackgroundStore(path: path, machineZone: zone)
+        let feed = DaemonFeed(socketPath: socket, storePath: path)
+        guard feed.isConnected else { throw DashboardBench.BenchError("the dashboard did not connect to the daemon") }
+        let source = path
+        let load: @Sendable () throws -> DashboardData = {
+            try background.read { database in
+                // The revision first, as rhr reads: the data read after it holds at least that much.
+                let revision = try database.revision()
+                return DashboardData(samples: try database.samples(), revisions: try database.revisions(),
+                                     heartRateDays: try database.heartRateDays(), contents: try database.contents(),
+                                     streams: try database.streams(), revision: revision, source: source,
+                                     machineZone: zone)
+            }
+        }
+        let loadDays: @Sendable (Set<LocalDay>) throws -> DashboardDelta = { days in
+            try background.read { database in try DashboardDeltaReader.read(database, days: days) }
+        }
+        let session = DashboardSession(load: load, loadDays: patch ? loadDays : nil, feed: feed, today: { today })
+        let terminal = try BenchTerminal(size: TerminalSize(width: 200, height: 60))
+
+        let first = firstPush
+        firstPush += pushes
+        let record = terminal.record
+        let pusher = Thread {
+            defer { record.finish() }
+            do {
+                let subscriber = try DaemonClient(socketPath: socket)
+                _ = try subscriber.subscribe()
+                defer { subscriber.close() }
+                let client = try DaemonClient(socketPath: socket)
+                record.waitForFirstFrame()
+                for n in first..<(first + pushes) {
+                    let expected = "\(value(n)) count/min"
+                    record.expect(expected)
+                    let start = DashboardBench.now()
+                    let reply = try client.push(bridgeBatch(n: n, today: today))
+                    guard reply["ok"]?.bool == true, let revision = reply["revision"]?.int64 else {
+                        throw DashboardBench.BenchError("push \(n): \(reply)")
+                    }
+                    // The subscriber's event for this revision (it may have come before the reply).
+                    var event: Double?
+                    while event == nil {
+                        let message = try subscriber.nextEvent(timeout: 5)
+                        if message["revision"]?.int64 == revision { event = DashboardBench.now() - start }
+                    }
+                    record.waitForFrame(start: start, event: event ?? 0)
+                }
+            } catch {
+                record.fail("\(error)")
+            }
+        }
+        pusher.start()
+        _ = try session.run(on: terminal, initial: try load())
+        if let failure = record.failure { throw DashboardBench.BenchError(failure) }
+        return record.result()
+    }
+
+    /// The bridge's n-th batch: today's watch estimate (the same sample, a new value each time), read a
+    /// second later than the last.
+    static func bridgeBatch(n: Int, today: LocalDay) -> SyncBatch {
+        let midnight = today.startEpochSeconds - Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: today.startEpochSeconds)))
+        let start = Date(timeIntervalSince1970: midnight + 120), end = Date(timeIntervalSince1970: midnight + 7 * 3600 + 1800)
+        let offset = zone.secondsFromGMT(for: start)
+        let sample = RestingSample(store: .healthKit, uuid: "LIVE-TODAY", writer: DashboardHistory.watch,
+                                   device: Device(name: "Apple Watch", manufacturer: "Apple Inc.", model: "Watch"),
+                                   start: start, end: end, offsetSeconds: offset, value: Double(value(n)), unit: "count/min",
+                                   created: end)
+        let asOf = Timestamp(date: Date(timeIntervalSince1970: midnight + 8 * 3600 + Double(n)), offsetSeconds: offset)
+        return SyncBatch(store: .healthKit, stream: "bench-bridge", asOf: asOf,
+                         cursor: .init(previous: n == 0 ? nil : "b\(n - 1)", next: "b\(n)"), resting: [sample],
+                         watchWriters: [DashboardHistory.watch.name], origin: "bench bridge")
+    }
+
+    /// 100–199, never the same twice in a row: the value a frame must show.
+    static func value(_ n: Int) -> Int { 100 + n % 100 }
+
+    /// What the pusher and the terminal share: the text the next frame must show, and the times.
+    final class Record: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var expected: String?
+        private var start = 0.0
+        private var drawnAt: Double?
+        /// The session has drawn its first frame: pushes start after it.
+        private var started = false
+        private(set) var failure: String?
+        private var frames: [Double] = [], events: [Double] = []
+        private var missed = 0
+        /// Written when the pusher is done; the terminal watches it.
+        let stopRead: Int32, stopWrite: Int32
+
+        init() throws {
+            var fds: [Int32] = [0, 0]
+            guard pipe(&fds) == 0 else { throw DashboardBench.BenchError("pipe failed") }
+            stopRead = fds[0]
+            stopWrite = fds[1]
+        }
+
+        deinit {
+            close(stopRead)
+            close(stopWrite)
+        }
+
+        func expect(_ text: String) {
+            condition.lock()
+            expected = text
+            drawnAt = nil
+            condition.unlock()
+        }
+
+        /// What the terminal asks of each frame: nil when nothing is awaited.
+        var awaited: String? {
+            condition.lock()
+            defer { condition.unlock() }
+            if !started {
+                started = true
+                condition.broadcast()
+            }
+            return drawnAt == nil ? expected : nil
+        }
+
+        func waitForFirstFrame() {
+            condition.lock()
+            defer { condition.unlock() }
+            let deadline = Date().addingTimeInterval(30)
+            while !started && condition.wait(until: deadline) {}
+        }
+
+        func drawn(at time: Double) {
+            condition.lock()
+            if drawnAt == nil { drawnAt = time }
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        func waitForFrame(start: Double, event: Double) {
+            condition.lock()
+            defer { condition.unlock() }
+            let deadline = Date().addingTimeInterval(5)
+            while drawnAt == nil && condition.wait(until: deadline) {}
+            if let drawnAt {
+                frames.append(drawnAt - start)
+                events.append(event)
+            } else {
+                missed += 1
+            }
+            expected = nil
+        }
+
+        func fail(_ message: String) {
+            condition.lock()
+            failure = message
+            condition.unlock()
+        }
+
+        func finish() {
+            var byte: UInt8 = 1
+            _ = write(stopWrite, &byte, 1)
+        }
+
+        func result() -> (frames: [Double], events: [Double], missed: Int) {
+            condition.lock()
+            defer { condition.unlock() }
+            return (frames, events, missed)
+        }
+    }
+
+    /// A terminal that shows nothing: it waits on the session's descriptors like the real one, and notes
+    /// when a frame first shows what the pusher waits for. `q` once the pusher is done.
+    @MainActor
+    final class BenchTerminal: TerminalDevice {
+        let size: TerminalSize
+        let capabilities = TerminalCapabilities.full
+        let record: Record
+
+        init(size: TerminalSize) throws {
+            self.size = size
+            self.record = try Record()
+        }
+
+        func draw(_ buffer: ScreenBuffer) {
+            guard let text = record.awaited else { return }
+            if buffer.lines.contains(where: { $0.contains(text) }) { record.drawn(at: DashboardBench.now()) }
+        }
+
+        func nextInput(timeoutMilliseconds: Int32, watching: [Int32]) -> TerminalInput? {
+            var fds = (watching + [record.stopRead]).map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            guard poll(&fds, nfds_t(fds.count), timeoutMilliseconds) > 0 else { return nil }
+            if fds.last!.revents != 0 { return .key(.character("q")) }
+            return fds.first { $0.revents != 0 }.map { .readable($0.fd) }
+        }
+    }
+}
