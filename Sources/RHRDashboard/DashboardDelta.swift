@@ -9,12 +9,14 @@ public struct DashboardDelta: Sendable {
     public var samples: [DaySample]
     public var revisions: [RevisionEntry]
     public var heartRateDays: [HeartRateDaySummary]
-    /// The whole store's, as in `DashboardData`.
-    public var contents: [StoreContents]
+    /// The whole store's streams, as in `DashboardData`.
     public var streams: [StreamState]
+    /// What the store holds, when read; nil: the patch counts it from the whole history it holds (reading it
+    /// would take longer than the rest of a live update).
+    public var contents: [StoreContents]?
 
     public init(days: Set<LocalDay>, samples: [DaySample] = [], revisions: [RevisionEntry] = [],
-                heartRateDays: [HeartRateDaySummary] = [], contents: [StoreContents] = [], streams: [StreamState] = []) {
+                heartRateDays: [HeartRateDaySummary] = [], contents: [StoreContents]? = nil, streams: [StreamState] = []) {
         self.days = days
         self.samples = samples
         self.revisions = revisions

@@ -100,8 +100,11 @@ public final class DashboardIndex: Sendable {
 
     /// The parts that take the time (per-day values, grouped samples), and what is quickly derived from them
     /// and the rest of `data`: the sedentary series, first and last days, the diagnosis, the stores.
+    /// `context`: the sedentary series when known already (the heart rate did not change), else made from
+    /// `data.heartRateDays`.
     init(data: DashboardData, writers: [Writer], series: [[[DayValue]]], dayRanges: [LocalDay: Range<Int>],
-         revisionsByDay: [LocalDay: [RevisionEntry]], heartRateByDay: [LocalDay: [HeartRateDaySummary]]) {
+         revisionsByDay: [LocalDay: [RevisionEntry]], heartRateByDay: [LocalDay: [HeartRateDaySummary]],
+         context: (writers: [Writer], sedentary: [[(day: LocalDay, bpm: Double)]])? = nil) {
         self.data = data
         self.writers = writers
         self.series = series
@@ -109,18 +112,23 @@ public final class DashboardIndex: Sendable {
         self.revisionsByDay = revisionsByDay
         self.heartRateByDay = heartRateByDay
 
-        // R8: the sedentary minimum per writer and day, merged over the summaries of that day.
-        var minimum: [WriterKey: [LocalDay: Double]] = [:]
-        var contextWriterByKey: [WriterKey: Writer] = [:]
-        for h in data.heartRateDays {
-            guard let m = h.sedentaryMin, !m.isNaN else { continue }
-            contextWriterByKey[h.writer.key] = h.writer
-            minimum[h.writer.key, default: [:]][h.day] = min(minimum[h.writer.key]?[h.day] ?? m, m)
-        }
-        let contextWriters = contextWriterByKey.values.sorted()
-        self.contextWriters = contextWriters
-        self.sedentary = contextWriters.map { w in
-            (minimum[w.key] ?? [:]).map { (day: $0.key, bpm: $0.value) }.sorted { $0.day < $1.day }
+        if let context {
+            self.contextWriters = context.writers
+            self.sedentary = context.sedentary
+        } else {
+            // R8: the sedentary minimum per writer and day, merged over the summaries of that day.
+            var minimum: [WriterKey: [LocalDay: Double]] = [:]
+            var contextWriterByKey: [WriterKey: Writer] = [:]
+            for h in data.heartRateDays {
+                guard let m = h.sedentaryMin, !m.isNaN else { continue }
+                contextWriterByKey[h.writer.key] = h.writer
+                minimum[h.writer.key, default: [:]][h.day] = min(minimum[h.writer.key]?[h.day] ?? m, m)
+            }
+            let contextWriters = contextWriterByKey.values.sorted()
+            self.contextWriters = contextWriters
+            self.sedentary = contextWriters.map { w in
+                (minimum[w.key] ?? [:]).map { (day: $0.key, bpm: $0.value) }.sorted { $0.day < $1.day }
+            }
         }
 
         // Samples are ordered by day: the first and the last hold the range.

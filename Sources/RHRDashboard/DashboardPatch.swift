@@ -31,54 +31,63 @@ extension DashboardIndex {
             }
         }
         let days = delta.days
+        guard let firstDay = days.min(), let lastDay = days.max() else { return nil }
 
-        // The samples of every other day, with a moved-on stream's new `asOf`; the days that got one must have
-        // their values aggregated again (a value's `asOf` is its samples').
-        var kept: [DaySample] = []
-        kept.reserveCapacity(data.samples.count + delta.samples.count)
-        var refreshed: Set<LocalDay> = []
-        for var s in data.samples where !days.contains(s.day) {
-            if !advanced.isEmpty, !s.stream.isEmpty, let asOf = advanced[StreamKey(store: s.sample.store, name: s.stream)] {
-                s.asOf = asOf
-                refreshed.insert(s.day)
+        // Samples are ordered by day: the days before and after the delta's are copied whole, the stretch
+        // between merged with the fresh ones (in index order).
+        let old = data.samples
+        let lo = Self.lowerBound(old.count) { old[$0].day < firstDay }
+        let hi = Self.lowerBound(old.count) { old[$0].day <= lastDay }
+        var fresh = delta.samples
+        if !newWriter {
+            fresh.sort { Self.precedes($0, rank[$0.sample.writer.key]!, $1, rank[$1.sample.writer.key]!) }
+        }
+        var samples = Array(old[..<lo])
+        samples.reserveCapacity(old.count + fresh.count)
+        var j = 0
+        for i in lo..<hi where !days.contains(old[i].day) {
+            while j < fresh.count && fresh[j].day < old[i].day {
+                samples.append(fresh[j])
+                j += 1
             }
-            kept.append(s)
+            samples.append(old[i])
         }
-        let revisions = Self.merge(data.revisions.filter { !days.contains($0.day) }, delta.revisions) { $0.at < $1.at }
-        let heartRate = Self.merge(data.heartRateDays.filter { !days.contains($0.day) }, delta.heartRateDays) {
-            ($0.day, $0.writer.key) < ($1.day, $1.writer.key)
+        samples += fresh[j...]
+        samples += old[hi...]
+        // A stream that moved on: its samples on the other days take its new `asOf`, and their values are
+        // aggregated again (a value's `asOf` is its samples').
+        var refreshed: Set<LocalDay> = []
+        for (stream, asOf) in advanced {
+            // Names compare quickly; most samples belong to another road.
+            for i in samples.indices where samples[i].stream == stream.name && samples[i].sample.store == stream.store
+                && (samples[i].day < firstDay || samples[i].day > lastDay || !days.contains(samples[i].day)) {
+                samples[i].asOf = asOf
+                refreshed.insert(samples[i].day)
+            }
         }
+
         var next = data
-        next.revisions = revisions
-        next.heartRateDays = heartRate
-        next.contents = delta.contents
+        next.samples = samples
+        next.revisions = Self.merge(data.revisions.filter { !days.contains($0.day) }, delta.revisions) { $0.at < $1.at }
+        // Heart-rate days are ordered by day and writer: the same splice.
+        let heartRate = data.heartRateDays
+        let hlo = Self.lowerBound(heartRate.count) { heartRate[$0].day < firstDay }
+        let hhi = Self.lowerBound(heartRate.count) { heartRate[$0].day <= lastDay }
+        let freshHeartRate = delta.heartRateDays.sorted { ($0.day, $0.writer.key) < ($1.day, $1.writer.key) }
+        next.heartRateDays = Array(heartRate[..<hlo])
+            + Self.merge(heartRate[hlo..<hhi].filter { !days.contains($0.day) }, freshHeartRate) {
+                ($0.day, $0.writer.key) < ($1.day, $1.writer.key)
+            }
+            + heartRate[hhi...]
         next.streams = delta.streams
         next.revision = max(data.revision, revision)
 
         if newWriter {
             // Writers are numbered by name: a new one renumbers them all. Prepare everything again, in memory.
-            next.samples = kept + delta.samples
+            next.contents = delta.contents ?? Self.contents(samples: samples, heartRate: next.heartRateDays)
             let index = DashboardIndex(next)
             return Patch(index: index, changedDays: index.changedDays(comparedTo: self, on: days))
         }
-
-        // The fresh days in index order, merged into the kept ones by day.
-        let fresh = delta.samples.sorted {
-            Self.precedes($0, rank[$0.sample.writer.key]!, $1, rank[$1.sample.writer.key]!)
-        }
-        var samples: [DaySample] = []
-        samples.reserveCapacity(kept.count + fresh.count)
-        var i = 0, j = 0
-        while i < kept.count || j < fresh.count {
-            if j < fresh.count && (i == kept.count || fresh[j].day < kept[i].day) {
-                samples.append(fresh[j])
-                j += 1
-            } else {
-                samples.append(kept[i])
-                i += 1
-            }
-        }
-        next.samples = samples
 
         // Day ranges, and the values of the days read again or refreshed aggregated anew.
         var dayRanges: [LocalDay: Range<Int>] = [:]
@@ -114,21 +123,71 @@ extension DashboardIndex {
         }
         if series[0].contains(where: \.isEmpty) {
             // A writer's last sample is gone: writers are numbered again.
+            next.contents = delta.contents ?? Self.contents(samples: samples, heartRate: next.heartRateDays)
             let index = DashboardIndex(next)
             return Patch(index: index, changedDays: index.changedDays(comparedTo: self, on: days))
         }
-
         var revisionsByDay = self.revisionsByDay
         var heartRateByDay = self.heartRateByDay
+        var heartRateChanged = false
+        let freshHeartRateByDay = Dictionary(grouping: freshHeartRate, by: \.day)
         for day in days {
             revisionsByDay[day] = nil
-            heartRateByDay[day] = nil
+            if heartRateByDay[day] ?? [] != freshHeartRateByDay[day] ?? [] { heartRateChanged = true }
+            heartRateByDay[day] = freshHeartRateByDay[day]
+        }
+        // What the store holds: the same writers (else the index was built anew above), their samples counted
+        // again on the days read; the heart rate counted again only when it changed.
+        if let contents = delta.contents {
+            next.contents = contents
+        } else {
+            var counts = Dictionary(uniqueKeysWithValues: HealthStore.allCases.map { ($0, 0) })
+            for s in fresh { counts[s.sample.store]! += 1 }
+            for i in lo..<hi where days.contains(old[i].day) { counts[old[i].sample.store]! -= 1 }
+            let heartRate = heartRateChanged ? Self.contents(writers: [], heartRate: next.heartRateDays) : data.contents
+            next.contents = data.contents.map { was in
+                var c = was
+                c.restingSamples += counts[c.store] ?? 0
+                if let h = heartRate.first(where: { $0.store == c.store }) {
+                    c.heartRateSamples = h.heartRateSamples
+                    c.heartRateWriters = h.heartRateWriters
+                }
+                return c
+            }
         }
         for (day, list) in Dictionary(grouping: delta.revisions, by: \.day) { revisionsByDay[day] = list }
-        for (day, list) in Dictionary(grouping: delta.heartRateDays, by: \.day) { heartRateByDay[day] = list }
         let index = DashboardIndex(data: next, writers: writers, series: series, dayRanges: dayRanges,
-                                   revisionsByDay: revisionsByDay, heartRateByDay: heartRateByDay)
+                                   revisionsByDay: revisionsByDay, heartRateByDay: heartRateByDay,
+                                   context: heartRateChanged ? nil : (contextWriters, sedentary))
         return Patch(index: index, changedDays: index.changedDays(comparedTo: self, on: days))
+    }
+
+    /// What each store holds (R9), as the store counts it: every resting sample of each writer, and the
+    /// heart-rate samples of the writers that have any. One entry per store.
+    static func contents(writers: [(Writer, Int)], heartRate: [HeartRateDaySummary]) -> [StoreContents] {
+        var result: [HealthStore: StoreContents] = [:]
+        for store in HealthStore.allCases { result[store] = StoreContents(store: store) }
+        for (writer, count) in writers where count > 0 {
+            result[writer.store]!.restingWriters.append(writer)
+            result[writer.store]!.restingSamples += count
+        }
+        var totals: [WriterKey: (Writer, Int)] = [:]
+        for h in heartRate { totals[h.writer.key, default: (h.writer, 0)].1 += h.total }
+        for (writer, total) in totals.values where total > 0 {
+            result[writer.store]!.heartRateSamples += total
+            result[writer.store]!.heartRateWriters.append(writer)
+        }
+        for store in HealthStore.allCases {
+            result[store]!.restingWriters.sort()
+            result[store]!.heartRateWriters.sort()
+        }
+        return HealthStore.allCases.map { result[$0]! }
+    }
+
+    static func contents(samples: [DaySample], heartRate: [HeartRateDaySummary]) -> [StoreContents] {
+        var counts: [WriterKey: (Writer, Int)] = [:]
+        for s in samples { counts[s.sample.writer.key, default: (s.sample.writer, 0)].1 += 1 }
+        return contents(writers: Array(counts.values), heartRate: heartRate)
     }
 
     /// Of `days` (all days of both when nil), those whose samples, revisions or heart rate differ between

@@ -131,9 +131,26 @@ enum LiveDashboardBench {
             patches.append(t2 - t1)
             renders.append(t3 - t2)
         }
+        // The store's share, query by query (one day, as a live update reads it).
+        var queryTimes: [String] = []
+        for (name, body) in [("samples", { _ = try database.samples(from: today, to: today) }),
+                             ("revisions", { _ = try database.revisions(from: today, to: today) }),
+                             ("heartRateDays", { _ = try database.heartRateDays(from: today, to: today) }),
+                             ("streams", { _ = try database.streams() }),
+                             ("contents (whole store, not read: counted by the patch)", { _ = try database.contents() })]
+            as [(String, () throws -> Void)] {
+            var times: [Double] = []
+            for _ in 0..<20 {
+                let t = DashboardBench.now()
+                try body()
+                times.append(DashboardBench.now() - t)
+            }
+            queryTimes.append("\(name) \(DashboardBench.ms(DashboardBench.median(times)))")
+        }
         print("  in process, per push (median of 50): read the changed day \(DashboardBench.ms(DashboardBench.median(reads))), "
               + "patch the index \(DashboardBench.ms(DashboardBench.median(patches))), "
               + "render \(DashboardBench.ms(DashboardBench.median(renders)))")
+        print("    store queries for one day (median of 20): " + queryTimes.joined(separator: ", "))
     }
 
     // MARK: - Through the daemon

@@ -153,3 +153,22 @@ struct PatchTests {
         #expect(DashboardDelta.ranges([]) == [])
     }
 }
+
+@Suite("Patch: a store without resting values")
+struct HeartRateOnlyPatchTests {
+    @Test("Heart rate only, then more heart rate, then the first resting value: each step equals a full read")
+    func firstRestingValue() throws {
+        let dir = TemporaryDirectory()
+        let database = try HealthDatabase(path: dir.storePath, machineZone: utc)
+        let today = day("2026-03-13")
+        _ = try database.apply(History.bridge(1, asOf: "2026-03-13T08:00:00+01:00",
+                                              heartRate: [History.heartRate(today.adding(days: -1), sedentary: [55, 60])]))
+        let follower = try PatchTests.Follower(database)
+        if case .noRestingWriter = follower.index.diagnosis {} else { Issue.record("expected no resting writer") }
+        #expect(try follower.apply(History.bridge(2, asOf: "2026-03-13T09:00:00+01:00",
+                                                  heartRate: [History.heartRate(today, sedentary: [52, 58])])))
+        #expect(try follower.apply(History.bridge(3, asOf: "2026-03-13T10:00:00+01:00",
+                                                  [History.watchSample(today, 61, uuid: "D1", minutes: 600)])))
+        if case .resting = follower.index.diagnosis {} else { Issue.record("expected the resting case") }
+    }
+}
