@@ -23,8 +23,8 @@ struct Glyphs: Sendable {
     var context: Character { unicode ? "·" : ":" }
     var outOfRange: Character { unicode ? "×" : "x" }
     var cursorMark: Character { unicode ? "▲" : "^" }
-    /// A day a live update just changed.
-    var changed: Character { unicode ? "✱" : "*" }
+    /// A day a live update just changed. In ASCII not `*` (a writer's glyph) nor `~` (a cut name's end).
+    var changed: Character { unicode ? "✱" : "<" }
     var cursorRow: Character { unicode ? "▸" : ">" }
     var cursorColumn: Character { unicode ? "│" : "|" }
     var horizontal: Character { unicode ? "─" : "-" }

@@ -40,11 +40,12 @@ struct LiveTests {
         #expect(lines.contains { $0.contains("│ Thu 12 Mar 2026  ✱ just changed  raw samples and revisions") })
     }
 
-    @Test("Without UTF-8 the mark is *")
+    @Test("Without UTF-8 the mark is <, which no writer uses")
     func marksASCII() {
         let lines = Fixture.screen(updated(unicode: false))
-        #expect(lines[2].hasSuffix("* just changed  > Thu 12 Mar 2026 "))
-        #expect(lines.contains { $0.hasPrefix(" Tue 10 Mar 2026*") })
+        #expect(lines[2].hasSuffix("< just changed  > Thu 12 Mar 2026 "))
+        #expect(lines.contains { $0.hasPrefix(" Tue 10 Mar 2026<") })
+        #expect(lines[13].contains("< just changed"))
     }
 
     @Test("The marks add up over live updates and go at the next key")
