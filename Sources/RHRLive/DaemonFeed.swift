@@ -25,7 +25,7 @@ public final class DaemonFeed: DashboardFeed {
     private var lastAttempt = Date.distantPast
     /// Events of the connection made in `init`, handed over by `start()`.
     private var initial: [DashboardEvent] = []
-    /// The other store a daemon on the socket serves, once noted.
+    /// The other store the daemon on the socket serves, when it serves another one (noted once).
     private var notedOtherStore: String?
 
     /// Connects when a daemon listens and serves `storePath`, subscribing before anything is read, so no
@@ -52,7 +52,9 @@ public final class DaemonFeed: DashboardFeed {
     }
 
     public func idle() -> [DashboardEvent] {
-        guard client == nil, Date().timeIntervalSince(lastAttempt) >= retrySeconds * 0.9 else { return [] }
+        // A daemon that serves another store is asked less often: it is unlikely to change its mind soon.
+        let wait = notedOtherStore == nil ? retrySeconds : retrySeconds * 10
+        guard client == nil, Date().timeIntervalSince(lastAttempt) >= wait * 0.9 else { return [] }
         let events = connect()
         return client == nil ? events : events + receive()
     }
@@ -78,7 +80,7 @@ public final class DaemonFeed: DashboardFeed {
     }
 
     /// One daemon message as a dashboard event, if it is one the dashboard acts on.
-    static func event(_ message: JSONValue) -> DashboardEvent? {
+    nonisolated static func event(_ message: JSONValue) -> DashboardEvent? {
         switch message["event"]?.string {
         case "changed":
             guard let revision = message["revision"]?.int64 else { return nil }
@@ -99,25 +101,28 @@ public final class DaemonFeed: DashboardFeed {
     /// Connects, checks the daemon serves this store, subscribes. Quietly nothing when no daemon listens.
     private func connect() -> [DashboardEvent] {
         lastAttempt = Date()
-        guard let client = try? DaemonClient(socketPath: socketPath, timeout: 1) else { return [] }
+        // Short waits: this runs before the first frame, and on the run loop's thread.
+        guard let client = try? DaemonClient(socketPath: socketPath, timeout: 0.5) else { return [] }
         do {
-            let status = try client.request(.status, timeout: 2)
+            let status = try client.request(.status, timeout: 1)
             guard status["ok"]?.bool == true, let store = status["store"]?.string else {
                 client.close()
                 return []
             }
             guard Self.sameFile(store, storePath) else {
                 client.close()
-                guard explicit, notedOtherStore != store else { return [] }
+                let known = notedOtherStore == store
                 notedOtherStore = store
+                guard explicit, !known else { return [] }
                 return [.liveFeedNote("The daemon on \(socketPath) serves another store (\(store)); not following it.")]
             }
-            let reply = try client.subscribe(timeout: 2)
+            let reply = try client.subscribe(timeout: 1)
             guard reply["ok"]?.bool == true, let revision = reply["revision"]?.int64 else {
                 client.close()
                 return []
             }
             self.client = client
+            notedOtherStore = nil
             return [.liveFeedStarted(revision: revision, socket: socketPath)]
         } catch {
             client.close()

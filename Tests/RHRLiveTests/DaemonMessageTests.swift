@@ -1,0 +1,38 @@
+import RHRCore
+import RHRDashboard
+import RHRFormats
+@testable import RHRLive
+import Testing
+
+/// How each daemon message becomes a dashboard event (the socket itself is in DaemonFeedTests).
+@Suite("Daemon feed: messages as dashboard events")
+struct DaemonMessageTests {
+    func event(_ line: String) throws -> DashboardEvent? {
+        DaemonFeed.event(try JSONParser.parse(Array(line.utf8)))
+    }
+
+    @Test("changed names its days; resync names none (read everything)")
+    func changedAndResync() throws {
+        guard case .storeChanged(let revision, let days)? = try event(#"{"event":"changed","revision":7,"days":["2026-03-13","2026-03-14"]}"#) else {
+            Issue.record("changed did not become storeChanged")
+            return
+        }
+        #expect(revision == 7 && days == [day("2026-03-13"), day("2026-03-14")])
+        guard case .storeChanged(let r, let none)? = try event(#"{"event":"resync","revision":9,"reason":"the store was changed by another process"}"#) else {
+            Issue.record("resync did not become storeChanged")
+            return
+        }
+        #expect(r == 9 && none.isEmpty)
+    }
+
+    @Test("A folder import the daemon could not read is a note; a good one is left to its changed event")
+    func imported() throws {
+        guard case .liveFeedNote(let note)? = try event(#"{"event":"imported","file":"/home/jane/Health/export.zip","ok":false,"error":"export.zip: not a zip archive","revision":3}"#) else {
+            Issue.record("a failed import did not become a note")
+            return
+        }
+        #expect(note == "The daemon's folder watch skipped export.zip: export.zip: not a zip archive")
+        #expect(try event(#"{"event":"imported","file":"/x/export.zip","ok":true,"added":3,"revision":4}"#) == nil)
+        #expect(try event(#"{"event":"hello"}"#) == nil)
+    }
+}
