@@ -27,11 +27,6 @@ enum DashboardLoader {
         }
     }
 
-    /// The same on a connection of its own: for the background thread.
-    static func load(path: String, source: String) throws -> DashboardData {
-        try load(try HealthDatabase(path: path), source: source)
-    }
-
     /// The most recent days only, for a first frame within 100 ms on a ten-year store; nil when they hold no
     /// resting value (then the whole store decides what to show: an old history, or an empty state).
     static func loadRecent(_ database: HealthDatabase, source: String, today: LocalDay) throws(StoreError) -> DashboardData? {
