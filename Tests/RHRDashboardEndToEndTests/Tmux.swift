@@ -6,6 +6,9 @@ final class Tmux {
     let socket: String
     private let directory: TemporaryDirectory
     let session = "rhr"
+    /// The session's current window and pane. Not the bare name: tmux looks a bare name up as a window name
+    /// first, and a window running `rhr` is named `rhr` too (the daemon's, when the dashboard has a second).
+    var target: String { session + ":" }
     let tmux: String
 
     /// Starts `command` (run by `sh -c`) in a `width`×`height` pane that stays after the command ends.
@@ -26,7 +29,7 @@ final class Tmux {
     /// The screen's text; with `history`, also what scrolled off the top; with `escapes`, with the
     /// attributes and colours as escape sequences.
     func capture(history: Bool = false, escapes: Bool = false) -> String {
-        (try? output(["capture-pane", "-p", "-t", session] + (history ? ["-S", "-"] : []) + (escapes ? ["-e"] : []))) ?? ""
+        (try? output(["capture-pane", "-p", "-t", target] + (history ? ["-S", "-"] : []) + (escapes ? ["-e"] : []))) ?? ""
     }
 
     /// Polls the screen (with `history`, also what scrolled off it) until `text` is on it, for up to
@@ -54,17 +57,17 @@ final class Tmux {
 
     /// Sends keys in tmux's notation: "a", "Escape", "C-c", "PageDown".
     func send(_ keys: String...) throws {
-        try run(["send-keys", "-t", session] + keys)
+        try run(["send-keys", "-t", target] + keys)
     }
 
     /// Starts `command` in a new window of the session, which becomes the one `capture` and `send` see; it
     /// stays after the command ends, as the first one does.
     func newWindow(command: String) throws {
-        try run(["set-window-option", "-g", "remain-on-exit", "on", ";", "new-window", "-t", session + ":", command])
+        try run(["set-window-option", "-g", "remain-on-exit", "on", ";", "new-window", "-t", target, command])
     }
 
     func resize(width: Int, height: Int) throws {
-        try run(["resize-window", "-t", session, "-x", "\(width)", "-y", "\(height)"])
+        try run(["resize-window", "-t", target, "-x", "\(width)", "-y", "\(height)"])
     }
 
     func kill() {
