@@ -22,14 +22,13 @@ extension DashboardIndex {
         guard !data.isPartial, let advanced = Self.advancedStreams(from: data.streams, to: delta.streams) else { return nil }
         var rank: [WriterKey: Int] = [:]
         for (i, w) in writers.enumerated() { rank[w.key] = i }
-        var newWriter = false
-        for s in delta.samples {
-            if let r = rank[s.sample.writer.key] {
-                if !Self.sameDetails(writers[r], s.sample.writer) { return nil }
-            } else {
-                newWriter = true
-            }
+        // Every writer the index shows, resting or heart rate, as the store described it.
+        var known: [WriterKey: Writer] = [:]
+        for w in writers + data.contents.flatMap({ $0.restingWriters + $0.heartRateWriters }) { known[w.key] = w }
+        for w in delta.samples.map(\.sample.writer) + delta.heartRateDays.map(\.writer) {
+            if let was = known[w.key], !Self.sameDetails(was, w) { return nil }
         }
+        let newWriter = delta.samples.contains { rank[$0.sample.writer.key] == nil }
         let days = delta.days
         guard let firstDay = days.min(), let lastDay = days.max() else { return nil }
 

@@ -172,3 +172,22 @@ struct HeartRateOnlyPatchTests {
         if case .resting = follower.index.diagnosis {} else { Issue.record("expected the resting case") }
     }
 }
+
+@Suite("Patch: writers' details")
+struct WriterDetailsPatchTests {
+    @Test("A writer whose details change (a bridge names the watch's bundle) is read in full, since every day shows them")
+    func detailsChange() throws {
+        let dir = TemporaryDirectory()
+        let follower = try PatchTests.Follower(try History.build(at: dir.storePath))
+        let today = day("2026-03-13")
+        _ = try follower.apply(History.bridge(1, asOf: "2026-03-13T08:00:00+01:00",
+                                             [History.watchSample(today, 61, uuid: "D1", minutes: 600)]))
+        var named = History.watchSample(today, 59, uuid: "D1", minutes: 600)
+        named.writer.bundleIdentifier = "com.apple.health.7A1B"
+        // (Without `watchWriters`: the store takes a writer's details from the first mention in a batch.)
+        var batch = History.bridge(2, asOf: "2026-03-13T09:00:00+01:00", [named])
+        batch.watchWriters = []
+        #expect(try !follower.apply(batch))
+        #expect(follower.index.writers.first { $0.key == History.watch.key }?.bundleIdentifier == "com.apple.health.7A1B")
+    }
+}
