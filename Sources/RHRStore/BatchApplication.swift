@@ -43,6 +43,8 @@ struct BatchApplication {
     var db: SQLiteConnection { database.db }
     var outcome = BatchOutcome()
     private var writerIDs: [WriterKey: Int64] = [:]
+    /// The details each writer was last stored with in this batch: a later sample may name more of them.
+    private var writerDetails: [WriterKey: WriterDetails] = [:]
     private var watchWriterIDs: Set<Int64> = []
     /// Revisions written by this batch whose replacement is looked up at the end: (revision row, writer, day).
     private var pendingReplacements: [(Int64, Int64, Int64)] = []
@@ -158,10 +160,12 @@ struct BatchApplication {
     }
 
     private mutating func writerID(_ writer: Writer, isWatch: Bool) throws(StoreError) -> Int64 {
-        if let id = writerIDs[writer.key] {
+        let details = WriterDetails(writer)
+        if let id = writerIDs[writer.key], details.adds(nothingTo: writerDetails[writer.key]) {
             if isWatch && !watchWriterIDs.contains(id) { try setWatch(id) }
             return id
         }
+        writerDetails[writer.key] = details.merged(over: writerDetails[writer.key])
         try db.statement("""
             INSERT INTO writer(store, name, app_name, bundle_identifier, product_type, is_watch)
             VALUES (?, ?, ?, ?, ?, ?)
@@ -180,6 +184,35 @@ struct BatchApplication {
         writerIDs[writer.key] = id
         if select.int(1) != 0 { watchWriterIDs.insert(id) }
         return id
+    }
+
+    /// What a batch may say about a writer beyond its name.
+    private struct WriterDetails {
+        var appName: String?
+        var bundleIdentifier: String?
+        var productType: String?
+
+        init(_ writer: Writer) {
+            appName = writer.appName
+            bundleIdentifier = writer.bundleIdentifier
+            productType = writer.productType
+        }
+
+        /// True when every detail given is already known.
+        func adds(nothingTo known: WriterDetails?) -> Bool {
+            guard let known else { return false }
+            return (appName == nil || appName == known.appName)
+                && (bundleIdentifier == nil || bundleIdentifier == known.bundleIdentifier)
+                && (productType == nil || productType == known.productType)
+        }
+
+        func merged(over known: WriterDetails?) -> WriterDetails {
+            var result = self
+            result.appName = appName ?? known?.appName
+            result.bundleIdentifier = bundleIdentifier ?? known?.bundleIdentifier
+            result.productType = productType ?? known?.productType
+            return result
+        }
     }
 
     private mutating func setWatch(_ id: Int64) throws(StoreError) {

@@ -233,6 +233,18 @@ struct BatchApplicationTests {
         #expect(try store.writers().first?.isAppleWatch == true)
     }
 
+    @Test func writerDetailsAreKeptWhenTheBatchNamedTheWriterFirst() throws {
+        let store = try open()
+        let described = Writer(store: .healthKit, name: watch.name, bundleIdentifier: "com.apple.health.7A1B", productType: "Watch7,1")
+        var sample = hk("2026-11-28T00:05:00+01:00", "2026-11-28T23:40:00+01:00", 58, writer: described)
+        sample.writer = described
+        _ = try store.apply(export("2026-11-29 08:00:00 +0100", [sample], watchWriters: [watch.name]))
+        let stored = try store.writers().first
+        #expect(stored?.writer.productType == "Watch7,1")
+        #expect(stored?.writer.bundleIdentifier == "com.apple.health.7A1B")
+        #expect(stored?.isAppleWatch == true)
+    }
+
     @Test func aFailingBatchLeavesTheStoreExactlyAsItWas() throws {
         let store = try open()
         _ = try store.apply(export("2026-03-12 09:00:00 +0100", [hk("2026-03-10 00:03:00 +0100", "2026-03-10 23:50:00 +0100", 57)]))
