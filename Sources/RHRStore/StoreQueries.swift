@@ -7,13 +7,12 @@ extension HealthDatabase {
         try db.read { () throws(StoreError) -> [DaySample] in
             let writers = try loadWriters()
             let streams = try loadStreams()
-            let low = from.map { Int64($0.daysSinceEpoch) }, high = to.map { Int64($0.daysSinceEpoch) }
             // R3 is judged against the newest read of any road that delivered the sample.
             let links = try db.statement("""
-                SELECT ss.sample_id, ss.stream_id FROM sample_stream ss JOIN sample s ON s.id = ss.sample_id
-                WHERE (? IS NULL OR s.day >= ?) AND (? IS NULL OR s.day <= ?)
+                SELECT ss.sample_id, ss.stream_id FROM sample s CROSS JOIN sample_stream ss ON ss.sample_id = s.id
+                WHERE s.day >= ? AND s.day <= ?
                 """)
-            links.bind(.int64(low), .int64(low), .int64(high), .int64(high))
+            links.bind(HealthDatabase.dayBounds(from, to))
             var newestStream: [Int64: Int64] = [:]
             while try links.step() {
                 let sample = links.int(0), stream = links.int(1)
@@ -25,10 +24,10 @@ extension HealthDatabase {
             let select = try db.statement("""
                 SELECT s.store, s.id, \(SampleRow.qualifiedColumns)
                 FROM sample s
-                WHERE (? IS NULL OR s.day >= ?) AND (? IS NULL OR s.day <= ?)
+                WHERE s.day >= ? AND s.day <= ?
                 ORDER BY s.day, s.writer_id, s."end", s.identity
                 """)
-            select.bind(.int64(low), .int64(low), .int64(high), .int64(high))
+            select.bind(HealthDatabase.dayBounds(from, to))
             var result: [DaySample] = []
             while try select.step() {
                 guard let store = HealthStore(rawValue: select.text(0)),
@@ -58,11 +57,10 @@ extension HealthDatabase {
             let writers = try loadWriters()
             let select = try db.statement("""
                 SELECT writer_id, day, identity, old_value, unit, was_provisional, reason, replaced_by_bpm, at, at_offset, origin
-                FROM revision WHERE (? IS NULL OR day >= ?) AND (? IS NULL OR day <= ?)
+                FROM revision WHERE day >= ? AND day <= ?
                 ORDER BY at, id
                 """)
-            let low = from.map { Int64($0.daysSinceEpoch) }, high = to.map { Int64($0.daysSinceEpoch) }
-            select.bind(.int64(low), .int64(low), .int64(high), .int64(high))
+            select.bind(HealthDatabase.dayBounds(from, to))
             var result: [RevisionEntry] = []
             while try select.step() {
                 guard let writer = writers[select.int(0)],
@@ -93,8 +91,7 @@ extension HealthDatabase {
                 GROUP BY h.writer_id, h.day
                 ORDER BY h.day
                 """)
-            let low = from.map { Int64($0.daysSinceEpoch) }, high = to.map { Int64($0.daysSinceEpoch) }
-            select.bind(.int64(low), .int64(low), .int64(high), .int64(high))
+            select.bind(HealthDatabase.dayBounds(from, to))
             var result: [HeartRateDaySummary] = []
             while try select.step() {
                 guard let writer = writers[select.int(0)] else { continue }
@@ -108,12 +105,12 @@ extension HealthDatabase {
         }
     }
 
-    /// For each writer and day in the range (bound twice: low, high), the stream whose summaries hold the most
+    /// For each writer and day in the range (bound as ?1 low, ?2 high), the stream whose summaries hold the most
     /// samples; ties go to the older stream.
     static let speakingStreams = """
         totals AS (
             SELECT stream_id, writer_id, day, sum(not_set + sedentary + active) AS total FROM heart_rate
-            WHERE (?1 IS NULL OR day >= ?2) AND (?3 IS NULL OR day <= ?4)
+            WHERE day >= ?1 AND day <= ?2
             GROUP BY stream_id, writer_id, day),
         speaking AS (
             SELECT writer_id, day, stream_id, total FROM totals t
@@ -160,7 +157,7 @@ extension HealthDatabase {
                 WITH \(HealthDatabase.speakingStreams)
                 SELECT writer_id, sum(total) FROM speaking GROUP BY writer_id
                 """)
-            heartRate.bind(.null, .null, .null, .null)
+            heartRate.bind(HealthDatabase.dayBounds(nil, nil))
             while try heartRate.step() {
                 guard let writer = writers[heartRate.int(0)], heartRate.int(1) > 0 else { continue }
                 result[writer.writer.store]!.heartRateSamples += Int(heartRate.int(1))
@@ -189,6 +186,11 @@ extension HealthDatabase {
     }
 
     // MARK: - Lookups inside a read
+
+    /// A day range as two bounds, so the day indexes serve every query (no `? IS NULL OR …`).
+    static func dayBounds(_ from: LocalDay?, _ to: LocalDay?) -> [SQLValue] {
+        [.integer(from.map { Int64($0.daysSinceEpoch) } ?? Int64.min), .integer(to.map { Int64($0.daysSinceEpoch) } ?? Int64.max)]
+    }
 
     struct WriterEntry {
         var writer: Writer
