@@ -218,12 +218,11 @@ static inline void rhr_drain_wake(void) {
     if (state->wake_pipe_open) while (read(state->wake_pipe[0], buffer, sizeof buffer) > 0) {}
 }
 
-/* The signal number that arrived since the last call, or 0. */
+/* The signal number that arrived since the last call, or 0. One atomic exchange: a signal landing between a
+   separate read and reset would be lost (its wake-up byte drained, the loop never told). */
 static inline int rhr_take_pending_signal(void) {
     struct rhr_signal_state *state = rhr_signal_state();
-    int sig = (int)state->pending_signal;
-    state->pending_signal = 0;
-    return sig;
+    return (int)__atomic_exchange_n(&state->pending_signal, 0, __ATOMIC_SEQ_CST);
 }
 
 static inline int rhr_key_code_yes(void) { return KEY_CODE_YES; }
