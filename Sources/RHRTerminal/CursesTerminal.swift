@@ -79,7 +79,9 @@ public final class CursesTerminal: TerminalDevice {
                 let start = x
                 while x < buffer.width {
                     let cell = buffer[x, y]
-                    if cell.style != style { break }
+                    // A continuation belongs to the glyph before it, whatever its own style: ending the run
+                    // there would step back onto that glyph and draw the same run for ever.
+                    if cell.style != style && !cell.isContinuation { break }
                     if x > start, let previous, previous[x, y] == cell { break }
                     if !cell.isContinuation {
                         for scalar in cell.glyph.unicodeScalars { characters.append(wchar_t(bitPattern: scalar.value)) }
