@@ -24,13 +24,12 @@ enum DetailView {
             if !near.isEmpty { out.append(StyledLine(near)) }
         }
 
-        var w = 0
         var start = 0
         while start < samples.count {
             let writer = samples[start].sample.writer
             var end = start
             while end < samples.count && samples[end].sample.writer == writer { end += 1 }
-            w = index.writers.firstIndex(of: writer) ?? 0
+            let w = index.writers.firstIndex(of: writer) ?? 0
             let value = index.value(writer: w, day: day, aggregation: state.aggregation)
             var head: [[Span]] = [[Span(String(g.series(w)), ctx.seriesStyle(w)), Span(" " + ctx.shortName(writer), .bold)]]
             if let value, value.bpm != nil {
@@ -48,7 +47,8 @@ enum DetailView {
             if let product = writer.productType { about.append(product) }
             if !about.isEmpty { out.append(StyledLine("     " + ctx.text(about.joined(separator: "  ")), .muted)) }
             for s in samples[start..<end] {
-                out += Flow.lines(items(s, ctx, thisYear: thisYear), width: width, gap: 2, indent: 5, firstIndent: 3)
+                out += Flow.lines(items(s, writer: w, ctx, thisYear: thisYear), width: width, gap: 2, indent: 5,
+                                  firstIndent: 3)
             }
             start = end
         }
@@ -89,8 +89,8 @@ enum DetailView {
         return out
     }
 
-    /// One sample as flowing items.
-    static func items(_ s: DaySample, _ ctx: RenderContext, thisYear: Int) -> [[Span]] {
+    /// One sample of writer `w` as flowing items.
+    static func items(_ s: DaySample, writer w: Int, _ ctx: RenderContext, thisYear: Int) -> [[Span]] {
         let sample = s.sample
         let g = ctx.glyphs
         let zone = sample.timeZoneIdentifier.flatMap(ZoneNames.zone)
@@ -127,7 +127,8 @@ enum DetailView {
         }
         if s.provisional {
             let read = s.asOf.map { ", read \(DayText.moment($0, thisYear: thisYear))" } ?? ""
-            items.append([Span(String(g.provisional(0)) + " provisional\(read)")])
+            // The writer's own hollow glyph, as the chart draws this value.
+            items.append([Span(String(g.provisional(w)), ctx.seriesStyle(w)), Span(" provisional\(read)")])
         }
         if s.offsetAssumed { items.append([Span("offset assumed: no zone offset, this machine's used")]) }
         if !s.isInRange { items.append([Span("\(g.outOfRange) out of range: kept, not in the value")]) }

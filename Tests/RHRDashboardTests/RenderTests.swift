@@ -79,7 +79,7 @@ struct RenderTests {
         #expect(text.contains("│ Thu 12 Mar 2026  raw samples and revisions"))
         // HealthKit: the window with its offset, the value as delivered, device, creation, provisional.
         #expect(text.contains("00:03–23:48 +01:00  58 count/min  Apple Inc. Watch  created 13 Mar 00:12"))
-        #expect(text.contains("○ provisional, read 12 Mar 21:00"))
+        #expect(text.contains("◇ provisional, read 12 Mar 21:00"), "the watch's own hollow glyph, as in the chart")
         // Health Connect: the instant, recording method and last modification.
         #expect(text.contains("06:12 +01:00  56 count/min  Oura Ring (ring)  automatically recorded  modified 12 Mar 06:20"))
         #expect(text.contains("written by Oura (Health Connect)  com.ouraring.oura"))
