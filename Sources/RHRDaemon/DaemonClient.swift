@@ -164,16 +164,6 @@ public final class DaemonClient {
         }
     }
 
-    /// The next message, reply or event, in the order the daemon sent it.
-    public func nextMessage(timeout: Double = 10) throws(DaemonClientError) -> JSONValue {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            if !pendingEvents.isEmpty { return pendingEvents.removeFirst() }
-            if !received.isEmpty { return received.removeFirst() }
-            try receive(until: deadline, what: "a message")
-        }
-    }
-
     /// Without waiting: every complete message already sent (events kept earlier first). Throws `.closed`
     /// once the daemon has gone and nothing is left.
     public func receiveAvailable() throws(DaemonClientError) -> [JSONValue] {

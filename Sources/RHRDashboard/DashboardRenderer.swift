@@ -36,7 +36,4 @@ public enum DashboardRenderer {
         }
         FooterView.draw(ctx, in: &buffer)
     }
-
-    /// The wellness note (R11), for the README and `rhr summary`.
-    public static var wellnessNote: String { HelpView.wellnessNote }
 }

@@ -11,11 +11,6 @@ enum DayText {
         return "\(weekdays[day.weekday]) \(d) \(LocalDay.monthNames[day.month - 1]) \(day.year)"
     }
 
-    /// "12 Mar", or "12 Mar 2024" when the year is not `thisYear`.
-    static func short(_ day: LocalDay, thisYear: Int) -> String {
-        day.year == thisYear ? day.shortText : day.mediumText
-    }
-
     /// "12 Mar 21:00" (year added when not `thisYear`), in the timestamp's own offset.
     static func moment(_ t: Timestamp, thisYear: Int) -> String {
         let text = t.shortText

@@ -4,8 +4,8 @@ import RHRTerminal
 /// `?`: every key from the key table, what each marker means, the notes on this data, and the wellness note
 /// (R11). Drawn over the whole screen; scrolls when it does not fit.
 enum HelpView {
-    /// The one-line note the help screen and README carry (R11).
-    public static let wellnessNote = "rhr shows what your devices and apps recorded. It is not medical advice."
+    /// The one-line note the help screen carries (R11), in view however far it is scrolled.
+    static let wellnessNote = "rhr shows what your devices and apps recorded. It is not medical advice."
 
     static func lines(_ ctx: RenderContext, width: Int) -> [StyledLine] {
         let g = ctx.glyphs

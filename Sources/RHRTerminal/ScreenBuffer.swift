@@ -35,8 +35,6 @@ public struct ScreenBuffer: Sendable, Hashable {
         set { cells[y * size.width + x] = newValue }
     }
 
-    public func contains(x: Int, y: Int) -> Bool { x >= 0 && y >= 0 && x < size.width && y < size.height }
-
     /// Puts one glyph at (x, y), within `clip`; a wide glyph that does not fit whole becomes a space.
     /// Returns the columns it took.
     @discardableResult

@@ -8,8 +8,6 @@ public struct TerminalSize: Sendable, Hashable, CustomStringConvertible {
         self.height = max(0, height)
     }
 
-    public static let zero = TerminalSize(width: 0, height: 0)
-
     /// "80×24", or "80x24" where only ASCII is safe.
     public func text(unicode: Bool = true) -> String { "\(width)\(unicode ? "×" : "x")\(height)" }
 
