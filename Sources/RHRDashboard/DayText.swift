@@ -13,9 +13,8 @@ enum DayText {
 
     /// "12 Mar 21:00" (year added when not `thisYear`), in the timestamp's own offset.
     static func moment(_ t: Timestamp, thisYear: Int) -> String {
-        let text = t.shortText
-        guard t.localDay.year != thisYear else { return text }
-        return t.localDay.mediumText + " " + String(text.split(separator: " ").last ?? "")
+        let day = t.localDay
+        return (day.year == thisYear ? day.shortText : day.mediumText) + " " + clock(t.date, offset: t.offsetSeconds)
     }
 
     /// "14:02" today, else "12 Mar 14:02" (with the year when not this one).
