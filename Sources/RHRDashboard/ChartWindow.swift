@@ -13,11 +13,9 @@ struct ChartWindow {
     let start: Int
     let end: Int
 
+    /// At the plot width the state's own size gives (the frame's layout, so the two never disagree).
     init(_ state: DashboardState) {
-        let layout = DashboardLayout(size: state.size, noticeCount: state.index.notices(today: state.today).count,
-                                     focus: state.focus, writerCount: state.index.writers.count,
-                                     showContext: state.showContext)
-        self.init(state, width: layout.plot.width)
+        self.init(state, width: RenderContext(state, size: state.size).layout.plot.width)
     }
 
     /// The chart spans the data, stretched to the cursor when it is outside (today after old data): opening

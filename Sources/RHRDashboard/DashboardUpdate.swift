@@ -227,9 +227,7 @@ public enum DashboardUpdate {
 
     /// Rows a page moves in the columns and detail panes.
     static func pageRows(_ state: DashboardState) -> Int {
-        let layout = DashboardLayout(size: state.size, noticeCount: state.index.notices(today: state.today).count,
-                                     focus: state.focus, writerCount: state.index.writers.count,
-                                     showContext: state.showContext)
+        let layout = RenderContext(state, size: state.size).layout
         let pane = state.focus == .detail ? layout.detail : layout.columns
         return max(1, (pane?.height ?? 6) - 4)
     }
