@@ -1,0 +1,63 @@
+import RHRCore
+import RHRTerminal
+
+/// R9: never an empty chart. No data at all gets onboarding; heart rate without a resting writer gets words.
+enum EmptyStateView {
+    static func lines(_ ctx: RenderContext, width: Int) -> [StyledLine] {
+        let g = ctx.glyphs
+        var out: [StyledLine] = []
+        func paragraph(_ text: String, _ style: Style = .plain, indent: Int = 2) {
+            for line in TextFit.wrap(ctx.text(text), width - indent - 1, ellipsis: g.ellipsis) {
+                out.append(StyledLine(String(repeating: " ", count: indent) + line, style))
+            }
+        }
+        func command(_ cmd: String, _ what: String) {
+            let left = "    " + TextFit.pad(cmd, 34)
+            let rest = TextFit.wrap(ctx.text(what), max(10, width - DisplayWidth.of(left) - 2), ellipsis: g.ellipsis)
+            for (i, line) in rest.enumerated() {
+                out.append(StyledLine([Span(i == 0 ? left : String(repeating: " ", count: DisplayWidth.of(left)), .bold),
+                                       Span(line, .muted)]))
+            }
+        }
+        out.append(StyledLine(""))
+        switch ctx.index.diagnosis {
+        case .noData:
+            paragraph("No resting heart rate here yet.", .title)
+            out.append(StyledLine(""))
+            paragraph("rhr shows one value per day for every app that writes resting heart rate to Apple HealthKit "
+                      + "or Android Health Connect, each writer on its own line. To bring data in:")
+            out.append(StyledLine(""))
+            command("rhr import export.zip", "an Apple Health export (Health app, your picture, Export All Health Data)")
+            command("rhr import \"Health Connect.zip\"", "a Health Connect export")
+            command("rhr import export.json", "a Health Auto Export JSON file")
+            command("rhr daemon", "then let a phone bridge push sync batches as they happen")
+            command("rhr demo", "look around with the bundled samples")
+        case .noRestingWriter(let stores):
+            paragraph("No resting heart rate to show.", .title)
+            out.append(StyledLine(""))
+            for store in stores {
+                paragraph(DataDiagnosis.explanation(store))
+                out.append(StyledLine(""))
+            }
+            paragraph("An Apple Watch writes HealthKit's resting heart rate estimate; in Health Connect, an app has to "
+                      + "write RestingHeartRate records. Import an export that has them, or connect a bridge that "
+                      + "reads them.")
+        case .resting:
+            break
+        }
+        let notes = ctx.notices
+        if !notes.isEmpty {
+            out.append(StyledLine(""))
+            for note in notes { paragraph("\(g.dot) " + note, .muted) }
+        }
+        return out
+    }
+
+    static func draw(_ ctx: RenderContext, in buffer: inout ScreenBuffer) {
+        let rect = ctx.layout.body
+        buffer.fill(rect)
+        for (row, line) in lines(ctx, width: rect.width).prefix(rect.height).enumerated() {
+            line.draw(in: &buffer, x: rect.x, y: rect.y + row, clip: rect)
+        }
+    }
+}
