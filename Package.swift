@@ -21,7 +21,7 @@ let package = Package(
         .target(name: "RHRDaemon", dependencies: ["RHRCore", "RHRStore", "RHRFormats"]),
         .target(name: "RHRTerminal", dependencies: ["CNCurses"]),
         .target(name: "RHRDashboard", dependencies: ["RHRCore", "RHRTerminal"]),
-        // The dashboard's live link: a daemon subscription as dashboard events, the changed days read from the store.
+        // The dashboard's reads of the store (all of it, the recent days, the days a push changed) and its daemon feed.
         .target(name: "RHRLive", dependencies: ["RHRCore", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard"]),
         .executableTarget(
             name: "rhr",

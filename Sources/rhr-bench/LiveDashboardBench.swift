@@ -106,11 +106,7 @@ enum LiveDashboardBench {
 
     /// Reading a changed day, patching the index, rendering: medians over 50 rounds on the real store.
     static func inProcess(database: HealthDatabase, path: String, today: LocalDay, next: inout Int) throws {
-        let data = try DashboardData(samples: database.samples(), revisions: database.revisions(),
-                                     heartRateDays: database.heartRateDays(), contents: database.contents(),
-                                     streams: database.streams(), revision: database.revision(), source: path,
-                                     machineZone: zone)
-        var index = DashboardIndex(data)
+        var index = DashboardIndex(try DashboardLoader.load(database, source: path))
         var reads: [Double] = [], patches: [Double] = [], renders: [Double] = []
         for _ in 1...50 {
             let outcome = try database.apply(bridgeBatch(n: next, today: today))
@@ -165,14 +161,7 @@ enum LiveDashboardBench {
         guard feed.isConnected else { throw DashboardBench.BenchError("the dashboard did not connect to the daemon") }
         let source = path
         let load: @Sendable () throws -> DashboardData = {
-            try background.read { database in
-                // The revision first, as rhr reads: the data read after it holds at least that much.
-                let revision = try database.revision()
-                return DashboardData(samples: try database.samples(), revisions: try database.revisions(),
-                                     heartRateDays: try database.heartRateDays(), contents: try database.contents(),
-                                     streams: try database.streams(), revision: revision, source: source,
-                                     machineZone: zone)
-            }
+            try background.read { try DashboardLoader.load($0, source: source) }
         }
         let loadDays: @Sendable (Set<LocalDay>) throws -> DashboardDelta = { days in
             try background.read { database in try DashboardDeltaReader.read(database, days: days) }

@@ -1,6 +1,7 @@
 import Foundation
 import RHRCore
 import RHRDashboard
+import RHRLive
 import RHRStore
 import Testing
 
@@ -48,13 +49,9 @@ func readable(_ fd: Int32?, timeout: Double = 10) -> Bool {
     return poll(&p, 1, Int32(timeout * 1000)) > 0
 }
 
-/// Everything the dashboard shows, read in full, as `rhr`'s loader reads it.
+/// Everything the dashboard shows, read in full by `rhr`'s own loader.
 func fullData(_ database: HealthDatabase) throws -> DashboardData {
-    let revision = try database.revision()
-    return DashboardData(samples: try database.samples(), revisions: try database.revisions(),
-                         heartRateDays: try database.heartRateDays(), contents: try database.contents(),
-                         streams: try database.streams(), revision: revision, source: database.path,
-                         machineZone: database.machineZone)
+    try DashboardLoader.load(database, source: database.path)
 }
 
 /// A store with a history shaped like a real one: ninety days to 12 Mar 2026 of an Apple Watch (an export of
