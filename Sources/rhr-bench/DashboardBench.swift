@@ -74,7 +74,7 @@ enum DashboardBench {
         // In process: what the first frame costs, step by step. As in `rhr`, the first frame is drawn from the
         // recent days; the whole history is read and prepared on a background thread after it.
         let database = try HealthDatabase(path: path)
-        let today = DashboardHistory(years: options.years, lastDay: today(), seed: options.seed).lastDay
+        let today = DashboardHistory(years: options.years, lastDay: DashboardSession.machineToday(), seed: options.seed).lastDay
         var recentTimes: [Double] = []
         for _ in 0..<options.runs {
             let t0 = now()
@@ -269,7 +269,7 @@ enum DashboardBench {
     static func buildStore(at path: String, options: Options) throws -> (samples: Int, seconds: Double) {
         removeStore(path)
         let start = now()
-        let history = DashboardHistory(years: options.years, lastDay: today(), seed: options.seed)
+        let history = DashboardHistory(years: options.years, lastDay: DashboardSession.machineToday(), seed: options.seed)
         let batches = history.batches()
         let database = try HealthDatabase(path: path)
         _ = try database.apply(batches)
@@ -278,11 +278,6 @@ enum DashboardBench {
 
     static func removeStore(_ path: String) {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    }
-
-    static func today() -> LocalDay {
-        let now = Date()
-        return LocalDay(epochSeconds: now.timeIntervalSince1970, offsetSeconds: TimeZone.current.secondsFromGMT(for: now))
     }
 
     // MARK: - Figures

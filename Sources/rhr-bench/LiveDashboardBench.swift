@@ -55,7 +55,7 @@ enum LiveDashboardBench {
         storeOptions.years = options.years
         let (samples, buildSeconds) = try DashboardBench.buildStore(at: path, options: storeOptions)
         defer { if !options.keep { DashboardBench.removeStore(path) } }
-        let today = DashboardHistory(years: options.years, lastDay: DashboardBench.today(), seed: 1).lastDay
+        let today = DashboardHistory(years: options.years, lastDay: DashboardSession.machineToday(), seed: 1).lastDay
         print("live: store of \(options.years) years × 6 writers, \(samples) resting samples (built in "
               + "\(DashboardBench.format(buildSeconds * 1000)) ms); pushes of today's watch estimate at 200×60")
 
