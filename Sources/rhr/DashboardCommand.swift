@@ -26,6 +26,8 @@ enum DashboardCommand {
                 invocation.output.write(try SummaryCommand.report(store: database, aggregation: .latest, days: 14))
                 return 0
             }
+            // The terminal goes back to the shell on every way out, before a failure's message is printed.
+            defer { terminal.close() }
             // Subscribed before the first read, so no push falls between the two (when a daemon serves this store).
             let feed = DaemonFeed(socketPath: DaemonCommand.socketPath(invocation), storePath: storePath,
                                   explicit: invocation.arguments.value("socket") != nil)
@@ -35,7 +37,6 @@ enum DashboardCommand {
                 data = try DashboardLoader.loadRecent(database, source: source, today: DashboardSession.machineToday())
                     ?? DashboardLoader.load(database, source: source)
             } catch {
-                terminal.close()
                 throw CommandFailure("\(error)")
             }
             // Background reads share one connection: a live update reads only the days it changed.
@@ -49,10 +50,8 @@ enum DashboardCommand {
             do {
                 exit = try session.run(on: terminal, initial: data)
             } catch {
-                terminal.close()
                 throw CommandFailure("\(error)")
             }
-            terminal.close()
             switch exit {
             case .quit, .signal(.interrupt): return 0
             case .signal(.terminate): return 128 + SIGTERM
