@@ -42,6 +42,11 @@ public struct DaemonConfiguration: Sendable {
 /// never touches the store and never blocks on a client (non-blocking sockets, `poll(2)`). The store
 /// thread (`StoreWorker`) owns the store and runs requests one at a time. The folder watch has its own
 /// thread. The other threads talk to the loop through `Inbox`, which wakes it with a byte on a pipe.
+///
+/// `@unchecked Sendable`: the event-loop state is touched by the loop's thread only, or before the loop runs
+/// (`init`, and `stop()`/`deinit` while `phase` is `.ready`, under `lifecycle`); `phase` only under
+/// `lifecycle`. What other threads may call (`stop`, `waitUntilStopped`, `installSignalHandlers`) reaches the
+/// loop through `inbox`.
 public final class DaemonServer: @unchecked Sendable {
     public let configuration: DaemonConfiguration
     public var socketPath: String { configuration.socketPath }

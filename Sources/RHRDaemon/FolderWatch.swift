@@ -10,6 +10,9 @@ import RHRStore
 /// same size, modification time and inode on two looks in a row) and once per content (SHA-256, kept in
 /// the `ImportLedger`). Reading and hashing happen on this watch's own thread; only the apply runs on the
 /// store's thread. A bad file is reported and skipped; the watch goes on.
+///
+/// `@unchecked Sendable`: `stopping` and `lookCount` are used under `condition` only, `seen` and
+/// `missingReported` on the watch's own thread only; the rest never changes.
 final class FolderWatch: @unchecked Sendable {
     let directories: [String]
     private let interval: Double

@@ -5,6 +5,9 @@ import RHRFormats
 /// (`rhr.sqlite-imports`, mode 0600): it lives as long as the store does, so a restart does not import
 /// a file again. Entries record the store's revision; when the store is older than its ledger (it was
 /// deleted and made anew), the ledger is for another store and starts over.
+///
+/// `@unchecked Sendable`: after `init` (which runs before the folder watch starts), `hashes` and `recent` are
+/// used under `lock` only.
 final class ImportLedger: @unchecked Sendable {
     let path: String
     private let lock = NSLock()

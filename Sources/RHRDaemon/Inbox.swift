@@ -2,6 +2,8 @@ import Foundation
 
 /// Messages from the store thread, the folder watch and parsers to the event loop. Posting appends under a
 /// lock and writes a byte to a pipe the loop polls, so the loop wakes without polling on a timer.
+///
+/// `@unchecked Sendable`: `messages` and `closed` are used under `lock` only; the descriptors never change.
 final class Inbox: @unchecked Sendable {
     enum Message: Sendable {
         /// A long request line, parsed off the loop.

@@ -2,6 +2,8 @@ import Foundation
 
 /// The store revision the daemon itself last saw, kept on the store's thread: when the store's revision
 /// moves past it without the daemon's doing, another process (`rhr import`) changed the store.
+///
+/// `@unchecked Sendable`: `known` is used under `lock` only.
 final class RevisionTracker: @unchecked Sendable {
     private let lock = NSLock()
     private var known: Int64 = 0

@@ -3,6 +3,8 @@ import Foundation
 /// SIGTERM and SIGINT for `rhr daemon`: the handler only writes a byte to the event loop's pipe
 /// (async-signal-safe); the loop then stops the way `DaemonServer.stop()` asks it to.
 enum ShutdownSignals {
+    /// Read by the handler only. Written only while no handler is installed: `install` sets it before calling
+    /// `signal()`, `uninstall` after restoring the defaults (one daemon a process calls them).
     nonisolated(unsafe) private static var wakeFD: Int32 = -1
 
     static func install(wakeFD fd: Int32) {

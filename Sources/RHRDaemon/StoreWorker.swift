@@ -5,6 +5,9 @@ import RHRStore
 /// this thread only. Jobs run one at a time in the order submitted, so pushes apply in the order the event
 /// loop took them; a slow job (a big folder import, another process holding the write lock) delays other
 /// store work but never the event loop, which goes on serving every socket.
+///
+/// `@unchecked Sendable`: `jobs` and `stopping` are used under `condition` only; the store itself never leaves
+/// the worker's thread.
 final class StoreWorker: @unchecked Sendable {
     typealias Job = @Sendable (HealthDatabase) -> Void
 
@@ -23,6 +26,7 @@ final class StoreWorker: @unchecked Sendable {
         self.periodic = periodic
         self.checkInterval = checkInterval
         let opened = DispatchSemaphore(value: 0)
+        // Written on the worker's thread before `opened.signal()`, read here after `opened.wait()`: ordered.
         nonisolated(unsafe) var openError: DaemonError?
         let thread = Thread { [self] in
             let database: HealthDatabase
@@ -59,6 +63,7 @@ final class StoreWorker: @unchecked Sendable {
     /// Runs `body` on the worker and waits for its result; nil when the worker is stopping.
     func perform<T: Sendable>(_ body: @escaping @Sendable (HealthDatabase) -> T) -> T? {
         let done = DispatchSemaphore(value: 0)
+        // Written by the job before `done.signal()`, read after `done.wait()`: ordered.
         nonisolated(unsafe) var result: T?
         guard submit({ database in
             result = body(database)

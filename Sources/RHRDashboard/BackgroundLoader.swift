@@ -9,6 +9,9 @@ import RHRCore
 /// A live update reads only the days it changed and patches the newest index (`base`); when a patch cannot
 /// be exact, or there is no way to read days, it reads everything. Loads run one after another, so each
 /// starts from the index the one before produced.
+///
+/// `@unchecked Sendable`: `running`, `pending`, `finished` and `base` are read and written under `lock` only;
+/// everything else is set in `init` and never changes (the closures are `@Sendable`).
 final class BackgroundLoader: @unchecked Sendable {
     typealias Load = @Sendable () throws -> DashboardData
     typealias LoadDays = @Sendable (Set<LocalDay>) throws -> DashboardDelta

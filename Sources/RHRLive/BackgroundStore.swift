@@ -4,6 +4,9 @@ import RHRStore
 /// One connection for the dashboard's background reads, opened on first use and kept: the loader runs one
 /// read at a time (on whichever thread), and a warm connection reads a few days in a millisecond or two.
 /// The lock makes one-at-a-time a rule rather than a hope.
+///
+/// `@unchecked Sendable`: `database` (one SQLite connection, for one thread at a time) is opened and used under
+/// `lock` only; the rest never changes.
 public final class BackgroundStore: @unchecked Sendable {
     public let path: String
     private let machineZone: TimeZone

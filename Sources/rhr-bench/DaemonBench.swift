@@ -215,6 +215,7 @@ enum DaemonBench {
     }
 
     /// When each acknowledged push was sent and when its event arrived, by store revision.
+    /// `@unchecked Sendable`: every mutable property is used under `lock` only.
     final class Record: @unchecked Sendable {
         private let lock = NSLock()
         private var sent: [Int64: UInt64] = [:]
@@ -251,6 +252,7 @@ enum DaemonBench {
         }
     }
 
+    /// `@unchecked Sendable`: `value` is used under `lock` only.
     final class Flag: @unchecked Sendable {
         private let lock = NSLock()
         private var value = false

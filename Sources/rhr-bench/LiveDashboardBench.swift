@@ -226,6 +226,7 @@ enum LiveDashboardBench {
     static func value(_ n: Int) -> Int { 100 + n % 100 }
 
     /// What the pusher and the terminal share: the text the next frame must show, and the times.
+    /// `@unchecked Sendable`: every mutable property is used under `condition` only; the pipe's ends never change.
     final class Record: @unchecked Sendable {
         private let condition = NSCondition()
         private var expected: String?

@@ -7,7 +7,7 @@ import Testing
 
 /// A private temporary directory with a short path (a socket path holds at most 107 bytes), removed when
 /// the value is released.
-final class ShortTemporaryDirectory: @unchecked Sendable {
+final class ShortTemporaryDirectory: Sendable {
     let path: String
 
     init() {
@@ -26,7 +26,7 @@ final class ShortTemporaryDirectory: @unchecked Sendable {
 let utc = TimeZone(identifier: "UTC")!
 
 /// A daemon served from a thread of the test process, on a real socket in a temporary directory.
-final class TestDaemon: @unchecked Sendable {
+final class TestDaemon: Sendable {
     let directory: ShortTemporaryDirectory
     let server: DaemonServer
     let logLines = LockedList<String>()
@@ -59,8 +59,8 @@ final class TestDaemon: @unchecked Sendable {
     }
 }
 
-/// A list several threads append to.
-final class LockedList<Element>: @unchecked Sendable {
+/// A list several threads append to. `@unchecked Sendable`: `items` is used under `lock` only.
+final class LockedList<Element: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var items: [Element] = []
 
@@ -199,6 +199,7 @@ struct RHRBinary {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         let group = DispatchGroup()
+        // Written by the reader before `group.leave()`, read after `group.wait()`: ordered.
         nonisolated(unsafe) var outData = Data()
         group.enter()
         DispatchQueue.global().async {

@@ -35,6 +35,8 @@ struct ProcessTests {
         let socket = rhr.socketPath
         let pushing = DispatchGroup()
         pushing.enter()
+        // Written by the pusher before `pushing.leave()`, read after `pushing.wait` (the test fails when that
+        // wait times out).
         nonisolated(unsafe) var lastAcknowledged = 0
         Thread {
             lastAcknowledged = ProcessTests.pushChain(socket: socket, from: 1, acknowledged: acknowledged)

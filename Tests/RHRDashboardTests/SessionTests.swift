@@ -72,7 +72,7 @@ final class ListFeed: DashboardFeed {
     }
 }
 
-/// Counts loads across threads.
+/// Counts loads across threads. `@unchecked Sendable`: `value` is used under `lock` only.
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0

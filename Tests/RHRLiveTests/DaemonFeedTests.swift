@@ -9,7 +9,7 @@ import RHRTerminal
 import Testing
 
 /// A daemon served from a thread of the test process, on a real socket in a temporary directory.
-final class TestDaemon: @unchecked Sendable {
+final class TestDaemon: Sendable {
     let server: DaemonServer
     let socketPath: String
 
@@ -197,7 +197,7 @@ struct DaemonFeedTests {
     }
 }
 
-/// Counts across threads.
+/// Counts across threads. `@unchecked Sendable`: `value` is used under `lock` only.
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0

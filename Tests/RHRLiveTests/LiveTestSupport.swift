@@ -7,7 +7,7 @@ import Testing
 
 /// A private temporary directory with a short path (a socket path holds at most 107 bytes), removed when
 /// the value is released.
-final class TemporaryDirectory: @unchecked Sendable {
+final class TemporaryDirectory: Sendable {
     let path: String
 
     init() {
