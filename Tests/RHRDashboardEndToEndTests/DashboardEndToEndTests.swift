@@ -165,7 +165,7 @@ struct DashboardEndToEndTests {
         let screen = try tmux.waitFor("No resting heart rate to show.")
         #expect(screen.contains("heart-rate samples"))
         #expect(screen.contains("does not derive resting heart rate"))
-        #expect(screen.contains("a temporary store of 1 file") || !screen.contains(Self.chart))
+        #expect(!screen.contains(Self.chart))
     }
 
     @Test("rhr demo opens the dashboard on the bundled samples")
