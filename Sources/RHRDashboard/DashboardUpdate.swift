@@ -155,6 +155,7 @@ public enum DashboardUpdate {
         case .pageEarlier: state.helpScroll = max(0, state.helpScroll - max(1, state.size.height - 4))
         case .pageLater: state.helpScroll = min(state.helpScroll + max(1, state.size.height - 4), HelpView.maxScroll(state))
         case .first: state.helpScroll = 0
+        case .last: state.helpScroll = HelpView.maxScroll(state)
         default: break
         }
         return nil

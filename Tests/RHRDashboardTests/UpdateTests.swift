@@ -241,13 +241,21 @@ struct UpdateTests {
         #expect(state.index.revision == 4)
     }
 
-    @Test("? opens help; Esc or ? closes it; ↑↓ scroll it; q still quits")
+    @Test("? opens help; Esc or ? closes it; ↑↓ scroll it, G and g to its end and start; q still quits")
     func help() {
         var state = Fixture.state()
         Fixture.press(&state, .character("?"))
         #expect(state.overlay == .help)
         Fixture.press(&state, .down, .down, .up)
         #expect(state.helpScroll == 1)
+        Fixture.press(&state, .character("G"))
+        let end = state.helpScroll
+        #expect(end > 1)
+        Fixture.press(&state, .down)
+        #expect(state.helpScroll == end, "G went to the end: nothing further to scroll")
+        Fixture.press(&state, .character("g"))
+        #expect(state.helpScroll == 0)
+        Fixture.press(&state, .down)
         Fixture.press(&state, .left)
         #expect(state.cursor == last, "other keys do nothing under the help")
         Fixture.press(&state, .escape)
