@@ -12,7 +12,8 @@ public enum SocketPath {
 
     /// Makes the socket's directory, mode 0700, when missing. An existing one must be a real directory (not
     /// a symbolic link) owned by this user; one that others could enter is tightened to 0700. A shared
-    /// place such as `/tmp` is where someone else may have made it first: then this refuses.
+    /// place such as `/tmp` is where someone else may have made it first: then this refuses, and it refuses
+    /// the shared place itself (sticky, as `/tmp` is) rather than close it to everyone, root's included.
     static func prepareDirectory(for socketPath: String) throws(DaemonError) {
         let directory = (socketPath as NSString).deletingLastPathComponent
         guard !directory.isEmpty, directory != "/" else { return }
@@ -37,6 +38,10 @@ public enum SocketPath {
         }
         guard info.st_uid == getuid() else {
             throw DaemonError("\(directory): the socket's directory belongs to uid \(info.st_uid), not to you (uid \(getuid())); not using it")
+        }
+        guard info.st_mode & S_ISVTX == 0 else {
+            throw DaemonError("\(directory): the socket's directory is shared (sticky, like /tmp); not making it private. "
+                              + "Give the socket a directory of its own, e.g. \(directory)/rhr/rhr.sock")
         }
         if info.st_mode & 0o077 != 0 && chmod(directory, 0o700) != 0 {
             throw DaemonError("\(directory): cannot make the socket's directory private (0700): \(errnoText())")

@@ -48,6 +48,26 @@ struct SocketTests {
         daemon.stop()
     }
 
+    @Test func aSharedStickyDirectoryIsRefusedAndLeftAsItWas() throws {
+        // What /tmp is: everyone may write, the sticky bit keeps their files apart. Closing it to 0700 would
+        // break everyone else (and as root, rhr owns /tmp, so the ownership check alone does not stop it).
+        let directory = ShortTemporaryDirectory()
+        let shared = directory.path + "/shared"
+        mkdir(shared, 0o700)
+        chmod(shared, 0o1777)
+        do {
+            _ = try DaemonServer(DaemonConfiguration(socketPath: shared + "/rhr.sock", storePath: directory.storePath))
+            Issue.record("a daemon started with its socket directly in a sticky directory")
+        } catch {
+            #expect(error.message.hasPrefix("\(shared): the socket's directory is shared (sticky, like /tmp)"))
+        }
+        var info = stat()
+        lstat(shared, &info)
+        #expect(info.st_mode & 0o7777 == 0o1777, "the shared directory's mode changed")
+        #expect(!FileManager.default.fileExists(atPath: shared + "/rhr.sock"))
+        #expect(!FileManager.default.fileExists(atPath: shared + "/rhr.sock.lock"))
+    }
+
     @Test func aSecondDaemonOnTheSameSocketIsRefused() throws {
         let daemon = try TestDaemon()
         #expect(throws: DaemonError.self) {
