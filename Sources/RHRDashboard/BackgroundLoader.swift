@@ -34,8 +34,9 @@ final class BackgroundLoader: @unchecked Sendable {
     init(load: @escaping Load, loadDays: LoadDays? = nil) {
         self.load = load
         self.loadDays = loadDays
-        var fds: [Int32] = [0, 0]
-        pipe(&fds)
+        var fds: [Int32] = [-1, -1]
+        // Without it the ends would stay 0, stdin: the loop would read the keyboard as finished loads.
+        precondition(pipe(&fds) == 0, "cannot create the background loader's wake-up pipe: \(String(cString: strerror(errno)))")
         readEnd = fds[0]
         writeEnd = fds[1]
         _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
