@@ -155,7 +155,7 @@ public final class DaemonClient {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if !pendingEvents.isEmpty { return pendingEvents.removeFirst() }
-            while !received.isEmpty {
+            if !received.isEmpty {
                 let message = received.removeFirst()
                 if message["event"] != nil { return message }
                 throw DaemonClientError(.badMessage, "a reply came while only events were expected: \(message)")
