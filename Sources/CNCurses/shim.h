@@ -194,11 +194,23 @@ static inline void rhr_install_signal_handlers(void) {
     pthread_sigmask(SIG_UNBLOCK, &handled, &state->previous_mask);
 }
 
-static inline void rhr_restore_signal_handlers(void) {
+/* Puts back the handlers found at install. After a hang-up SIGHUP is ignored instead: the loop can see the
+   terminal go (POLLHUP) before the kernel's SIGHUP lands, and that SIGHUP must not end the process before it
+   has cleaned up (a temporary store of health data left in /tmp). */
+static inline void rhr_restore_signal_handlers(int hung_up) {
     struct rhr_signal_state *state = rhr_signal_state();
     sigaction(SIGWINCH, &state->previous_resize_action, NULL);
-    for (int i = 0; i < RHR_QUIT_SIGNAL_COUNT; i++)
-        sigaction(rhr_quit_signal(i), &state->previous_quit_actions[i], NULL);
+    for (int i = 0; i < RHR_QUIT_SIGNAL_COUNT; i++) {
+        if (hung_up && rhr_quit_signal(i) == SIGHUP) {
+            struct sigaction ignore;
+            memset(&ignore, 0, sizeof ignore);
+            ignore.sa_handler = SIG_IGN;
+            sigemptyset(&ignore.sa_mask);
+            sigaction(SIGHUP, &ignore, NULL);
+        } else {
+            sigaction(rhr_quit_signal(i), &state->previous_quit_actions[i], NULL);
+        }
+    }
     for (int i = 0; i < RHR_CRASH_SIGNAL_COUNT; i++)
         sigaction(rhr_crash_signal(i), &state->previous_crash_actions[i], NULL);
     pthread_sigmask(SIG_SETMASK, &state->previous_mask, NULL);

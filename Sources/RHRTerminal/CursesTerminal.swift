@@ -11,6 +11,8 @@ public final class CursesTerminal: TerminalDevice {
     private var screen: OpaquePointer?
     private var previous: ScreenBuffer?
     private var palette: Palette
+    /// The terminal went away (SIGHUP, or a hang-up seen on stdin first).
+    private var hungUp = false
 
     /// Opens the terminal, or returns nil when stdin or stdout is not a terminal or `TERM` is unknown, so the
     /// caller can print plain text instead. Call `close()` on every way out.
@@ -55,7 +57,7 @@ public final class CursesTerminal: TerminalDevice {
         endwin()
         delscreen(screen)
         self.screen = nil
-        TerminalSignals.uninstall()
+        TerminalSignals.uninstall(hungUp: hungUp)
     }
 
     public func draw(_ buffer: ScreenBuffer) {
@@ -104,7 +106,10 @@ public final class CursesTerminal: TerminalDevice {
     public func nextInput(timeoutMilliseconds: Int32, watching: [Int32]) -> TerminalInput? {
         var remaining = timeoutMilliseconds
         while true {
-            if let signal = TerminalSignals.takePending() { return .signal(signal) }
+            if let signal = TerminalSignals.takePending() {
+                if signal == .hangup { hungUp = true }
+                return .signal(signal)
+            }
             if let input = readKey() { return input }
             var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: TerminalSignals.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
@@ -127,6 +132,7 @@ public final class CursesTerminal: TerminalDevice {
             }
             // The terminal went away (Linux says POLLIN too, but reads give nothing): end as on SIGHUP.
             if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+                hungUp = true
                 return .signal(.hangup)
             }
             for fd in fds.dropFirst(2) where fd.revents != 0 { return .readable(fd.fd) }

@@ -20,9 +20,10 @@ enum TerminalSignals {
         rhr_install_signal_handlers()
     }
 
-    /// Puts back whatever handlers were there before `install`.
-    static func uninstall() {
-        rhr_restore_signal_handlers()
+    /// Puts back whatever handlers were there before `install`; after the terminal hung up, SIGHUP stays
+    /// ignored (a late one would end the process before it cleans up).
+    static func uninstall(hungUp: Bool) {
+        rhr_restore_signal_handlers(hungUp ? 1 : 0)
     }
 
     /// Readable after a signal arrived, whichever thread took it; -1 before `install`.

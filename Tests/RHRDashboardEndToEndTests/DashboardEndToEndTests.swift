@@ -179,6 +179,26 @@ struct DashboardEndToEndTests {
         #expect(screen.contains("Jane’s Apple Watch"))
     }
 
+    @Test("The terminal hangs up under it (tmux killed): rhr demo still removes its temporary store")
+    func hangUp() throws {
+        // The loop can see the hang-up on stdin before the kernel's SIGHUP lands; that SIGHUP must not end rhr
+        // before it removes its temporary store, a copy of health data. The order is a race: a few rounds.
+        let scratch = try TemporaryDirectory()
+        for round in 1...5 {
+            let tmux = try Tmux(width: 100, height: 30,
+                                command: try Binary.dashboard("demo", environment: "TMPDIR='\(scratch.path)'"))
+            try tmux.waitFor("▸Sat 21 Mar 2026")
+            tmux.kill()
+            let deadline = Date().addingTimeInterval(10)
+            var left = try FileManager.default.contentsOfDirectory(atPath: scratch.path)
+            while !left.isEmpty {
+                guard Date() < deadline else { throw TestFailure("round \(round): rhr left \(left) in its TMPDIR") }
+                usleep(20_000)   // between polls
+                left = try FileManager.default.contentsOfDirectory(atPath: scratch.path)
+            }
+        }
+    }
+
     @Test("With stdout not a terminal, rhr prints the plain summary and no escape sequences")
     func notATerminal() throws {
         let (dir, path) = try restingStore()
