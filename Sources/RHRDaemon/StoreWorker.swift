@@ -29,18 +29,8 @@ final class StoreWorker: @unchecked Sendable {
         // Written on the worker's thread before `opened.signal()`, read here after `opened.wait()`: ordered.
         nonisolated(unsafe) var openError: DaemonError?
         let thread = Thread { [self] in
-            let database: HealthDatabase
-            switch Result(catching: { () throws(StoreError) in try HealthDatabase(path: storePath, machineZone: machineZone) }) {
-            case .success(let opened):
-                database = opened
-            case .failure(let error):
-                openError = DaemonError(error.message)
-                opened.signal()
-                finished.signal()
-                return
-            }
-            opened.signal()
-            serve(database)
+            openAndServe(storePath: storePath, machineZone: machineZone, opened: opened) { openError = $0 }
+            // Only now, with the connection closed: `stop()` promises a closed store.
             finished.signal()
         }
         thread.name = "rhr-store"
@@ -81,6 +71,22 @@ final class StoreWorker: @unchecked Sendable {
         condition.signal()
         condition.unlock()
         if first { finished.wait() }
+    }
+
+    /// Opens the store, signals `opened` (after `failed` when it could not), and serves it until `stop()`. The
+    /// connection lives in this call only, so it is closed when this returns.
+    private func openAndServe(storePath: String, machineZone: TimeZone, opened: DispatchSemaphore,
+                              failed: (DaemonError) -> Void) {
+        let database: HealthDatabase
+        do {
+            database = try HealthDatabase(path: storePath, machineZone: machineZone)
+        } catch {
+            failed(DaemonError(error.message))
+            opened.signal()
+            return
+        }
+        opened.signal()
+        serve(database)
     }
 
     private func serve(_ database: HealthDatabase) {

@@ -38,6 +38,17 @@ struct SocketTests {
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
     }
 
+    @Test func aStoppedDaemonHasClosedItsStore() throws {
+        let daemon = try TestDaemon()
+        #expect(try daemon.client().push(chainBatch(stream: "iphone", 1)).isOK)
+        let log = daemon.directory.storePath + "-wal"
+        #expect(FileManager.default.fileExists(atPath: log), "the push went to the write-ahead log")
+        daemon.stop()
+        // Its last connection closed, SQLite folded the log back into the store and removed it: `stop()`
+        // returned with the store closed, so a caller may remove or copy the files at once.
+        #expect(!FileManager.default.fileExists(atPath: log))
+    }
+
     @Test func aMissingDirectoryIsMadePrivateWithItsParents() throws {
         let directory = ShortTemporaryDirectory()
         let socket = directory.path + "/a/b/rhr.sock"
