@@ -61,7 +61,9 @@ public struct HeartRateDaySummary: Sendable, Hashable {
         }
     }
 
-    /// Adds one heart-rate sample. NaN values are not counted: they carry no information.
+    /// Adds one heart-rate sample. NaN values are not counted: they carry no information. Values outside
+    /// 1…300 (R6) are counted by context but stay out of the sedentary minimum and median, like out-of-range
+    /// values out of every aggregate (and a value such as 1e300 has no whole-bpm histogram key).
     public mutating func add(bpm: Double, context: MotionContext) {
         guard !bpm.isNaN else { return }
         switch context {
@@ -69,6 +71,7 @@ public struct HeartRateDaySummary: Sendable, Hashable {
         case .active: active += 1
         case .sedentary:
             sedentary += 1
+            guard RestingValue.isInRange(bpm) else { return }
             sedentaryMin = min(sedentaryMin ?? bpm, bpm)
             sedentaryHistogram[Int(bpm.rounded()), default: 0] += 1
         }

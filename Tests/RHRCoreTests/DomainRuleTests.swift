@@ -211,6 +211,16 @@ struct HeartRateContextTests {
         #expect(copy == s.sedentaryHistogram)
     }
 
+    @Test func outOfRangeHeartRateIsCountedButNotInTheSedentaryStatistics() {
+        // R6 applies to the context series too: a zero is no minimum, and a value no Int holds must not trap.
+        var s = HeartRateDaySummary(writer: watch, day: day("2026-11-28"))
+        for bpm in [0, -4, 301, 1e300, .infinity, 58] { s.add(bpm: bpm, context: .sedentary) }
+        #expect(s.sedentary == 6)
+        #expect(s.sedentaryMin == 58)
+        #expect(s.sedentaryMedian == 58)
+        #expect(s.sedentaryHistogram == [58: 1])
+    }
+
     @Test func motionContextFromMetadata() {
         #expect(MotionContext(metadataValue: "1") == .sedentary)
         #expect(MotionContext(metadataValue: "2") == .active)

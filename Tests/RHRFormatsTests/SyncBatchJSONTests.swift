@@ -438,6 +438,18 @@ struct SyncBatchJSONTests {
         #expect(summary.sedentaryHistogram == [60: 1])
     }
 
+    @Test("a sedentary heart-rate value out of range is counted, not a minimum, and never traps")
+    func healthKitHeartRateOutOfRange() throws {
+        // A push like this one used to stop the daemon: 1e300 has no whole-bpm histogram key.
+        for value: JSONValue in [1e300, 0, 301] {
+            let json = Fixtures.healthKit.setting("upserted.1.value", value)
+            let summary = try #require(try SyncBatchJSON.decode(json, machineZone: Fixtures.utc).heartRate.first)
+            #expect(summary.sedentary == 1)
+            #expect(summary.sedentaryMin == nil)
+            #expect(summary.sedentaryHistogram.isEmpty)
+        }
+    }
+
     @Test("Health Connect resting: offsets as text, seconds, null or absent")
     func healthConnectOffsets() throws {
         let cases: [(JSONValue?, Int?)] = [("+01:00", 3600), ("-07:00", -25200), ("+0545", 20700), ("Z", 0),
