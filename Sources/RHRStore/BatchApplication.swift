@@ -287,13 +287,14 @@ struct BatchApplication {
             try recordRevision(of: row, reason: .deleted, replacedBy: nil, stream: stream, pending: true)
             try removeSample(rowID, day: row.day)
         }
-        // A deleted heart-rate sample or record leaves its summary too.
-        let days = try db.statement("SELECT DISTINCT day FROM heart_rate WHERE record_key = ?")
-        days.bind(.text(key))
+        // A deleted heart-rate sample or record leaves its summary too; only its own store's (R1).
+        let ofThisStore = "record_key = ? AND writer_id IN (SELECT id FROM writer WHERE store = ?)"
+        let days = try db.statement("SELECT DISTINCT day FROM heart_rate WHERE \(ofThisStore)")
+        days.bind(.text(key), .text(batch.store.rawValue))
         var hrDays: [Int64] = []
         while try days.step() { hrDays.append(days.int(0)) }
         if !hrDays.isEmpty {
-            try db.statement("DELETE FROM heart_rate WHERE record_key = ?").bind(.text(key)).run()
+            try db.statement("DELETE FROM heart_rate WHERE \(ofThisStore)").bind(.text(key), .text(batch.store.rawValue)).run()
             for d in hrDays { outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(d))) }
         }
     }
