@@ -288,7 +288,9 @@ struct BatchApplication {
             try removeSample(rowID, day: row.day)
         }
         // A deleted heart-rate sample or record leaves its summary too; only its own store's (R1).
-        let ofThisStore = "record_key = ? AND writer_id IN (SELECT id FROM writer WHERE store = ?)"
+        // `record_key <> ''` lets SQLite use the partial index `heart_rate_by_record`; without it every
+        // deleted id scanned the whole table.
+        let ofThisStore = "record_key = ? AND record_key <> '' AND writer_id IN (SELECT id FROM writer WHERE store = ?)"
         let days = try db.statement("SELECT DISTINCT day FROM heart_rate WHERE \(ofThisStore)")
         days.bind(.text(key), .text(batch.store.rawValue))
         var hrDays: [Int64] = []
