@@ -277,10 +277,14 @@ struct BatchApplication {
     /// R4: a deletion from the platform is authoritative, whichever road delivered the sample.
     private mutating func delete(id: String, stream: StreamRow) throws(StoreError) {
         let key = batch.store == .healthConnect ? SampleIdentity.normalisedRecordId(id) : id
+        // Two lookups, one per index: with `uuid = ? OR identity = ?` SQLite used only the store prefix of
+        // the identity index and read every sample of the store for each deleted id.
         let select = try db.statement("""
-            SELECT id, \(SampleRow.columns) FROM sample WHERE store = ? AND (uuid = ? OR identity = ?)
+            SELECT id, \(SampleRow.columns) FROM sample WHERE id IN (
+                SELECT id FROM sample WHERE store = ?1 AND uuid = ?2
+                UNION SELECT id FROM sample WHERE store = ?1 AND identity = ?2)
             """)
-        select.bind(.text(batch.store.rawValue), .text(key), .text(key))
+        select.bind(.text(batch.store.rawValue), .text(key))
         var doomed: [(Int64, SampleRow)] = []
         while try select.step() { doomed.append((select.int(0), SampleRow(select, first: 1))) }
         for (rowID, row) in doomed {
