@@ -26,6 +26,15 @@ struct LocalDayRuleTests {
         #expect(LocalDayRule.day(of: unknown, machineZone: TimeZone(identifier: "UTC")!).day == day("2026-06-10"))
     }
 
+    @Test func healthKitWithoutOffsetOrZoneTakesTheMidpointInTheMachinesZone() {
+        // An all-day window from 23:30 the evening before, in Berlin: its midpoint is on the 28th there.
+        var s = hkSample("2026-11-27 23:30:00 +0100", "2026-11-28 23:50:00 +0100", 58)
+        s.offsetSeconds = nil
+        let placed = LocalDayRule.day(of: s, machineZone: TimeZone(identifier: "Europe/Berlin")!)
+        #expect(placed.day == day("2026-11-28"))
+        #expect(placed.offsetAssumed)
+    }
+
     @Test func healthConnectTripOffsetMovesTheDay() {
         // 06:30 UTC is 2026-11-28 at home (+01:00) but still the 27th in Los Angeles (-08:00).
         let home = LocalDayRule.healthConnect(time: date("2026-11-28T06:30:00Z"), zoneOffset: 3600,
