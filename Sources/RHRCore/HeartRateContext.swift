@@ -107,12 +107,32 @@ public struct HeartRateDaySummary: Sendable, Hashable {
         sedentaryHistogram.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
     }
 
+    /// `histogramText` read back; several texts joined by commas add up (the store merges roads that way).
     public static func histogram(fromText text: String) -> [Int: Int] {
+        var text = text
+        return text.withUTF8 { histogram(fromUTF8: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The same on UTF-8 bytes, without building intermediate strings (the store reads ten years of days).
+    public static func histogram(fromUTF8 bytes: UnsafeRawBufferPointer) -> [Int: Int] {
         var result: [Int: Int] = [:]
-        for pair in text.split(separator: ",") {
-            let parts = pair.split(separator: ":")
-            if parts.count == 2, let bpm = Int(parts[0]), let n = Int(parts[1]) { result[bpm, default: 0] += n }
+        var key = 0, value = 0, sign = 1, inValue = false, digits = false
+        func flush() {
+            if inValue && digits { result[sign * key, default: 0] += value }
+            key = 0; value = 0; sign = 1; inValue = false; digits = false
         }
+        for b in bytes {
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if inValue { value = value * 10 + Int(b - 48) } else { key = key * 10 + Int(b - 48) }
+                digits = true
+            case UInt8(ascii: "-") where !inValue: sign = -1
+            case UInt8(ascii: ":"): inValue = true; digits = false
+            case UInt8(ascii: ","): flush()
+            default: break
+            }
+        }
+        flush()
         return result
     }
 }

@@ -218,6 +218,8 @@ struct HeartRateContextTests {
         #expect(s.sedentaryMedian == 63)   // 61, 62, 64, 67 → (62 + 64) / 2
         let copy = HeartRateDaySummary.histogram(fromText: s.histogramText)
         #expect(copy == s.sedentaryHistogram)
+        // Texts joined by commas (the store's group_concat of several roads) add up.
+        #expect(HeartRateDaySummary.histogram(fromText: "61:1,62:2,61:3") == [61: 4, 62: 2])
     }
 
     @Test func outOfRangeHeartRateIsCountedButNotInTheSedentaryStatistics() {
