@@ -33,7 +33,6 @@ struct StreamRow {
     var id: Int64
     var cursor: String?
     var asOf: Timestamp?
-    var asOfDay: Int64?
 }
 
 /// One batch being applied, inside the caller's transaction.
@@ -93,10 +92,10 @@ struct BatchApplication {
 
         // R3: a newer asOf can end the provisional state of earlier days.
         let advanced = stream.asOf.map { batch.asOf.epochSeconds > $0.epochSeconds } ?? true
-        if advanced, let oldDay = stream.asOfDay, stream.asOf != nil {
-            let newDay = Int64(batch.asOf.localDay.daysSinceEpoch)
-            if newDay > oldDay, try streamHasWatchSamples(stream.id, since: oldDay - 1) {
-                for d in (oldDay - 1)...min(newDay, oldDay + 60) { outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(d))) }
+        if advanced, let oldDay = stream.asOf?.localDay, batch.asOf.localDay > oldDay {
+            let firstOld = ProvisionalRule.firstProvisionalDay(readOn: oldDay)
+            if try streamHasWatchSamples(stream.id, since: firstOld) {
+                for d in firstOld...min(batch.asOf.localDay, oldDay.adding(days: 60)) { outcome.changedDays.insert(d) }
             }
         }
         var revision = try database.currentRevision()
@@ -112,18 +111,18 @@ struct BatchApplication {
     // MARK: - Streams and writers
 
     private func streamRow() throws(StoreError) -> StreamRow {
-        let select = try db.statement("SELECT id, cursor, as_of, as_of_offset, as_of_day FROM stream WHERE store = ? AND name = ?")
+        let select = try db.statement("SELECT id, cursor, as_of, as_of_offset FROM stream WHERE store = ? AND name = ?")
         select.bind(.text(batch.store.rawValue), .text(batch.stream))
         if try select.step() {
             var asOf: Timestamp?
             if let at = select.optionalDouble(2) {
                 asOf = Timestamp(epochSeconds: at, offsetSeconds: Int(select.optionalInt(3) ?? 0))
             }
-            return StreamRow(id: select.int(0), cursor: select.optionalText(1), asOf: asOf, asOfDay: select.optionalInt(4))
+            return StreamRow(id: select.int(0), cursor: select.optionalText(1), asOf: asOf)
         }
         try db.statement("INSERT INTO stream(store, name) VALUES (?, ?)")
             .bind(.text(batch.store.rawValue), .text(batch.stream)).run()
-        return StreamRow(id: db.lastInsertRowID, cursor: nil, asOf: nil, asOfDay: nil)
+        return StreamRow(id: db.lastInsertRowID, cursor: nil, asOf: nil)
     }
 
     /// The stored cursor, or one the stream moved to earlier since its last full resync.
@@ -371,7 +370,7 @@ struct BatchApplication {
         select.bind(.text(batch.store.rawValue), .text(row.identity), .integer(row.writerID))
         guard try select.step(), select.int(0) != 0 else { return false }
         guard let asOfDay = select.optionalInt(1) else { return true }
-        return row.day >= asOfDay - 1
+        return row.day >= Int64(ProvisionalRule.firstProvisionalDay(readOn: LocalDay(daysSinceEpoch: Int(asOfDay))).daysSinceEpoch)
     }
 
     /// "draft 62, replaced by 59": after the batch, the writer's latest valid value of the same day.
@@ -388,12 +387,12 @@ struct BatchApplication {
         }
     }
 
-    private func streamHasWatchSamples(_ streamID: Int64, since day: Int64) throws(StoreError) -> Bool {
+    private func streamHasWatchSamples(_ streamID: Int64, since day: LocalDay) throws(StoreError) -> Bool {
         let select = try db.statement("""
             SELECT 1 FROM sample_stream ss JOIN sample s ON s.id = ss.sample_id JOIN writer w ON w.id = s.writer_id
             WHERE ss.stream_id = ? AND w.is_watch = 1 AND s.day >= ? LIMIT 1
             """)
-        select.bind(.integer(streamID), .integer(day))
+        select.bind(.integer(streamID), .integer(Int64(day.daysSinceEpoch)))
         return try select.step()
     }
 
