@@ -326,7 +326,9 @@ struct BatchApplication {
         var gone: [(Int64, SampleRow, Int64?)] = []
         while try select.step() {
             let row = SampleRow(select, first: 1)
-            if !delivered.contains(row.identity) { gone.append((select.int(0), row, select.optionalInt(24))) }
+            if !delivered.contains(row.identity) {
+                gone.append((select.int(0), row, select.optionalInt(1 + SampleRow.columnCount)))
+            }
         }
         let reason: RevisionReason = batch.fullResync ? .fullResync : .notInNewerExport
         for (rowID, row, otherStream) in gone {
