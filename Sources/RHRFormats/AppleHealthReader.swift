@@ -190,9 +190,8 @@ final class AppleHealthZipSource: AppleHealthByteSource {
             if InputKind.isAppleHealthXML(head) { found = (entry.name, head); break }
         }
         guard let found else {
-            let listing = names.isEmpty ? "it has no members" : "its members are " + names.prefix(5).joined(separator: ", ")
-                + (names.count > 5 ? ", …" : "")
-            throw InputError(path: path, message: "a zip archive without an Apple Health export.xml: \(listing)")
+            throw InputError(path: path, message: "a zip archive without an Apple Health export.xml: "
+                + ArchiveReader.memberListing(names))
         }
         member = found.0
         prefix = found.1

@@ -94,6 +94,12 @@ public final class ArchiveReader {
         archive_error_string(a).map { String(cString: $0) } ?? "unknown libarchive error"
     }
 
+    /// "its members are a, b, c, d, e, …" or "it has no members": for an error about a zip that lacks what was sought.
+    static func memberListing(_ names: [String]) -> String {
+        guard !names.isEmpty else { return "it has no members" }
+        return "its members are " + names.prefix(5).joined(separator: ", ") + (names.count > 5 ? ", …" : "")
+    }
+
     /// Whether a file starts like a zip archive.
     public static func looksLikeZip(_ head: [UInt8]) -> Bool {
         head.count >= 4 && head[0] == 0x50 && head[1] == 0x4B && (head[2] == 3 || head[2] == 5 || head[2] == 7)

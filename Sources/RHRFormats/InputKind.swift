@@ -68,9 +68,8 @@ public enum InputKind: Sendable, Hashable, CustomStringConvertible {
             if isAppleHealthXML(head) { return .appleHealthZip(member: entry.name) }
             if isSQLite(head) { return .healthConnectZip(member: entry.name) }
         }
-        let listing = names.isEmpty ? "it has no members" : "its members are " + names.prefix(5).joined(separator: ", ")
-            + (names.count > 5 ? ", …" : "")
-        throw InputError(path: path, message: "a zip archive, but neither an Apple Health nor a Health Connect export: \(listing)")
+        throw InputError(path: path, message: "a zip archive, but neither an Apple Health nor a Health Connect export: "
+            + ArchiveReader.memberListing(names))
     }
 
     private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 || b == 0xEF || b == 0xBB || b == 0xBF }
