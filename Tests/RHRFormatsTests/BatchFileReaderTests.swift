@@ -127,6 +127,17 @@ struct BatchFileReaderTests {
         #expect(readError(shifted)?.message == "column 7: a: expected ':' after an object key, found '1'")
     }
 
+    @Test("a batch line's text: the first line's byte order mark cut and counted, blank lines skipped")
+    func batchText() {
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let first = BatchFileReader.batchText(bom + Array("{}".utf8), number: 1)
+        #expect(first.map { Array($0.text) } == Array("{}".utf8) && first?.columnShift == 1)
+        let later = BatchFileReader.batchText(bom + Array("{}".utf8), number: 2)
+        #expect(later.map { Array($0.text) } == bom + Array("{}".utf8) && later?.columnShift == 0)
+        #expect(BatchFileReader.batchText(Array(" \t\r".utf8), number: 3) == nil)
+        #expect(BatchFileReader.batchText(bom, number: 1) == nil)
+    }
+
     @Test("a line over 16 MiB is refused with its number, even when the lines before are fine")
     func tooLong() throws {
         let dir = try TemporaryDirectory()
