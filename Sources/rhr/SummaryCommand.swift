@@ -63,12 +63,14 @@ enum SummaryCommand {
         let headings = ["date"] + writers.map(shortName)
         var rows: [[String]] = []
         var usedFlags = Set<Character>()
+        var provisionalReads: [String] = []   // R3: when the provisional values shown were read
         for d in shownDays {
             var row = [d.description]
             for w in writers {
                 guard let v = byKey["\(d) \(w.key)"] else { row.append(""); continue }
                 let flags = Self.flags(v)
                 usedFlags.formUnion(flags)
+                if v.provisional, let read = v.asOf?.shortText, !provisionalReads.contains(read) { provisionalReads.append(read) }
                 row.append((v.bpmText.isEmpty ? "–" : v.bpmText) + (flags.isEmpty ? "" : " " + flags))
             }
             rows.append(row)
@@ -88,7 +90,9 @@ enum SummaryCommand {
         }
         lines.append("")
         for w in writers { lines.append("\(shortName(w)): \(w.provenance)") }
-        let legend = [("p", "provisional: Apple may still replace this estimate"), ("a", "offset assumed (none recorded)"),
+        let provisional = "provisional: Apple may still replace this estimate"
+            + (provisionalReads.isEmpty ? "" : " (read \(Wording.list(provisionalReads)))")
+        let legend = [("p", provisional), ("a", "offset assumed (none recorded)"),
                       ("!", "out-of-range samples kept but excluded"), ("–", "no valid sample that day")]
             .filter { usedFlags.contains(Character($0.0)) || ($0.0 == "–" && rows.joined().contains { $0.hasPrefix("–") }) }
         if !legend.isEmpty { lines.append(legend.map { "\($0.0) \($0.1)" }.joined(separator: " · ")) }

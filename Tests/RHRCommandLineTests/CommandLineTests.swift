@@ -152,7 +152,7 @@ struct CommandLineTests {
         #expect(summary.stdout.contains("one value per day: latest"))
         #expect(summary.stdout.contains("HK Jane’s Apple Watch"))
         #expect(summary.stdout.contains("59 p"))
-        #expect(summary.stdout.contains("p provisional: Apple may still replace this estimate"))
+        #expect(summary.stdout.contains("p provisional: Apple may still replace this estimate (read 21 Mar 22:30)"))
         #expect(summary.stdout.contains("without READ_HEALTH_DATA_HISTORY"))
         // `rhr` alone, not on a terminal, prints the summary.
         #expect(try rhr.run([]).stdout == summary.stdout)
