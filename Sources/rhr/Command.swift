@@ -44,10 +44,6 @@ struct Output {
     func error(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
-
-    func errorRaw(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
-    }
 }
 
 enum StorePath {
