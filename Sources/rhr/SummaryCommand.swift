@@ -9,7 +9,7 @@ enum SummaryCommand {
         name: "summary", arguments: "[--aggregate latest|lowest|mean] [--days N]",
         summary: "print a plain table of the most recent days",
         options: [
-            .value("aggregate", "latest|lowest|mean", "how a day's samples become one value (default latest)"),
+            AggregationOption.spec,
             .value("days", "N", "how many days with data to show (default 14)"),
         ],
         run: run)
@@ -17,7 +17,7 @@ enum SummaryCommand {
     static func run(_ invocation: Invocation) throws -> Int32 {
         let args = invocation.arguments
         guard args.positionals.isEmpty else { throw UsageError("rhr summary takes no paths (got \(args.positionals[0]))") }
-        let aggregation = try aggregationOption(args)
+        let aggregation = try AggregationOption.parse(args)
         var count = 14
         if let text = args.value("days") {
             guard let n = Int(text), n > 0 else { throw UsageError("--days must be a positive number, not \(text)") }
