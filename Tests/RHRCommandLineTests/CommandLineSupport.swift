@@ -39,12 +39,13 @@ struct RHRProcess {
         try process.run()
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
-        // Read both pipes to the end before waiting, so a large output cannot block the child.
+        // Read both pipes to the end before waiting, so a large output cannot block the child. `outData` crosses
+        // threads once, safely: the background read writes it before `leave()`, this thread reads it after `wait()`.
         let group = DispatchGroup()
-        nonisolated(unsafe) var outData = Data(), errData = Data()
+        nonisolated(unsafe) var outData = Data()
         group.enter()
         DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        errData = err.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
