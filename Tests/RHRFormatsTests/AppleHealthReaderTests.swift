@@ -530,20 +530,13 @@ struct AppleHealthReaderTests {
         let scratch = try AppleHealthScratch()
         let path = try scratch.write("export.xml", appleHealthExport(body))
         let size = Int64(try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int)
-        let calls = AppleHealthProgressLog()
-        _ = try AppleHealthReader.read(path: path, options: ImportOptions(), progress: { calls.add($0, $1) },
+        let calls = ProgressLog()
+        _ = try AppleHealthReader.read(path: path, options: ImportOptions(), progress: { calls.add(($0, $1)) },
                                        tuning: AppleHealthReader.Tuning(blockSize: 4096))
-        let seen = calls.values
+        let seen = calls.all
         #expect(seen.last.map { $0 == (size, size) } == true)
         #expect(seen.allSatisfy { $0.1 == size })
         #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.0 <= $1.0 })
     }
 }
 
-final class AppleHealthProgressLog: @unchecked Sendable {
-    // Guarded by `lock`.
-    private let lock = NSLock()
-    private var log: [(Int64, Int64)] = []
-    func add(_ done: Int64, _ total: Int64) { lock.lock(); log.append((done, total)); lock.unlock() }
-    var values: [(Int64, Int64)] { lock.lock(); defer { lock.unlock() }; return log }
-}

@@ -121,8 +121,8 @@ struct AppleHealthZipTests {
         try scratch.write("apple_health_export/export.xml", AppleHealthZipTests.export)
         let zip = try scratch.zip("export.zip", ["apple_health_export/export.xml"])
         let size = Int64(try FileManager.default.attributesOfItem(atPath: zip)[.size] as! Int)
-        let calls = AppleHealthProgressLog()
-        _ = try AppleHealthReader.read(path: zip, options: ImportOptions(), progress: { calls.add($0, $1) })
-        #expect(calls.values.last.map { $0 == (size, size) } == true)
+        let calls = ProgressLog()
+        _ = try AppleHealthReader.read(path: zip, options: ImportOptions(), progress: { calls.add(($0, $1)) })
+        #expect(calls.all.last.map { $0 == (size, size) } == true)
     }
 }

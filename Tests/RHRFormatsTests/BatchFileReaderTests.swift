@@ -24,24 +24,6 @@ final class TemporaryDirectory {
     func file(_ name: String, _ text: String) throws -> String { try file(name, Array(text.utf8)) }
 }
 
-/// Collects progress calls from the reader.
-final class ProgressLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var calls: [(Int64, Int64)] = []
-
-    func record(_ done: Int64, _ total: Int64) {
-        lock.lock()
-        calls.append((done, total))
-        lock.unlock()
-    }
-
-    var all: [(Int64, Int64)] {
-        lock.lock()
-        defer { lock.unlock() }
-        return calls
-    }
-}
-
 @Suite("BatchFileReader")
 struct BatchFileReaderTests {
     static let options = ImportOptions(machineZone: TimeZone(identifier: "UTC")!)
@@ -160,7 +142,7 @@ struct BatchFileReaderTests {
         #expect(text.utf8.count > 2 * BatchFileReader.chunkSize)
         let path = try dir.file("many.jsonl", text)
         let log = ProgressLog()
-        let file = try BatchFileReader.read(path: path, options: Self.options, progress: { log.record($0, $1) })
+        let file = try BatchFileReader.read(path: path, options: Self.options, progress: { log.add(($0, $1)) })
         #expect(file.kind == .syncBatches)
         #expect(file.path == path)
         #expect(file.batches.count == count)

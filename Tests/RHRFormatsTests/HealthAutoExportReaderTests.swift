@@ -236,9 +236,9 @@ struct HealthAutoExportReaderTests {
         let dir = try HealthConnectTestDirectory()
         let path = dir.file("hae.json")
         try Data(Self.resting.utf8).write(to: URL(fileURLWithPath: path))
-        let log = HealthConnectProgressLog()
+        let log = ProgressLog()
         _ = try HealthAutoExportReader.read(path: path, options: ImportOptions(machineZone: berlinZone),
-                                            progress: { log.add($0, $1) })
-        #expect(log.last == [Int64(Self.resting.utf8.count), Int64(Self.resting.utf8.count)])
+                                            progress: { log.add(($0, $1)) })
+        #expect(log.all.last.map { [$0.0, $0.1] } == [Int64(Self.resting.utf8.count), Int64(Self.resting.utf8.count)])
     }
 }

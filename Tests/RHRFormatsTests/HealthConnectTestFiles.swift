@@ -233,34 +233,3 @@ func epochMillis(_ iso: String) -> Int64 {
 let berlinZone = TimeZone(identifier: "Europe/Berlin")!
 let tokyoZone = TimeZone(identifier: "Asia/Tokyo")!
 
-/// Collects progress calls from a `@Sendable` closure.
-final class HealthConnectProgressLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var calls: [[Int64]] = []
-    func add(_ done: Int64, _ total: Int64) {
-        lock.lock()
-        calls.append([done, total])
-        lock.unlock()
-    }
-    var last: [Int64]? {
-        lock.lock()
-        defer { lock.unlock() }
-        return calls.last
-    }
-}
-
-/// Collects the paths a reader's hook saw.
-final class HealthConnectSeenPaths: @unchecked Sendable {
-    private let lock = NSLock()
-    private var list: [String] = []
-    func add(_ path: String) {
-        lock.lock()
-        list.append(path)
-        lock.unlock()
-    }
-    var paths: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return list
-    }
-}

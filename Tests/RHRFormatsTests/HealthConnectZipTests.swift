@@ -48,7 +48,7 @@ struct HealthConnectZipTests {
         try HealthConnectTestZip.write(zip, members: [.init(name: "health_connect_export.db", bytes: try exportBytes(dir))])
         let scratch = dir.file("scratch")
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: false)
-        let seen = HealthConnectSeenPaths()
+        let seen = CallRecorder<String>()
         let file = try read(zip, scratch: scratch) { path in
             var info = stat()
             #expect(stat(path, &info) == 0)
@@ -61,7 +61,7 @@ struct HealthConnectZipTests {
             seen.add(path)
         }
         #expect(file.batches.first?.resting.count == 5)
-        let path = try #require(seen.paths.first)
+        let path = try #require(seen.all.first)
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(!FileManager.default.fileExists(atPath: (path as NSString).deletingLastPathComponent))
         #expect(dir.entries("scratch").isEmpty)
@@ -74,11 +74,11 @@ struct HealthConnectZipTests {
         try HealthConnectTestZip.write(zip, members: [.init(name: "health_connect_export.db", bytes: try exportBytes(dir, version: 30))])
         let scratch = dir.file("scratch")
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: false)
-        let seen = HealthConnectSeenPaths()
+        let seen = CallRecorder<String>()
         let error = try #require(throws: InputError.self) { try read(zip, scratch: scratch) { seen.add($0) } }
         #expect(error.path == zip)
         #expect(error.message == "health_connect_export.db: Health Connect schema version 30 is not one rhr knows (it reads versions 9–18)")
-        #expect(seen.paths.count == 1)
+        #expect(seen.all.count == 1)
         #expect(dir.entries("scratch").isEmpty)
     }
 
