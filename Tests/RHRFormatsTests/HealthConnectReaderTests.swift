@@ -42,8 +42,8 @@ struct HealthConnectThreeWriters {
 @Suite("Health Connect export: records")
 struct HealthConnectReaderTests {
     func readBare(_ build: (HealthConnectTestDatabase) throws -> Void, layout: HealthConnectTestDatabase.Layout = .upgraded,
-                  zone: TimeZone = berlinZone) throws -> (ImportedFile, HealthConnectTestDirectory) {
-        let dir = try HealthConnectTestDirectory()
+                  zone: TimeZone = berlinZone) throws -> (ImportedFile, TemporaryDirectory) {
+        let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("health_connect_export.db"), layout: layout)
         try build(db)
         db.close()
@@ -85,7 +85,7 @@ struct HealthConnectReaderTests {
 
     @Test("the batch is a snapshot of the whole store on the health-connect-export stream", arguments: [false, true])
     func batchShape(allowOlder: Bool) throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
         try HealthConnectThreeWriters.fill(db)
         db.close()
@@ -155,7 +155,7 @@ struct HealthConnectReaderTests {
     func layoutsDiffer() throws {
         var orders: [HealthConnectTestDatabase.Layout: [String]] = [:]
         for layout in HealthConnectTestDatabase.Layout.allCases {
-            let dir = try HealthConnectTestDirectory()
+            let dir = try TemporaryDirectory()
             let db = try HealthConnectTestDatabase(path: dir.file("x.db"), layout: layout)
             db.close()
             let opened = try HealthConnectDatabase(file: db.path, errorPath: db.path, member: nil)
@@ -180,7 +180,7 @@ struct HealthConnectReaderTests {
 
     @Test("a record whose app is not in application_info_table is an error naming the row")
     func danglingApp() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
         try HealthConnectThreeWriters.fill(db)
         try db.addResting(uuid: "00000000000000000000000000000042", time: epochMillis("2026-03-13T06:00:00Z"), offset: 0,
@@ -196,7 +196,7 @@ struct HealthConnectReaderTests {
 
     @Test("a uuid that is not 16 bytes is an error naming the row")
     func shortUUID() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
         let app = try db.addApp("com.ouraring.oura", name: "Oura")
         try db.addResting(uuid: "0102", time: epochMillis("2026-03-13T06:00:00Z"), offset: 0, bpm: 55, app: app)
@@ -209,7 +209,7 @@ struct HealthConnectReaderTests {
 
     @Test("a bare database is read without changing a byte of it or creating files beside it")
     func bareDatabaseUntouched() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("health_connect_export.db"))
         try HealthConnectThreeWriters.fill(db)
         db.close()
@@ -223,7 +223,7 @@ struct HealthConnectReaderTests {
 
     @Test("progress ends at the file's size")
     func progressReported() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
         try HealthConnectThreeWriters.fill(db)
         db.close()

@@ -170,28 +170,6 @@ struct HealthConnectTestError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// A fresh private directory per test, removed at the end.
-final class HealthConnectTestDirectory {
-    let path: String
-
-    init() throws {
-        var template = Array((FileManager.default.temporaryDirectory.path + "/rhr-test-XXXXXX").utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw HealthConnectTestError("mkdtemp failed")
-        }
-        path = String(cString: made)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    /// Entries of a subdirectory (or of the test directory).
-    func entries(_ sub: String = "") -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: sub.isEmpty ? path : file(sub))) ?? []).sorted()
-    }
-}
-
 /// Writes zips through libarchive, with the member times a test chooses.
 enum HealthConnectTestZip {
     struct Member {

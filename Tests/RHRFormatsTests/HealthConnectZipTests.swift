@@ -6,7 +6,7 @@ import Testing
 @Suite("Health Connect export: the zip and its private copy")
 struct HealthConnectZipTests {
     /// A database with the three writers, as bytes.
-    func exportBytes(_ dir: HealthConnectTestDirectory, version: Int = 17) throws -> [UInt8] {
+    func exportBytes(_ dir: TemporaryDirectory, version: Int = 17) throws -> [UInt8] {
         let db = try HealthConnectTestDatabase(path: dir.file("built.db"), version: version)
         try HealthConnectThreeWriters.fill(db)
         db.close()
@@ -21,7 +21,7 @@ struct HealthConnectZipTests {
 
     @Test("the database is found by its SQLite header, under any name, in a zip under any name")
     func anyNames() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let bytes = try exportBytes(dir)
         let zip = dir.file("Health Connect (2).zip")
         try HealthConnectTestZip.write(zip, members: [
@@ -43,7 +43,7 @@ struct HealthConnectZipTests {
 
     @Test("the temporary copy is 0600 in a fresh 0700 directory, and both are gone afterwards")
     func privateCopy() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let zip = dir.file("Health Connect.zip")
         try HealthConnectTestZip.write(zip, members: [.init(name: "health_connect_export.db", bytes: try exportBytes(dir))])
         let scratch = dir.file("scratch")
@@ -69,7 +69,7 @@ struct HealthConnectZipTests {
 
     @Test("the temporary copy is removed when the database in the zip is refused")
     func removedOnError() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let zip = dir.file("Health Connect.zip")
         try HealthConnectTestZip.write(zip, members: [.init(name: "health_connect_export.db", bytes: try exportBytes(dir, version: 30))])
         let scratch = dir.file("scratch")
@@ -84,7 +84,7 @@ struct HealthConnectZipTests {
 
     @Test("a truncated zip is an error with a byte offset; nothing is produced and nothing is left behind")
     func truncatedZip() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         // Enough varied rows that the compressed member is large and the cut falls inside it.
         let db = try HealthConnectTestDatabase(path: dir.file("built.db"))
         let w = try HealthConnectThreeWriters.fill(db)
@@ -114,7 +114,7 @@ struct HealthConnectZipTests {
 
     @Test("a zip without a SQLite member says what it holds")
     func zipWithoutDatabase() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let zip = dir.file("export.zip")
         try HealthConnectTestZip.write(zip, members: [.init(name: "apple_health_export/export.xml", bytes: Array("<HealthData locale=\"en\">".utf8))])
         let error = try #require(throws: InputError.self) { try read(zip, scratch: dir.path) }
@@ -124,7 +124,7 @@ struct HealthConnectZipTests {
 
     @Test("a non-Health-Connect database in a zip is named by member and missing table")
     func foreignDatabaseInZip() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("built.db"), omitTable: "resting_heart_rate_record_table")
         db.close()
         let zip = dir.file("Health Connect.zip")
