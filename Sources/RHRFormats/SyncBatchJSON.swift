@@ -454,7 +454,7 @@ private struct Members {
         case .number(let number): seconds = number.int64.flatMap { Int(exactly: $0) }
         default: seconds = nil
         }
-        guard let seconds, abs(seconds) <= 18 * 3600 else {
+        guard let seconds, (-18 * 3600...18 * 3600).contains(seconds) else {
             throw error(key, #"expected a UTC offset such as "+01:00", or seconds, or null"#)
         }
         return seconds

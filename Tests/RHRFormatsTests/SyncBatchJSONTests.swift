@@ -198,6 +198,9 @@ struct SyncBatchJSONRefusalTests {
         .healthConnect("upserted.0.zoneOffset", "Europe/Berlin", #"upserted[0].zoneOffset: expected a UTC offset such as "+01:00", or seconds, or null"#),
         .healthConnect("upserted.0.zoneOffset", 3600.5, #"upserted[0].zoneOffset: expected a UTC offset such as "+01:00", or seconds, or null"#),
         .healthConnect("upserted.0.zoneOffset", 100_000, #"upserted[0].zoneOffset: expected a UTC offset such as "+01:00", or seconds, or null"#),
+        // The most negative Int64 has no absolute value: refused, not a trap.
+        .healthConnect("upserted.0.zoneOffset", .number(JSONNumber(Int64.min)),
+                       #"upserted[0].zoneOffset: expected a UTC offset such as "+01:00", or seconds, or null"#),
         .healthConnect("upserted.0.zoneOffset", true, #"upserted[0].zoneOffset: expected a UTC offset such as "+01:00", or seconds, or null"#),
         .healthConnect("upserted.0.beatsPerMinute", nil, "upserted[0].beatsPerMinute: missing"),
         .healthConnect("upserted.0.beatsPerMinute", 57.5, "upserted[0].beatsPerMinute: expected an integer"),
