@@ -7,49 +7,7 @@ import RHRCore
 /// is an error naming its JSON path (`upserted[3].start: not an ISO-8601 date`), an unknown key is ignored so
 /// that newer bridges can add fields. An optional key whose value is `null` counts as absent.
 public enum SyncBatchJSON {
-    /// A line that is not JSON, or JSON that is not a valid batch. The daemon answers the first with
-    /// `bad_json` and the second with `invalid_batch`.
-    public enum LineError: Error, Sendable, Equatable, CustomStringConvertible {
-        case syntax(JSONSyntaxError)
-        case batch(BatchError)
-
-        /// `column 14: upserted[0]: expected ',' or '}' after an object member`, or the batch error's message.
-        public var description: String {
-            switch self {
-            case .syntax(let error): return "column \(error.column): \(error.messageWithPath)"
-            case .batch(let error): return error.message
-            }
-        }
-    }
-
     // MARK: - Decoding
-
-    /// Decodes one line of bytes holding one batch.
-    public static func decode(line: UnsafeRawBufferPointer, machineZone: TimeZone, origin: String = "") throws(LineError) -> SyncBatch {
-        let value: JSONValue
-        do {
-            value = try JSONParser.parse(line)
-        } catch {
-            throw .syntax(error)
-        }
-        do {
-            return try decode(value, machineZone: machineZone, origin: origin)
-        } catch {
-            throw .batch(error)
-        }
-    }
-
-    public static func decode(line: [UInt8], machineZone: TimeZone, origin: String = "") throws(LineError) -> SyncBatch {
-        try line.withUnsafeBytes { bytes in
-            Result { () throws(LineError) in try decode(line: bytes, machineZone: machineZone, origin: origin) }
-        }.get()
-    }
-
-    public static func decode(line: Data, machineZone: TimeZone, origin: String = "") throws(LineError) -> SyncBatch {
-        try line.withUnsafeBytes { bytes in
-            Result { () throws(LineError) in try decode(line: bytes, machineZone: machineZone, origin: origin) }
-        }.get()
-    }
 
     /// Decodes a parsed batch. `machineZone` is the zone assumed for Health Connect records without an offset
     /// (R5); `origin` names the road for the revision history (a file name, a bridge).
