@@ -53,14 +53,6 @@ public struct HeartRateDaySummary: Sendable, Hashable {
 
     public var total: Int { notSet + sedentary + active }
 
-    public func count(_ context: MotionContext) -> Int {
-        switch context {
-        case .notSet: return notSet
-        case .sedentary: return sedentary
-        case .active: return active
-        }
-    }
-
     /// Adds one heart-rate sample. NaN values are not counted: they carry no information. Values outside
     /// 1…300 (R6) are counted by context but stay out of the sedentary minimum and median, like out-of-range
     /// values out of every aggregate (and a value such as 1e300 has no whole-bpm histogram key).

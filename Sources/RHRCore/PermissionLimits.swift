@@ -34,7 +34,4 @@ public enum PermissionLimit: Sendable, Hashable {
         if !set.contains(readInBackground) { limits.append(.noBackgroundReads) }
         return limits
     }
-
-    /// The first day a feed without the history permission can reach, given the day of its first grant.
-    public static func earliestReadableDay(firstGrant: LocalDay) -> LocalDay { firstGrant.adding(days: -30) }
 }

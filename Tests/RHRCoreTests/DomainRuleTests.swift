@@ -270,7 +270,6 @@ struct EmptyStateTests {
         #expect(PermissionLimit.limits(granted: []) == [.noRestingPermission, .historyLimited, .noBackgroundReads])
         #expect(PermissionLimit.limits(granted: ["READ_RESTING_HEART_RATE", PermissionLimit.readHistory])
                 == [.noBackgroundReads])
-        #expect(PermissionLimit.earliestReadableDay(firstGrant: day("2026-11-29")) == day("2026-10-30"))
         var stream = StreamState(store: .healthConnect, stream: "pixel", grantedPermissions: [PermissionLimit.readResting])
         #expect(stream.permissionLimits == [.historyLimited, .noBackgroundReads])
         stream.store = .healthKit
