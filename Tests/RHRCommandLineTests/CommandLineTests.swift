@@ -15,7 +15,7 @@ struct CommandLineTests {
         let imported = try rhr.run(["import"] + sampleBatches)
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout.contains("healthkit-iphone.jsonl: sync batches (JSON lines): "))
-        #expect(imported.stdout.contains("20 added, 0 replaced, 1 deleted"))
+        #expect(imported.stdout.contains("HealthKit resting samples 20 added, 0 replaced, 1 deleted"))
         let export = try rhr.run(["export", "--from", "2026-03-18"])
         #expect(export.status == 0, "\(export.stderr)")
         #expect(export.stdout == """
@@ -43,6 +43,17 @@ struct CommandLineTests {
         #expect(again.status == 0)
         #expect(again.stdout.contains("0 added, 0 replaced, 0 deleted"))
         #expect(try rhr.run(["export", "--from", "2026-03-18"]).stdout == export.stdout)
+    }
+
+    @Test func aFileOfBothStoresCountsEachByName() throws {
+        // R1: one batch file may carry HealthKit and Health Connect batches; their counts are never added up.
+        defer { rhr.cleanUp() }
+        let both = try sampleBatches.map { try String(contentsOfFile: $0, encoding: .utf8) }.joined()
+        let imported = try rhr.run(["import", rhr.write("both.jsonl", both)])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("; HealthKit resting samples 20 added, 0 replaced, 1 deleted, 0 out of range "
+            + "(kept, excluded from the trend); Health Connect resting samples 16 added, 0 replaced, 0 deleted, 1 out of range"),
+                "\(imported.stdout)")
     }
 
     @Test func exportAggregatesAndJSON() throws {
