@@ -29,7 +29,7 @@ public enum InputKind: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads the head of the file (and of a zip's members) and names the reader, or says why none fits.
     public static func detect(path: String) throws(InputError) -> InputKind {
-        let head = try FileHead.read(path: path, count: 64 * 1024)
+        let head = try ReadOnlyFile.head(path: path, count: 64 * 1024)
         if head.isEmpty { throw InputError(path: path, message: "the file is empty") }
         if ArchiveReader.looksLikeZip(head) { return try detectZip(path: path) }
         if let kind = detect(head: head) { return kind }
@@ -83,24 +83,5 @@ public enum InputKind: Sendable, Hashable, CustomStringConvertible {
             i += 1
         }
         return false
-    }
-}
-
-/// The first bytes of a file.
-enum FileHead {
-    static func read(path: String, count: Int) throws(InputError) -> [UInt8] {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-                throw InputError(path: path, message: isDirectory.boolValue ? "is a directory" : "cannot be read (permission denied)")
-            }
-            throw InputError(path: path, message: "no such file")
-        }
-        defer { try? handle.close() }
-        do {
-            return Array(try handle.read(upToCount: count) ?? Data())
-        } catch {
-            throw InputError(path: path, message: "cannot be read: \(error.localizedDescription)")
-        }
     }
 }
