@@ -79,6 +79,8 @@ struct AppleHealthDamageTests {
             (" <Record type=\"HKQuantityTypeIdentifierRestingHeartRate\" sourceName=\"W\" sourceName=\"V\" unit=\"count/min\" startDate=\"2024-03-13 23:30:00 +0100\" endDate=\"2024-03-13 23:30:00 +0100\" value=\"58\"/>\n",
              "two sourceName attributes"),
             (" <Record sourceName=\"W\" value=\"58\"/>\n", "a Record without a type attribute"),
+            (appleHealthRecord(source: ""), "a RestingHeartRate record with an empty sourceName"),
+            (appleHealthRecord(type: "HKQuantityTypeIdentifierHeartRate", source: ""), "a HeartRate record with an empty sourceName"),
         ]
         for (record, message) in cases {
             let xml = appleHealthExport(appleHealthRecord(source: "Fine") + record)
