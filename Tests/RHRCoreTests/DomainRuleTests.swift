@@ -290,6 +290,9 @@ struct BatchValidationTests {
         }
         let noStream = SyncBatch(store: .healthKit, stream: "", asOf: ts("2026-11-29T08:00:00+01:00"))
         #expect(throws: BatchError.self) { try noStream.validate() }
+        let unnamed = SyncBatch(store: .healthKit, stream: "iphone", asOf: ts("2026-11-29T08:00:00+01:00"),
+                                heartRate: [HeartRateDaySummary(writer: Writer(store: .healthKit, name: ""), day: day("2026-11-28"))])
+        #expect(throws: BatchError("heartRate[0].writer: no name")) { try unnamed.validate() }
     }
 
     @Test func healthConnectIdsAreNormalised() {
