@@ -297,10 +297,9 @@ public enum SyncBatchJSON {
         return .object(record)
     }
 
-    /// ISO-8601 in the given offset; at UTC when the offset is not whole minutes, which `Timestamp.iso8601`
-    /// cannot write without moving the instant.
+    /// ISO-8601 in the given offset (`Timestamp.iso8601` writes an offset of odd seconds at UTC, keeping the instant).
     private static func date(_ date: Date, offset: Int) -> JSONValue {
-        .string(Timestamp(date: date, offsetSeconds: offset % 60 == 0 ? offset : 0).iso8601)
+        .string(Timestamp(date: date, offsetSeconds: offset).iso8601)
     }
 
     /// Whole values as integers (`58`, not `58.0`), others as doubles.
