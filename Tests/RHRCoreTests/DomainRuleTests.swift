@@ -275,6 +275,19 @@ struct EmptyStateTests {
         stream.store = .healthKit
         #expect(stream.permissionLimits.isEmpty)
     }
+
+    @Test func anIdleChangesTokenIsNamed() {
+        var stream = StreamState(store: .healthConnect, stream: "pixel", cursor: "dG9rZW4tMQ==",
+                                 asOf: ts("2026-03-21T08:10:00+01:00"))
+        #expect(stream.changesTokenIdleDays(today: day("2026-04-20")) == nil)   // 30 days: still alive
+        #expect(stream.changesTokenIdleDays(today: day("2026-04-21")) == 31)
+        #expect(PermissionLimit.changesTokenWords(idleDays: 31)
+                == "last read 31 days ago; its changes token expires after 30 days unused, so the bridge may need a full resync")
+        stream.cursor = nil   // an export: no token to expire
+        #expect(stream.changesTokenIdleDays(today: day("2026-11-29")) == nil)
+        stream = StreamState(store: .healthKit, stream: "iphone", cursor: "a", asOf: ts("2026-03-21T08:10:00+01:00"))
+        #expect(stream.changesTokenIdleDays(today: day("2026-11-29")) == nil)
+    }
 }
 
 @Suite("R1 batches keep their store")
