@@ -1,5 +1,6 @@
 import Foundation
 import RHRCore
+import RHRDashboard
 import RHRStore
 
 /// `rhr summary`: a plain table of the last days with data, one column per writer, flags spelled out.
@@ -28,7 +29,9 @@ enum SummaryCommand {
         return 0
     }
 
-    static func report(store: HealthDatabase, aggregation: Aggregation, days count: Int) throws -> String {
+    /// `today` dates the R10 note on an idle changes token.
+    static func report(store: HealthDatabase, aggregation: Aggregation, days count: Int,
+                       today: LocalDay = DashboardSession.machineToday()) throws -> String {
         let contents = try store.contents()
         let streams = try store.streams()
         var lines: [String] = []
@@ -49,7 +52,11 @@ enum SummaryCommand {
             for s in without { lines.append(DataDiagnosis.explanation(s)) }
         }
         for stream in streams {
-            for limit in stream.permissionLimits { lines.append("\(stream.store.displayName) (\(stream.stream)): \(limit.words)") }
+            let name = "\(stream.store.displayName) (\(stream.stream))"
+            for limit in stream.permissionLimits { lines.append("\(name): \(limit.words)") }
+            if let idle = stream.changesTokenIdleDays(today: today) {
+                lines.append("\(name): \(PermissionLimit.changesTokenWords(idleDays: idle))")
+            }
         }
 
         let values = try store.days(aggregation: aggregation)

@@ -165,6 +165,19 @@ struct CommandLineTests {
         #expect(summary.stdout.contains("59 p"))
         #expect(summary.stdout.contains("p provisional: Apple may still replace this estimate (read 21 Mar 22:30)"))
         #expect(summary.stdout.contains("without READ_HEALTH_DATA_HISTORY"))
+        // R10: the sample feed last read on 21 Mar 2026 (08:10 +01:00); the child runs at UTC. Its changes token
+        // is named once that is more than 30 days ago (either side of a midnight passing during the test).
+        let lastRead = Date(timeIntervalSince1970: 1_774_077_000)
+        let idle = Int(Date().timeIntervalSince1970 / 86_400) - Int(lastRead.timeIntervalSince1970 / 86_400)
+        let tokenLines = [idle, idle + 1].filter { $0 > 30 }.map {
+            "Health Connect (pixel): last read \($0) days ago; its changes token expires after 30 days unused, "
+                + "so the bridge may need a full resync"
+        }
+        if idle > 30 {
+            #expect(tokenLines.contains { summary.stdout.contains($0) }, "\(summary.stdout)")
+        } else if idle < 30 {
+            #expect(!summary.stdout.contains("changes token"))
+        }
         // `rhr` alone, not on a terminal, prints the summary.
         #expect(try rhr.run([]).stdout == summary.stdout)
     }
