@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Runs the real `rhr` binary that `swift build` made, with a private data directory and a fixed zone.
 struct RHRProcess {
@@ -50,6 +51,12 @@ struct RHRProcess {
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// An import that sets a test up: it must succeed, or what the test checks next would say nothing.
+    func imported(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let result = try run(arguments)
+        try #require(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
     }
 
     func write(_ name: String, _ text: String) -> String {

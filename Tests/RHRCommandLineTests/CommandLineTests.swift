@@ -58,7 +58,7 @@ struct CommandLineTests {
 
     @Test func exportAggregatesAndJSON() throws {
         defer { rhr.cleanUp() }
-        _ = try rhr.run(["import"] + sampleBatches)
+        try rhr.imported(["import"] + sampleBatches)
         let mean = try rhr.run(["export", "--aggregate", "mean", "--from", "2026-03-19", "--to", "2026-03-19"])
         #expect(mean.stdout.split(separator: "\n").dropFirst().map(String.init) == [
             "2026-03-19,healthconnect,com.example.sleeptracker,mean,,0,false,false,1",
@@ -80,7 +80,7 @@ struct CommandLineTests {
 
     @Test func theStoreIsPrivate() throws {
         defer { rhr.cleanUp() }
-        _ = try rhr.run(["import", sampleBatches[1]])
+        try rhr.imported(["import", sampleBatches[1]])
         let fm = FileManager.default
         #expect((try fm.attributesOfItem(atPath: rhr.storePath)[.posixPermissions] as? Int) == 0o600)
         #expect((try fm.attributesOfItem(atPath: rhr.dataHome + "/rhr")[.posixPermissions] as? Int) == 0o700)
@@ -92,7 +92,7 @@ struct CommandLineTests {
 
     @Test func aBadLineIsNamedAndNothingIsStored() throws {
         defer { rhr.cleanUp() }
-        _ = try rhr.run(["import", sampleBatches[1]])
+        try rhr.imported(["import", sampleBatches[1]])
         let before = try rhr.run(["export"]).stdout
         let lines = try String(contentsOfFile: sampleBatches[0], encoding: .utf8).split(separator: "\n")
         let broken = lines[0] + "\n" + lines[1].replacingOccurrences(of: "\"start\":\"2026-03-21T00:03:12+01:00\"",
@@ -157,7 +157,7 @@ struct CommandLineTests {
         let empty = try rhr.run(["summary"])
         #expect(empty.status == 0)
         #expect(empty.stdout.contains("No data yet."))
-        _ = try rhr.run(["import"] + sampleBatches)
+        try rhr.imported(["import"] + sampleBatches)
         let summary = try rhr.run(["summary"])
         #expect(summary.stdout.contains("HealthKit as of 21 Mar 22:30"))
         #expect(summary.stdout.contains("one value per day: latest"))
