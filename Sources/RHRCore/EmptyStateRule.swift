@@ -47,31 +47,3 @@ public enum DataDiagnosis: Sendable, Hashable {
             + "so there is no resting value to show."
     }
 }
-
-/// Counts and lists in words, for every place that prints them.
-public enum Wording {
-    /// "1 heart-rate sample", "12,408 heart-rate samples".
-    public static func count(_ n: Int, _ noun: String) -> String {
-        "\(grouped(n)) \(noun)\(n == 1 ? "" : "s")"
-    }
-
-    /// "12,408".
-    public static func grouped(_ n: Int) -> String {
-        let digits = String(abs(n))
-        var out = ""
-        for (i, ch) in digits.enumerated() {
-            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(ch)
-        }
-        return (n < 0 ? "-" : "") + out
-    }
-
-    public static func list(_ items: [String]) -> String {
-        switch items.count {
-        case 0: return ""
-        case 1: return items[0]
-        case 2: return "\(items[0]) and \(items[1])"
-        default: return items.dropLast().joined(separator: ", ") + " and " + items.last!
-        }
-    }
-}

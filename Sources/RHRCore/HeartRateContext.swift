@@ -53,15 +53,9 @@ public struct HeartRateDaySummary: Sendable, Hashable {
 
     public var total: Int { notSet + sedentary + active }
 
-    public func count(_ context: MotionContext) -> Int {
-        switch context {
-        case .notSet: return notSet
-        case .sedentary: return sedentary
-        case .active: return active
-        }
-    }
-
-    /// Adds one heart-rate sample. NaN values are not counted: they carry no information.
+    /// Adds one heart-rate sample. NaN values are not counted: they carry no information. Values outside
+    /// 1…300 (R6) are counted by context but stay out of the sedentary minimum and median, like out-of-range
+    /// values out of every aggregate (and a value such as 1e300 has no whole-bpm histogram key).
     public mutating func add(bpm: Double, context: MotionContext) {
         guard !bpm.isNaN else { return }
         switch context {
@@ -69,6 +63,7 @@ public struct HeartRateDaySummary: Sendable, Hashable {
         case .active: active += 1
         case .sedentary:
             sedentary += 1
+            guard RestingValue.isInRange(bpm) else { return }
             sedentaryMin = min(sedentaryMin ?? bpm, bpm)
             sedentaryHistogram[Int(bpm.rounded()), default: 0] += 1
         }
@@ -104,12 +99,32 @@ public struct HeartRateDaySummary: Sendable, Hashable {
         sedentaryHistogram.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
     }
 
+    /// `histogramText` read back; several texts joined by commas add up (the store merges roads that way).
     public static func histogram(fromText text: String) -> [Int: Int] {
+        var text = text
+        return text.withUTF8 { histogram(fromUTF8: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The same on UTF-8 bytes, without building intermediate strings (the store reads ten years of days).
+    public static func histogram(fromUTF8 bytes: UnsafeRawBufferPointer) -> [Int: Int] {
         var result: [Int: Int] = [:]
-        for pair in text.split(separator: ",") {
-            let parts = pair.split(separator: ":")
-            if parts.count == 2, let bpm = Int(parts[0]), let n = Int(parts[1]) { result[bpm, default: 0] += n }
+        var key = 0, value = 0, sign = 1, inValue = false, digits = false
+        func flush() {
+            if inValue && digits { result[sign * key, default: 0] += value }
+            key = 0; value = 0; sign = 1; inValue = false; digits = false
         }
+        for b in bytes {
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if inValue { value = value * 10 + Int(b - 48) } else { key = key * 10 + Int(b - 48) }
+                digits = true
+            case UInt8(ascii: "-") where !inValue: sign = -1
+            case UInt8(ascii: ":"): inValue = true; digits = false
+            case UInt8(ascii: ","): flush()
+            default: break
+            }
+        }
+        flush()
         return result
     }
 }

@@ -29,8 +29,9 @@ public enum LocalDayRule {
         case .healthKit:
             let zone = sample.timeZoneIdentifier.flatMap(ZoneNames.zone)
             if sample.offsetSeconds == nil && zone == nil {
-                // A live HealthKit sample always has an offset; guard anyway.
-                return healthConnect(time: sample.start, zoneOffset: nil, machineZone: machineZone)
+                // Every reader gives an offset; should none come, the window's midpoint still decides, in the
+                // machine's zone, flagged as for Health Connect.
+                return (healthKit(start: sample.start, end: sample.end, writtenOffset: 0, timeZone: machineZone), true)
             }
             return (healthKit(start: sample.start, end: sample.end, writtenOffset: sample.offsetSeconds ?? 0,
                               timeZone: zone), false)

@@ -25,6 +25,12 @@ public enum PermissionLimit: Sendable, Hashable {
     /// A changes token expires after 30 days unused.
     public static let changesTokenLifetimeDays = 30
 
+    /// The words for a feed whose token may have expired (`StreamState.changesTokenIdleDays(today:)`).
+    public static func changesTokenWords(idleDays: Int) -> String {
+        "last read \(idleDays) days ago; its changes token expires after \(changesTokenLifetimeDays) days unused, "
+            + "so the bridge may need a full resync"
+    }
+
     /// The limits implied by the permissions a feed reports holding, in a fixed order.
     public static func limits(granted: [String]) -> [PermissionLimit] {
         let set = Set(granted.map { $0.hasPrefix("android.permission.health.") ? $0 : "android.permission.health." + $0 })
@@ -34,7 +40,4 @@ public enum PermissionLimit: Sendable, Hashable {
         if !set.contains(readInBackground) { limits.append(.noBackgroundReads) }
         return limits
     }
-
-    /// The first day a feed without the history permission can reach, given the day of its first grant.
-    public static func earliestReadableDay(firstGrant: LocalDay) -> LocalDay { firstGrant.adding(days: -30) }
 }

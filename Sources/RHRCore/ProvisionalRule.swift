@@ -18,6 +18,9 @@ public enum ProvisionalRule {
     /// the local day of `asOf`. Health Connect values are never provisional.
     public static func isProvisional(store: HealthStore, writerIsWatch: Bool, day: LocalDay, asOf: Timestamp) -> Bool {
         guard store == .healthKit, writerIsWatch else { return false }
-        return day >= asOf.localDay.adding(days: -1)
+        return day >= firstProvisionalDay(readOn: asOf.localDay)
     }
+
+    /// The earliest day an Apple Watch value read on `day` (the local day of `asOf`) is provisional for: the day before.
+    public static func firstProvisionalDay(readOn day: LocalDay) -> LocalDay { day.adding(days: -1) }
 }

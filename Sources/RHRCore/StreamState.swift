@@ -30,4 +30,12 @@ public struct StreamState: Sendable, Hashable {
         guard store == .healthConnect, let grantedPermissions else { return [] }
         return PermissionLimit.limits(granted: grantedPermissions)
     }
+
+    /// R10: days since a Health Connect feed that holds a changes token last read, when that is longer than the
+    /// 30 days a token lives unused (relative to `today`); nil for other streams and recent reads.
+    public func changesTokenIdleDays(today: LocalDay) -> Int? {
+        guard store == .healthConnect, cursor != nil, let asOf else { return nil }
+        let idle = asOf.localDay.distance(to: today)
+        return idle > PermissionLimit.changesTokenLifetimeDays ? idle : nil
+    }
 }

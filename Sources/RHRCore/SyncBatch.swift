@@ -78,8 +78,9 @@ public struct SyncBatch: Sendable, Hashable {
                 throw BatchError("resting[\(i)].unit: \(UnitError(unit: s.unit))")
             }
         }
-        for (i, h) in heartRate.enumerated() where h.writer.store != store {
-            throw BatchError("heartRate[\(i)].writer: a writer of another store")
+        for (i, h) in heartRate.enumerated() {
+            if h.writer.store != store { throw BatchError("heartRate[\(i)].writer: a writer of another store") }
+            if h.writer.name.isEmpty { throw BatchError("heartRate[\(i)].writer: no name") }
         }
     }
 }

@@ -27,7 +27,7 @@ public enum AppleHealthReader {
     }
 
     static func read(path: String, options: ImportOptions, progress: ImportProgress?, tuning: Tuning) throws(InputError) -> ImportedFile {
-        let head = try FileHead.read(path: path, count: 4096)
+        let head = try ReadOnlyFile.head(path: path, count: 4096)
         let kind: InputKind
         let source: AppleHealthByteSource
         if ArchiveReader.looksLikeZip(head) {
@@ -138,31 +138,24 @@ private struct ProgressClock {
 
 /// The bare XML, read with `read(2)` in large blocks.
 final class AppleHealthFileSource: AppleHealthByteSource {
-    let path: String
-    private let fd: Int32
-    let total: Int64
+    private let file: ReadOnlyFile
+    var total: Int64 { file.size }
     private(set) var consumed: Int64 = 0
 
     init(path: String) throws(InputError) {
-        self.path = path
-        fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 { throw InputError(path: path, message: "cannot be opened: \(String(cString: strerror(errno)))") }
-        var info = stat()
-        total = fstat(fd, &info) == 0 ? Int64(info.st_size) : 0
-        _ = posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL)
+        file = try ReadOnlyFile(path: path)
+        _ = posix_fadvise(file.descriptor, 0, 0, POSIX_FADV_SEQUENTIAL)
     }
 
-    deinit { close(fd) }
+    deinit { file.close() }
 
     func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(InputError) -> Int {
-        while true {
-            let n = Foundation.read(fd, buffer, count)
-            if n >= 0 {
-                consumed += Int64(n)
-                return n
-            }
-            if errno == EINTR { continue }
-            throw InputError(path: path, offset: consumed, message: "cannot be read: \(String(cString: strerror(errno)))")
+        do {
+            let n = try file.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: count))
+            consumed += Int64(n)
+            return n
+        } catch {
+            throw InputError(path: error.path, offset: consumed, message: error.message)
         }
     }
 }
@@ -190,9 +183,8 @@ final class AppleHealthZipSource: AppleHealthByteSource {
             if InputKind.isAppleHealthXML(head) { found = (entry.name, head); break }
         }
         guard let found else {
-            let listing = names.isEmpty ? "it has no members" : "its members are " + names.prefix(5).joined(separator: ", ")
-                + (names.count > 5 ? ", …" : "")
-            throw InputError(path: path, message: "a zip archive without an Apple Health export.xml: \(listing)")
+            throw InputError(path: path, message: "a zip archive without an Apple Health export.xml: "
+                + ArchiveReader.memberListing(names))
         }
         member = found.0
         prefix = found.1

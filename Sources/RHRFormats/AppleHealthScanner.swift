@@ -334,6 +334,10 @@ struct AppleHealthScanner {
                 try required(sawEnd, "endDate")
                 try required(sawValue, "value")
                 try required(sawUnit, "unit")
+                if source.count == 0 {
+                    // R2: a value without a writer to name; said here, where the file has it.
+                    throw AppleHealthScanError(offset: where_, message: "a \(kindName(kind)) record with an empty sourceName")
+                }
                 let writer = collector.writer(raw: UnsafeRawBufferPointer(start: p + source.start, count: source.count))
                 let startDate = try date(p, start, "startDate", where_)
                 // Heart-rate samples are instants: the end is most often the start, written again.

@@ -6,8 +6,6 @@ import Foundation
 public final class ArchiveReader {
     public struct Entry: Sendable, Hashable {
         public var name: String
-        /// Uncompressed size when the archive says it.
-        public var size: Int64?
         /// The member's modification time when the archive says it (a zip's DOS time is read in the
         /// machine's zone unless an extended-timestamp field gives it in UTC).
         public var modified: Date? = nil
@@ -43,10 +41,9 @@ public final class ArchiveReader {
             throw failure("cannot read the next member")
         }
         let name = archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
-        let size = archive_entry_size_is_set(entry) != 0 ? archive_entry_size(entry) : nil
         let modified = archive_entry_mtime_is_set(entry) != 0
             ? Date(timeIntervalSince1970: Double(archive_entry_mtime(entry))) : nil
-        return Entry(name: name, size: size, modified: modified)
+        return Entry(name: name, modified: modified)
     }
 
     /// Reads the current member's data; 0 at its end.
@@ -70,28 +67,18 @@ public final class ArchiveReader {
         return Array(buffer[0..<filled])
     }
 
-    /// Copies the rest of the current member to a file descriptor.
-    public func copyCurrent(to fd: Int32) throws(InputError) {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
-        defer { buffer.deallocate() }
-        while true {
-            let n = try read(into: buffer)
-            if n == 0 { return }
-            var written = 0
-            while written < n {
-                let w = Foundation.write(fd, buffer.baseAddress! + written, n - written)
-                if w < 0 { throw InputError(path: path, message: "cannot write the extracted member: \(String(cString: strerror(errno)))") }
-                written += w
-            }
-        }
-    }
-
     private func failure(_ what: String) -> InputError {
         InputError(path: path, offset: compressedOffset, message: "\(what): \(ArchiveReader.errorText(handle))")
     }
 
     private static func errorText(_ a: OpaquePointer) -> String {
         archive_error_string(a).map { String(cString: $0) } ?? "unknown libarchive error"
+    }
+
+    /// "its members are a, b, c, d, e, …" or "it has no members": for an error about a zip that lacks what was sought.
+    static func memberListing(_ names: [String]) -> String {
+        guard !names.isEmpty else { return "it has no members" }
+        return "its members are " + names.prefix(5).joined(separator: ", ") + (names.count > 5 ? ", …" : "")
     }
 
     /// Whether a file starts like a zip archive.

@@ -28,16 +28,13 @@ public enum BatchFileReader {
                 throw InputError(path: path, line: number,
                                  message: "the line is longer than \(limitMiB) MiB, the limit for one batch")
             case .line(let bytes, let number):
-                // Only the file's first line may start with a byte order mark.
-                let start = number == 1 && bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-                let line = bytes[start...]
-                guard !line.allSatisfy(isWhitespace) else { return }
+                guard let line = batchText(bytes, number: number) else { return }
                 let value: JSONValue
                 do {
-                    value = try JSONParser.parse(line)
+                    value = try JSONParser.parse(line.text)
                 } catch {
-                    let column = error.column + (start > 0 ? 1 : 0)
-                    throw InputError(path: path, line: number, message: "column \(column): \(error.messageWithPath)")
+                    throw InputError(path: path, line: number,
+                                     message: "column \(error.column + line.columnShift): \(error.messageWithPath)")
                 }
                 do {
                     batches.append(try SyncBatchJSON.decode(value, machineZone: options.machineZone, origin: origin))
@@ -63,52 +60,13 @@ public enum BatchFileReader {
         return ImportedFile(path: path, kind: .syncBatches, batches: batches, recordsRead: records)
     }
 
-    private static func isWhitespace(_ b: UInt8) -> Bool {
-        b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A
+    /// What one line of a batch file gives the JSON parser: the bytes after the byte order mark that only the
+    /// file's first line may start with, and how many characters that mark shifts the line's columns (0 or 1);
+    /// nil for a blank line, which is skipped. `rhr push` reads its files the same way.
+    public static func batchText(_ line: [UInt8], number: Int) -> (text: ArraySlice<UInt8>, columnShift: Int)? {
+        let bom = number == 1 && line.starts(with: [0xEF, 0xBB, 0xBF])
+        let text = line[(bom ? 3 : 0)...]
+        if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }) { return nil }
+        return (text, bom ? 1 : 0)
     }
-}
-
-/// A file opened for reading with POSIX calls, with errors that say what went wrong in words.
-private struct ReadOnlyFile {
-    let path: String
-    let descriptor: Int32
-    /// The size when opened, for progress.
-    let size: Int64
-
-    init(path: String) throws(InputError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
-            switch code {
-            case ENOENT: throw InputError(path: path, message: "no such file")
-            case EACCES: throw InputError(path: path, message: "cannot be read (permission denied)")
-            default: throw InputError(path: path, message: "cannot be opened: \(String(cString: strerror(code)))")
-            }
-        }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let message = String(cString: strerror(errno))
-            Foundation.close(fd)
-            throw InputError(path: path, message: "cannot be read: \(message)")
-        }
-        if info.st_mode & S_IFMT == S_IFDIR {
-            Foundation.close(fd)
-            throw InputError(path: path, message: "is a directory")
-        }
-        self.path = path
-        self.descriptor = fd
-        self.size = Int64(info.st_size)
-    }
-
-    /// Reads up to the buffer's size; 0 at the end of the file.
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
-        while true {
-            let n = Foundation.read(descriptor, buffer.baseAddress, buffer.count)
-            if n >= 0 { return n }
-            if errno == EINTR { continue }
-            throw InputError(path: path, message: "cannot be read: \(String(cString: strerror(errno)))")
-        }
-    }
-
-    func close() { Foundation.close(descriptor) }
 }

@@ -65,7 +65,7 @@ public enum HealthAutoExportReader {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            _ = try FileHead.read(path: path, count: 1)   // names a missing file or a directory
+            _ = try ReadOnlyFile.head(path: path, count: 1)   // names a missing file or a directory
             throw InputError(path: path, message: "cannot be read: \(error.localizedDescription)")
         }
         if data.isEmpty { throw InputError(path: path, message: "the file is empty") }

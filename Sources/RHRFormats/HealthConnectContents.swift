@@ -76,19 +76,28 @@ struct HealthConnectContents {
             guard row.text(1) == "blob", row.int64(2) == 16, let id = row.text(3) else {
                 throw bad("uuid is not 16 bytes")
             }
-            guard let time = row.int64(4) else { throw bad("time is null") }
+            func date(_ millis: Int64, _ column: String) throws(InputError) -> Date {
+                guard HealthConnectContents.plausibleMillis.contains(millis) else {
+                    throw bad("\(column) \(millis) is not a time (milliseconds since 1970, years 1–9999)")
+                }
+                return HealthConnectContents.date(millis: millis)
+            }
+            guard let timeMillis = row.int64(4) else { throw bad("time is null") }
+            let time = try date(timeMillis, "time")
             // A null offset stays nil: the store assumes the machine's and flags it (R5).
             let zoneOffset = row.int64(5).map { Int($0) }
-            if let zoneOffset, abs(zoneOffset) > 18 * 3600 { throw bad("zone_offset \(zoneOffset) is not an offset in seconds") }
+            if let zoneOffset, !(-18 * 3600...18 * 3600).contains(zoneOffset) {
+                throw bad("zone_offset \(zoneOffset) is not an offset in seconds")
+            }
             guard let bpm = row.int64(6) else { throw bad("beats_per_minute is null") }
             guard let appId = row.int64(7) else { throw bad("app_info_id is null") }
             guard let writer = writers[appId] else { throw bad("app_info_id \(appId) has no row in application_info_table") }
-            let lastModified = row.int64(8).map(HealthConnectContents.date(millis:))
+            let lastModified = try row.int64(8).map { (millis) throws(InputError) in try date(millis, "last_modified_time") }
             let device = row.int64(9).flatMap { devices[$0] }
             let method = row.int64(10).flatMap { RecordingMethod(rawValue: Int($0)) }
             // Zero and values over 300 are kept as delivered; the store flags them (R6).
             samples.append(.healthConnect(
-                id: id, writer: writer, time: HealthConnectContents.date(millis: time), zoneOffset: zoneOffset,
+                id: id, writer: writer, time: time, zoneOffset: zoneOffset,
                 beatsPerMinute: bpm, device: device, recordingMethod: method, lastModified: lastModified,
                 clientRecordId: row.text(11).flatMap { $0.isEmpty ? nil : $0 }, clientRecordVersion: row.int64(12)))
         }
@@ -116,7 +125,8 @@ struct HealthConnectContents {
                 throw db.error("heart_rate_record_table row_id \(rowId): app_info_id "
                     + (row.int64(1).map { "\($0) has no row in application_info_table" } ?? "is null"))
             }
-            guard let millis = row.int64(3), let bpm = row.int64(4) else {
+            guard let millis = row.int64(3), HealthConnectContents.plausibleMillis.contains(millis),
+                  let bpm = row.int64(4) else {
                 unusable += 1
                 return
             }
@@ -128,15 +138,17 @@ struct HealthConnectContents {
         }
         heartRate = summarizer.result
         heartRateSamples = count
-        if unusable > 0 { skipped["heart-rate sample without a time or value"] = unusable }
+        if unusable > 0 { skipped["heart-rate sample without a usable time or value"] = unusable }
     }
 
     // MARK: - Export time
 
+    /// Damaged values in tables rhr does not read are passed over: they must not date the export.
     private static func newestModification(_ db: HealthConnectDatabase) throws(InputError) -> Date? {
         var newest: Int64?
         for table in try db.tableNames().sorted() where try db.columns(of: table).contains("last_modified_time") {
-            try db.query("SELECT max(last_modified_time) FROM \(HealthConnectDatabase.quoted(table))") { row throws(InputError) in
+            try db.query("SELECT max(last_modified_time) FROM \(HealthConnectDatabase.quoted(table)) "
+                + "WHERE last_modified_time BETWEEN \(plausibleMillis.lowerBound) AND \(plausibleMillis.upperBound)") { row throws(InputError) in
                 if let value = row.int64(0) { newest = max(newest ?? value, value) }
             }
         }
@@ -144,4 +156,8 @@ struct HealthConnectContents {
     }
 
     static func date(millis: Int64) -> Date { Date(timeIntervalSince1970: Double(millis) / 1000) }
+
+    /// Epoch milliseconds of the years 1–9999, the dates every other input can write. A time outside them is
+    /// damage, and would make instants no ISO-8601 text holds (`Timestamp.iso8601` traps beyond Int64 ms).
+    static let plausibleMillis: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
 }

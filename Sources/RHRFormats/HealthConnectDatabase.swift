@@ -84,8 +84,6 @@ final class HealthConnectDatabase {
     struct Row {
         let statement: OpaquePointer
 
-        func isNull(_ i: Int32) -> Bool { sqlite3_column_type(statement, i) == SQLITE_NULL }
-
         func int64(_ i: Int32) -> Int64? {
             switch sqlite3_column_type(statement, i) {
             case SQLITE_INTEGER: return sqlite3_column_int64(statement, i)

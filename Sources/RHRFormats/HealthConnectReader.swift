@@ -27,7 +27,7 @@ public enum HealthConnectReader {
     /// while it exists (tests check its modes and that it is gone afterwards).
     static func read(path: String, options: ImportOptions, progress: ImportProgress?, scratchRoot: String,
                      whileExtracted: ((String) -> Void)?) throws(InputError) -> ImportedFile {
-        let head = try FileHead.read(path: path, count: 16)
+        let head = try ReadOnlyFile.head(path: path, count: 16)
         if InputKind.isSQLite(head) {
             let db = try HealthConnectDatabase(file: path, errorPath: path, member: nil)
             let total = HealthConnectScratchCopy.fileSize(path)

@@ -32,7 +32,6 @@ public enum HealthConnectSchema {
 
     /// The columns present per table, after the checks passed.
     struct Present {
-        var version: Int
         var columns: [String: Set<String>]
 
         func has(_ table: Table, _ column: String) -> Bool { columns[table.name]?.contains(column) ?? false }
@@ -65,6 +64,6 @@ public enum HealthConnectSchema {
             }
             columns[table.name] = present
         }
-        return Present(version: version, columns: columns)
+        return Present(columns: columns)
     }
 }

@@ -37,9 +37,8 @@ struct HealthConnectScratchCopy {
             throw error
         }
         guard let found else {
-            let listing = names.isEmpty ? "it has no members"
-                : "its members are " + names.prefix(5).joined(separator: ", ") + (names.count > 5 ? ", …" : "")
-            throw InputError(path: path, message: "a zip archive without a SQLite database, so not a Health Connect export: \(listing)")
+            throw InputError(path: path, message: "a zip archive without a SQLite database, so not a Health Connect export: "
+                + ArchiveReader.memberListing(names))
         }
         progress?(total, total)
         return found

@@ -29,7 +29,7 @@ public enum InputKind: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads the head of the file (and of a zip's members) and names the reader, or says why none fits.
     public static func detect(path: String) throws(InputError) -> InputKind {
-        let head = try FileHead.read(path: path, count: 64 * 1024)
+        let head = try ReadOnlyFile.head(path: path, count: 64 * 1024)
         if head.isEmpty { throw InputError(path: path, message: "the file is empty") }
         if ArchiveReader.looksLikeZip(head) { return try detectZip(path: path) }
         if let kind = detect(head: head) { return kind }
@@ -68,9 +68,8 @@ public enum InputKind: Sendable, Hashable, CustomStringConvertible {
             if isAppleHealthXML(head) { return .appleHealthZip(member: entry.name) }
             if isSQLite(head) { return .healthConnectZip(member: entry.name) }
         }
-        let listing = names.isEmpty ? "it has no members" : "its members are " + names.prefix(5).joined(separator: ", ")
-            + (names.count > 5 ? ", …" : "")
-        throw InputError(path: path, message: "a zip archive, but neither an Apple Health nor a Health Connect export: \(listing)")
+        throw InputError(path: path, message: "a zip archive, but neither an Apple Health nor a Health Connect export: "
+            + ArchiveReader.memberListing(names))
     }
 
     private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 || b == 0xEF || b == 0xBB || b == 0xBF }
@@ -84,24 +83,5 @@ public enum InputKind: Sendable, Hashable, CustomStringConvertible {
             i += 1
         }
         return false
-    }
-}
-
-/// The first bytes of a file.
-enum FileHead {
-    static func read(path: String, count: Int) throws(InputError) -> [UInt8] {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-                throw InputError(path: path, message: isDirectory.boolValue ? "is a directory" : "cannot be read (permission denied)")
-            }
-            throw InputError(path: path, message: "no such file")
-        }
-        defer { try? handle.close() }
-        do {
-            return Array(try handle.read(upToCount: count) ?? Data())
-        } catch {
-            throw InputError(path: path, message: "cannot be read: \(error.localizedDescription)")
-        }
     }
 }

@@ -7,49 +7,7 @@ import RHRCore
 /// is an error naming its JSON path (`upserted[3].start: not an ISO-8601 date`), an unknown key is ignored so
 /// that newer bridges can add fields. An optional key whose value is `null` counts as absent.
 public enum SyncBatchJSON {
-    /// A line that is not JSON, or JSON that is not a valid batch. The daemon answers the first with
-    /// `bad_json` and the second with `invalid_batch`.
-    public enum LineError: Error, Sendable, Equatable, CustomStringConvertible {
-        case syntax(JSONSyntaxError)
-        case batch(BatchError)
-
-        /// `column 14: upserted[0]: expected ',' or '}' after an object member`, or the batch error's message.
-        public var description: String {
-            switch self {
-            case .syntax(let error): return "column \(error.column): \(error.messageWithPath)"
-            case .batch(let error): return error.message
-            }
-        }
-    }
-
     // MARK: - Decoding
-
-    /// Decodes one line of bytes holding one batch.
-    public static func decode(line: UnsafeRawBufferPointer, machineZone: TimeZone, origin: String = "") throws(LineError) -> SyncBatch {
-        let value: JSONValue
-        do {
-            value = try JSONParser.parse(line)
-        } catch {
-            throw .syntax(error)
-        }
-        do {
-            return try decode(value, machineZone: machineZone, origin: origin)
-        } catch {
-            throw .batch(error)
-        }
-    }
-
-    public static func decode(line: [UInt8], machineZone: TimeZone, origin: String = "") throws(LineError) -> SyncBatch {
-        try line.withUnsafeBytes { bytes in
-            Result { () throws(LineError) in try decode(line: bytes, machineZone: machineZone, origin: origin) }
-        }.get()
-    }
-
-    public static func decode(line: Data, machineZone: TimeZone, origin: String = "") throws(LineError) -> SyncBatch {
-        try line.withUnsafeBytes { bytes in
-            Result { () throws(LineError) in try decode(line: bytes, machineZone: machineZone, origin: origin) }
-        }.get()
-    }
 
     /// Decodes a parsed batch. `machineZone` is the zone assumed for Health Connect records without an offset
     /// (R5); `origin` names the road for the revision history (a file name, a bridge).
@@ -339,10 +297,9 @@ public enum SyncBatchJSON {
         return .object(record)
     }
 
-    /// ISO-8601 in the given offset; at UTC when the offset is not whole minutes, which `Timestamp.iso8601`
-    /// cannot write without moving the instant.
+    /// ISO-8601 in the given offset (`Timestamp.iso8601` writes an offset of odd seconds at UTC, keeping the instant).
     private static func date(_ date: Date, offset: Int) -> JSONValue {
-        .string(Timestamp(date: date, offsetSeconds: offset % 60 == 0 ? offset : 0).iso8601)
+        .string(Timestamp(date: date, offsetSeconds: offset).iso8601)
     }
 
     /// Whole values as integers (`58`, not `58.0`), others as doubles.
@@ -454,7 +411,7 @@ private struct Members {
         case .number(let number): seconds = number.int64.flatMap { Int(exactly: $0) }
         default: seconds = nil
         }
-        guard let seconds, abs(seconds) <= 18 * 3600 else {
+        guard let seconds, (-18 * 3600...18 * 3600).contains(seconds) else {
             throw error(key, #"expected a UTC offset such as "+01:00", or seconds, or null"#)
         }
         return seconds

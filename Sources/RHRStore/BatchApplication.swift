@@ -33,7 +33,6 @@ struct StreamRow {
     var id: Int64
     var cursor: String?
     var asOf: Timestamp?
-    var asOfDay: Int64?
 }
 
 /// One batch being applied, inside the caller's transaction.
@@ -93,10 +92,10 @@ struct BatchApplication {
 
         // R3: a newer asOf can end the provisional state of earlier days.
         let advanced = stream.asOf.map { batch.asOf.epochSeconds > $0.epochSeconds } ?? true
-        if advanced, let oldDay = stream.asOfDay, stream.asOf != nil {
-            let newDay = Int64(batch.asOf.localDay.daysSinceEpoch)
-            if newDay > oldDay, try streamHasWatchSamples(stream.id, since: oldDay - 1) {
-                for d in (oldDay - 1)...min(newDay, oldDay + 60) { outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(d))) }
+        if advanced, let oldDay = stream.asOf?.localDay, batch.asOf.localDay > oldDay {
+            let firstOld = ProvisionalRule.firstProvisionalDay(readOn: oldDay)
+            if try streamHasWatchSamples(stream.id, since: firstOld) {
+                for d in firstOld...min(batch.asOf.localDay, oldDay.adding(days: 60)) { outcome.changedDays.insert(d) }
             }
         }
         var revision = try database.currentRevision()
@@ -112,18 +111,18 @@ struct BatchApplication {
     // MARK: - Streams and writers
 
     private func streamRow() throws(StoreError) -> StreamRow {
-        let select = try db.statement("SELECT id, cursor, as_of, as_of_offset, as_of_day FROM stream WHERE store = ? AND name = ?")
+        let select = try db.statement("SELECT id, cursor, as_of, as_of_offset FROM stream WHERE store = ? AND name = ?")
         select.bind(.text(batch.store.rawValue), .text(batch.stream))
         if try select.step() {
             var asOf: Timestamp?
             if let at = select.optionalDouble(2) {
                 asOf = Timestamp(epochSeconds: at, offsetSeconds: Int(select.optionalInt(3) ?? 0))
             }
-            return StreamRow(id: select.int(0), cursor: select.optionalText(1), asOf: asOf, asOfDay: select.optionalInt(4))
+            return StreamRow(id: select.int(0), cursor: select.optionalText(1), asOf: asOf)
         }
         try db.statement("INSERT INTO stream(store, name) VALUES (?, ?)")
             .bind(.text(batch.store.rawValue), .text(batch.stream)).run()
-        return StreamRow(id: db.lastInsertRowID, cursor: nil, asOf: nil, asOfDay: nil)
+        return StreamRow(id: db.lastInsertRowID, cursor: nil, asOf: nil)
     }
 
     /// The stored cursor, or one the stream moved to earlier since its last full resync.
@@ -277,23 +276,30 @@ struct BatchApplication {
     /// R4: a deletion from the platform is authoritative, whichever road delivered the sample.
     private mutating func delete(id: String, stream: StreamRow) throws(StoreError) {
         let key = batch.store == .healthConnect ? SampleIdentity.normalisedRecordId(id) : id
+        // Two lookups, one per index: with `uuid = ? OR identity = ?` SQLite used only the store prefix of
+        // the identity index and read every sample of the store for each deleted id.
         let select = try db.statement("""
-            SELECT id, \(SampleRow.columns) FROM sample WHERE store = ? AND (uuid = ? OR identity = ?)
+            SELECT id, \(SampleRow.columns) FROM sample WHERE id IN (
+                SELECT id FROM sample WHERE store = ?1 AND uuid = ?2
+                UNION SELECT id FROM sample WHERE store = ?1 AND identity = ?2)
             """)
-        select.bind(.text(batch.store.rawValue), .text(key), .text(key))
+        select.bind(.text(batch.store.rawValue), .text(key))
         var doomed: [(Int64, SampleRow)] = []
         while try select.step() { doomed.append((select.int(0), SampleRow(select, first: 1))) }
         for (rowID, row) in doomed {
             try recordRevision(of: row, reason: .deleted, replacedBy: nil, stream: stream, pending: true)
             try removeSample(rowID, day: row.day)
         }
-        // A deleted heart-rate sample or record leaves its summary too.
-        let days = try db.statement("SELECT DISTINCT day FROM heart_rate WHERE record_key = ?")
-        days.bind(.text(key))
+        // A deleted heart-rate sample or record leaves its summary too; only its own store's (R1).
+        // `record_key <> ''` lets SQLite use the partial index `heart_rate_by_record`; without it every
+        // deleted id scanned the whole table.
+        let ofThisStore = "record_key = ? AND record_key <> '' AND writer_id IN (SELECT id FROM writer WHERE store = ?)"
+        let days = try db.statement("SELECT DISTINCT day FROM heart_rate WHERE \(ofThisStore)")
+        days.bind(.text(key), .text(batch.store.rawValue))
         var hrDays: [Int64] = []
         while try days.step() { hrDays.append(days.int(0)) }
         if !hrDays.isEmpty {
-            try db.statement("DELETE FROM heart_rate WHERE record_key = ?").bind(.text(key)).run()
+            try db.statement("DELETE FROM heart_rate WHERE \(ofThisStore)").bind(.text(key), .text(batch.store.rawValue)).run()
             for d in hrDays { outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(d))) }
         }
     }
@@ -320,7 +326,9 @@ struct BatchApplication {
         var gone: [(Int64, SampleRow, Int64?)] = []
         while try select.step() {
             let row = SampleRow(select, first: 1)
-            if !delivered.contains(row.identity) { gone.append((select.int(0), row, select.optionalInt(24))) }
+            if !delivered.contains(row.identity) {
+                gone.append((select.int(0), row, select.optionalInt(1 + SampleRow.columnCount)))
+            }
         }
         let reason: RevisionReason = batch.fullResync ? .fullResync : .notInNewerExport
         for (rowID, row, otherStream) in gone {
@@ -364,7 +372,7 @@ struct BatchApplication {
         select.bind(.text(batch.store.rawValue), .text(row.identity), .integer(row.writerID))
         guard try select.step(), select.int(0) != 0 else { return false }
         guard let asOfDay = select.optionalInt(1) else { return true }
-        return row.day >= asOfDay - 1
+        return row.day >= Int64(ProvisionalRule.firstProvisionalDay(readOn: LocalDay(daysSinceEpoch: Int(asOfDay))).daysSinceEpoch)
     }
 
     /// "draft 62, replaced by 59": after the batch, the writer's latest valid value of the same day.
@@ -381,12 +389,12 @@ struct BatchApplication {
         }
     }
 
-    private func streamHasWatchSamples(_ streamID: Int64, since day: Int64) throws(StoreError) -> Bool {
+    private func streamHasWatchSamples(_ streamID: Int64, since day: LocalDay) throws(StoreError) -> Bool {
         let select = try db.statement("""
             SELECT 1 FROM sample_stream ss JOIN sample s ON s.id = ss.sample_id JOIN writer w ON w.id = s.writer_id
             WHERE ss.stream_id = ? AND w.is_watch = 1 AND s.day >= ? LIMIT 1
             """)
-        select.bind(.integer(streamID), .integer(day))
+        select.bind(.integer(streamID), .integer(Int64(day.daysSinceEpoch)))
         return try select.step()
     }
 

@@ -7,10 +7,9 @@ final class SQLiteConnection {
     private let db: OpaquePointer
     private var cache: [String: SQLiteStatement] = [:]
 
-    init(path: String, readOnly: Bool = false) throws(StoreError) {
+    init(path: String) throws(StoreError) {
         var handle: OpaquePointer?
-        let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-        let status = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
+        let status = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close(handle)
@@ -58,7 +57,6 @@ final class SQLiteConnection {
     }
 
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(db) }
-    var changes: Int { Int(sqlite3_changes(db)) }
 
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; any error rolls everything back.
     func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
@@ -166,7 +164,6 @@ enum SQLValue {
     case real(Double)
     case text(String)
 
-    static func int(_ v: Int?) -> SQLValue { v.map { .integer(Int64($0)) } ?? .null }
     static func int64(_ v: Int64?) -> SQLValue { v.map { .integer($0) } ?? .null }
     static func double(_ v: Double?) -> SQLValue { v.map { .real($0) } ?? .null }
     static func string(_ v: String?) -> SQLValue { v.map { .text($0) } ?? .null }

@@ -56,23 +56,24 @@ struct SampleRow: Equatable {
         deviceType = device?.type.map(Int64.init)
     }
 
-    /// The columns after `id` and `store`, in table order, as the SELECTs below list them.
-    static let columns = """
-        identity, uuid, writer_id, day, offset_assumed, start, "end", offset_seconds, time_zone, value, unit, \
-        in_range, recording_method, created, last_modified, client_record_id, client_record_version, \
-        device_name, device_manufacturer, device_model, device_hardware, device_software, device_type
-        """
+    /// The columns after `id` and `store`, in table order: what `init(_:first:)` reads and `bindings` binds.
+    static let columnNames = [
+        "identity", "uuid", "writer_id", "day", "offset_assumed", "start", "\"end\"", "offset_seconds", "time_zone",
+        "value", "unit", "in_range", "recording_method", "created", "last_modified", "client_record_id",
+        "client_record_version", "device_name", "device_manufacturer", "device_model", "device_hardware",
+        "device_software", "device_type",
+    ]
+    static var columnCount: Int32 { Int32(columnNames.count) }
 
-    /// `columns`, each prefixed with `s.` for queries that join.
-    static let qualifiedColumns = columns.split(separator: ",")
-        .map { "s." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
+    /// `columnNames` as a SELECT lists them; `qualifiedColumns` each prefixed with `s.` for queries that join.
+    static let columns = columnNames.joined(separator: ", ")
+    static let qualifiedColumns = columnNames.map { "s." + $0 }.joined(separator: ", ")
 
     static let selectByIdentity = "SELECT id, stream_id, \(columns) FROM sample WHERE store = ? AND identity = ?"
     static let insert = "INSERT INTO sample(store, stream_id, \(columns)) VALUES (?, ?, "
-        + Array(repeating: "?", count: 23).joined(separator: ", ") + ")"
+        + Array(repeating: "?", count: columnNames.count).joined(separator: ", ") + ")"
     static let update = "UPDATE sample SET stream_id = ?, "
-        + columns.split(separator: ",").map { "\($0.trimmingCharacters(in: .whitespacesAndNewlines)) = ?" }.joined(separator: ", ")
-        + " WHERE id = ?"
+        + columnNames.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE id = ?"
 
     /// Reads the columns listed in `columns`, starting at `first`.
     init(_ s: SQLiteStatement, first: Int32) {

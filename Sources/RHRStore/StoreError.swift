@@ -1,14 +1,14 @@
-/// Why the store refused or failed. `code` matches the daemon's error codes where one applies.
+/// Why the store refused or failed. The daemon turns `code` into its protocol's codes (`ProtocolError.init(_:)`).
 public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Code: String, Sendable {
+    public enum Code: Sendable {
         /// The batch breaks a rule of its format (R1, units, empty stream).
-        case invalidBatch = "invalid_batch"
+        case invalidBatch
         /// The batch does not continue from the stream's stored cursor.
-        case cursorMismatch = "cursor_mismatch"
+        case cursorMismatch
         /// An export older than the newest one of its stream, not forced.
-        case olderSnapshot = "older_snapshot"
+        case olderSnapshot
         /// SQLite failed, or the file is not an rhr store.
-        case database = "internal"
+        case database
     }
 
     public var code: Code

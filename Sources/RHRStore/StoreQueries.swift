@@ -98,7 +98,7 @@ extension HealthDatabase {
                 result.append(HeartRateDaySummary(
                     writer: writer.writer, day: LocalDay(daysSinceEpoch: Int(select.int(1))), notSet: Int(select.int(2)),
                     sedentary: Int(select.int(3)), active: Int(select.int(4)), sedentaryMin: select.optionalDouble(5),
-                    sedentaryHistogram: HealthDatabase.histogram(select.bytes(6))))
+                    sedentaryHistogram: HeartRateDaySummary.histogram(fromUTF8: select.bytes(6))))
             }
             // Same day: by store and writer.
             return result.sorted { ($0.day, $0.writer.key) < ($1.day, $1.writer.key) }
@@ -117,29 +117,6 @@ extension HealthDatabase {
             WHERE NOT EXISTS (SELECT 1 FROM totals u WHERE u.writer_id = t.writer_id AND u.day = t.day
                               AND (u.total > t.total OR (u.total = t.total AND u.stream_id < t.stream_id))))
         """
-
-    /// Parses "62:3,63:1" without building intermediate strings.
-    static func histogram(_ bytes: UnsafeRawBufferPointer) -> [Int: Int] {
-        var result: [Int: Int] = [:]
-        var key = 0, value = 0, sign = 1, inValue = false, digits = false
-        func flush() {
-            if inValue && digits { result[sign * key, default: 0] += value }
-            key = 0; value = 0; sign = 1; inValue = false; digits = false
-        }
-        for b in bytes {
-            switch b {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                if inValue { value = value * 10 + Int(b - 48) } else { key = key * 10 + Int(b - 48) }
-                digits = true
-            case UInt8(ascii: "-") where !inValue: sign = -1
-            case UInt8(ascii: ":"): inValue = true; digits = false
-            case UInt8(ascii: ","): flush()
-            default: break
-            }
-        }
-        flush()
-        return result
-    }
 
     /// What each store holds, for the empty state (R9). Always one entry per store.
     public func contents() throws(StoreError) -> [StoreContents] {

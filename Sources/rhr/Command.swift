@@ -44,35 +44,4 @@ struct Output {
     func error(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
-
-    func errorRaw(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
-    }
-}
-
-enum StorePath {
-    static func defaultPath(environment: [String: String]) -> String {
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
-            return data + "/rhr/rhr.sqlite"
-        }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        return home + "/.local/share/rhr/rhr.sqlite"
-    }
-
-    /// Creates the store's directory and any missing parents, each readable by its owner only.
-    static func preparePrivateDirectory(for storePath: String) throws {
-        let directory = (storePath as NSString).deletingLastPathComponent
-        guard !directory.isEmpty else { return }
-        var missing: [String] = []
-        var current = directory
-        while !current.isEmpty && current != "/" && !FileManager.default.fileExists(atPath: current) {
-            missing.append(current)
-            current = (current as NSString).deletingLastPathComponent
-        }
-        for dir in missing.reversed() {
-            if mkdir(dir, 0o700) != 0 && errno != EEXIST {
-                throw CommandFailure("\(dir): cannot create the store's directory: \(String(cString: strerror(errno)))")
-            }
-        }
-    }
 }

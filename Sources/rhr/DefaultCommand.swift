@@ -28,23 +28,3 @@ enum DefaultCommand {
         return failed ? 1 : shown
     }
 }
-
-/// A store in a fresh private directory, removed when the value goes away.
-final class TemporaryStore {
-    let directory: String
-    var path: String { directory + "/rhr.sqlite" }
-
-    init() throws {
-        var template = Array((NSTemporaryDirectory() + "/rhr-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw CommandFailure("cannot create a temporary store: \(String(cString: strerror(errno)))")
-        }
-        directory = String(cString: made)
-    }
-
-    func open() throws -> HealthDatabase {
-        do { return try HealthDatabase(path: path) } catch { throw CommandFailure(error.message) }
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: directory) }
-}

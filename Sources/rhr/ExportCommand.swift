@@ -10,7 +10,7 @@ enum ExportCommand {
         summary: "print one value per day and writer as CSV or JSON",
         options: [
             .value("format", "csv|json", "output format (default csv)"),
-            .value("aggregate", "latest|lowest|mean", "how a day's samples become one value (default latest)"),
+            AggregationOption.spec,
             .value("from", "YYYY-MM-DD", "first day"),
             .value("to", "YYYY-MM-DD", "last day"),
         ],
@@ -24,7 +24,7 @@ enum ExportCommand {
         let format = args.value("format") ?? "csv"
         guard format == "csv" || format == "json" else { throw UsageError("--format must be csv or json, not \(format)") }
         let range = try DayRange(args)
-        let aggregation = try aggregationOption(args)
+        let aggregation = try AggregationOption.parse(args)
         let store = try openStore(invocation)
         let days = try store.days(from: range.from, to: range.to, aggregation: aggregation)
         if format == "csv" {
@@ -84,24 +84,5 @@ struct DayRange {
         guard let text = args.value(name) else { return nil }
         guard let day = LocalDay(text) else { throw UsageError("--\(name) must be a date like 2026-03-14, not \(text)") }
         return day
-    }
-}
-
-func aggregationOption(_ args: ParsedArguments) throws(UsageError) -> Aggregation {
-    guard let text = args.value("aggregate") else { return .latest }
-    guard let aggregation = Aggregation(rawValue: text) else {
-        throw UsageError("--aggregate must be latest, lowest or mean, not \(text)")
-    }
-    return aggregation
-}
-
-/// Opens the store the invocation names, creating its private directory when needed.
-func openStore(_ invocation: Invocation) throws -> HealthDatabase {
-    let path = invocation.storePath
-    try StorePath.preparePrivateDirectory(for: path)
-    do {
-        return try HealthDatabase(path: path)
-    } catch {
-        throw CommandFailure(error.message)
     }
 }

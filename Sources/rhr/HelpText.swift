@@ -1,8 +1,10 @@
+import RHRCore
+
 /// The help screens, generated from the command table.
 enum HelpText {
     static func general(commands: [Command], global: [OptionSpec], defaultCommand: Command) -> String {
         var lines = [
-            "rhr \(RHRVersionText.current): resting heart rate from HealthKit and Health Connect, one honest per-day trend",
+            "rhr \(RHRVersion.current): resting heart rate from HealthKit and Health Connect, one honest per-day trend",
             "",
             "usage:",
         ]
@@ -46,6 +48,3 @@ enum HelpText {
         return zip(names, options).map { "  " + $0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $1.help }
     }
 }
-
-import RHRCore
-enum RHRVersionText { static let current = RHRVersion.current }

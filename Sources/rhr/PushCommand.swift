@@ -36,16 +36,16 @@ enum PushCommand {
             switch item {
             case .tooLong(let number):
                 failed = true
-                output.error("\(name):\(number): too_large: the line is longer than 16 MiB, the limit for one batch")
+                output.error("\(name):\(number): too_large: the line is longer than \(framer.maxLineLength >> 20) MiB, "
+                    + "the limit for one batch")
             case .line(let bytes, let number):
-                let line = number == 1 && bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
-                guard !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) else { return }
+                guard let line = BatchFileReader.batchText(bytes, number: number) else { return }
                 let batch: JSONValue
                 do {
-                    batch = try JSONParser.parse(line)
+                    batch = try JSONParser.parse(line.text)
                 } catch {
                     failed = true
-                    output.error("\(name):\(number): bad_json: column \(error.column): \(error.messageWithPath)")
+                    output.error("\(name):\(number): bad_json: column \(error.column + line.columnShift): \(error.messageWithPath)")
                     return
                 }
                 let reply: JSONValue

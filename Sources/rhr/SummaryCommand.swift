@@ -1,5 +1,6 @@
 import Foundation
 import RHRCore
+import RHRDashboard
 import RHRStore
 
 /// `rhr summary`: a plain table of the last days with data, one column per writer, flags spelled out.
@@ -9,7 +10,7 @@ enum SummaryCommand {
         name: "summary", arguments: "[--aggregate latest|lowest|mean] [--days N]",
         summary: "print a plain table of the most recent days",
         options: [
-            .value("aggregate", "latest|lowest|mean", "how a day's samples become one value (default latest)"),
+            AggregationOption.spec,
             .value("days", "N", "how many days with data to show (default 14)"),
         ],
         run: run)
@@ -17,7 +18,7 @@ enum SummaryCommand {
     static func run(_ invocation: Invocation) throws -> Int32 {
         let args = invocation.arguments
         guard args.positionals.isEmpty else { throw UsageError("rhr summary takes no paths (got \(args.positionals[0]))") }
-        let aggregation = try aggregationOption(args)
+        let aggregation = try AggregationOption.parse(args)
         var count = 14
         if let text = args.value("days") {
             guard let n = Int(text), n > 0 else { throw UsageError("--days must be a positive number, not \(text)") }
@@ -28,7 +29,9 @@ enum SummaryCommand {
         return 0
     }
 
-    static func report(store: HealthDatabase, aggregation: Aggregation, days count: Int) throws -> String {
+    /// `today` dates the R10 note on an idle changes token.
+    static func report(store: HealthDatabase, aggregation: Aggregation, days count: Int,
+                       today: LocalDay = DashboardSession.machineToday()) throws -> String {
         let contents = try store.contents()
         let streams = try store.streams()
         var lines: [String] = []
@@ -49,7 +52,11 @@ enum SummaryCommand {
             for s in without { lines.append(DataDiagnosis.explanation(s)) }
         }
         for stream in streams {
-            for limit in stream.permissionLimits { lines.append("\(stream.store.displayName) (\(stream.stream)): \(limit.words)") }
+            let name = "\(stream.store.displayName) (\(stream.stream))"
+            for limit in stream.permissionLimits { lines.append("\(name): \(limit.words)") }
+            if let idle = stream.changesTokenIdleDays(today: today) {
+                lines.append("\(name): \(PermissionLimit.changesTokenWords(idleDays: idle))")
+            }
         }
 
         let values = try store.days(aggregation: aggregation)
@@ -63,12 +70,14 @@ enum SummaryCommand {
         let headings = ["date"] + writers.map(shortName)
         var rows: [[String]] = []
         var usedFlags = Set<Character>()
+        var provisionalReads: [String] = []   // R3: when the provisional values shown were read
         for d in shownDays {
             var row = [d.description]
             for w in writers {
                 guard let v = byKey["\(d) \(w.key)"] else { row.append(""); continue }
                 let flags = Self.flags(v)
                 usedFlags.formUnion(flags)
+                if v.provisional, let read = v.asOf?.shortText, !provisionalReads.contains(read) { provisionalReads.append(read) }
                 row.append((v.bpmText.isEmpty ? "–" : v.bpmText) + (flags.isEmpty ? "" : " " + flags))
             }
             rows.append(row)
@@ -88,7 +97,9 @@ enum SummaryCommand {
         }
         lines.append("")
         for w in writers { lines.append("\(shortName(w)): \(w.provenance)") }
-        let legend = [("p", "provisional: Apple may still replace this estimate"), ("a", "offset assumed (none recorded)"),
+        let provisional = "provisional: Apple may still replace this estimate"
+            + (provisionalReads.isEmpty ? "" : " (read \(Wording.list(provisionalReads)))")
+        let legend = [("p", provisional), ("a", "offset assumed (none recorded)"),
                       ("!", "out-of-range samples kept but excluded"), ("–", "no valid sample that day")]
             .filter { usedFlags.contains(Character($0.0)) || ($0.0 == "–" && rows.joined().contains { $0.hasPrefix("–") }) }
         if !legend.isEmpty { lines.append(legend.map { "\($0.0) \($0.1)" }.joined(separator: " · ")) }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Runs the real `rhr` binary that `swift build` made, with a private data directory and a fixed zone.
 struct RHRProcess {
@@ -39,16 +40,23 @@ struct RHRProcess {
         try process.run()
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
-        // Read both pipes to the end before waiting, so a large output cannot block the child.
+        // Read both pipes to the end before waiting, so a large output cannot block the child. `outData` crosses
+        // threads once, safely: the background read writes it before `leave()`, this thread reads it after `wait()`.
         let group = DispatchGroup()
-        nonisolated(unsafe) var outData = Data(), errData = Data()
+        nonisolated(unsafe) var outData = Data()
         group.enter()
         DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        errData = err.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// An import that sets a test up: it must succeed, or what the test checks next would say nothing.
+    func imported(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let result = try run(arguments)
+        try #require(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
     }
 
     func write(_ name: String, _ text: String) -> String {

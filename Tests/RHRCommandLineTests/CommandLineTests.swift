@@ -15,7 +15,7 @@ struct CommandLineTests {
         let imported = try rhr.run(["import"] + sampleBatches)
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout.contains("healthkit-iphone.jsonl: sync batches (JSON lines): "))
-        #expect(imported.stdout.contains("20 added, 0 replaced, 1 deleted"))
+        #expect(imported.stdout.contains("HealthKit resting samples 20 added, 0 replaced, 1 deleted"))
         let export = try rhr.run(["export", "--from", "2026-03-18"])
         #expect(export.status == 0, "\(export.stderr)")
         #expect(export.stdout == """
@@ -45,9 +45,20 @@ struct CommandLineTests {
         #expect(try rhr.run(["export", "--from", "2026-03-18"]).stdout == export.stdout)
     }
 
+    @Test func aFileOfBothStoresCountsEachByName() throws {
+        // R1: one batch file may carry HealthKit and Health Connect batches; their counts are never added up.
+        defer { rhr.cleanUp() }
+        let both = try sampleBatches.map { try String(contentsOfFile: $0, encoding: .utf8) }.joined()
+        let imported = try rhr.run(["import", rhr.write("both.jsonl", both)])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("; HealthKit resting samples 20 added, 0 replaced, 1 deleted, 0 out of range "
+            + "(kept, excluded from the trend); Health Connect resting samples 16 added, 0 replaced, 0 deleted, 1 out of range"),
+                "\(imported.stdout)")
+    }
+
     @Test func exportAggregatesAndJSON() throws {
         defer { rhr.cleanUp() }
-        _ = try rhr.run(["import"] + sampleBatches)
+        try rhr.imported(["import"] + sampleBatches)
         let mean = try rhr.run(["export", "--aggregate", "mean", "--from", "2026-03-19", "--to", "2026-03-19"])
         #expect(mean.stdout.split(separator: "\n").dropFirst().map(String.init) == [
             "2026-03-19,healthconnect,com.example.sleeptracker,mean,,0,false,false,1",
@@ -69,7 +80,7 @@ struct CommandLineTests {
 
     @Test func theStoreIsPrivate() throws {
         defer { rhr.cleanUp() }
-        _ = try rhr.run(["import", sampleBatches[1]])
+        try rhr.imported(["import", sampleBatches[1]])
         let fm = FileManager.default
         #expect((try fm.attributesOfItem(atPath: rhr.storePath)[.posixPermissions] as? Int) == 0o600)
         #expect((try fm.attributesOfItem(atPath: rhr.dataHome + "/rhr")[.posixPermissions] as? Int) == 0o700)
@@ -81,7 +92,7 @@ struct CommandLineTests {
 
     @Test func aBadLineIsNamedAndNothingIsStored() throws {
         defer { rhr.cleanUp() }
-        _ = try rhr.run(["import", sampleBatches[1]])
+        try rhr.imported(["import", sampleBatches[1]])
         let before = try rhr.run(["export"]).stdout
         let lines = try String(contentsOfFile: sampleBatches[0], encoding: .utf8).split(separator: "\n")
         let broken = lines[0] + "\n" + lines[1].replacingOccurrences(of: "\"start\":\"2026-03-21T00:03:12+01:00\"",
@@ -146,14 +157,27 @@ struct CommandLineTests {
         let empty = try rhr.run(["summary"])
         #expect(empty.status == 0)
         #expect(empty.stdout.contains("No data yet."))
-        _ = try rhr.run(["import"] + sampleBatches)
+        try rhr.imported(["import"] + sampleBatches)
         let summary = try rhr.run(["summary"])
         #expect(summary.stdout.contains("HealthKit as of 21 Mar 22:30"))
         #expect(summary.stdout.contains("one value per day: latest"))
         #expect(summary.stdout.contains("HK Jane’s Apple Watch"))
         #expect(summary.stdout.contains("59 p"))
-        #expect(summary.stdout.contains("p provisional: Apple may still replace this estimate"))
+        #expect(summary.stdout.contains("p provisional: Apple may still replace this estimate (read 21 Mar 22:30)"))
         #expect(summary.stdout.contains("without READ_HEALTH_DATA_HISTORY"))
+        // R10: the sample feed last read on 21 Mar 2026 (08:10 +01:00); the child runs at UTC. Its changes token
+        // is named once that is more than 30 days ago (either side of a midnight passing during the test).
+        let lastRead = Date(timeIntervalSince1970: 1_774_077_000)
+        let idle = Int(Date().timeIntervalSince1970 / 86_400) - Int(lastRead.timeIntervalSince1970 / 86_400)
+        let tokenLines = [idle, idle + 1].filter { $0 > 30 }.map {
+            "Health Connect (pixel): last read \($0) days ago; its changes token expires after 30 days unused, "
+                + "so the bridge may need a full resync"
+        }
+        if idle > 30 {
+            #expect(tokenLines.contains { summary.stdout.contains($0) }, "\(summary.stdout)")
+        } else if idle < 30 {
+            #expect(!summary.stdout.contains("changes token"))
+        }
         // `rhr` alone, not on a terminal, prints the summary.
         #expect(try rhr.run([]).stdout == summary.stdout)
     }

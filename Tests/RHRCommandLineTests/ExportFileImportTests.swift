@@ -28,7 +28,7 @@ struct ExportFileImportTests {
 
     @Test func anOlderExportIsRefusedUnlessForced() throws {
         defer { rhr.cleanUp() }
-        _ = try rhr.run(["import", apple + "/exportar.zip"])
+        try rhr.imported(["import", apple + "/exportar.zip"])
         let before = try rhr.run(["export"]).stdout
         let older = try rhr.run(["import", apple + "/export-1.xml"])
         #expect(older.status == 1)
@@ -44,7 +44,7 @@ struct ExportFileImportTests {
 
     @Test func aTruncatedExportChangesNothing() throws {
         defer { rhr.cleanUp() }
-        _ = try rhr.run(["import", apple + "/export.zip"])
+        try rhr.imported(["import", apple + "/export.zip"])
         let before = try rhr.run(["export"]).stdout
         let whole = try Data(contentsOf: URL(fileURLWithPath: apple + "/export-2.xml"))
         let cut = rhr.home + "/export-cut.xml"

@@ -26,6 +26,15 @@ struct LocalDayRuleTests {
         #expect(LocalDayRule.day(of: unknown, machineZone: TimeZone(identifier: "UTC")!).day == day("2026-06-10"))
     }
 
+    @Test func healthKitWithoutOffsetOrZoneTakesTheMidpointInTheMachinesZone() {
+        // An all-day window from 23:30 the evening before, in Berlin: its midpoint is on the 28th there.
+        var s = hkSample("2026-11-27 23:30:00 +0100", "2026-11-28 23:50:00 +0100", 58)
+        s.offsetSeconds = nil
+        let placed = LocalDayRule.day(of: s, machineZone: TimeZone(identifier: "Europe/Berlin")!)
+        #expect(placed.day == day("2026-11-28"))
+        #expect(placed.offsetAssumed)
+    }
+
     @Test func healthConnectTripOffsetMovesTheDay() {
         // 06:30 UTC is 2026-11-28 at home (+01:00) but still the 27th in Los Angeles (-08:00).
         let home = LocalDayRule.healthConnect(time: date("2026-11-28T06:30:00Z"), zoneOffset: 3600,
@@ -209,6 +218,18 @@ struct HeartRateContextTests {
         #expect(s.sedentaryMedian == 63)   // 61, 62, 64, 67 → (62 + 64) / 2
         let copy = HeartRateDaySummary.histogram(fromText: s.histogramText)
         #expect(copy == s.sedentaryHistogram)
+        // Texts joined by commas (the store's group_concat of several roads) add up.
+        #expect(HeartRateDaySummary.histogram(fromText: "61:1,62:2,61:3") == [61: 4, 62: 2])
+    }
+
+    @Test func outOfRangeHeartRateIsCountedButNotInTheSedentaryStatistics() {
+        // R6 applies to the context series too: a zero is no minimum, and a value no Int holds must not trap.
+        var s = HeartRateDaySummary(writer: watch, day: day("2026-11-28"))
+        for bpm in [0, -4, 301, 1e300, .infinity, 58] { s.add(bpm: bpm, context: .sedentary) }
+        #expect(s.sedentary == 6)
+        #expect(s.sedentaryMin == 58)
+        #expect(s.sedentaryMedian == 58)
+        #expect(s.sedentaryHistogram == [58: 1])
     }
 
     @Test func motionContextFromMetadata() {
@@ -249,11 +270,23 @@ struct EmptyStateTests {
         #expect(PermissionLimit.limits(granted: []) == [.noRestingPermission, .historyLimited, .noBackgroundReads])
         #expect(PermissionLimit.limits(granted: ["READ_RESTING_HEART_RATE", PermissionLimit.readHistory])
                 == [.noBackgroundReads])
-        #expect(PermissionLimit.earliestReadableDay(firstGrant: day("2026-11-29")) == day("2026-10-30"))
         var stream = StreamState(store: .healthConnect, stream: "pixel", grantedPermissions: [PermissionLimit.readResting])
         #expect(stream.permissionLimits == [.historyLimited, .noBackgroundReads])
         stream.store = .healthKit
         #expect(stream.permissionLimits.isEmpty)
+    }
+
+    @Test func anIdleChangesTokenIsNamed() {
+        var stream = StreamState(store: .healthConnect, stream: "pixel", cursor: "dG9rZW4tMQ==",
+                                 asOf: ts("2026-03-21T08:10:00+01:00"))
+        #expect(stream.changesTokenIdleDays(today: day("2026-04-20")) == nil)   // 30 days: still alive
+        #expect(stream.changesTokenIdleDays(today: day("2026-04-21")) == 31)
+        #expect(PermissionLimit.changesTokenWords(idleDays: 31)
+                == "last read 31 days ago; its changes token expires after 30 days unused, so the bridge may need a full resync")
+        stream.cursor = nil   // an export: no token to expire
+        #expect(stream.changesTokenIdleDays(today: day("2026-11-29")) == nil)
+        stream = StreamState(store: .healthKit, stream: "iphone", cursor: "a", asOf: ts("2026-03-21T08:10:00+01:00"))
+        #expect(stream.changesTokenIdleDays(today: day("2026-11-29")) == nil)
     }
 }
 
@@ -270,6 +303,9 @@ struct BatchValidationTests {
         }
         let noStream = SyncBatch(store: .healthKit, stream: "", asOf: ts("2026-11-29T08:00:00+01:00"))
         #expect(throws: BatchError.self) { try noStream.validate() }
+        let unnamed = SyncBatch(store: .healthKit, stream: "iphone", asOf: ts("2026-11-29T08:00:00+01:00"),
+                                heartRate: [HeartRateDaySummary(writer: Writer(store: .healthKit, name: ""), day: day("2026-11-28"))])
+        #expect(throws: BatchError("heartRate[0].writer: no name")) { try unnamed.validate() }
     }
 
     @Test func healthConnectIdsAreNormalised() {

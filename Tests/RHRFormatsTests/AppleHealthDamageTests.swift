@@ -24,7 +24,7 @@ struct AppleHealthDamageTests {
         let first = Int(try #require(appleHealthByteOffset(of: "<!DOCTYPE HealthData", in: AppleHealthDamageTests.whole))) + 20
         let closing = Int(try #require(appleHealthByteOffset(of: "</HealthData>", in: AppleHealthDamageTests.whole)))
         #expect(try readAppleHealth(bytes: Array(bytes[..<(closing + 13)])).batches[0].resting.count == 1)
-        let scratch = try AppleHealthScratch()
+        let scratch = try TemporaryDirectory()
         for cut in first..<(closing + 13) {
             let path = try scratch.write("export.xml", Array(bytes[..<cut]))
             for tuning in [AppleHealthReader.Tuning(), AppleHealthReader.Tuning(blockSize: 5, blocks: 2, threadedXML: false)] {
@@ -79,6 +79,8 @@ struct AppleHealthDamageTests {
             (" <Record type=\"HKQuantityTypeIdentifierRestingHeartRate\" sourceName=\"W\" sourceName=\"V\" unit=\"count/min\" startDate=\"2024-03-13 23:30:00 +0100\" endDate=\"2024-03-13 23:30:00 +0100\" value=\"58\"/>\n",
              "two sourceName attributes"),
             (" <Record sourceName=\"W\" value=\"58\"/>\n", "a Record without a type attribute"),
+            (appleHealthRecord(source: ""), "a RestingHeartRate record with an empty sourceName"),
+            (appleHealthRecord(type: "HKQuantityTypeIdentifierHeartRate", source: ""), "a HeartRate record with an empty sourceName"),
         ]
         for (record, message) in cases {
             let xml = appleHealthExport(appleHealthRecord(source: "Fine") + record)
@@ -118,7 +120,7 @@ struct AppleHealthDamageTests {
     func notAnExport() throws {
         #expect(try appleHealthError("")?.message == "the file is empty")
         #expect(try appleHealthError("{\"data\":{}}")?.message.contains("not an Apple Health export") == true)
-        let scratch = try AppleHealthScratch()
+        let scratch = try TemporaryDirectory()
         #expect(throws: InputError.self) {
             _ = try AppleHealthReader.read(path: scratch.path + "/missing.xml", options: ImportOptions(), progress: nil)
         }
@@ -128,7 +130,7 @@ struct AppleHealthDamageTests {
     func tagTooLong() throws {
         let long = String(repeating: "x", count: 2 * AppleHealthScanner.maxTagLength)
         let xml = appleHealthExport(" <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"\(long)\"/>\n")
-        let scratch = try AppleHealthScratch()
+        let scratch = try TemporaryDirectory()
         let path = try scratch.write("export.xml", xml)
         // Blocks smaller than the tag: the scanner must carry it and give up at the bound.
         let tuning = AppleHealthReader.Tuning(blockSize: 256 << 10, blocks: 2, threadedXML: true)

@@ -5,50 +5,6 @@ import Testing
 
 // MARK: - Helpers shared by the Apple Health tests
 
-/// A private temporary directory, removed when dropped.
-final class AppleHealthScratch {
-    let path: String
-
-    init() throws {
-        var template = Array("\(NSTemporaryDirectory())/rhr-apple-health-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw ScratchError(message: "mkdtemp failed") }
-        path = String(cString: made)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    @discardableResult
-    func write(_ name: String, _ text: String) throws -> String {
-        try write(name, Array(text.utf8))
-    }
-
-    @discardableResult
-    func write(_ name: String, _ bytes: [UInt8]) throws -> String {
-        let file = "\(path)/\(name)"
-        try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
-        try Data(bytes).write(to: URL(fileURLWithPath: file))
-        return file
-    }
-
-    /// Zips `members` (paths relative to the scratch directory, in that order) into `name` with Info-ZIP's `zip`.
-    @discardableResult
-    func zip(_ name: String, _ members: [String], extraOptions: [String] = []) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["zip", "-q", "-X"] + extraOptions + [name] + members
-        process.currentDirectoryURL = URL(fileURLWithPath: path)
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ScratchError(message: "zip failed with status \(process.terminationStatus); scripts/setup installs it")
-        }
-        return "\(path)/\(name)"
-    }
-
-    struct ScratchError: Error { var message: String }
-}
-
 /// An export around `body`: the XML declaration, `<HealthData>`, the export date, and the closing tag.
 func appleHealthExport(_ body: String, exportDate: String = "2024-03-14 21:05:33 +0100", prologue: String = "") -> String {
     """
@@ -95,7 +51,7 @@ func readAppleHealth(_ xml: String, name: String = "export.xml", options: Import
 
 func readAppleHealth(bytes: [UInt8], name: String = "export.xml", options: ImportOptions = ImportOptions(),
                      sourceLocation: SourceLocation = #_sourceLocation) throws -> ImportedFile {
-    let scratch = try AppleHealthScratch()
+    let scratch = try TemporaryDirectory()
     let path = try scratch.write(name, bytes)
     let first = try AppleHealthReader.read(path: path, options: options, progress: nil, tuning: appleHealthTunings[0])
     for tuning in appleHealthTunings.dropFirst() {
@@ -115,7 +71,7 @@ func appleHealthError(_ xml: String, name: String = "export.xml", sourceLocation
 }
 
 func appleHealthError(bytes: [UInt8], name: String = "export.xml", sourceLocation: SourceLocation = #_sourceLocation) throws -> InputError? {
-    let scratch = try AppleHealthScratch()
+    let scratch = try TemporaryDirectory()
     let path = try scratch.write(name, bytes)
     var errors: [InputError?] = []
     for tuning in appleHealthTunings {
@@ -527,23 +483,16 @@ struct AppleHealthReaderTests {
             appleHealthRecord(type: "HKQuantityTypeIdentifierHeartRate", start: "2024-03-13 10:00:00 +0100",
                               end: "2024-03-13 10:00:00 +0100", value: "\(60 + i % 30)")
         }.joined()
-        let scratch = try AppleHealthScratch()
+        let scratch = try TemporaryDirectory()
         let path = try scratch.write("export.xml", appleHealthExport(body))
         let size = Int64(try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int)
-        let calls = AppleHealthProgressLog()
-        _ = try AppleHealthReader.read(path: path, options: ImportOptions(), progress: { calls.add($0, $1) },
+        let calls = ProgressLog()
+        _ = try AppleHealthReader.read(path: path, options: ImportOptions(), progress: { calls.add(($0, $1)) },
                                        tuning: AppleHealthReader.Tuning(blockSize: 4096))
-        let seen = calls.values
+        let seen = calls.all
         #expect(seen.last.map { $0 == (size, size) } == true)
         #expect(seen.allSatisfy { $0.1 == size })
         #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.0 <= $1.0 })
     }
 }
 
-final class AppleHealthProgressLog: @unchecked Sendable {
-    // Guarded by `lock`.
-    private let lock = NSLock()
-    private var log: [(Int64, Int64)] = []
-    func add(_ done: Int64, _ total: Int64) { lock.lock(); log.append((done, total)); lock.unlock() }
-    var values: [(Int64, Int64)] { lock.lock(); defer { lock.unlock() }; return log }
-}

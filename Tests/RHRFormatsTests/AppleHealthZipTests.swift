@@ -23,7 +23,7 @@ struct AppleHealthZipTests {
 
     @Test("a zip under another name, whose XML member has another name, with export_cda.xml first")
     func anotherName() throws {
-        let scratch = try AppleHealthScratch()
+        let scratch = try TemporaryDirectory()
         let bare = try scratch.write("bare.xml", AppleHealthZipTests.export)
         try scratch.write("apple_health_export/export_cda.xml", AppleHealthZipTests.cda)
         try scratch.write("apple_health_export/exportar.xml", AppleHealthZipTests.export)
@@ -47,7 +47,7 @@ struct AppleHealthZipTests {
 
     @Test("tiny blocks through the inflating thread read the same", arguments: [1, 3, 100, 4 << 20])
     func blocks(_ blockSize: Int) throws {
-        let scratch = try AppleHealthScratch()
+        let scratch = try TemporaryDirectory()
         let bare = try scratch.write("bare.xml", AppleHealthZipTests.export)
         try scratch.write("apple_health_export/vienti.xml", AppleHealthZipTests.export)
         let zip = try scratch.zip("vienti.zip", ["apple_health_export/vienti.xml"])
@@ -59,7 +59,7 @@ struct AppleHealthZipTests {
 
     @Test("ZIP64 archives are read")
     func zip64() throws {
-        let scratch = try AppleHealthScratch()
+        let scratch = try TemporaryDirectory()
         try scratch.write("apple_health_export/export.xml", AppleHealthZipTests.export)
         let zip = try scratch.zip("export.zip", ["apple_health_export/export.xml"], extraOptions: ["-fz"])
         // Info-ZIP marks ZIP64 with a "zip64 end of central directory" record: PK\x06\x06.
@@ -71,7 +71,7 @@ struct AppleHealthZipTests {
 
     @Test("a zip without an export says what it holds")
     func noExport() throws {
-        let scratch = try AppleHealthScratch()
+        let scratch = try TemporaryDirectory()
         try scratch.write("apple_health_export/export_cda.xml", AppleHealthZipTests.cda)
         let zip = try scratch.zip("export.zip", ["apple_health_export/export_cda.xml"])
         #expect {
@@ -85,7 +85,7 @@ struct AppleHealthZipTests {
 
     @Test("an export cut short inside the zip is reported as truncated, naming the member")
     func truncatedMember() throws {
-        let scratch = try AppleHealthScratch()
+        let scratch = try TemporaryDirectory()
         let whole = AppleHealthZipTests.export
         let cut = String(whole.prefix(upTo: whole.range(of: "</HealthData>")!.lowerBound))
         try scratch.write("apple_health_export/export.xml", cut)
@@ -101,7 +101,7 @@ struct AppleHealthZipTests {
 
     @Test("a zip archive cut short is refused")
     func truncatedArchive() throws {
-        let scratch = try AppleHealthScratch()
+        let scratch = try TemporaryDirectory()
         let big = appleHealthExport((0..<3000).map { i in
             appleHealthRecord(type: "HKQuantityTypeIdentifierHeartRate", start: "2024-03-13 10:00:00 +0100",
                               end: "2024-03-13 10:00:00 +0100", value: "\(50 + i % 97)")
@@ -117,12 +117,12 @@ struct AppleHealthZipTests {
 
     @Test("progress on a zip counts compressed bytes up to the archive's size")
     func progress() throws {
-        let scratch = try AppleHealthScratch()
+        let scratch = try TemporaryDirectory()
         try scratch.write("apple_health_export/export.xml", AppleHealthZipTests.export)
         let zip = try scratch.zip("export.zip", ["apple_health_export/export.xml"])
         let size = Int64(try FileManager.default.attributesOfItem(atPath: zip)[.size] as! Int)
-        let calls = AppleHealthProgressLog()
-        _ = try AppleHealthReader.read(path: zip, options: ImportOptions(), progress: { calls.add($0, $1) })
-        #expect(calls.values.last.map { $0 == (size, size) } == true)
+        let calls = ProgressLog()
+        _ = try AppleHealthReader.read(path: zip, options: ImportOptions(), progress: { calls.add(($0, $1)) })
+        #expect(calls.all.last.map { $0 == (size, size) } == true)
     }
 }

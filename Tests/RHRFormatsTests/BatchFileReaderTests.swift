@@ -3,45 +3,6 @@ import RHRCore
 import Testing
 @testable import RHRFormats
 
-/// A private temporary directory, removed when the test is done with it.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory.path + "/rhr-formats-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String, _ bytes: [UInt8]) throws -> String {
-        let file = path + "/" + name
-        try Data(bytes).write(to: URL(fileURLWithPath: file))
-        return file
-    }
-
-    func file(_ name: String, _ text: String) throws -> String { try file(name, Array(text.utf8)) }
-}
-
-/// Collects progress calls from the reader.
-final class ProgressLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var calls: [(Int64, Int64)] = []
-
-    func record(_ done: Int64, _ total: Int64) {
-        lock.lock()
-        calls.append((done, total))
-        lock.unlock()
-    }
-
-    var all: [(Int64, Int64)] {
-        lock.lock()
-        defer { lock.unlock() }
-        return calls
-    }
-}
-
 @Suite("BatchFileReader")
 struct BatchFileReaderTests {
     static let options = ImportOptions(machineZone: TimeZone(identifier: "UTC")!)
@@ -65,7 +26,7 @@ struct BatchFileReaderTests {
     @Test("a bad line 3 is named: file, line and JSON path; nothing is returned")
     func badLineThree() throws {
         let dir = try TemporaryDirectory()
-        let path = try dir.file("batches.jsonl", [Self.line(1), Self.line(2), Self.healthKitLine(start: "yesterday"),
+        let path = try dir.write("batches.jsonl", [Self.line(1), Self.line(2), Self.healthKitLine(start: "yesterday"),
                                                   Self.line(4)].joined(separator: "\n") + "\n")
         let error = try #require(readError(path))
         #expect(error.path == path)
@@ -79,12 +40,12 @@ struct BatchFileReaderTests {
     @Test("a syntax error names the line and the column")
     func syntaxError() throws {
         let dir = try TemporaryDirectory()
-        let path = try dir.file("b.jsonl", Self.line(1) + "\n" + #"{"store":"healthkit" "stream":"x"}"# + "\n")
+        let path = try dir.write("b.jsonl", Self.line(1) + "\n" + #"{"store":"healthkit" "stream":"x"}"# + "\n")
         let error = try #require(readError(path))
         #expect(error.line == 2)
         #expect(error.message == "column 22: store: expected ',' or '}' after an object member, found '\"'")
 
-        let truncated = try dir.file("t.jsonl", Self.line(1) + "\n" + String(Self.line(2).dropLast(5)))
+        let truncated = try dir.write("t.jsonl", Self.line(1) + "\n" + String(Self.line(2).dropLast(5)))
         let cut = try #require(readError(truncated))
         #expect(cut.line == 2)
         #expect(cut.message == "column 218: upserted[0].metadata.dataOrigin: unterminated string")
@@ -93,7 +54,7 @@ struct BatchFileReaderTests {
     @Test("a line that is JSON but not an object is refused")
     func notAnObject() throws {
         let dir = try TemporaryDirectory()
-        let error = try #require(readError(try dir.file("a.jsonl", "[1,2]\n")))
+        let error = try #require(readError(try dir.write("a.jsonl", "[1,2]\n")))
         #expect(error.description.hasSuffix("a.jsonl:1: a batch must be a JSON object, not an array"))
     }
 
@@ -101,11 +62,11 @@ struct BatchFileReaderTests {
     func lineEnds() throws {
         let dir = try TemporaryDirectory()
         let text = "\r\n" + Self.line(1) + "\r\n   \r\n\t\n" + Self.line(2) + "\r\n\n" + Self.line(3)
-        let file = try BatchFileReader.read(path: try dir.file("crlf.jsonl", text), options: Self.options, progress: nil)
+        let file = try BatchFileReader.read(path: try dir.write("crlf.jsonl", text), options: Self.options, progress: nil)
         #expect(file.batches.map(\.stream) == ["s1", "s2", "s3"])
 
         let bad = "\r\n" + Self.line(1) + "\r\n   \r\n\t\n" + Self.healthKitLine(start: "2026-11-28T00:03:12") + "\r\n"
-        let error = try #require(readError(try dir.file("bad.jsonl", bad)))
+        let error = try #require(readError(try dir.write("bad.jsonl", bad)))
         #expect(error.line == 5)
         #expect(error.message == "upserted[0].start: not an ISO-8601 date: the offset (Z or ±HH:MM) is missing")
     }
@@ -114,30 +75,41 @@ struct BatchFileReaderTests {
     func byteOrderMark() throws {
         let dir = try TemporaryDirectory()
         let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
-        let ok = try dir.file("bom.jsonl", bom + Array((Self.line(1) + "\n").utf8))
+        let ok = try dir.write("bom.jsonl", bom + Array((Self.line(1) + "\n").utf8))
         #expect(try BatchFileReader.read(path: ok, options: Self.options, progress: nil).batches.count == 1)
 
-        let second = try dir.file("bom2.jsonl", Array((Self.line(1) + "\n").utf8) + bom + Array(Self.line(2).utf8))
+        let second = try dir.write("bom2.jsonl", Array((Self.line(1) + "\n").utf8) + bom + Array(Self.line(2).utf8))
         let error = try #require(readError(second))
         #expect(error.line == 2)
         #expect(error.message == "column 1: expected a value, found byte 0xEF")
 
         // Columns on the first line still count the mark as a character.
-        let shifted = try dir.file("bom3.jsonl", bom + Array("{\"a\" 1}".utf8))
+        let shifted = try dir.write("bom3.jsonl", bom + Array("{\"a\" 1}".utf8))
         #expect(readError(shifted)?.message == "column 7: a: expected ':' after an object key, found '1'")
+    }
+
+    @Test("a batch line's text: the first line's byte order mark cut and counted, blank lines skipped")
+    func batchText() {
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let first = BatchFileReader.batchText(bom + Array("{}".utf8), number: 1)
+        #expect(first.map { Array($0.text) } == Array("{}".utf8) && first?.columnShift == 1)
+        let later = BatchFileReader.batchText(bom + Array("{}".utf8), number: 2)
+        #expect(later.map { Array($0.text) } == bom + Array("{}".utf8) && later?.columnShift == 0)
+        #expect(BatchFileReader.batchText(Array(" \t\r".utf8), number: 3) == nil)
+        #expect(BatchFileReader.batchText(bom, number: 1) == nil)
     }
 
     @Test("a line over 16 MiB is refused with its number, even when the lines before are fine")
     func tooLong() throws {
         let dir = try TemporaryDirectory()
         let padding = String(repeating: " ", count: 16 * 1024 * 1024)
-        let path = try dir.file("big.jsonl", Self.line(1) + "\n" + #"{"store":"healthkit","pad":""# + padding + "\"}\n" + Self.line(3))
+        let path = try dir.write("big.jsonl", Self.line(1) + "\n" + #"{"store":"healthkit","pad":""# + padding + "\"}\n" + Self.line(3))
         let error = try #require(readError(path))
         #expect(error.line == 2)
         #expect(error.message == "the line is longer than 16 MiB, the limit for one batch")
 
         // Just under the limit is fine: whitespace is JSON whitespace.
-        let fits = try dir.file("fits.jsonl", Self.line(1) + String(repeating: " ", count: 16 * 1024 * 1024 - Self.line(1).utf8.count) + "\r\n")
+        let fits = try dir.write("fits.jsonl", Self.line(1) + String(repeating: " ", count: 16 * 1024 * 1024 - Self.line(1).utf8.count) + "\r\n")
         #expect(try BatchFileReader.read(path: fits, options: Self.options, progress: nil).batches.count == 1)
     }
 
@@ -147,9 +119,9 @@ struct BatchFileReaderTests {
         let count = 9000
         let text = (1...count).map { Self.line($0) }.joined(separator: "\n") + "\n"
         #expect(text.utf8.count > 2 * BatchFileReader.chunkSize)
-        let path = try dir.file("many.jsonl", text)
+        let path = try dir.write("many.jsonl", text)
         let log = ProgressLog()
-        let file = try BatchFileReader.read(path: path, options: Self.options, progress: { log.record($0, $1) })
+        let file = try BatchFileReader.read(path: path, options: Self.options, progress: { log.add(($0, $1)) })
         #expect(file.kind == .syncBatches)
         #expect(file.path == path)
         #expect(file.batches.count == count)
@@ -167,7 +139,7 @@ struct BatchFileReaderTests {
         // A bad line deep in the file is named by its number across chunk boundaries.
         var lines = (1...count).map { Self.line($0) }
         lines[7776] = Self.line(7777, start: "2026-13-01T00:00:00Z")
-        let error = try #require(readError(try dir.file("bad.jsonl", lines.joined(separator: "\n"))))
+        let error = try #require(readError(try dir.write("bad.jsonl", lines.joined(separator: "\n"))))
         #expect(error.line == 7777)
         #expect(error.message == "upserted[0].time: not an ISO-8601 date")
     }
@@ -176,7 +148,7 @@ struct BatchFileReaderTests {
     func empty() throws {
         let dir = try TemporaryDirectory()
         for text in ["", "\n\n", "  \r\n\t"] {
-            let file = try BatchFileReader.read(path: try dir.file("e.jsonl", text), options: Self.options, progress: nil)
+            let file = try BatchFileReader.read(path: try dir.write("e.jsonl", text), options: Self.options, progress: nil)
             #expect(file.batches.isEmpty)
             #expect(file.recordsRead == 0)
         }
@@ -195,7 +167,7 @@ struct BatchFileReaderTests {
         let line = #"{"store":"healthconnect","stream":"p","asOf":"2026-11-29T08:00:00Z","upserted":[{"type":"HeartRate","#
             + #""startTime":"2026-11-29T04:30:00Z","endTime":"2026-11-29T04:30:00Z","samples":[{"time":"2026-11-29T04:30:00Z","#
             + #""beatsPerMinute":60}],"metadata":{"id":"x","dataOrigin":"com.fitbit.FitbitMobile"}}]}"#
-        let path = try dir.file("hr.jsonl", line)
+        let path = try dir.write("hr.jsonl", line)
         let newYork = ImportOptions(machineZone: TimeZone(identifier: "America/New_York")!)
         #expect(try BatchFileReader.read(path: path, options: newYork, progress: nil).batches.first?.heartRate.first?.day
             == LocalDay("2026-11-28"))

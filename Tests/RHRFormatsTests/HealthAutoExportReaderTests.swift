@@ -6,7 +6,7 @@ import Testing
 @Suite("Health Auto Export JSON")
 struct HealthAutoExportReaderTests {
     func read(_ json: String, allowOlder: Bool = false) throws(InputError) -> ImportedFile {
-        let dir = try! HealthConnectTestDirectory()
+        let dir = try! TemporaryDirectory()
         let path = dir.file("HealthAutoExport-2024-01-01-2024-01-07.json")
         try! Data(json.utf8).write(to: URL(fileURLWithPath: path))
         return try HealthAutoExportReader.read(path: path, options: ImportOptions(machineZone: berlinZone, allowOlderExport: allowOlder),
@@ -199,7 +199,7 @@ struct HealthAutoExportReaderTests {
         #expect(try readError(#"{"store":"healthkit","stream":"iphone"}"#).message == "data.metrics: missing; not Health Auto Export JSON")
         #expect(try readError(#"{"data":{"metrics":{}}}"#).message == "data.metrics: missing; not Health Auto Export JSON")
         #expect(try readError(#"{"data":{"metrics":[{"units":"count"}]}}"#).message == "data.metrics[0].name: missing; every metric has a name")
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         #expect(throws: InputError(path: dir.file("none.json"), message: "no such file")) {
             try HealthAutoExportReader.read(path: dir.file("none.json"), options: ImportOptions(machineZone: berlinZone), progress: nil)
         }
@@ -233,12 +233,12 @@ struct HealthAutoExportReaderTests {
 
     @Test("progress ends at the file's size")
     func progress() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("hae.json")
         try Data(Self.resting.utf8).write(to: URL(fileURLWithPath: path))
-        let log = HealthConnectProgressLog()
+        let log = ProgressLog()
         _ = try HealthAutoExportReader.read(path: path, options: ImportOptions(machineZone: berlinZone),
-                                            progress: { log.add($0, $1) })
-        #expect(log.last == [Int64(Self.resting.utf8.count), Int64(Self.resting.utf8.count)])
+                                            progress: { log.add(($0, $1)) })
+        #expect(log.all.last.map { [$0.0, $0.1] } == [Int64(Self.resting.utf8.count), Int64(Self.resting.utf8.count)])
     }
 }

@@ -7,7 +7,7 @@ import Testing
 struct HealthConnectHeartRateTests {
     @Test("series samples are counted per writer and local day in the record's start offset")
     func perWriterAndDay() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
         let watch = try db.addApp("com.samsung.android.wear.shealth", name: "Samsung Health")
         let band = try db.addApp("com.fitbit.FitbitMobile", name: nil)
@@ -37,7 +37,7 @@ struct HealthConnectHeartRateTests {
         ("Asia/Tokyo", "2026-03-11"), ("America/New_York", "2026-03-10"),
     ])
     func nullOffsetUsesMachineZone(zone: String, day: String) throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
         let watch = try db.addApp("com.samsung.android.wear.shealth", name: nil)
         try db.addHeartRate(uuid: "000000000000000000000000000000b1", app: watch, startOffset: nil,
@@ -50,7 +50,7 @@ struct HealthConnectHeartRateTests {
 
     @Test("an export with heart rate and no resting writer gives counts for the empty state (R9)")
     func heartRateOnly() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
         let watch = try db.addApp("com.samsung.android.wear.shealth", name: "Samsung Health")
         let start = epochMillis("2026-03-10T08:00:00+01:00")
@@ -70,7 +70,7 @@ struct HealthConnectHeartRateTests {
 
     @Test("series rows of a heart-rate record whose app is missing are an error naming the record")
     func danglingHeartRateApp() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
         try db.addHeartRate(uuid: "000000000000000000000000000000d1", app: 7, startOffset: 0,
                             samples: [(epochMillis("2026-03-10T16:30:00Z"), 64)])

@@ -42,8 +42,8 @@ struct HealthConnectThreeWriters {
 @Suite("Health Connect export: records")
 struct HealthConnectReaderTests {
     func readBare(_ build: (HealthConnectTestDatabase) throws -> Void, layout: HealthConnectTestDatabase.Layout = .upgraded,
-                  zone: TimeZone = berlinZone) throws -> (ImportedFile, HealthConnectTestDirectory) {
-        let dir = try HealthConnectTestDirectory()
+                  zone: TimeZone = berlinZone) throws -> (ImportedFile, TemporaryDirectory) {
+        let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("health_connect_export.db"), layout: layout)
         try build(db)
         db.close()
@@ -85,7 +85,7 @@ struct HealthConnectReaderTests {
 
     @Test("the batch is a snapshot of the whole store on the health-connect-export stream", arguments: [false, true])
     func batchShape(allowOlder: Bool) throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
         try HealthConnectThreeWriters.fill(db)
         db.close()
@@ -155,7 +155,7 @@ struct HealthConnectReaderTests {
     func layoutsDiffer() throws {
         var orders: [HealthConnectTestDatabase.Layout: [String]] = [:]
         for layout in HealthConnectTestDatabase.Layout.allCases {
-            let dir = try HealthConnectTestDirectory()
+            let dir = try TemporaryDirectory()
             let db = try HealthConnectTestDatabase(path: dir.file("x.db"), layout: layout)
             db.close()
             let opened = try HealthConnectDatabase(file: db.path, errorPath: db.path, member: nil)
@@ -180,7 +180,7 @@ struct HealthConnectReaderTests {
 
     @Test("a record whose app is not in application_info_table is an error naming the row")
     func danglingApp() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
         try HealthConnectThreeWriters.fill(db)
         try db.addResting(uuid: "00000000000000000000000000000042", time: epochMillis("2026-03-13T06:00:00Z"), offset: 0,
@@ -194,9 +194,51 @@ struct HealthConnectReaderTests {
         #expect(error.message.contains("app_info_id 99"))
     }
 
+    @Test("a time no calendar holds is an error naming the row; elsewhere it does not set asOf")
+    func timesOutOfRange() throws {
+        let dir = try TemporaryDirectory()
+        let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
+        let app = try db.addApp("com.ouraring.oura", name: "Oura")
+        let good = epochMillis("2026-03-13T06:00:00Z")
+        try db.addResting(uuid: "0102030405060708090a0b0c0d0e0f10", time: good, offset: 0, bpm: 55, app: app)
+        // A table rhr does not read: its corrupt time must not become the export's date.
+        try db.addSteps(uuid: "1102030405060708090a0b0c0d0e0f10", app: app, start: good, modified: Int64.max)
+        try db.addHeartRate(uuid: "2102030405060708090a0b0c0d0e0f10", app: app, startOffset: 0,
+                            samples: [(good, 60), (Int64.max, 61)])
+        db.close()
+        let file = try HealthConnectReader.read(path: db.path, options: ImportOptions(machineZone: berlinZone), progress: nil)
+        let batch = try #require(file.batches.first)
+        #expect(batch.asOf.epochSeconds == Double(good) / 1000)
+        #expect(batch.heartRate.map(\.total) == [1])
+        #expect(file.skipped == ["heart-rate sample without a usable time or value": 1])
+
+        for (time, modified) in [(Int64.max, good), (good, Int64.min)] {
+            let bad = try HealthConnectTestDatabase(path: dir.file("bad-\(time)-\(modified).db"))
+            let badApp = try bad.addApp("com.ouraring.oura", name: "Oura")
+            try bad.addResting(uuid: "0102030405060708090a0b0c0d0e0f10", time: time, offset: 0, bpm: 55, app: badApp,
+                               modified: modified)
+            bad.close()
+            let error = try #require(throws: InputError.self) {
+                try HealthConnectReader.read(path: bad.path, options: ImportOptions(machineZone: berlinZone), progress: nil)
+            }
+            let column = time == good ? "last_modified_time \(modified)" : "time \(time)"
+            #expect(error.message == "resting_heart_rate_record_table row_id 1: \(column) is not a time "
+                + "(milliseconds since 1970, years 1–9999)")
+        }
+        // Nor does a damaged offset trap on the way to its error.
+        let offset = try HealthConnectTestDatabase(path: dir.file("offset.db"))
+        try offset.addResting(uuid: "0102030405060708090a0b0c0d0e0f10", time: good, offset: Int.min, bpm: 55,
+                              app: try offset.addApp("com.ouraring.oura", name: "Oura"))
+        offset.close()
+        let error = try #require(throws: InputError.self) {
+            try HealthConnectReader.read(path: offset.path, options: ImportOptions(machineZone: berlinZone), progress: nil)
+        }
+        #expect(error.message == "resting_heart_rate_record_table row_id 1: zone_offset \(Int.min) is not an offset in seconds")
+    }
+
     @Test("a uuid that is not 16 bytes is an error naming the row")
     func shortUUID() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
         let app = try db.addApp("com.ouraring.oura", name: "Oura")
         try db.addResting(uuid: "0102", time: epochMillis("2026-03-13T06:00:00Z"), offset: 0, bpm: 55, app: app)
@@ -209,7 +251,7 @@ struct HealthConnectReaderTests {
 
     @Test("a bare database is read without changing a byte of it or creating files beside it")
     func bareDatabaseUntouched() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("health_connect_export.db"))
         try HealthConnectThreeWriters.fill(db)
         db.close()
@@ -223,14 +265,14 @@ struct HealthConnectReaderTests {
 
     @Test("progress ends at the file's size")
     func progressReported() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
         try HealthConnectThreeWriters.fill(db)
         db.close()
-        let seen = HealthConnectProgressLog()
+        let seen = ProgressLog()
         _ = try HealthConnectReader.read(path: db.path, options: ImportOptions(machineZone: berlinZone),
-                                         progress: { done, total in seen.add(done, total) })
+                                         progress: { done, total in seen.add((done, total)) })
         let size = Int64(try HealthConnectTestZip.bytes(of: db.path).count)
-        #expect(seen.last == [size, size])
+        #expect(seen.all.last.map { [$0.0, $0.1] } == [size, size])
     }
 }

@@ -60,7 +60,7 @@ struct HealthConnectSampleTests {
         #expect(zip.kind == .healthConnectZip(member: "health_connect_export.db"))
         #expect(zip.batches.first?.stream == "health-connect-export")
 
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("no extension"))
         try HealthConnectThreeWriters.fill(db)
         db.close()

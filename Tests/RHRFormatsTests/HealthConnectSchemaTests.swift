@@ -12,7 +12,7 @@ struct HealthConnectSchemaTests {
 
     @Test("a SQLite file that is not a Health Connect export: the error names the missing table")
     func notHealthConnect() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("notes.db")
         var db: OpaquePointer?
         #expect(sqlite3_open(path, &db) == SQLITE_OK)
@@ -31,7 +31,7 @@ struct HealthConnectSchemaTests {
         "heart_rate_record_table", "heart_rate_record_series_table",
     ])
     func missingTable(table: String) throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("export.db"), omitTable: table)
         db.close()
         let error = try #require(throws: InputError.self) { try read(db.path) }
@@ -44,7 +44,7 @@ struct HealthConnectSchemaTests {
         ("heart_rate_record_series_table", "epoch_millis"), ("heart_rate_record_table", "start_zone_offset"),
     ])
     func missingColumn(table: String, column: String) throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("export.db"), omitColumn: (table, column))
         db.close()
         let error = try #require(throws: InputError.self) { try read(db.path) }
@@ -53,7 +53,7 @@ struct HealthConnectSchemaTests {
 
     @Test("optional metadata columns may be absent: the records are read without them")
     func optionalColumnAbsent() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("export.db"),
                                                omitColumn: ("resting_heart_rate_record_table", "client_record_version"))
         let app = try db.addApp("com.ouraring.oura", name: "Oura")
@@ -70,7 +70,7 @@ struct HealthConnectSchemaTests {
 
     @Test("schema versions 9 through 18 are read", arguments: [9, 12, 18])
     func knownVersions(version: Int) throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("export.db"), version: version)
         try HealthConnectThreeWriters.fill(db)
         db.close()
@@ -80,7 +80,7 @@ struct HealthConnectSchemaTests {
 
     @Test("an unknown schema version is an error naming the version, and no batch is made", arguments: [0, 8, 19, 42])
     func unknownVersion(version: Int) throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("export.db"), version: version)
         try HealthConnectThreeWriters.fill(db)
         db.close()
@@ -90,7 +90,7 @@ struct HealthConnectSchemaTests {
 
     @Test("a file that is neither a zip nor SQLite is refused by name")
     func neitherZipNorSQLite() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("Health Connect.zip")
         try Data("{\"data\":{}}".utf8).write(to: URL(fileURLWithPath: path))
         let error = try #require(throws: InputError.self) { try read(path) }
@@ -103,7 +103,7 @@ struct HealthConnectSchemaTests {
 
     @Test("a database cut short is reported as damaged, not read")
     func truncatedDatabase() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
         try HealthConnectThreeWriters.fill(db)
         for i in 0..<200 {

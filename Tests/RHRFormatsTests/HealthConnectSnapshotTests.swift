@@ -11,7 +11,7 @@ struct HealthConnectSnapshotTests {
 
     @Test("a bare database's asOf is the newest last_modified_time of any record table, in the machine's offset")
     func asOfFromRecords() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
         let w = try HealthConnectThreeWriters.fill(db)
         try db.addHeartRate(uuid: "000000000000000000000000000000e1", app: w.watch, startOffset: 3600,
@@ -32,7 +32,7 @@ struct HealthConnectSnapshotTests {
 
     @Test("a zip's asOf is its member's time when that is later than every record's modification")
     func asOfFromMemberTime() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("built.db"))
         try HealthConnectThreeWriters.fill(db)
         db.close()
@@ -54,7 +54,7 @@ struct HealthConnectSnapshotTests {
 
     @Test("an export without any record takes the file's modification time")
     func emptyExport() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
         db.close()
         let stamp = Timestamp.parse("2026-03-14T09:00:00Z")!.date
@@ -69,7 +69,7 @@ struct HealthConnectSnapshotTests {
 
     @Test("two exports in a row: the second no longer holds the record its writer deleted, and is newer")
     func twoExportsInARow() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         func export(_ name: String, deleteManual: Bool, written: String) throws -> String {
             let db = try HealthConnectTestDatabase(path: dir.file(name + ".db"))
             let w = try HealthConnectThreeWriters.fill(db)
@@ -105,7 +105,7 @@ struct HealthConnectSnapshotTests {
 
     @Test("an export whose only change is a deletion is still newer, by its member time")
     func deletionOnlyExport() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("built.db"))
         try HealthConnectThreeWriters.fill(db)
         db.close()

@@ -170,28 +170,6 @@ struct HealthConnectTestError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// A fresh private directory per test, removed at the end.
-final class HealthConnectTestDirectory {
-    let path: String
-
-    init() throws {
-        var template = Array((FileManager.default.temporaryDirectory.path + "/rhr-test-XXXXXX").utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw HealthConnectTestError("mkdtemp failed")
-        }
-        path = String(cString: made)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    /// Entries of a subdirectory (or of the test directory).
-    func entries(_ sub: String = "") -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: sub.isEmpty ? path : file(sub))) ?? []).sorted()
-    }
-}
-
 /// Writes zips through libarchive, with the member times a test chooses.
 enum HealthConnectTestZip {
     struct Member {
@@ -233,34 +211,3 @@ func epochMillis(_ iso: String) -> Int64 {
 let berlinZone = TimeZone(identifier: "Europe/Berlin")!
 let tokyoZone = TimeZone(identifier: "Asia/Tokyo")!
 
-/// Collects progress calls from a `@Sendable` closure.
-final class HealthConnectProgressLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var calls: [[Int64]] = []
-    func add(_ done: Int64, _ total: Int64) {
-        lock.lock()
-        calls.append([done, total])
-        lock.unlock()
-    }
-    var last: [Int64]? {
-        lock.lock()
-        defer { lock.unlock() }
-        return calls.last
-    }
-}
-
-/// Collects the paths a reader's hook saw.
-final class HealthConnectSeenPaths: @unchecked Sendable {
-    private let lock = NSLock()
-    private var list: [String] = []
-    func add(_ path: String) {
-        lock.lock()
-        list.append(path)
-        lock.unlock()
-    }
-    var paths: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return list
-    }
-}

@@ -6,7 +6,7 @@ import Testing
 @Suite("Health Connect export: the zip and its private copy")
 struct HealthConnectZipTests {
     /// A database with the three writers, as bytes.
-    func exportBytes(_ dir: HealthConnectTestDirectory, version: Int = 17) throws -> [UInt8] {
+    func exportBytes(_ dir: TemporaryDirectory, version: Int = 17) throws -> [UInt8] {
         let db = try HealthConnectTestDatabase(path: dir.file("built.db"), version: version)
         try HealthConnectThreeWriters.fill(db)
         db.close()
@@ -21,7 +21,7 @@ struct HealthConnectZipTests {
 
     @Test("the database is found by its SQLite header, under any name, in a zip under any name")
     func anyNames() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let bytes = try exportBytes(dir)
         let zip = dir.file("Health Connect (2).zip")
         try HealthConnectTestZip.write(zip, members: [
@@ -43,12 +43,12 @@ struct HealthConnectZipTests {
 
     @Test("the temporary copy is 0600 in a fresh 0700 directory, and both are gone afterwards")
     func privateCopy() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let zip = dir.file("Health Connect.zip")
         try HealthConnectTestZip.write(zip, members: [.init(name: "health_connect_export.db", bytes: try exportBytes(dir))])
         let scratch = dir.file("scratch")
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: false)
-        let seen = HealthConnectSeenPaths()
+        let seen = CallRecorder<String>()
         let file = try read(zip, scratch: scratch) { path in
             var info = stat()
             #expect(stat(path, &info) == 0)
@@ -61,7 +61,7 @@ struct HealthConnectZipTests {
             seen.add(path)
         }
         #expect(file.batches.first?.resting.count == 5)
-        let path = try #require(seen.paths.first)
+        let path = try #require(seen.all.first)
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(!FileManager.default.fileExists(atPath: (path as NSString).deletingLastPathComponent))
         #expect(dir.entries("scratch").isEmpty)
@@ -69,22 +69,22 @@ struct HealthConnectZipTests {
 
     @Test("the temporary copy is removed when the database in the zip is refused")
     func removedOnError() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let zip = dir.file("Health Connect.zip")
         try HealthConnectTestZip.write(zip, members: [.init(name: "health_connect_export.db", bytes: try exportBytes(dir, version: 30))])
         let scratch = dir.file("scratch")
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: false)
-        let seen = HealthConnectSeenPaths()
+        let seen = CallRecorder<String>()
         let error = try #require(throws: InputError.self) { try read(zip, scratch: scratch) { seen.add($0) } }
         #expect(error.path == zip)
         #expect(error.message == "health_connect_export.db: Health Connect schema version 30 is not one rhr knows (it reads versions 9–18)")
-        #expect(seen.paths.count == 1)
+        #expect(seen.all.count == 1)
         #expect(dir.entries("scratch").isEmpty)
     }
 
     @Test("a truncated zip is an error with a byte offset; nothing is produced and nothing is left behind")
     func truncatedZip() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         // Enough varied rows that the compressed member is large and the cut falls inside it.
         let db = try HealthConnectTestDatabase(path: dir.file("built.db"))
         let w = try HealthConnectThreeWriters.fill(db)
@@ -114,7 +114,7 @@ struct HealthConnectZipTests {
 
     @Test("a zip without a SQLite member says what it holds")
     func zipWithoutDatabase() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let zip = dir.file("export.zip")
         try HealthConnectTestZip.write(zip, members: [.init(name: "apple_health_export/export.xml", bytes: Array("<HealthData locale=\"en\">".utf8))])
         let error = try #require(throws: InputError.self) { try read(zip, scratch: dir.path) }
@@ -124,7 +124,7 @@ struct HealthConnectZipTests {
 
     @Test("a non-Health-Connect database in a zip is named by member and missing table")
     func foreignDatabaseInZip() throws {
-        let dir = try HealthConnectTestDirectory()
+        let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("built.db"), omitTable: "resting_heart_rate_record_table")
         db.close()
         let zip = dir.file("Health Connect.zip")

@@ -198,6 +198,9 @@ struct SyncBatchJSONRefusalTests {
         .healthConnect("upserted.0.zoneOffset", "Europe/Berlin", #"upserted[0].zoneOffset: expected a UTC offset such as "+01:00", or seconds, or null"#),
         .healthConnect("upserted.0.zoneOffset", 3600.5, #"upserted[0].zoneOffset: expected a UTC offset such as "+01:00", or seconds, or null"#),
         .healthConnect("upserted.0.zoneOffset", 100_000, #"upserted[0].zoneOffset: expected a UTC offset such as "+01:00", or seconds, or null"#),
+        // The most negative Int64 has no absolute value: refused, not a trap.
+        .healthConnect("upserted.0.zoneOffset", .number(JSONNumber(Int64.min)),
+                       #"upserted[0].zoneOffset: expected a UTC offset such as "+01:00", or seconds, or null"#),
         .healthConnect("upserted.0.zoneOffset", true, #"upserted[0].zoneOffset: expected a UTC offset such as "+01:00", or seconds, or null"#),
         .healthConnect("upserted.0.beatsPerMinute", nil, "upserted[0].beatsPerMinute: missing"),
         .healthConnect("upserted.0.beatsPerMinute", 57.5, "upserted[0].beatsPerMinute: expected an integer"),
@@ -253,25 +256,6 @@ struct SyncBatchJSONRefusalTests {
     @Test("Health Connect upserts", arguments: healthConnectUpserts)
     func healthConnectErrors(_ bad: BadBatch) { expectRefused(bad) }
 
-    @Test("decode(line:) tells bad JSON from a bad batch")
-    func lineErrors() {
-        let syntax = #expect(throws: SyncBatchJSON.LineError.self) {
-            try SyncBatchJSON.decode(line: Array(#"{"store":"healthkit" "stream":"x"}"#.utf8), machineZone: Fixtures.utc)
-        }
-        guard case .syntax(let error)? = syntax else {
-            Issue.record("expected a syntax error, got \(String(describing: syntax))")
-            return
-        }
-        #expect(error.offset == 21)
-        #expect(syntax?.description == "column 22: store: expected ',' or '}' after an object member, found '\"'")
-
-        let batch = #expect(throws: SyncBatchJSON.LineError.self) {
-            try SyncBatchJSON.decode(line: Data(#"{"store":"healthkit","stream":"x"}"#.utf8), machineZone: Fixtures.utc)
-        }
-        #expect(batch == .batch(BatchError("asOf: missing")))
-        #expect(batch?.description == "asOf: missing")
-    }
-
     private func expectRefused(_ bad: BadBatch, sourceLocation: SourceLocation = #_sourceLocation) {
         do {
             let batch = try SyncBatchJSON.decode(bad.batch, machineZone: Fixtures.utc)
@@ -281,8 +265,8 @@ struct SyncBatchJSONRefusalTests {
         }
         // The same through the text form.
         let text = JSONWriter.bytes(bad.batch)
-        #expect(throws: SyncBatchJSON.LineError.batch(BatchError(bad.message)), sourceLocation: sourceLocation) {
-            try SyncBatchJSON.decode(line: text, machineZone: Fixtures.utc)
+        #expect(throws: BatchError(bad.message), sourceLocation: sourceLocation) {
+            try SyncBatchJSON.decode(try JSONParser.parse(text), machineZone: Fixtures.utc)
         }
     }
 }
@@ -299,7 +283,8 @@ struct SyncBatchJSONTests {
 
     @Test("DESIGN.md's HealthKit example")
     func designExample() throws {
-        let batch = try SyncBatchJSON.decode(line: Array(Fixtures.designExample.utf8), machineZone: Fixtures.utc, origin: "bridge")
+        let batch = try SyncBatchJSON.decode(try JSONParser.parse(Fixtures.designExample), machineZone: Fixtures.utc,
+                                             origin: "bridge")
         #expect(batch.store == .healthKit)
         #expect(batch.stream == "iphone")
         #expect(batch.asOf == Timestamp(epochSeconds: 1_795_935_600, offsetSeconds: 3600))
@@ -436,6 +421,18 @@ struct SyncBatchJSONTests {
         let summary = try #require(try SyncBatchJSON.decode(json, machineZone: Fixtures.utc).heartRate.first)
         #expect(summary.sedentaryMin == 60)
         #expect(summary.sedentaryHistogram == [60: 1])
+    }
+
+    @Test("a sedentary heart-rate value out of range is counted, not a minimum, and never traps")
+    func healthKitHeartRateOutOfRange() throws {
+        // A push like this one used to stop the daemon: 1e300 has no whole-bpm histogram key.
+        for value: JSONValue in [1e300, 0, 301] {
+            let json = Fixtures.healthKit.setting("upserted.1.value", value)
+            let summary = try #require(try SyncBatchJSON.decode(json, machineZone: Fixtures.utc).heartRate.first)
+            #expect(summary.sedentary == 1)
+            #expect(summary.sedentaryMin == nil)
+            #expect(summary.sedentaryHistogram.isEmpty)
+        }
     }
 
     @Test("Health Connect resting: offsets as text, seconds, null or absent")
@@ -641,7 +638,7 @@ struct SyncBatchJSONEncodingTests {
     private func roundTrip(_ batch: SyncBatch, throughText: Bool) throws -> SyncBatch {
         let json = SyncBatchJSON.encode(batch)
         if throughText {
-            return try SyncBatchJSON.decode(line: JSONWriter.bytes(json), machineZone: Fixtures.utc)
+            return try SyncBatchJSON.decode(try JSONParser.parse(JSONWriter.bytes(json)), machineZone: Fixtures.utc)
         }
         return try SyncBatchJSON.decode(json, machineZone: Fixtures.utc)
     }

@@ -303,6 +303,20 @@ struct BatchApplicationTests {
         #expect(try store.contents()[1].heartRateSamples == 0)
     }
 
+    @Test func aDeletionLeavesTheOtherStoresHeartRateAlone() throws {
+        // R1: a HealthKit deletion names a HealthKit sample, even when a Health Connect record has the same id.
+        let store = try open()
+        let fitbit = Writer(store: .healthConnect, name: "com.fitbit.FitbitMobile")
+        var batch = live("2026-11-29T08:00:00+01:00", previous: nil, next: "h1", store: .healthConnect)
+        var summary = HeartRateDaySummary(writer: fitbit, day: day("2026-11-28"), recordKey: "6f1cab12")
+        summary.add(bpm: 70, context: .notSet)
+        batch.heartRate = [summary]
+        _ = try store.apply(batch)
+        let outcome = try store.apply(live("2026-11-29T09:00:00+01:00", previous: nil, next: "k1", deleted: ["6f1cab12"]))
+        #expect(outcome.changedDays.isEmpty)
+        #expect(try store.contents()[1].heartRateSamples == 1)
+    }
+
     @Test func sedentaryContextFromTwoRoadsIsNotCountedTwice() throws {
         let store = try open()
         var day28 = HeartRateDaySummary(writer: watch, day: day("2026-11-28"))

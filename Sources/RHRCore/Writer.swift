@@ -1,0 +1,128 @@
+/// R2: who wrote a value, named wherever it is shown: the writer, and the device and recording method
+/// the platform reports with it.
+
+/// Health Connect's `recordingMethod` (R2).
+public enum RecordingMethod: Int, Sendable, Hashable, CaseIterable {
+    case unknown = 0
+    case activelyRecorded = 1
+    case automaticallyRecorded = 2
+    case manualEntry = 3
+
+    public var words: String {
+        switch self {
+        case .unknown: return "unknown"
+        case .activelyRecorded: return "actively recorded"
+        case .automaticallyRecorded: return "automatically recorded"
+        case .manualEntry: return "manual entry"
+        }
+    }
+}
+
+/// The device a value came from, as far as the platform says.
+public struct Device: Sendable, Hashable {
+    public var name: String?
+    public var manufacturer: String?
+    public var model: String?
+    public var hardware: String?
+    public var software: String?
+    /// Health Connect device type: 0 unknown, 1 watch, 2 phone, 3 scale, 4 ring, 5 head mounted,
+    /// 6 fitness band, 7 chest strap, 8 smart display.
+    public var type: Int?
+
+    public init(name: String? = nil, manufacturer: String? = nil, model: String? = nil,
+                hardware: String? = nil, software: String? = nil, type: Int? = nil) {
+        self.name = name
+        self.manufacturer = manufacturer
+        self.model = model
+        self.hardware = hardware
+        self.software = software
+        self.type = type
+    }
+
+    public var isEmpty: Bool {
+        name == nil && manufacturer == nil && model == nil && hardware == nil && software == nil && type == nil
+    }
+
+    /// Health Connect device type in words.
+    public var typeWords: String? {
+        guard let type else { return nil }
+        let names = ["unknown", "watch", "phone", "scale", "ring", "head mounted", "fitness band",
+                     "chest strap", "smart display"]
+        return names.indices.contains(type) ? names[type] : "type \(type)"
+    }
+
+    /// One short line for the detail view: "Oura Ring (ring)", "Apple Watch".
+    public var summary: String {
+        var parts: [String] = []
+        if let manufacturer, !manufacturer.isEmpty { parts.append(manufacturer) }
+        if let model, !model.isEmpty, model != manufacturer { parts.append(model) }
+        if parts.isEmpty, let name, !name.isEmpty { parts.append(name) }
+        var text = parts.joined(separator: " ")
+        if let words = typeWords, type != 0 { text += text.isEmpty ? words : " (\(words))" }
+        return text.isEmpty ? "unknown device" : text
+    }
+}
+
+/// Who wrote a value (R2). Identity is the store plus the name; the rest describes it.
+public struct Writer: Sendable, Hashable, Comparable {
+    public var store: HealthStore
+    /// HealthKit: `sourceName`. Health Connect: the `dataOrigin` package name.
+    public var name: String
+    /// Health Connect: the app's display name when known.
+    public var appName: String?
+    /// HealthKit live feed: the source's bundle identifier.
+    public var bundleIdentifier: String?
+    /// HealthKit live feed: the source revision's product type, e.g. `Watch7,1`.
+    public var productType: String?
+
+    public init(store: HealthStore, name: String, appName: String? = nil,
+                bundleIdentifier: String? = nil, productType: String? = nil) {
+        self.store = store
+        self.name = name
+        self.appName = appName
+        self.bundleIdentifier = bundleIdentifier
+        self.productType = productType
+    }
+
+    public var key: WriterKey { WriterKey(store: store, name: name) }
+
+    /// The writer's name as the UI shows it, without the store.
+    public var displayName: String {
+        switch store {
+        case .healthKit:
+            return name
+        case .healthConnect:
+            if let appName, !appName.isEmpty, appName != name { return "\(appName) (\(name))" }
+            return name
+        }
+    }
+
+    /// R11 wording: "HealthKit estimate" or "written by <app> (Health Connect)".
+    public var provenance: String {
+        switch store {
+        case .healthKit: return "HealthKit estimate by \(name)"
+        case .healthConnect: return "written by \(displayName) (Health Connect)"
+        }
+    }
+
+    public static func < (lhs: Writer, rhs: Writer) -> Bool { lhs.key < rhs.key }
+    public static func == (lhs: Writer, rhs: Writer) -> Bool { lhs.key == rhs.key }
+    public func hash(into hasher: inout Hasher) { hasher.combine(key) }
+}
+
+/// The identity of a writer: store and name.
+public struct WriterKey: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var store: HealthStore
+    public var name: String
+
+    public init(store: HealthStore, name: String) {
+        self.store = store
+        self.name = name
+    }
+
+    public var description: String { "\(store.rawValue):\(name)" }
+
+    public static func < (lhs: WriterKey, rhs: WriterKey) -> Bool {
+        (lhs.store.rawValue, lhs.name) < (rhs.store.rawValue, rhs.name)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import RHRStore
+
+/// Where the store lives and how commands open it: private directories, the default path, a temporary store.
+enum StorePath {
+    static func defaultPath(environment: [String: String]) -> String {
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            return data + "/rhr/rhr.sqlite"
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return home + "/.local/share/rhr/rhr.sqlite"
+    }
+
+    /// Creates the store's directory and any missing parents, each readable by its owner only.
+    static func preparePrivateDirectory(for storePath: String) throws {
+        let directory = (storePath as NSString).deletingLastPathComponent
+        guard !directory.isEmpty else { return }
+        var missing: [String] = []
+        var current = directory
+        while !current.isEmpty && current != "/" && !FileManager.default.fileExists(atPath: current) {
+            missing.append(current)
+            current = (current as NSString).deletingLastPathComponent
+        }
+        for dir in missing.reversed() {
+            if mkdir(dir, 0o700) != 0 && errno != EEXIST {
+                throw CommandFailure("\(dir): cannot create the store's directory: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+}
+
+/// Opens the store the invocation names, creating its private directory when needed.
+func openStore(_ invocation: Invocation) throws -> HealthDatabase {
+    let path = invocation.storePath
+    try StorePath.preparePrivateDirectory(for: path)
+    do {
+        return try HealthDatabase(path: path)
+    } catch {
+        throw CommandFailure(error.message)
+    }
+}
+
+/// A store in a fresh private directory, removed when the value goes away.
+final class TemporaryStore {
+    let directory: String
+    var path: String { directory + "/rhr.sqlite" }
+
+    init() throws {
+        var template = Array((NSTemporaryDirectory() + "/rhr-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw CommandFailure("cannot create a temporary store: \(String(cString: strerror(errno)))")
+        }
+        directory = String(cString: made)
+    }
+
+    func open() throws -> HealthDatabase {
+        do { return try HealthDatabase(path: path) } catch { throw CommandFailure(error.message) }
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
+}
