@@ -11,18 +11,20 @@ public enum SocketPath {
     }
 
     /// Makes the socket's directory, mode 0700, when missing. An existing one must be a real directory (not
-    /// a symbolic link) owned by this user; one that others could enter is tightened to 0700. A shared
-    /// place such as `/tmp` is where someone else may have made it first: then this refuses, and it refuses
-    /// the shared place itself (sticky, as `/tmp` is) rather than close it to everyone, root's included.
+    /// a symbolic link) owned by this user. Only rhr's own directory (named `rhr` or `rhr-…`) that others
+    /// could enter is tightened to 0700; any other open directory (a home, `/tmp`) is refused rather than
+    /// closed to everyone else.
     static func prepareDirectory(for socketPath: String) throws(DaemonError) {
         let directory = (socketPath as NSString).deletingLastPathComponent
         guard !directory.isEmpty, directory != "/" else { return }
-        if mkdir(directory, 0o700) != 0 {
+        var created = mkdir(directory, 0o700) == 0
+        if !created {
             let code = errno
             if code == ENOENT {
                 // Parents (e.g. a runtime directory's subfolders given with --socket) are made 0700 too.
                 try prepareDirectory(for: directory)
-                if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+                created = mkdir(directory, 0o700) == 0
+                if !created && errno != EEXIST {
                     throw DaemonError("\(directory): cannot create the socket's directory: \(errnoText())")
                 }
             } else if code != EEXIST {
@@ -43,7 +45,14 @@ public enum SocketPath {
             throw DaemonError("\(directory): the socket's directory is shared (sticky, like /tmp); not making it private. "
                               + "Give the socket a directory of its own, e.g. \(directory)/rhr/rhr.sock")
         }
-        if info.st_mode & 0o077 != 0 && chmod(directory, 0o700) != 0 {
+        guard info.st_mode & 0o077 != 0 else { return }
+        let name = (directory as NSString).lastPathComponent
+        guard created || name == "rhr" || name.hasPrefix("rhr-") else {
+            throw DaemonError("\(directory): the socket's directory is open to others (mode "
+                              + String(info.st_mode & 0o777, radix: 8) + "); rhr makes only its own directories private. "
+                              + "Give the socket a directory of its own, e.g. \(directory)/rhr/rhr.sock")
+        }
+        if chmod(directory, 0o700) != 0 {
             throw DaemonError("\(directory): cannot make the socket's directory private (0700): \(errnoText())")
         }
     }

@@ -22,10 +22,10 @@ struct SocketTests {
 
     @Test func theSocketIs0600InA0700Directory() throws {
         let directory = ShortTemporaryDirectory()
-        // Even a loose umask and a directory made loosely beforehand end private.
+        // Even under a loose umask the directory and socket end private (an open directory made beforehand:
+        // anOpenDirectoryNotRHRsIsRefusedAndLeftAsItWas).
         let old = umask(0)
         defer { umask(old) }
-        mkdir(directory.path + "/run", 0o755)
         let daemon = try TestDaemon(directory: directory)
         #expect(mode(directory.path + "/run") == 0o700)
         #expect(mode(daemon.socketPath) == 0o600)
@@ -77,6 +77,28 @@ struct SocketTests {
         #expect(info.st_mode & 0o7777 == 0o1777, "the shared directory's mode changed")
         #expect(!FileManager.default.fileExists(atPath: shared + "/rhr.sock"))
         #expect(!FileManager.default.fileExists(atPath: shared + "/rhr.sock.lock"))
+    }
+
+    @Test func anOpenDirectoryNotRHRsIsRefusedAndLeftAsItWas() throws {
+        // A home directory given with --socket ~/rhr.sock: rhr must not close it to everyone else.
+        let directory = ShortTemporaryDirectory()
+        let home = directory.path + "/home"
+        mkdir(home, 0o755)
+        chmod(home, 0o755)
+        do {
+            _ = try DaemonServer(DaemonConfiguration(socketPath: home + "/rhr.sock", storePath: directory.storePath))
+            Issue.record("a daemon made an open directory that is not rhr's private")
+        } catch {
+            #expect(error.message.hasPrefix("\(home): the socket's directory is open to others (mode 755)"))
+        }
+        #expect(mode(home) == 0o755)
+        // rhr's own directory, left open by someone, is tightened.
+        let own = directory.path + "/rhr"
+        mkdir(own, 0o755)
+        chmod(own, 0o755)
+        let daemon = try TestDaemon(directory: directory) { $0.socketPath = own + "/rhr.sock" }
+        #expect(mode(own) == 0o700)
+        daemon.stop()
     }
 
     @Test func aSecondDaemonOnTheSameSocketIsRefused() throws {
