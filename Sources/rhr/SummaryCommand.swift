@@ -99,8 +99,9 @@ enum SummaryCommand {
         for w in writers { lines.append("\(shortName(w)): \(w.provenance)") }
         let provisional = "provisional: Apple may still replace this estimate"
             + (provisionalReads.isEmpty ? "" : " (read \(Wording.list(provisionalReads)))")
-        let legend = [("p", provisional), ("a", "offset assumed (none recorded)"),
-                      ("!", "out-of-range samples kept but excluded"), ("–", "no valid sample that day")]
+        // The same letters as the dashboard's per-source columns.
+        let legend = [("p", provisional), ("o", "offset assumed (none recorded)"),
+                      ("x", "out of range (kept, not in the value)"), ("–", "no valid sample that day")]
             .filter { usedFlags.contains(Character($0.0)) || ($0.0 == "–" && rows.joined().contains { $0.hasPrefix("–") }) }
         if !legend.isEmpty { lines.append(legend.map { "\($0.0) \($0.1)" }.joined(separator: " · ")) }
         lines.append(wellness)
@@ -113,7 +114,7 @@ enum SummaryCommand {
     }
 
     static func flags(_ v: DayValue) -> String {
-        (v.provisional ? "p" : "") + (v.offsetAssumed ? "a" : "") + (v.outOfRange > 0 ? "!" : "")
+        (v.provisional ? "p" : "") + (v.offsetAssumed ? "o" : "") + (v.outOfRange > 0 ? "x" : "")
     }
 
     /// "HealthKit as of 14 Mar 21:00 · Health Connect as of 21 Mar 09:00".
