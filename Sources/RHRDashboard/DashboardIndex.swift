@@ -233,13 +233,8 @@ public final class DashboardIndex: Sendable {
             for limit in stream.permissionLimits {
                 notes.append("Health Connect (\(stream.stream)): \(limit.words).")
             }
-            if stream.cursor != nil, let asOf = stream.asOf {
-                let idle = asOf.localDay.distance(to: today)
-                if idle > PermissionLimit.changesTokenLifetimeDays {
-                    notes.append("Health Connect (\(stream.stream)): last read \(idle) days ago; its changes token "
-                                 + "expires after \(PermissionLimit.changesTokenLifetimeDays) days unused, so the "
-                                 + "bridge may need a full resync.")
-                }
+            if let idle = stream.changesTokenIdleDays(today: today) {
+                notes.append("Health Connect (\(stream.stream)): \(PermissionLimit.changesTokenWords(idleDays: idle)).")
             }
         }
         return notes
