@@ -65,17 +65,11 @@ enum DaemonBench {
         }
         let directRate = Double(directCount) / seconds(since: directStart)
 
-        var configuration = DaemonConfiguration(socketPath: directory + "/rhr.sock", storePath: directory + "/rhr.sqlite")
-        configuration.machineZone = zone
-        let server = try DaemonServer(configuration)
-        server.start()
-        defer {
-            server.stop()
-            server.waitUntilStopped(timeout: 30)
-        }
+        let daemon = try BenchDaemon(directory: directory, storePath: directory + "/rhr.sqlite", zone: zone)
+        defer { withExtendedLifetime(daemon) {} }
 
         // Baseline 2: a bare round trip over the socket.
-        let echo = try DaemonClient(socketPath: configuration.socketPath)
+        let echo = try DaemonClient(socketPath: daemon.socketPath)
         var roundTrips: [Double] = []
         for _ in 0..<2000 {
             let t0 = now()
@@ -85,7 +79,7 @@ enum DaemonBench {
         echo.close()
 
         // The run: N pushers, one subscriber (subscribed before the first push).
-        let socketPath = configuration.socketPath
+        let socketPath = daemon.socketPath
         let record = Record()
         let stop = Flag()
         let pushersDone = DispatchGroup()

@@ -71,21 +71,16 @@ enum LiveDashboardBench {
         guard let made = mkdtemp(&template) else { throw DashboardBench.BenchError("cannot make a temporary directory") }
         let directory = String(cString: made)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        var configuration = DaemonConfiguration(socketPath: directory + "/rhr.sock", storePath: path)
-        configuration.machineZone = zone
-        let server = try DaemonServer(configuration)
-        server.start()
-        defer {
-            server.stop()
-            server.waitUntilStopped(timeout: 30)
-        }
+        let daemon = try BenchDaemon(directory: directory, storePath: path, zone: zone)
+        defer { withExtendedLifetime(daemon) {} }
+        let socket = daemon.socketPath
 
         let live = try MainActor.assumeIsolated {
-            try measure(socket: configuration.socketPath, path: path, today: today, firstPush: &n,
+            try measure(socket: socket, path: path, today: today, firstPush: &n,
                         pushes: options.pushes, patch: true)
         }
         let full = try MainActor.assumeIsolated {
-            try measure(socket: configuration.socketPath, path: path, today: today, firstPush: &n,
+            try measure(socket: socket, path: path, today: today, firstPush: &n,
                         pushes: max(10, options.pushes / 15), patch: false)
         }
         func line(_ name: String, _ values: [Double]) -> String {
