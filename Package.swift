@@ -16,32 +16,36 @@ let package = Package(
 
         // Layers, arrows pointing down only.
         .target(name: "RHRCore"),
-        .target(name: "RHRFormats", dependencies: ["RHRCore", "CArchive", "CSQLite"]),
+        .target(name: "RHRJSON"),
+        .target(name: "RHRFormats", dependencies: ["RHRCore", "RHRJSON", "CArchive", "CSQLite"]),
         .target(name: "RHRStore", dependencies: ["RHRCore", "CSQLite"]),
-        .target(name: "RHRDaemon", dependencies: ["RHRCore", "RHRStore", "RHRFormats"]),
-        .target(name: "RHRTerminal", dependencies: ["CNCurses"]),
-        .target(name: "RHRDashboard", dependencies: ["RHRCore", "RHRTerminal"]),
+        .target(name: "RHRDaemon", dependencies: ["RHRCore", "RHRJSON", "RHRStore", "RHRFormats"]),
+        // The screen model: cells, styles, keys, the device protocol. Pure: no ncurses.
+        .target(name: "RHRScreen"),
+        .target(name: "RHRTerminal", dependencies: ["RHRScreen", "CNCurses"]),
+        .target(name: "RHRDashboard", dependencies: ["RHRCore", "RHRScreen"]),
         // The dashboard's reads of the store (all of it, the recent days, the days a push changed) and its daemon feed.
-        .target(name: "RHRLive", dependencies: ["RHRCore", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard"]),
-        .executableTarget(
-            name: "rhr",
-            dependencies: ["RHRCore", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard", "RHRTerminal", "RHRLive"]
-        ),
+        .target(name: "RHRLive", dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard", "RHRScreen", "RHRTerminal"]),
+        // Argument parsing and every command, as a library so tests can call them without a process.
+        .target(name: "RHRCommands",
+                dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard", "RHRScreen", "RHRTerminal", "RHRLive"]),
+        .executableTarget(name: "rhr", dependencies: ["RHRCommands"]),
 
         .executableTarget(
             name: "rhr-bench",
-            dependencies: ["RHRCore", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard", "RHRTerminal", "RHRLive"]
+            dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard", "RHRScreen", "RHRTerminal", "RHRLive"]
         ),
 
+        .testTarget(name: "RHRJSONTests", dependencies: ["RHRJSON"]),
         .testTarget(name: "RHRCoreTests", dependencies: ["RHRCore"]),
-        .testTarget(name: "RHRFormatsTests", dependencies: ["RHRCore", "RHRFormats"]),
+        .testTarget(name: "RHRFormatsTests", dependencies: ["RHRCore", "RHRJSON", "RHRFormats"]),
         .testTarget(name: "RHRStoreTests", dependencies: ["RHRCore", "RHRFormats", "RHRStore"]),
         .testTarget(name: "RHRCommandLineTests", dependencies: ["RHRCore"]),
-        .testTarget(name: "RHRDaemonTests", dependencies: ["RHRDaemon", "RHRStore", "RHRFormats", "RHRCore"]),
-        .testTarget(name: "RHRDashboardTests", dependencies: ["RHRCore", "RHRTerminal", "RHRDashboard"]),
+        .testTarget(name: "RHRDaemonTests", dependencies: ["RHRDaemon", "RHRStore", "RHRJSON", "RHRFormats", "RHRCore"]),
+        .testTarget(name: "RHRDashboardTests", dependencies: ["RHRCore", "RHRScreen", "RHRTerminal", "RHRDashboard"]),
         // The live link over a real daemon socket and a real store.
         .testTarget(name: "RHRLiveTests",
-                    dependencies: ["RHRCore", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard", "RHRTerminal", "RHRLive"]),
+                    dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard", "RHRScreen", "RHRTerminal", "RHRLive"]),
         // Drives the real `rhr` (built by `swift build`) in tmux.
         .testTarget(name: "RHRDashboardEndToEndTests", dependencies: ["RHRCore", "RHRStore"]),
     ],

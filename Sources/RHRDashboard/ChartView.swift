@@ -1,5 +1,5 @@
 import RHRCore
-import RHRTerminal
+import RHRScreen
 
 /// The trend: one series per visible writer with its own glyph and colour, days on x, bpm on y, gaps left
 /// as gaps, provisional values hollow, out-of-range days marked on the axis, the cursor day highlighted, and

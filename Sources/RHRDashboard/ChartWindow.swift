@@ -1,5 +1,5 @@
 import RHRCore
-import RHRTerminal
+import RHRScreen
 
 /// The stretch of time the chart shows: which buckets (days, weeks or months) are on screen and how many
 /// cells each one gets. The cursor is always inside; the window only scrolls when the cursor leaves it.

@@ -1,5 +1,5 @@
 import RHRCore
-import RHRTerminal
+import RHRScreen
 
 /// One column per visible writer, headed by store and writer (HealthKit: the source name; Health Connect: the
 /// app and package name), one row per day around the cursor, each cell the day's value with its flags.

@@ -1,5 +1,5 @@
 import RHRCore
-import RHRTerminal
+import RHRScreen
 
 /// Why fresh data was read.
 public enum LoadReason: Sendable, Hashable {

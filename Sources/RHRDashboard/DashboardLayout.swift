@@ -1,4 +1,4 @@
-import RHRTerminal
+import RHRScreen
 
 /// Where each part of the dashboard goes at a given size. The parts tile the screen exactly, so every cell is
 /// drawn by someone (the render tests check that with a sentinel fill).

@@ -1,5 +1,5 @@
 import RHRCore
-import RHRTerminal
+import RHRScreen
 
 /// `render(state, size) -> ScreenBuffer`: the whole screen from the state, no terminal involved.
 public enum DashboardRenderer {

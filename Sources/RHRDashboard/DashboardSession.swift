@@ -1,6 +1,6 @@
 import Foundation
 import RHRCore
-import RHRTerminal
+import RHRScreen
 
 /// A source of store-change events, e.g. a daemon subscription: the run loop watches its file descriptor and
 /// asks it for events when it becomes readable.

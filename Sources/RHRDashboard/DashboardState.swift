@@ -1,5 +1,5 @@
 import RHRCore
-import RHRTerminal
+import RHRScreen
 
 /// Which pane the vertical keys and Tab act on.
 public enum Focus: Int, Sendable, Hashable, CaseIterable {

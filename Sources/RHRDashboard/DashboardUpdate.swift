@@ -1,5 +1,5 @@
 import RHRCore
-import RHRTerminal
+import RHRScreen
 
 /// The dashboard's only way to change: an event in, the new state and maybe an effect for the run loop out.
 /// Pure: no I/O, no clock; the run loop passes time in as `.tick` and data as `.dataLoaded`.

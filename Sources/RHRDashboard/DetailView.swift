@@ -1,6 +1,6 @@
 import Foundation
 import RHRCore
-import RHRTerminal
+import RHRScreen
 
 /// The cursor day in full: each writer's raw samples (time window with its offset, the value as delivered and
 /// its unit, device, recording method, created or last-modified time, flags), the sedentary context (R8),

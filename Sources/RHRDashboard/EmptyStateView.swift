@@ -1,5 +1,5 @@
 import RHRCore
-import RHRTerminal
+import RHRScreen
 
 /// R9: never an empty chart. No data at all gets onboarding; heart rate without a resting writer gets words.
 enum EmptyStateView {

@@ -1,4 +1,4 @@
-import RHRTerminal
+import RHRScreen
 
 /// The bottom row: the `/` prompt when it is open, else a message, else key hints from the key table.
 enum FooterView {

@@ -1,5 +1,5 @@
 import RHRCore
-import RHRTerminal
+import RHRScreen
 
 /// The two header rows: the date range and the aggregation in words; then the stores present with their data
 /// currency ("HealthKit as of 12 Mar 21:00").

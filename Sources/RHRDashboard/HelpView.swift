@@ -1,5 +1,5 @@
 import RHRCore
-import RHRTerminal
+import RHRScreen
 
 /// `?`: every key from the key table, what each marker means, the notes on this data, and the wellness note
 /// (R11). Drawn over the whole screen; scrolls when it does not fit.

@@ -1,4 +1,4 @@
-import RHRTerminal
+import RHRScreen
 
 /// What a key does. The key table maps keys to these; `update` carries them out.
 public enum DashboardAction: String, Sendable, Hashable, CaseIterable {

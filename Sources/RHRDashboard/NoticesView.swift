@@ -1,4 +1,4 @@
-import RHRTerminal
+import RHRScreen
 
 /// Notes under the header: a store with heart rate but no resting writer (R9), Health Connect limits (R10).
 enum NoticesView {

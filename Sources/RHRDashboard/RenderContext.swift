@@ -1,5 +1,5 @@
 import RHRCore
-import RHRTerminal
+import RHRScreen
 
 /// What every view needs while drawing one frame: the state, the glyphs, the layout and the chart window.
 struct RenderContext {

@@ -1,4 +1,4 @@
-import RHRTerminal
+import RHRScreen
 
 /// Fitting text into cells: truncation with an ellipsis, padding, word wrapping.
 enum TextFit {

@@ -1,4 +1,4 @@
-import RHRTerminal
+import RHRScreen
 
 /// Under 60×16 the dashboard cannot be read: say so, and the size it needs. `q` still quits.
 enum TooSmallView {

@@ -1,3 +1,4 @@
+import RHRJSON
 import Foundation
 import RHRCore
 import RHRDaemon

@@ -1,3 +1,4 @@
+import RHRScreen
 import CNCurses
 import Glibc
 

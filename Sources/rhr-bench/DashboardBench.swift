@@ -3,7 +3,7 @@ import RHRCore
 import RHRDashboard
 import RHRLive
 import RHRStore
-import RHRTerminal
+import RHRScreen
 
 // The dashboard benchmark (DESIGN.md section 7): on a store with 10 years × 6 writers,
 // - in process: reading the store, preparing the data, the first render, and key presses (update + render),

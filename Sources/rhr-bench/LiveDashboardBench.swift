@@ -5,7 +5,7 @@ import RHRDashboard
 import RHRFormats
 import RHRLive
 import RHRStore
-import RHRTerminal
+import RHRScreen
 
 // The live dashboard benchmark (DESIGN.md section 6: "updates live within a tenth of a second of a push"):
 // a daemon on a store of 10 years × 6 writers, the dashboard session in this process with its real daemon

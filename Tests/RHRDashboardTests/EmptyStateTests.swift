@@ -1,7 +1,7 @@
 import Foundation
 import RHRCore
 import RHRDashboard
-import RHRTerminal
+import RHRScreen
 import Testing
 
 @Suite("Render: empty states, notices and help (R9, R10, R11)")

@@ -1,6 +1,6 @@
 import RHRCore
 import RHRDashboard
-import RHRTerminal
+import RHRScreen
 
 extension Fixture {
     /// Sends keys one by one; returns the last effect.

@@ -1,7 +1,7 @@
 import Foundation
 import RHRCore
 import RHRDashboard
-import RHRTerminal
+import RHRScreen
 
 /// Data built from RHRCore values, the same shapes the store hands the dashboard.
 enum Fixture {

@@ -1,7 +1,7 @@
 import Foundation
 import RHRCore
 import RHRDashboard
-import RHRTerminal
+import RHRScreen
 import Testing
 
 /// The live parts of the dashboard on the screen buffer: the header's live state, the marks on the days a live

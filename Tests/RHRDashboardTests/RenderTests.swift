@@ -1,7 +1,7 @@
 import Foundation
 import RHRCore
 import RHRDashboard
-import RHRTerminal
+import RHRScreen
 import Testing
 
 @Suite("Render: screens on the ScreenBuffer")

@@ -1,7 +1,7 @@
 import Foundation
 import RHRCore
 import RHRDashboard
-import RHRTerminal
+import RHRScreen
 import Testing
 
 /// A terminal that plays a script and keeps what was drawn: the run loop's real partner in tests. A step

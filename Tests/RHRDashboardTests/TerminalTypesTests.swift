@@ -1,6 +1,6 @@
 import RHRCore
 @testable import RHRDashboard
-import RHRTerminal
+import RHRScreen
 import Testing
 
 @Suite("Terminal types: screen buffer, widths, capabilities; chart scale and buckets")

@@ -1,7 +1,7 @@
 import Foundation
 import RHRCore
 import RHRDashboard
-import RHRTerminal
+import RHRScreen
 import Testing
 
 @Suite("Update: every key of the key table, resizes, ticks and store changes")

@@ -1,3 +1,4 @@
+import RHRJSON
 import Foundation
 import RHRCore
 import RHRDaemon
@@ -5,7 +6,7 @@ import RHRDashboard
 import RHRFormats
 import RHRLive
 import RHRStore
-import RHRTerminal
+import RHRScreen
 import Testing
 
 /// A daemon served from a thread of the test process, on a real socket in a temporary directory.

@@ -1,3 +1,4 @@
+import RHRJSON
 import RHRCore
 import RHRDashboard
 import RHRFormats

@@ -1,6 +1,7 @@
+@testable import RHRJSON
 import Foundation
 import Testing
-@testable import RHRFormats
+
 
 @Suite("JSONLineFramer")
 struct JSONLineFramerTests {

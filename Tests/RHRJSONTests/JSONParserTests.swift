@@ -1,6 +1,7 @@
+@testable import RHRJSON
 import Foundation
 import Testing
-@testable import RHRFormats
+
 
 /// One input the parser must refuse, and exactly where and why.
 struct BadJSON: Sendable, CustomTestStringConvertible {

@@ -3,6 +3,7 @@ import RHRCore
 import RHRDashboard
 import RHRLive
 import RHRStore
+import RHRScreen
 import RHRTerminal
 
 /// The dashboard on a store, for `rhr`, `rhr PATH...` and `rhr demo`. When stdout is not a terminal, or the
