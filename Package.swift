@@ -45,7 +45,8 @@ let package = Package(
         .testTarget(name: "RHRCommandLineTests", dependencies: ["RHRCore"]),
         .testTarget(name: "RHRDaemonTests", dependencies: ["RHRDaemon", "RHRStore", "RHRJSON", "RHRFormats", "RHRCore"]),
         .testTarget(name: "RHRScreenTests", dependencies: ["RHRScreen"]),
-        .testTarget(name: "RHRDashboardTests", dependencies: ["RHRCore", "RHRScreen", "RHRTerminal", "RHRDashboard"]),
+        // The pure dashboard on the screen buffer, and its run loop (RHRLive) against a scripted terminal.
+        .testTarget(name: "RHRDashboardTests", dependencies: ["RHRCore", "RHRScreen", "RHRDashboard", "RHRLive"]),
         // The live link over a real daemon socket and a real store.
         .testTarget(name: "RHRLiveTests",
                     dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard", "RHRScreen", "RHRTerminal", "RHRLive"]),

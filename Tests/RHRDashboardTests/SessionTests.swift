@@ -1,6 +1,7 @@
 import Foundation
 import RHRCore
 import RHRDashboard
+import RHRLive
 import RHRScreen
 import Testing
 
