@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "RHRScreen"),
         .target(name: "RHRTerminal", dependencies: ["RHRScreen", "CNCurses", "CTerminalSignals"]),
         .target(name: "RHRDashboard", dependencies: ["RHRCore", "RHRScreen"]),
-        // The dashboard's reads of the store (all of it, the recent days, the days a push changed) and its daemon feed.
+        // The dashboard's runtime: its run loop, background loads, reads of the store and daemon feed.
         .target(name: "RHRLive", dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard", "RHRScreen", "RHRTerminal"]),
         // Argument parsing and every command, as a library so tests can call them without a process.
         .target(name: "RHRCommands",

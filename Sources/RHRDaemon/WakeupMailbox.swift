@@ -30,7 +30,7 @@ public final class WakeupMailbox<Message: Sendable>: Sendable {
     /// The byte `post` writes; any other byte is an interruption.
     static var messageByte: UInt8 { 0x6D }   // "m"
     /// The byte `interrupt()` writes.
-    public static var interruptByte: UInt8 { 0x54 }   // "T"
+    static var interruptByte: UInt8 { 0x54 }   // "T"
 
     /// Opens the pipe (non-blocking, closed on exec); `purpose` names it in the error.
     public init(purpose: String) throws(DaemonError) {
