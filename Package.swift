@@ -13,6 +13,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CNCurses", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        // The full-screen session's signal handlers and their state, in C: a handler must be async-signal-safe.
+        .target(name: "CTerminalSignals"),
 
         // Layers, arrows pointing down only.
         .target(name: "RHRCore"),
@@ -22,9 +24,9 @@ let package = Package(
         .target(name: "RHRDaemon", dependencies: ["RHRCore", "RHRJSON", "RHRStore", "RHRFormats"]),
         // The screen model: cells, styles, keys, the device protocol. Pure: no ncurses.
         .target(name: "RHRScreen"),
-        .target(name: "RHRTerminal", dependencies: ["RHRScreen", "CNCurses"]),
+        .target(name: "RHRTerminal", dependencies: ["RHRScreen", "CNCurses", "CTerminalSignals"]),
         .target(name: "RHRDashboard", dependencies: ["RHRCore", "RHRScreen"]),
-        // The dashboard's reads of the store (all of it, the recent days, the days a push changed) and its daemon feed.
+        // The dashboard's runtime: its run loop, background loads, reads of the store and daemon feed.
         .target(name: "RHRLive", dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard", "RHRScreen", "RHRTerminal"]),
         // Argument parsing and every command, as a library so tests can call them without a process.
         .target(name: "RHRCommands",
@@ -42,7 +44,9 @@ let package = Package(
         .testTarget(name: "RHRStoreTests", dependencies: ["RHRCore", "RHRFormats", "RHRStore"]),
         .testTarget(name: "RHRCommandLineTests", dependencies: ["RHRCore"]),
         .testTarget(name: "RHRDaemonTests", dependencies: ["RHRDaemon", "RHRStore", "RHRJSON", "RHRFormats", "RHRCore"]),
-        .testTarget(name: "RHRDashboardTests", dependencies: ["RHRCore", "RHRScreen", "RHRTerminal", "RHRDashboard"]),
+        .testTarget(name: "RHRScreenTests", dependencies: ["RHRScreen"]),
+        // The pure dashboard on the screen buffer, and its run loop (RHRLive) against a scripted terminal.
+        .testTarget(name: "RHRDashboardTests", dependencies: ["RHRCore", "RHRScreen", "RHRDashboard", "RHRLive"]),
         // The live link over a real daemon socket and a real store.
         .testTarget(name: "RHRLiveTests",
                     dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard", "RHRScreen", "RHRTerminal", "RHRLive"]),

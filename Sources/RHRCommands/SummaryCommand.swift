@@ -1,6 +1,7 @@
 import Foundation
 import RHRCore
 import RHRDashboard
+import RHRLive
 import RHRStore
 
 /// `rhr summary`: a plain table of the last days with data, one column per writer, flags spelled out.

@@ -95,7 +95,7 @@ public final class DaemonServer: @unchecked Sendable {
         }
         listener = try SocketListener(path: configuration.socketPath)
         do {
-            inbox = try Inbox()
+            inbox = try Inbox(purpose: "daemon")
         } catch {
             listener.close()
             throw error
@@ -174,7 +174,7 @@ public final class DaemonServer: @unchecked Sendable {
             releaseResources()
             lifecycle.broadcast()
         case .running:
-            inbox.wake(Inbox.stopByte)
+            inbox.interrupt()
         case .stopped:
             break
         }
@@ -201,7 +201,7 @@ public final class DaemonServer: @unchecked Sendable {
     /// SIGTERM and SIGINT stop the daemon the way `stop()` does (the handler only writes a byte to the
     /// loop's pipe); SIGPIPE is ignored (writes to a vanished client fail with EPIPE instead).
     public func installSignalHandlers() {
-        ShutdownSignals.install(wakeFD: inbox.writeFD)
+        ShutdownSignals.install(wakeFD: inbox.interruptDescriptor)
     }
 
     private func log(_ message: String) { configuration.log?(message) }
@@ -216,7 +216,7 @@ public final class DaemonServer: @unchecked Sendable {
         while true {
             fds.removeAll(keepingCapacity: true)
             polled.removeAll(keepingCapacity: true)
-            fds.append(pollfd(fd: inbox.readFD, events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: inbox.fileDescriptor, events: Int16(POLLIN), revents: 0))
             let listening = !stopping && (acceptPausedUntil.map { Date() >= $0 } ?? true)
             if listening {
                 acceptPausedUntil = nil
@@ -407,8 +407,8 @@ public final class DaemonServer: @unchecked Sendable {
     // MARK: - Messages from the other threads
 
     private func takeInbox() {
-        let (bytes, messages) = inbox.take()
-        for message in messages {
+        let delivery = inbox.take()
+        for message in delivery.messages {
             switch message {
             case .decoded(let id, let decoded):
                 busyCount -= 1
@@ -438,7 +438,7 @@ public final class DaemonServer: @unchecked Sendable {
                 storeChangedElsewhere(moved)
             }
         }
-        if bytes.contains(Inbox.stopByte) && !stopping { beginStop() }
+        if delivery.interrupted && !stopping { beginStop() }
     }
 
     private func broadcastChange(_ change: Change) {
@@ -544,6 +544,7 @@ public final class DaemonServer: @unchecked Sendable {
         watch?.stop()
         // Requests already queued on the store (and a folder import being applied) complete first.
         worker.stop()
+        ShutdownSignals.uninstall(wakeFD: inbox.interruptDescriptor)
         inbox.close()
     }
 }

@@ -13,7 +13,8 @@ enum ShutdownSignals {
         let handler: @convention(c) (Int32) -> Void = { _ in
             let fd = ShutdownSignals.wakeFD
             guard fd >= 0 else { return }
-            var byte = Inbox.stopByte
+            // Any byte but a message's interrupts the mailbox; a literal, so the handler looks nothing up.
+            var byte: UInt8 = 0x54
             _ = write(fd, &byte, 1)
         }
         signal(SIGTERM, handler)

@@ -5,184 +5,116 @@ import RHRScreen
 /// as gaps, provisional values hollow, out-of-range days marked on the axis, the cursor day highlighted, and
 /// optionally the sedentary minimum as a separately labelled context series (R8).
 enum ChartView {
-    struct Point {
-        var cell: Int
-        var bpm: Double
-        var glyph: Character
-        var style: Style
+    /// What the chart is given: the series, already computed, and the few facts its title, axes and legend
+    /// need.
+    struct Model {
+        var series: ChartSeries
+        var window: ChartWindow
+        var cursor: LocalDay
+        var today: LocalDay
+        var focused: Bool
+        /// A live update just changed the cursor day.
+        var cursorChanged: Bool
+        /// Every writer, in legend order (writer 1 first).
+        var writers: [LegendWriter]
+        /// The short names of the writers with sedentary heart rate.
+        var contextWriterNames: [String]
+        /// The context series is on: the legend keeps a row for its label on narrow screens.
+        var showContext: Bool
+        /// There are resting values, but every writer is hidden.
+        var allHidden: Bool
     }
 
-    /// What is in view, gathered once per frame.
-    struct Contents {
-        var points: [Point] = []
-        var outOfRangeCells: Set<Int> = []
-        /// Glyph indexes of writers with a provisional value in view.
-        var provisionalWriters: [Int] = []
-        var hasContext = false
-        /// Columns holding a day a live update just changed.
-        var changedCells: Set<Int> = []
+    /// One writer in the legend.
+    struct LegendWriter {
+        var store: HealthStore
+        var name: String
+        var visible: Bool
     }
 
-    static func gather(_ ctx: RenderContext, _ window: ChartWindow) -> Contents {
-        var contents = Contents()
-        let index = ctx.index
-        let state = ctx.state
-        let from = window.firstDay, to = window.lastDay
-        for day in state.changedDays where day >= from && day <= to {
-            contents.changedCells.insert(window.pointCell(ofBucket: state.zoom.bucket(of: day)))
-        }
-        if state.showContext {
-            for c in index.contextWriters.indices {
-                let list = index.sedentaryMinima(contextWriter: c)
-                var i = index.firstSedentaryIndex(contextWriter: c, onOrAfter: from)
-                var values: [Double] = []
-                var bucket = Int.min
-                func flush() {
-                    guard !values.isEmpty else { return }
-                    contents.points.append(Point(cell: window.pointCell(ofBucket: bucket), bpm: median(&values),
-                                                 glyph: ctx.glyphs.context, style: .context))
-                    contents.hasContext = true
-                    values.removeAll(keepingCapacity: true)
-                }
-                while i < list.count && list[i].day <= to {
-                    let b = state.zoom.bucket(of: list[i].day)
-                    if b != bucket { flush(); bucket = b }
-                    values.append(list[i].bpm)
-                    i += 1
-                }
-                flush()
-            }
-        }
-        // Later writers first, so writer 1 ends up on top where points meet.
-        for w in index.writers.indices.reversed() where state.isVisible(index.writers[w]) {
-            let list = index.values(writer: w, aggregation: state.aggregation)
-            var i = index.firstIndex(writer: w, onOrAfter: from, aggregation: state.aggregation)
-            var sawProvisional = false
-            // One point per column: the day's value, or at week and month zoom the median of the column's
-            // daily values (provisional when one of them is).
-            var bucketValues: [Double] = []
-            var bucketProvisional = false
-            var bucket = Int.min
-            func flush() {
-                guard !bucketValues.isEmpty else { return }
-                let glyph = bucketProvisional ? ctx.glyphs.provisional(w) : ctx.glyphs.series(w)
-                contents.points.append(Point(cell: window.pointCell(ofBucket: bucket), bpm: median(&bucketValues),
-                                             glyph: glyph, style: ctx.seriesStyle(w)))
-                sawProvisional = sawProvisional || bucketProvisional
-                bucketValues.removeAll(keepingCapacity: true)
-                bucketProvisional = false
-            }
-            while i < list.count && list[i].day <= to {
-                let value = list[i]
-                let b = state.zoom.bucket(of: value.day)
-                if b != bucket { flush(); bucket = b }
-                if value.outOfRange > 0 { contents.outOfRangeCells.insert(window.pointCell(ofBucket: b)) }
-                if let bpm = value.bpm {
-                    bucketValues.append(bpm)
-                    bucketProvisional = bucketProvisional || value.provisional
-                }
-                i += 1
-            }
-            flush()
-            if sawProvisional { contents.provisionalWriters.insert(w, at: 0) }
-        }
-        return contents
-    }
-
-    /// The median; the mean of the middle two for an even count.
-    static func median(_ values: inout [Double]) -> Double {
-        if values.count == 1 { return values[0] }
-        values.sort()
-        let n = values.count
-        return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2
-    }
-
-    static func draw(_ ctx: RenderContext, in buffer: inout ScreenBuffer) {
-        let layout = ctx.layout
-        let window = ctx.window
-        let contents = gather(ctx, window)
-        drawTitle(ctx, window, in: &buffer)
+    static func draw(_ model: Model, in layout: ChartLayout, glyphs: Glyphs, on buffer: inout ScreenBuffer) {
+        let window = model.window
+        let series = model.series
+        drawTitle(model, in: layout.title, glyphs: glyphs, on: &buffer)
 
         let plot = layout.plot
         buffer.fill(plot)
-        buffer.fill(layout.plotMargin)
+        buffer.fill(layout.margin)
         buffer.fill(layout.yAxis)
-        let cursorCell = window.pointCell(ofBucket: ctx.state.zoom.bucket(of: ctx.state.cursor))
+        let cursorCell = window.pointCell(ofBucket: window.zoom.bucket(of: model.cursor))
 
-        if contents.points.isEmpty {
-            drawNothingInView(ctx, window, in: &buffer)
+        if series.points.isEmpty {
+            drawNothingInView(model, in: layout, glyphs: glyphs, on: &buffer)
         } else {
-            let values = contents.points.map(\.bpm)
+            let values = series.points.map(\.bpm)
             let scale = YScale.fit(min: values.min()!, max: values.max()!, rows: plot.height)
-            drawYAxis(ctx, scale, in: &buffer)
+            drawYAxis(scale, in: layout.yAxis, glyphs: glyphs, on: &buffer)
             if cursorCell >= 0 && cursorCell < plot.width {
                 for row in 0..<plot.height {
-                    buffer.put(ctx.glyphs.cursorColumn, x: plot.x + cursorCell, y: plot.y + row, style: .muted, clip: plot)
+                    buffer.put(glyphs.cursorColumn, x: plot.x + cursorCell, y: plot.y + row, style: .muted, clip: plot)
                 }
             }
-            for point in contents.points where point.cell >= 0 && point.cell < plot.width {
+            for point in series.points where point.cell >= 0 && point.cell < plot.width {
                 var style = point.cell == cursorCell ? point.style.with(.bold) : point.style
-                if contents.changedCells.contains(point.cell) { style = style.with(.underline) }
+                if series.changedCells.contains(point.cell) { style = style.with(.underline) }
                 buffer.put(point.glyph, x: plot.x + point.cell, y: plot.y + scale.row(of: point.bpm), style: style, clip: plot)
             }
         }
-        drawXAxis(ctx, window, contents, cursorCell: cursorCell, in: &buffer)
-        drawLegend(ctx, contents, in: &buffer)
+        drawXAxis(model, cursorCell: cursorCell, in: layout, glyphs: glyphs, on: &buffer)
+        drawLegend(model, in: layout.legend, glyphs: glyphs, on: &buffer)
     }
 
-    static func drawTitle(_ ctx: RenderContext, _ window: ChartWindow, in buffer: inout ScreenBuffer) {
-        let focused = ctx.state.focus == .chart
+    static func drawTitle(_ model: Model, in rect: Rect, glyphs: Glyphs, on buffer: inout ScreenBuffer) {
         let zoomWords: String
-        switch ctx.state.zoom {
+        switch model.window.zoom {
         case .day: zoomWords = "one column per day"
         case .week: zoomWords = "weekly median of daily values"
         case .month: zoomWords = "monthly median of daily values"
         }
-        let left = [Span(" Resting heart rate, bpm", focused ? .title : .bold), Span("  \(zoomWords)", .muted)]
-        let cursor = ctx.state.cursor
-        var right = [Span("\(ctx.glyphs.cursorRow) \(DayText.long(cursor)) ", .bold)]
-        var room = ctx.layout.chartTitle.width - StyledLine(left).width - StyledLine(right).width - 2
-        if ctx.state.changedDays.contains(cursor) && room >= 16 {
-            right.insert(Span("\(ctx.glyphs.changed) just changed  ", .title), at: 0)
+        let left = [Span(" Resting heart rate, bpm", model.focused ? .title : .bold), Span("  \(zoomWords)", .muted)]
+        let cursor = model.cursor
+        var right = [Span("\(glyphs.cursorRow) \(DayText.long(cursor)) ", .bold)]
+        var room = rect.width - StyledLine(left).width - StyledLine(right).width - 2
+        if model.cursorChanged && room >= 16 {
+            right.insert(Span("\(glyphs.changed) just changed  ", .title), at: 0)
             room -= 16
         }
-        if cursor == ctx.state.today && room >= 6 { right.insert(Span("today ", .muted), at: right.count - 1) }
-        ctx.drawRow(left: left, right: right, ctx.layout.chartTitle, 0, in: &buffer)
+        if cursor == model.today && room >= 6 { right.insert(Span("today ", .muted), at: right.count - 1) }
+        buffer.drawRow(left: left, right: right, in: rect, row: 0, ellipsis: glyphs.ellipsis)
     }
 
-    static func drawNothingInView(_ ctx: RenderContext, _ window: ChartWindow, in buffer: inout ScreenBuffer) {
-        let plot = ctx.layout.plot
-        let index = ctx.index
+    static func drawNothingInView(_ model: Model, in layout: ChartLayout, glyphs: Glyphs, on buffer: inout ScreenBuffer) {
+        let plot = layout.plot
         var lines: [String]
-        if index.hasResting && index.writers.allSatisfy({ !ctx.state.isVisible($0) }) {
-            lines = ["All writers are hidden.", "Press 1\(ctx.glyphs.dash)\(min(9, index.writers.count)) to show them again."]
+        if model.allHidden {
+            lines = ["All writers are hidden.", "Press 1\(glyphs.dash)\(min(9, model.writers.count)) to show them again."]
         } else {
-            lines = ["No resting values from \(window.firstDay.mediumText) to \(window.lastDay.mediumText).",
+            lines = ["No resting values from \(model.window.firstDay.mediumText) to \(model.window.lastDay.mediumText).",
                      "G goes to the most recent day with data."]
         }
-        lines = lines.flatMap { TextFit.wrap(ctx.text($0), plot.width, ellipsis: ctx.glyphs.ellipsis) }
+        lines = lines.flatMap { TextFit.wrap(glyphs.text($0), plot.width, ellipsis: glyphs.ellipsis) }
         let top = plot.y + max(0, (plot.height - lines.count) / 2)
         for (i, line) in lines.enumerated() {
             let x = plot.x + max(0, (plot.width - DisplayWidth.of(line)) / 2)
             buffer.write(line, x: x, y: top + i, style: .muted, clip: plot)
         }
         // The axis line still stands, without labels.
-        for row in 0..<ctx.layout.yAxis.height {
-            buffer.put(ctx.glyphs.vertical, x: ctx.layout.yAxis.maxX - 1, y: ctx.layout.yAxis.y + row, style: .muted)
+        let axis = layout.yAxis
+        for row in 0..<axis.height {
+            buffer.put(glyphs.vertical, x: axis.maxX - 1, y: axis.y + row, style: .muted)
         }
     }
 
-    static func drawYAxis(_ ctx: RenderContext, _ scale: YScale, in buffer: inout ScreenBuffer) {
-        let axis = ctx.layout.yAxis
+    static func drawYAxis(_ scale: YScale, in axis: Rect, glyphs: Glyphs, on buffer: inout ScreenBuffer) {
         let labelled = Set(scale.labelledRows())
         for row in 0..<axis.height {
             let y = axis.y + row
             if labelled.contains(row) {
                 let label = RestingValue.format(scale.value(ofRow: row))
                 buffer.write(TextFit.padLeft(label, axis.width - 2), x: axis.x, y: y, style: .muted, clip: axis)
-                buffer.put(ctx.glyphs.axisTick, x: axis.maxX - 1, y: y, style: .muted, clip: axis)
+                buffer.put(glyphs.axisTick, x: axis.maxX - 1, y: y, style: .muted, clip: axis)
             } else {
-                buffer.put(ctx.glyphs.vertical, x: axis.maxX - 1, y: y, style: .muted, clip: axis)
+                buffer.put(glyphs.vertical, x: axis.maxX - 1, y: y, style: .muted, clip: axis)
             }
         }
     }
@@ -228,25 +160,25 @@ enum ChartView {
         return ticks
     }
 
-    static func drawXAxis(_ ctx: RenderContext, _ window: ChartWindow, _ contents: Contents, cursorCell: Int,
-                          in buffer: inout ScreenBuffer) {
-        let rect = ctx.layout.xAxis
-        let plot = ctx.layout.plot
-        let g = ctx.glyphs
+    static func drawXAxis(_ model: Model, cursorCell: Int, in layout: ChartLayout, glyphs g: Glyphs,
+                          on buffer: inout ScreenBuffer) {
+        let rect = layout.xAxis
+        let plot = layout.plot
+        let series = model.series
         buffer.fill(rect)
         let lineY = rect.y, labelY = rect.y + 1
         buffer.put(g.corner, x: plot.x - 1, y: lineY, style: .muted, clip: rect)
         for x in 0..<plot.width { buffer.put(g.horizontal, x: plot.x + x, y: lineY, style: .muted, clip: rect) }
 
-        let all = ticks(window)
+        let all = ticks(model.window)
         for tick in all where tick.cell >= 0 && tick.cell < plot.width {
             buffer.put(g.tick, x: plot.x + tick.cell, y: lineY, style: .muted, clip: rect)
         }
-        for cell in contents.outOfRangeCells where cell >= 0 && cell < plot.width {
+        for cell in series.outOfRangeCells where cell >= 0 && cell < plot.width {
             buffer.put(g.outOfRange, x: plot.x + cell, y: lineY, style: .bold, clip: rect)
         }
         // A live update's days, over the other marks until the next key (the cursor's stays on top).
-        for cell in contents.changedCells where cell >= 0 && cell < plot.width {
+        for cell in series.changedCells where cell >= 0 && cell < plot.width {
             buffer.put(g.changed, x: plot.x + cell, y: lineY, style: .title, clip: rect)
         }
 
@@ -263,7 +195,7 @@ enum ChartView {
         }
         if cursorCell >= 0 && cursorCell < plot.width {
             buffer.put(g.cursorMark, x: plot.x + cursorCell, y: lineY, style: .title, clip: rect)
-            let label = cursorLabel(ctx)
+            let label = cursorLabel(model.cursor, zoom: model.window.zoom)
             let w = DisplayWidth.of(label)
             let start = min(max(0, cursorCell - w / 2), max(0, plot.width - w))
             _ = place(label, at: start, style: .title)
@@ -275,20 +207,19 @@ enum ChartView {
 
     /// Writers grouped by store (R1): "Health Connect: 1 ● Fitbit  2 ◆ Oura   HealthKit: 3 ■ Jane’s Apple
     /// Watch"; a hidden writer is "3 ■ Withings (hidden)", dimmed. Names cut to `nameWidth` when given.
-    static func legendEntries(_ ctx: RenderContext, nameWidth: Int?) -> [[Span]] {
-        let g = ctx.glyphs
+    static func legendEntries(_ writers: [LegendWriter], nameWidth: Int?, glyphs g: Glyphs) -> [[Span]] {
         var previousStore: HealthStore?
-        return ctx.index.writers.enumerated().map { w, writer in
+        return writers.enumerated().map { w, writer in
             let number = w < 9 ? "\(w + 1) " : ""
-            var name = ctx.shortName(writer)
+            var name = writer.name
             if let nameWidth { name = TextFit.truncate(name, nameWidth, ellipsis: g.ellipsis) }
             var item: [Span] = []
             if writer.store != previousStore {
                 item.append(Span(writer.store.displayName + ": ", .muted))
                 previousStore = writer.store
             }
-            if ctx.state.isVisible(writer) {
-                item += [Span(number, .muted), Span(String(g.series(w)), ctx.seriesStyle(w)), Span(" " + name)]
+            if writer.visible {
+                item += [Span(number, .muted), Span(String(g.series(w)), .series(w)), Span(" " + name)]
             } else {
                 item += [Span(number + String(g.series(w)) + " " + name + " (hidden)", .muted)]
             }
@@ -296,47 +227,45 @@ enum ChartView {
         }
     }
 
-    static func cursorLabel(_ ctx: RenderContext) -> String {
-        let day = ctx.state.cursor
-        switch ctx.state.zoom {
+    static func cursorLabel(_ day: LocalDay, zoom: Zoom) -> String {
+        switch zoom {
         case .day: return day.shortText
         case .week:
-            let monday = ctx.state.zoom.firstDay(ofBucket: ctx.state.zoom.bucket(of: day))
+            let monday = zoom.firstDay(ofBucket: zoom.bucket(of: day))
             return "week of \(monday.shortText)"
         case .month: return "\(LocalDay.monthNames[day.month - 1]) \(day.year)"
         }
     }
 
-    static func drawLegend(_ ctx: RenderContext, _ contents: Contents, in buffer: inout ScreenBuffer) {
-        let rect = ctx.layout.legend
-        let g = ctx.glyphs
+    static func drawLegend(_ model: Model, in rect: Rect, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {
+        let series = model.series
         buffer.fill(rect)
         guard !rect.isEmpty else { return }
         let width = rect.width - 1
-        let writerRows = rect.height >= 2 ? max(1, rect.height - (ctx.state.showContext && rect.width < 120 ? 2 : 1)) : 1
+        let writerRows = rect.height >= 2 ? max(1, rect.height - (model.showContext && rect.width < 120 ? 2 : 1)) : 1
         // Full entries when they fit; else names cut to share the row(s) fairly.
-        var writers = legendEntries(ctx, nameWidth: nil)
+        var writers = legendEntries(model.writers, nameWidth: nil, glyphs: g)
         // Too long: cut the longest names a little at a time until the entries fit.
-        var nameWidth = ctx.index.writers.map { DisplayWidth.of(ctx.shortName($0)) }.max() ?? 0
+        var nameWidth = model.writers.map { DisplayWidth.of($0.name) }.max() ?? 0
         while nameWidth > 5 && Flow.lines(writers, width: width, gap: 2).count > writerRows {
             nameWidth -= 1
-            writers = legendEntries(ctx, nameWidth: nameWidth)
+            writers = legendEntries(model.writers, nameWidth: nameWidth, glyphs: g)
         }
         var markers: [[Span]] = []
         let oneRow = rect.height < 2
-        if !contents.provisionalWriters.isEmpty {
-            var item = contents.provisionalWriters.prefix(3).map { Span(String(g.provisional($0)), ctx.seriesStyle($0)) }
+        if !series.provisionalWriters.isEmpty {
+            var item = series.provisionalWriters.prefix(3).map { Span(String(g.provisional($0)), .series($0)) }
             item.append(Span(oneRow ? " provisional" : " provisional: Apple may still replace this estimate"))
             markers.append(item)
         }
-        if !contents.changedCells.isEmpty {
+        if !series.changedCells.isEmpty {
             markers.append([Span(String(g.changed), .title), Span(" just changed")])
         }
-        if contents.hasContext {
-            let who = ctx.index.contextWriters.count == 1 ? " (\(ctx.shortName(ctx.index.contextWriters[0])))" : ""
+        if series.hasContext {
+            let who = model.contextWriterNames.count == 1 ? " (\(model.contextWriterNames[0]))" : ""
             markers.append([Span(String(g.context), .context), Span(" sedentary minimum\(who): context, not resting")])
         }
-        if !contents.outOfRangeCells.isEmpty {
+        if !series.outOfRangeCells.isEmpty {
             markers.append([Span(String(g.outOfRange), .bold), Span(" out of range")])
         }
         var lines: [StyledLine]
@@ -355,7 +284,7 @@ enum ChartView {
             lines = Flow.lines(items, width: width, gap: 2)
         }
         for (row, line) in lines.prefix(rect.height).enumerated() {
-            ctx.drawRow(StyledLine([Span(" ")] + line.spans), rect, row, in: &buffer)
+            buffer.drawRow(StyledLine([Span(" ")] + line.spans), in: rect, row: row)
         }
     }
 }

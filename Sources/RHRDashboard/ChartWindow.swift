@@ -15,7 +15,7 @@ struct ChartWindow {
 
     /// At the plot width the state's own size gives (the frame's layout, so the two never disagree).
     init(_ state: DashboardState) {
-        self.init(state, width: RenderContext(state, size: state.size).layout.plot.width)
+        self.init(state, width: DashboardLayout(state).chart.plot.width)
     }
 
     /// The chart spans the data, stretched to the cursor when it is outside (today after old data): opening

@@ -5,20 +5,11 @@ import RHRScreen
 struct DashboardLayout {
     /// Below this the dashboard shows the "too small" screen.
     static let minimum = TerminalSize(width: 60, height: 16)
-    /// Columns of the bpm labels and the axis line left of the plot.
-    static let axisWidth = 5
 
     let size: TerminalSize
     var header = Rect(x: 0, y: 0, width: 0, height: 0)
     var notices = Rect(x: 0, y: 0, width: 0, height: 0)
-    var chartTitle = Rect(x: 0, y: 0, width: 0, height: 0)
-    var yAxis = Rect(x: 0, y: 0, width: 0, height: 0)
-    var plot = Rect(x: 0, y: 0, width: 0, height: 0)
-    /// Right of the plot: one blank column.
-    var plotMargin = Rect(x: 0, y: 0, width: 0, height: 0)
-    /// The axis line and the date labels.
-    var xAxis = Rect(x: 0, y: 0, width: 0, height: 0)
-    var legend = Rect(x: 0, y: 0, width: 0, height: 0)
+    var chart = ChartLayout()
     var columns: Rect?
     var detail: Rect?
     /// Between columns and detail when they sit side by side.
@@ -46,13 +37,9 @@ struct DashboardLayout {
         let markerRows = showContext && size.width < 120 ? 2 : 1
         let legendRows = min(size.height >= 34 ? 5 : size.height >= 22 ? 3 : 1, markerRows + writerRows)
         let chartBlock = max(1 + 5 + 2 + legendRows, Int((Double(rest.height) * 0.55).rounded()))
-        var chart: Rect
-        (chart, rest) = rest.splitTop(chartBlock)
-        (chartTitle, chart) = chart.splitTop(1)
-        (chart, legend) = chart.splitBottom(legendRows)
-        (chart, xAxis) = chart.splitBottom(2)
-        (yAxis, chart) = chart.splitLeft(Self.axisWidth)
-        (plot, plotMargin) = chart.splitLeft(chart.width - 1)
+        let block: Rect
+        (block, rest) = rest.splitTop(chartBlock)
+        chart = ChartLayout(block, legendRows: legendRows)
 
         if rest.height <= 0 { return }
         if size.width >= 120 {
@@ -74,5 +61,31 @@ struct DashboardLayout {
         } else {
             columns = rest
         }
+    }
+}
+
+/// The chart's own rectangle, split: title row, bpm axis, plot, date axis, legend.
+struct ChartLayout {
+    /// Columns of the bpm labels and the axis line left of the plot.
+    static let axisWidth = 5
+
+    var title = Rect(x: 0, y: 0, width: 0, height: 0)
+    var yAxis = Rect(x: 0, y: 0, width: 0, height: 0)
+    var plot = Rect(x: 0, y: 0, width: 0, height: 0)
+    /// Right of the plot: one blank column.
+    var margin = Rect(x: 0, y: 0, width: 0, height: 0)
+    /// The axis line and the date labels.
+    var xAxis = Rect(x: 0, y: 0, width: 0, height: 0)
+    var legend = Rect(x: 0, y: 0, width: 0, height: 0)
+
+    init() {}
+
+    init(_ block: Rect, legendRows: Int) {
+        var rest: Rect
+        (title, rest) = block.splitTop(1)
+        (rest, legend) = rest.splitBottom(legendRows)
+        (rest, xAxis) = rest.splitBottom(2)
+        (yAxis, rest) = rest.splitLeft(Self.axisWidth)
+        (plot, margin) = rest.splitLeft(rest.width - 1)
     }
 }

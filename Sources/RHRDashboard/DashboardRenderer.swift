@@ -1,7 +1,8 @@
 import RHRCore
 import RHRScreen
 
-/// `render(state, size) -> ScreenBuffer`: the whole screen from the state, no terminal involved.
+/// `render(state, size) -> ScreenBuffer`: the whole screen from the state, no terminal involved. The layout
+/// gives each view its rectangle, the state its input (`ViewInputs.swift`).
 public enum DashboardRenderer {
     public static func render(_ state: DashboardState, size: TerminalSize) -> ScreenBuffer {
         var buffer = ScreenBuffer(size: size)
@@ -13,27 +14,35 @@ public enum DashboardRenderer {
     public static func render(_ state: DashboardState, into buffer: inout ScreenBuffer) {
         let size = buffer.size
         guard size.width > 0 && size.height > 0 else { return }
-        let ctx = RenderContext(state, size: size)
-        if ctx.layout.isTooSmall {
-            TooSmallView.draw(state, in: &buffer)
+        let glyphs = Glyphs(unicode: state.capabilities.unicode)
+        let notices = state.index.notices(today: state.today)
+        let layout = DashboardLayout(state, size: size, noticeCount: notices.count)
+        if layout.isTooSmall {
+            TooSmallView.draw(glyphs: glyphs, on: &buffer)
             return
         }
         if state.overlay == .help {
-            HelpView.draw(ctx, in: &buffer)
+            HelpView.draw(HelpView.Model(state, notices: notices), glyphs: glyphs, on: &buffer)
             return
         }
-        HeaderView.draw(ctx, in: &buffer)
+        HeaderView.draw(HeaderView.Model(state), in: layout.header, glyphs: glyphs, on: &buffer)
         if case .resting = state.index.diagnosis, state.index.hasResting {
-            NoticesView.draw(ctx, in: &buffer)
-            ChartView.draw(ctx, in: &buffer)
-            ColumnsView.draw(ctx, in: &buffer)
-            if let divider = ctx.layout.divider {
-                for y in divider.y..<divider.maxY { buffer.put(ctx.glyphs.vertical, x: divider.x, y: y, style: .muted) }
+            NoticesView.draw(notices, in: layout.notices, glyphs: glyphs, on: &buffer)
+            ChartView.draw(ChartView.Model(state, plotWidth: layout.chart.plot.width, glyphs: glyphs), in: layout.chart,
+                           glyphs: glyphs, on: &buffer)
+            if let rect = layout.columns {
+                ColumnsView.draw(ColumnsView.Model(state), in: rect, glyphs: glyphs, on: &buffer)
             }
-            DetailView.draw(ctx, in: &buffer)
+            if let divider = layout.divider {
+                for y in divider.y..<divider.maxY { buffer.put(glyphs.vertical, x: divider.x, y: y, style: .muted) }
+            }
+            if let rect = layout.detail {
+                DetailView.draw(DetailView.Model(state), in: rect, glyphs: glyphs, on: &buffer)
+            }
         } else {
-            EmptyStateView.draw(ctx, in: &buffer)
+            EmptyStateView.draw(EmptyStateView.Model(state, notices: notices), in: layout.body, glyphs: glyphs,
+                                on: &buffer)
         }
-        FooterView.draw(ctx, in: &buffer)
+        FooterView.draw(FooterView.Model(state), in: layout.footer, glyphs: glyphs, on: &buffer)
     }
 }

@@ -228,7 +228,7 @@ public enum DashboardUpdate {
 
     /// Rows a page moves in the columns and detail panes.
     static func pageRows(_ state: DashboardState) -> Int {
-        let layout = RenderContext(state, size: state.size).layout
+        let layout = DashboardLayout(state)
         let pane = state.focus == .detail ? layout.detail : layout.columns
         return max(1, (pane?.height ?? 6) - 4)
     }

@@ -6,14 +6,26 @@ import RHRScreen
 /// its unit, device, recording method, created or last-modified time, flags), the sedentary context (R8),
 /// and the revision history (R4).
 enum DetailView {
-    static func lines(_ ctx: RenderContext, width: Int) -> [StyledLine] {
-        let state = ctx.state
-        let index = ctx.index
-        let g = ctx.glyphs
-        let day = state.cursor
+    struct Model {
+        /// The samples, values, heart rate and revisions, looked up for `day`.
+        var index: DashboardIndex
+        /// The cursor day.
+        var day: LocalDay
+        var aggregation: Aggregation
+        var today: LocalDay
+        var focused: Bool
+        /// A live update just changed `day`.
+        var changed: Bool
+        /// Rows scrolled away at the top (more than there are is fine).
+        var scroll: Int
+    }
+
+    static func lines(_ model: Model, width: Int, glyphs g: Glyphs) -> [StyledLine] {
+        let index = model.index
+        let day = model.day
         var out: [StyledLine] = []
         let samples = index.samples(on: day)
-        let thisYear = state.today.year
+        let thisYear = model.today.year
 
         if samples.isEmpty {
             out.append(StyledLine(" No resting value on \(DayText.long(day)).", .muted))
@@ -30,24 +42,24 @@ enum DetailView {
             var end = start
             while end < samples.count && samples[end].sample.writer == writer { end += 1 }
             let w = index.writers.firstIndex(of: writer) ?? 0
-            let value = index.value(writer: w, day: day, aggregation: state.aggregation)
-            var head: [[Span]] = [[Span(String(g.series(w)), ctx.seriesStyle(w)), Span(" " + ctx.shortName(writer), .bold)]]
+            let value = index.value(writer: w, day: day, aggregation: model.aggregation)
+            var head: [[Span]] = [[Span(String(g.series(w)), .series(w)), Span(" " + g.shortName(writer), .bold)]]
             if let value, value.bpm != nil {
-                head.append([Span("\(state.aggregation.rawValue) \(value.bpmText)")])
+                head.append([Span("\(model.aggregation.rawValue) \(value.bpmText)")])
             }
             switch writer.store {
             case .healthKit: head.append([Span("HealthKit estimate", .muted)])
             case .healthConnect:
-                head.append([Span("written by \(ctx.shortName(writer)) (Health Connect)", .muted)])
-                head.append([Span(ctx.text(writer.name), .muted)])
+                head.append([Span("written by \(g.shortName(writer)) (Health Connect)", .muted)])
+                head.append([Span(g.text(writer.name), .muted)])
             }
             out += Flow.lines(head, width: width, gap: 2, indent: 3, firstIndent: 1)
             var about: [String] = []
             if let bundle = writer.bundleIdentifier { about.append(bundle) }
             if let product = writer.productType { about.append(product) }
-            if !about.isEmpty { out.append(StyledLine("     " + ctx.text(about.joined(separator: "  ")), .muted)) }
+            if !about.isEmpty { out.append(StyledLine("     " + g.text(about.joined(separator: "  ")), .muted)) }
             for s in samples[start..<end] {
-                out += Flow.lines(items(s, writer: w, ctx, thisYear: thisYear), width: width, gap: 2, indent: 5,
+                out += Flow.lines(items(s, writer: w, machineZone: index.data.machineZone, thisYear: thisYear, glyphs: g), width: width, gap: 2, indent: 5,
                                   firstIndent: 3)
             }
             start = end
@@ -68,7 +80,7 @@ enum DetailView {
                         + "of \(h.sedentary) sedentary; "
                 }
                 text += "\(h.total) samples (\(h.sedentary) sedentary, \(h.active) active, \(h.notSet) not set)"
-                for (i, line) in TextFit.wrap(ctx.text(text), width - 5, ellipsis: g.ellipsis).enumerated() {
+                for (i, line) in TextFit.wrap(g.text(text), width - 5, ellipsis: g.ellipsis).enumerated() {
                     out.append(StyledLine((i == 0 ? "   " : "     ") + line, .muted))
                 }
             }
@@ -81,8 +93,8 @@ enum DetailView {
             for r in revisions.sorted(by: { ($0.at, $0.writer) < ($1.at, $1.writer) }) {
                 let w = index.writers.firstIndex(of: r.writer)
                 var spans = [Span("   ")]
-                if let w { spans.append(Span(String(g.series(w)) + " ", ctx.seriesStyle(w))) }
-                spans.append(Span(ctx.text("\(ctx.shortName(r.writer)): \(r.text)")))
+                if let w { spans.append(Span(String(g.series(w)) + " ", .series(w))) }
+                spans.append(Span(g.text("\(g.shortName(r.writer)): \(r.text)")))
                 out.append(StyledLine(spans))
             }
         }
@@ -90,13 +102,12 @@ enum DetailView {
     }
 
     /// One sample of writer `w` as flowing items.
-    static func items(_ s: DaySample, writer w: Int, _ ctx: RenderContext, thisYear: Int) -> [[Span]] {
+    static func items(_ s: DaySample, writer w: Int, machineZone: TimeZone, thisYear: Int, glyphs g: Glyphs) -> [[Span]] {
         let sample = s.sample
-        let g = ctx.glyphs
         let zone = sample.timeZoneIdentifier.flatMap(ZoneNames.zone)
         let offset = sample.offsetSeconds
             ?? zone?.secondsFromGMT(for: sample.start)
-            ?? ctx.index.data.machineZone.secondsFromGMT(for: sample.start)
+            ?? machineZone.secondsFromGMT(for: sample.start)
         let offsetText = Timestamp.offsetText(offset)
         var window: String
         let startDay = DayText.day(sample.start, offset: offset), endDay = DayText.day(sample.end, offset: offset)
@@ -116,8 +127,8 @@ enum DetailView {
         var items: [[Span]] = [[Span(window)]]
         var value = "\(RestingValue.format(sample.value)) \(sample.unit)"
         if let bpm = sample.bpm, bpm != sample.value { value += " = \(RestingValue.format(bpm, isMean: true)) bpm" }
-        items.append([Span(ctx.text(value), .bold)])
-        if let device = sample.device, !device.isEmpty { items.append([Span(ctx.text(device.summary), .muted)]) }
+        items.append([Span(g.text(value), .bold)])
+        if let device = sample.device, !device.isEmpty { items.append([Span(g.text(device.summary), .muted)]) }
         if let method = sample.recordingMethod { items.append([Span(method.words, .muted)]) }
         if let created = sample.created {
             items.append([Span("created \(moment(created, offset: offset, thisYear: thisYear))", .muted)])
@@ -128,7 +139,7 @@ enum DetailView {
         if s.provisional {
             let read = s.asOf.map { ", read \(DayText.moment($0, thisYear: thisYear))" } ?? ""
             // The writer's own hollow glyph, as the chart draws this value.
-            items.append([Span(String(g.provisional(w)), ctx.seriesStyle(w)), Span(" provisional\(read)")])
+            items.append([Span(String(g.provisional(w)), .series(w)), Span(" provisional\(read)")])
         }
         if s.offsetAssumed { items.append([Span("offset assumed: no zone offset, this machine's used")]) }
         if !s.isInRange { items.append([Span("\(g.outOfRange) out of range: kept, not in the value")]) }
@@ -139,33 +150,28 @@ enum DetailView {
         DayText.moment(Timestamp(date: date, offsetSeconds: offset), thisYear: thisYear)
     }
 
-    /// How far the pane can scroll at the state's size.
-    static func maxScroll(_ state: DashboardState) -> Int {
-        let ctx = RenderContext(state, size: state.size)
-        guard let rect = ctx.layout.detail else { return 0 }
-        return max(0, lines(ctx, width: rect.width - 1).count - (rect.height - 1))
+    /// How far the pane can scroll in `rect`.
+    static func maxScroll(_ model: Model, in rect: Rect, glyphs: Glyphs) -> Int {
+        max(0, lines(model, width: rect.width - 1, glyphs: glyphs).count - (rect.height - 1))
     }
 
-    static func draw(_ ctx: RenderContext, in buffer: inout ScreenBuffer) {
-        guard let rect = ctx.layout.detail else { return }
+    static func draw(_ model: Model, in rect: Rect, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {
         buffer.fill(rect)
-        let focused = ctx.state.focus == .detail
-        var title = [Span(" \(DayText.long(ctx.state.cursor))", focused ? .title : .bold)]
+        var title = [Span(" \(DayText.long(model.day))", model.focused ? .title : .bold)]
         // Before the pane's title, which gives way first on a narrow pane.
-        if ctx.state.changedDays.contains(ctx.state.cursor) {
-            title.append(Span("  \(ctx.glyphs.changed) just changed", .title))
+        if model.changed {
+            title.append(Span("  \(g.changed) just changed", .title))
         }
         title.append(Span("  raw samples and revisions", .muted))
         let body = Rect(x: rect.x, y: rect.y + 1, width: rect.width, height: rect.height - 1)
-        let all = lines(ctx, width: rect.width - 1)
+        let all = lines(model, width: rect.width - 1, glyphs: g)
         let maxScroll = max(0, all.count - body.height)
-        let scroll = min(ctx.state.detailScroll, maxScroll)
+        let scroll = min(model.scroll, maxScroll)
         if maxScroll > 0 {
-            let g = ctx.glyphs
             title.append(Span("  more \(scroll > 0 ? (g.unicode ? "↑" : "^") : "")\(scroll < maxScroll ? (g.unicode ? "↓" : "v") : "")",
                               .muted))
         }
-        ctx.drawRow(StyledLine(title), rect, 0, in: &buffer)
+        buffer.drawRow(StyledLine(title), in: rect, row: 0)
         for (row, line) in all.dropFirst(scroll).prefix(body.height).enumerated() {
             line.draw(in: &buffer, x: body.x, y: body.y + row, clip: body)
         }

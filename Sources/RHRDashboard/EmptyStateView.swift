@@ -3,24 +3,29 @@ import RHRScreen
 
 /// R9: never an empty chart. No data at all gets onboarding; heart rate without a resting writer gets words.
 enum EmptyStateView {
-    static func lines(_ ctx: RenderContext, width: Int) -> [StyledLine] {
-        let g = ctx.glyphs
+    struct Model {
+        /// Why there is no chart: no data, or heart rate without a resting writer.
+        var diagnosis: DataDiagnosis
+        var notices: [String]
+    }
+
+    static func lines(_ model: Model, width: Int, glyphs g: Glyphs) -> [StyledLine] {
         var out: [StyledLine] = []
         func paragraph(_ text: String, _ style: Style = .plain, indent: Int = 2) {
-            for line in TextFit.wrap(ctx.text(text), width - indent - 1, ellipsis: g.ellipsis) {
+            for line in TextFit.wrap(g.text(text), width - indent - 1, ellipsis: g.ellipsis) {
                 out.append(StyledLine(String(repeating: " ", count: indent) + line, style))
             }
         }
         func command(_ cmd: String, _ what: String) {
             let left = "    " + TextFit.pad(cmd, 34)
-            let rest = TextFit.wrap(ctx.text(what), max(10, width - DisplayWidth.of(left) - 2), ellipsis: g.ellipsis)
+            let rest = TextFit.wrap(g.text(what), max(10, width - DisplayWidth.of(left) - 2), ellipsis: g.ellipsis)
             for (i, line) in rest.enumerated() {
                 out.append(StyledLine([Span(i == 0 ? left : String(repeating: " ", count: DisplayWidth.of(left)), .bold),
                                        Span(line, .muted)]))
             }
         }
         out.append(StyledLine(""))
-        switch ctx.index.diagnosis {
+        switch model.diagnosis {
         case .noData:
             paragraph("No resting heart rate here yet.", .title)
             out.append(StyledLine(""))
@@ -45,7 +50,7 @@ enum EmptyStateView {
         case .resting:
             break
         }
-        let notes = ctx.notices
+        let notes = model.notices
         if !notes.isEmpty {
             out.append(StyledLine(""))
             for note in notes { paragraph("\(g.dot) " + note, .muted) }
@@ -53,10 +58,9 @@ enum EmptyStateView {
         return out
     }
 
-    static func draw(_ ctx: RenderContext, in buffer: inout ScreenBuffer) {
-        let rect = ctx.layout.body
+    static func draw(_ model: Model, in rect: Rect, glyphs: Glyphs, on buffer: inout ScreenBuffer) {
         buffer.fill(rect)
-        for (row, line) in lines(ctx, width: rect.width).prefix(rect.height).enumerated() {
+        for (row, line) in lines(model, width: rect.width, glyphs: glyphs).prefix(rect.height).enumerated() {
             line.draw(in: &buffer, x: rect.x, y: rect.y + row, clip: rect)
         }
     }

@@ -2,30 +2,34 @@ import RHRScreen
 
 /// The bottom row: the `/` prompt when it is open, else a message, else key hints from the key table.
 enum FooterView {
-    static func draw(_ ctx: RenderContext, in buffer: inout ScreenBuffer) {
-        draw(ctx, rect: ctx.layout.footer, in: &buffer)
+    struct Model {
+        /// What was typed at the open `/` prompt; nil when it is closed.
+        var prompt: String?
+        var message: String?
+        /// Without resting values only reload, help and quit are hinted.
+        var hasResting: Bool
     }
 
-    static func draw(_ ctx: RenderContext, rect: Rect, in buffer: inout ScreenBuffer) {
+    static func draw(_ model: Model, in rect: Rect, glyphs: Glyphs, on buffer: inout ScreenBuffer) {
         guard !rect.isEmpty else { return }
-        if case .goTo(let text) = ctx.state.overlay {
+        if let text = model.prompt {
             let prompt = [Span(" Go to date: ", .title), Span(text), Span(" ", .reverse),
-                          Span("   Enter go \(ctx.glyphs.dot) Esc cancel \(ctx.glyphs.dot) 2026-03-12, 2026-03, 12 Mar 2026", .muted)]
-            ctx.drawRow(StyledLine(prompt), rect, 0, in: &buffer)
+                          Span("   Enter go \(glyphs.dot) Esc cancel \(glyphs.dot) 2026-03-12, 2026-03, 12 Mar 2026", .muted)]
+            buffer.drawRow(StyledLine(prompt), in: rect, row: 0)
             return
         }
-        if let message = ctx.state.message {
-            ctx.drawRow(StyledLine(" " + ctx.text(message), .accent), rect, 0, in: &buffer)
+        if let message = model.message {
+            buffer.drawRow(StyledLine(" " + glyphs.text(message), .accent), in: rect, row: 0)
             return
         }
-        ctx.drawRow(StyledLine(hints(ctx, width: rect.width)), rect, 0, in: &buffer)
+        buffer.drawRow(StyledLine(hints(hasResting: model.hasResting, width: rect.width, unicode: glyphs.unicode)),
+                       in: rect, row: 0)
     }
 
     /// As many hints as fit; help and quit always stay.
-    static func hints(_ ctx: RenderContext, width: Int) -> [Span] {
-        let unicode = ctx.glyphs.unicode
+    static func hints(hasResting: Bool, width: Int, unicode: Bool) -> [Span] {
         var bindings = KeyTable.bindings.filter { $0.hint != nil }
-        if !ctx.index.hasResting {
+        if !hasResting {
             bindings = bindings.filter { [.reload, .help, .quit].contains($0.action) }
         }
         func spans(_ list: [KeyBinding]) -> [Span] {

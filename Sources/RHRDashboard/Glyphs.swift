@@ -1,4 +1,5 @@
 import Foundation
+import RHRCore
 
 /// The symbols the dashboard draws, in UTF-8 or plain ASCII (non-UTF-8 locales). Each writer gets its own
 /// glyph so the chart reads without colour; a provisional value (R3) is the hollow form of its writer's glyph.
@@ -36,6 +37,14 @@ struct Glyphs: Sendable {
     var dash: String { unicode ? "–" : "-" }
     var emDash: String { unicode ? "—" : "-" }
     var dot: String { unicode ? "·" : "-" }
+
+    /// "Jane’s Apple Watch", "Oura": a writer's short name for legends and column headings.
+    func shortName(_ writer: Writer) -> String {
+        switch writer.store {
+        case .healthKit: return text(writer.name)
+        case .healthConnect: return text(writer.appName.flatMap { $0.isEmpty ? nil : $0 } ?? writer.name)
+        }
+    }
 
     /// Free text (writer names, messages) made safe for the terminal: unchanged in UTF-8, transliterated to
     /// ASCII otherwise, so a curly apostrophe or an emoji never comes out as mojibake.

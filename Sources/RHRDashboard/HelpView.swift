@@ -7,14 +7,27 @@ enum HelpView {
     /// The one-line note the help screen carries (R11), in view however far it is scrolled.
     static let wellnessNote = "rhr shows what your devices and apps recorded. It is not medical advice."
 
-    static func lines(_ ctx: RenderContext, width: Int) -> [StyledLine] {
-        let g = ctx.glyphs
+    struct Model {
+        var writerCount: Int
+        /// The store file.
+        var source: String
+        var revision: Int64
+        var live: LiveStatus
+        var today: LocalDay
+        /// Each store's data currency.
+        var storeAsOf: [(store: HealthStore, asOf: Timestamp)]
+        var notices: [String]
+        /// Rows scrolled away at the top (more than there are is fine).
+        var scroll: Int
+    }
+
+    static func lines(_ model: Model, width: Int, glyphs g: Glyphs) -> [StyledLine] {
         let unicode = g.unicode
         var out: [StyledLine] = []
         let labelWidth = max(12, KeyTable.bindings.map { DisplayWidth.of($0.label(unicode: unicode)) }.max()! + 3)
 
         func entry(_ label: [Span], _ text: String) {
-            let body = TextFit.wrap(ctx.text(text), max(10, width - labelWidth - 2), ellipsis: g.ellipsis)
+            let body = TextFit.wrap(g.text(text), max(10, width - labelWidth - 2), ellipsis: g.ellipsis)
             let labelW = label.reduce(0) { $0 + $1.width }
             for (i, line) in body.enumerated() {
                 let lead = i == 0 ? [Span("  ")] + label + [Span(String(repeating: " ", count: max(1, labelWidth - labelW)))]
@@ -27,7 +40,7 @@ enum HelpView {
             out.append(StyledLine(" " + text, .title))
         }
         func paragraph(_ text: String, _ style: Style = .plain) {
-            for line in TextFit.wrap(ctx.text(text), width - 2, ellipsis: g.ellipsis) { out.append(StyledLine("  " + line, style)) }
+            for line in TextFit.wrap(g.text(text), width - 2, ellipsis: g.ellipsis) { out.append(StyledLine("  " + line, style)) }
         }
 
         heading("Keys")
@@ -36,10 +49,10 @@ enum HelpView {
         }
 
         heading("Markers")
-        let count = max(1, min(ctx.index.writers.count, 9))
-        let filled = (0..<min(count, 4)).map { Span(String(g.series($0)) + " ", ctx.seriesStyle($0)) }
+        let count = max(1, min(model.writerCount, 9))
+        let filled = (0..<min(count, 4)).map { Span(String(g.series($0)) + " ", .series($0)) }
         entry(filled, "one glyph and colour per writer; the legend under the chart numbers them 1\(g.dash)9")
-        let hollow = unicode ? (0..<min(count, 4)).map { Span(String(g.provisional($0)) + " ", ctx.seriesStyle($0)) }
+        let hollow = unicode ? (0..<min(count, 4)).map { Span(String(g.provisional($0)) + " ", .series($0)) }
             : [Span(String(g.provisional(0)))]
         entry(hollow, "provisional: Apple may still replace this estimate. An Apple Watch value for the day the data "
               + "was read or the day before; Apple replaces those with better estimates.")
@@ -64,10 +77,9 @@ enum HelpView {
                   + "daily values in that week or month; the per-source columns and the detail pane keep showing days.")
 
         heading("This data")
-        let index = ctx.index
-        if !index.data.source.isEmpty { paragraph("Source: \(index.data.source)") }
-        paragraph("Store revision \(index.revision).")
-        switch ctx.state.live {
+        if !model.source.isEmpty { paragraph("Source: \(model.source)") }
+        paragraph("Store revision \(model.revision).")
+        switch model.live {
         case .off:
             paragraph("Not live: no rhr daemon serves this store. Start one (rhr daemon) and the dashboard follows "
                       + "it within a few seconds; r reads the store again meanwhile.")
@@ -75,41 +87,41 @@ enum HelpView {
             paragraph("Live: following rhr daemon on \(socket). A push shows within a moment; the days it changed "
                       + "are marked \(g.changed).")
         case .stopped(let at):
-            paragraph("The daemon stopped at \(DayText.recent(at, today: ctx.state.today)): this is the store as of "
+            paragraph("The daemon stopped at \(DayText.recent(at, today: model.today)): this is the store as of "
                       + "then. The dashboard follows the daemon again when it comes back; r reads the store again.")
         }
-        for entry in index.storeAsOf {
-            paragraph("\(entry.store.displayName) as of \(DayText.moment(entry.asOf, thisYear: ctx.state.today.year)).")
+        for entry in model.storeAsOf {
+            paragraph("\(entry.store.displayName) as of \(DayText.moment(entry.asOf, thisYear: model.today.year)).")
         }
-        for note in ctx.notices { paragraph(note) }
+        for note in model.notices { paragraph(note) }
         return out
     }
 
-    /// How far the help can scroll at the state's size.
-    static func maxScroll(_ state: DashboardState) -> Int {
-        let ctx = RenderContext(state, size: state.size)
-        return max(0, lines(ctx, width: state.size.width - 1).count - max(0, state.size.height - 2))
+    /// How far the help can scroll on a screen of `size`.
+    static func maxScroll(_ model: Model, size: TerminalSize, glyphs: Glyphs) -> Int {
+        max(0, lines(model, width: size.width - 1, glyphs: glyphs).count - max(0, size.height - 2))
     }
 
-    static func draw(_ ctx: RenderContext, in buffer: inout ScreenBuffer) {
+    /// Over the whole of `buffer`.
+    static func draw(_ model: Model, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {
         let rect = buffer.bounds
         buffer.fill(rect)
         guard rect.height >= 3 else { return }
-        let g = ctx.glyphs
         let body = Rect(x: 0, y: 1, width: rect.width, height: rect.height - 2)
-        let all = lines(ctx, width: rect.width - 1)
+        let all = lines(model, width: rect.width - 1, glyphs: g)
         let maxScroll = max(0, all.count - body.height)
-        let scroll = min(ctx.state.helpScroll, maxScroll)
+        let scroll = min(model.scroll, maxScroll)
         let position = maxScroll > 0
             ? "lines \(scroll + 1)\(g.dash)\(min(all.count, scroll + body.height)) of \(all.count) \(g.dot) \(g.unicode ? "↑↓" : "j k") PgUp PgDn \(g.dot) "
             : ""
-        ctx.drawRow(left: [Span(" rhr ", .title), Span("  help", .bold)],
-                    right: [Span(position + "Esc or ? closes \(g.dot) q quits ", .muted)], rect, 0, in: &buffer)
+        buffer.drawRow(left: [Span(" rhr ", .title), Span("  help", .bold)],
+                       right: [Span(position + "Esc or ? closes \(g.dot) q quits ", .muted)], in: rect, row: 0,
+                       ellipsis: g.ellipsis)
         for (row, line) in all.dropFirst(scroll).prefix(body.height).enumerated() {
             line.draw(in: &buffer, x: body.x, y: body.y + row, clip: body)
         }
         // The wellness note stays in view however far the help is scrolled (R11).
         let note = DisplayWidth.of(wellnessNote) + 2 <= rect.width ? wellnessNote : "Not medical advice."
-        ctx.drawRow(StyledLine(" " + note, .bold), rect, rect.height - 1, in: &buffer)
+        buffer.drawRow(StyledLine(" " + note, .bold), in: rect, row: rect.height - 1)
     }
 }

@@ -2,18 +2,17 @@ import RHRScreen
 
 /// Notes under the header: a store with heart rate but no resting writer (R9), Health Connect limits (R10).
 enum NoticesView {
-    static func draw(_ ctx: RenderContext, in buffer: inout ScreenBuffer) {
-        let rect = ctx.layout.notices
+    static func draw(_ notices: [String], in rect: Rect, glyphs: Glyphs, on buffer: inout ScreenBuffer) {
         guard !rect.isEmpty else { return }
         buffer.fill(rect)
-        let shown = ctx.notices.prefix(rect.height)
+        let shown = notices.prefix(rect.height)
         for (row, note) in shown.enumerated() {
-            var text = ctx.text(note)
-            if row == rect.height - 1 && ctx.notices.count > rect.height {
-                text = "(\(ctx.notices.count - rect.height + 1) notes, all in ? help) " + text
+            var text = glyphs.text(note)
+            if row == rect.height - 1 && notices.count > rect.height {
+                text = "(\(notices.count - rect.height + 1) notes, all in ? help) " + text
             }
-            let line = TextFit.truncate(text, rect.width - 3, ellipsis: ctx.glyphs.ellipsis)
-            ctx.drawRow(StyledLine([Span(" \(ctx.glyphs.dot) ", .muted), Span(line, .muted)]), rect, row, in: &buffer)
+            let line = TextFit.truncate(text, rect.width - 3, ellipsis: glyphs.ellipsis)
+            buffer.drawRow(StyledLine([Span(" \(glyphs.dot) ", .muted), Span(line, .muted)]), in: rect, row: row)
         }
     }
 }

@@ -2,8 +2,7 @@ import RHRScreen
 
 /// Under 60×16 the dashboard cannot be read: say so, and the size it needs. `q` still quits.
 enum TooSmallView {
-    static func draw(_ state: DashboardState, in buffer: inout ScreenBuffer) {
-        let glyphs = Glyphs(unicode: state.capabilities.unicode)
+    static func draw(glyphs: Glyphs, on buffer: inout ScreenBuffer) {
         let size = buffer.size
         buffer.fill(buffer.bounds)
         let need = DashboardLayout.minimum

@@ -3,7 +3,7 @@ import CNCurses
 import Glibc
 
 /// The ncurses backend: the only code in rhr that calls curses. It starts and restores the terminal, decodes
-/// keys, maps style roles to colours, and blits a `ScreenBuffer`, sending only the cells that changed.
+/// keys, maps style roles to colours, and writes the runs `ScreenBuffer.diff(from:)` finds changed.
 /// One owner, the main actor, makes every curses call.
 @MainActor
 public final class CursesTerminal: TerminalDevice {
@@ -68,34 +68,12 @@ public final class CursesTerminal: TerminalDevice {
             werase(window)
             previous = nil
         }
-        for y in 0..<buffer.height {
-            var x = 0
-            while x < buffer.width {
-                if let previous, previous[x, y] == buffer[x, y] {
-                    x += 1
-                    continue
-                }
-                // A run of changed cells in one style goes out in one call.
-                if buffer[x, y].isContinuation && x > 0 { x -= 1 }
-                let style = buffer[x, y].style
-                var characters: [wchar_t] = []
-                let start = x
-                while x < buffer.width {
-                    let cell = buffer[x, y]
-                    // A continuation belongs to the glyph before it, whatever its own style: ending the run
-                    // there would step back onto that glyph and draw the same run for ever.
-                    if cell.style != style && !cell.isContinuation { break }
-                    if x > start, let previous, previous[x, y] == cell { break }
-                    if !cell.isContinuation {
-                        for scalar in cell.glyph.unicodeScalars { characters.append(wchar_t(bitPattern: scalar.value)) }
-                    }
-                    x += 1
-                }
-                let (attributes, pair) = palette.attributes(for: style)
-                wattr_set(window, attributes, pair, nil)
-                characters.withUnsafeBufferPointer { text in
-                    _ = mvwaddnwstr(window, Int32(y), Int32(start), text.baseAddress, Int32(text.count))
-                }
+        for run in buffer.diff(from: previous) {
+            let (attributes, pair) = palette.attributes(for: run.style)
+            wattr_set(window, attributes, pair, nil)
+            let characters = run.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
+            characters.withUnsafeBufferPointer { text in
+                _ = mvwaddnwstr(window, Int32(run.y), Int32(run.x), text.baseAddress, Int32(text.count))
             }
         }
         wattr_set(window, rhr_a_normal(), 0, nil)

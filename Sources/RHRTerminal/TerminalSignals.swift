@@ -1,10 +1,11 @@
 import RHRScreen
 import CNCurses
+import CTerminalSignals
 import Glibc
 
-/// Signal handling for a full-screen session. The handlers live in the C shim and only set a flag (SIGINT,
-/// SIGTERM, SIGHUP) or restore the terminal with async-signal-safe calls and re-raise (crashes, including a
-/// Swift trap). The shim's state is static per object file, so this file is the only one that touches it.
+/// Signal handling for a full-screen session. The handlers live in C (CTerminalSignals: Swift cannot write an
+/// async-signal-safe handler) and only set a flag (SIGINT, SIGTERM, SIGHUP) or restore the terminal with
+/// async-signal-safe calls and re-raise (crashes, including a Swift trap).
 enum TerminalSignals {
     /// Remembers the shell's terminal modes; call before curses changes them.
     static func saveTerminalModes() {

@@ -8,7 +8,8 @@ import Testing
 struct EmptyStateTests {
     @Test("No data at all: onboarding that says how to import or connect")
     func noData() {
-        let lines = Fixture.screen(Fixture.state(DashboardData(source: "/tmp/rhr-test/rhr.sqlite")))
+        let buffer = Fixture.render(Fixture.state(DashboardData(source: "/tmp/rhr-test/rhr.sqlite")))
+        let lines = buffer.lines
         let expected = [
             " rhr   no data yet                                                              ",
             " store: /tmp/rhr-test/rhr.sqlite                                                ",
@@ -30,6 +31,34 @@ struct EmptyStateTests {
             " r reload  ? help  q quit                                                       ",
         ]
         #expect(lines == expected)
+        // The headline in the accent colour, the commands bold, what they do muted; the footer's keys bold.
+        let styles = [
+            "TTTTTmmmmmmmmmmmmm                                                              ",
+            "mmmmmmmm                                                                        ",
+            "                                                                                ",
+            "TTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTT                                               ",
+            "                                                                                ",
+            "                                                                                ",
+            "                                                                                ",
+            "                                                                                ",
+            "                                                                                ",
+            "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm  ",
+            "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm          ",
+            "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbmmmmmmmmmmmmmmmmmmmmmmm                   ",
+            "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm            ",
+            "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm         ",
+            "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbmmmmmmmmmmmmmmmmmmmmmm                    ",
+            "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm      ",
+            "                                                                                ",
+            "                                                                                ",
+            "                                                                                ",
+            "                                                                                ",
+            "                                                                                ",
+            "                                                                                ",
+            "                                                                                ",
+            "bbmmmmmmmmbbmmmmmmbbmmmmmm                                                      ",
+        ]
+        for (y, row) in styles.enumerated() { #expect(StyleMap.row(buffer, y) == row, "row \(y)") }
     }
 
     static func heartRateOnly() -> DashboardData {
@@ -93,7 +122,8 @@ struct EmptyStateTests {
     func help() {
         var state = Fixture.state(size: TerminalSize(width: 100, height: 70))
         Fixture.press(&state, .character("?"))
-        let lines = Fixture.screen(state)
+        let buffer = Fixture.render(state)
+        let lines = buffer.lines
         let text = lines.joined(separator: "\n")
         for binding in KeyTable.bindings {
             #expect(lines.contains { $0.hasPrefix("  " + binding.label(unicode: true) + " ") && $0.contains(binding.help) },
@@ -104,6 +134,20 @@ struct EmptyStateTests {
             #expect(text.contains(marker))
         }
         #expect(lines.last!.hasPrefix(" rhr shows what your devices and apps recorded. It is not medical advice."))
+        // Headings in the accent colour, keys bold, each marker as the chart draws it: writers' glyphs (filled
+        // and hollow) in their colours, the context dot, the bold out-of-range cross, the cursor and change marks
+        // in the accent colour; the wellness note bold.
+        func styles(_ needle: String) -> String { StyleMap.row(buffer, Fixture.rowIndex(lines, containing: needle)!) }
+        #expect(styles(" Keys").hasPrefix("TTTTT "))
+        #expect(styles("this help").hasPrefix("  b "))
+        #expect(styles("one glyph and colour per writer").hasPrefix("  112233  "))
+        #expect(styles("provisional: Apple may still").hasPrefix("  112233  "))
+        #expect(styles("sedentary minimum (c)").hasPrefix("  c "))
+        #expect(styles("a day with a value out of range").hasPrefix("  b "))
+        #expect(styles("the cursor day").hasPrefix("  T "))
+        #expect(styles("in the per-source columns").hasPrefix("  bbbbb "))
+        #expect(styles("a day a live update changed").hasPrefix("  T "))
+        #expect(styles("It is not medical advice.").hasPrefix(String(repeating: "b", count: 73)))
         // Scrolled or not, on a small screen too, the note stays.
         var small = Fixture.state()
         Fixture.press(&small, .character("?"), .pageDown)

@@ -87,10 +87,15 @@ enum Fixture {
                        capabilities: TerminalCapabilities(unicode: unicode, color: unicode))
     }
 
-    /// The screen's text, rendered into a buffer filled with a sentinel first.
-    static func screen(_ state: DashboardState, sentinel: Character = "¤") -> [String] {
+    /// The screen, rendered into a buffer filled with a sentinel first.
+    static func render(_ state: DashboardState, sentinel: Character = "¤") -> ScreenBuffer {
         var buffer = ScreenBuffer(size: state.size, fill: sentinel)
         DashboardRenderer.render(state, into: &buffer)
-        return buffer.lines
+        return buffer
+    }
+
+    /// The screen's text, rendered into a buffer filled with a sentinel first.
+    static func screen(_ state: DashboardState, sentinel: Character = "¤") -> [String] {
+        render(state, sentinel: sentinel).lines
     }
 }

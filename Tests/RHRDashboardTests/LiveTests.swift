@@ -22,7 +22,8 @@ struct LiveTests {
 
     @Test("Changed days are marked ✱: after the date in the columns, over the chart and in its legend")
     func marks80() {
-        let lines = Fixture.screen(updated())
+        let buffer = Fixture.render(updated())
+        let lines = buffer.lines
         #expect(lines[2] == " Resting heart rate, bpm  one column per day  ✱ just changed  ▸ Thu 12 Mar 2026 ")
         // On the date axis the cursor's ▲ stays; the other changed day gets ✱.
         #expect(lines[10] == "    └───┬──────┬──────┬──────┬─────────┬──────┬──────┬──────┬──────┬──────×─✱─▲ ")
@@ -31,6 +32,24 @@ struct LiveTests {
         #expect(lines[19] == " Tue 10 Mar 2026✱   57 o                 60                   67                ")
         #expect(lines[21] == "▸Thu 12 Mar 2026✱   56                   58 p                                   ")
         #expect(lines[23] == " Updated: 10 Mar, 12 Mar.                                                       ")
+        // The marks in the accent colour, bold; the changed days' points underlined ("w", "j", "o": writers 3, 2
+        // and 1; "K", "Q": writers 2 and 1 in bold too, on the cursor day); the footer's message in the accent
+        // colour.
+        let extra = StyleMap.writers("ojw", .underline).merging(StyleMap.writers("QKX", [.bold, .underline])) { $1 }
+        let expected: [Int: String] = [
+            2: "TTTTTTTTTTTTTTTTTTTTTTTTmmmmmmmmmmmmmmmmmmmm  TTTTTTTTTTTTTTTTbbbbbbbbbbbbbbbbbb",
+            3: "mmm m                                                     3              3  w m ",
+            5: "mmm m              3212122121 21  3      2 222 2 22121  1 1  1  3222222 2222j K ",
+            6: "    m              21 1 11 1 11 1121121  121 1111 1 1 11 1211211211 1  1 1 1o1Q ",
+            10: "    mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmbmTmT ",
+            13: " 2                                                      T                       ",
+            19: "T               T     mm                                                        ",
+            21: "TRRRRRRRRRRRRRRRtrrrrrrrrrrrrrrrrrrrrrrrrrrMMrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr",
+            23: "aaaaaaaaaaaaaaaaaaaaaaaaa                                                       ",
+        ]
+        for (row, styles) in expected {
+            #expect(StyleMap.row(buffer, row, extra: extra) == styles, "row \(row)")
+        }
     }
 
     @Test("At 200×60 the legend explains the mark and the detail pane says the cursor day just changed")

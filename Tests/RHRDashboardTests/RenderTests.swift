@@ -27,7 +27,8 @@ struct RenderTests {
 
     @Test("59×15 says it is too small and the size it needs")
     func tooSmall() {
-        let lines = Fixture.screen(Fixture.state(size: TerminalSize(width: 59, height: 15)))
+        let buffer = Fixture.render(Fixture.state(size: TerminalSize(width: 59, height: 15)))
+        let lines = buffer.lines
         let blank = String(repeating: " ", count: 59)
         let expected = Array(repeating: blank, count: 6) + [
             "                    Terminal too small                     ",
@@ -35,11 +36,17 @@ struct RenderTests {
             "        Make the window larger, or press q to quit.        ",
         ] + Array(repeating: blank, count: 6)
         #expect(lines == expected)
+        #expect(StyleMap.rows(buffer, 6...8) == [
+            "                    TTTTTTTTTTTTTTTTTT                     ",
+            "                                                           ",
+            "        mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm        ",
+        ])
     }
 
-    @Test("80×24: header, chart, legend, per-source columns and footer")
+    @Test("80×24: header, chart, legend, per-source columns and footer, in their styles")
     func standardScreen() {
-        let lines = Fixture.screen(Fixture.state())
+        let buffer = Fixture.render(Fixture.state())
+        let lines = buffer.lines
         let expected = [
             " rhr   resting heart rate  12 Jan – 12 Mar 2026       one value per day: latest ",
             " Health Connect as of 12 Mar 08:00  ·  HealthKit as of 12 Mar 21:00             ",
@@ -67,6 +74,38 @@ struct RenderTests {
             " ←→ day  +- zoom  a aggregation  1–9 writers  Tab focus  / date  ? help  q quit ",
         ]
         #expect(lines == expected)
+        // The focused chart's title in the accent colour; each writer's points, legend glyph and column heading in
+        // its colour ("O", "J": writer 1 and 2 in bold, on the cursor day); the cursor row reversed, today in
+        // bold; axes, flags and hint words muted.
+        let styles = [
+            "TTTTTmmmmmmmmmmmmmmmmmmmmmm                           bbbbbbbbbbbbbbbbbbbbbbbbbb",
+            "mbbbbbbbbbbbbbbmmmmmmm            mmmmmbbbbbbbbbmmmmmmm                         ",
+            "TTTTTTTTTTTTTTTTTTTTTTTTmmmmmmmmmmmmmmmmmmmm            mmmmmmbbbbbbbbbbbbbbbbbb",
+            "mmm m                                                     3              3  3 m ",
+            "    m                232 32 3  3     3  3  3  2 2  2   3     3        32      m ",
+            "mmm m              3212122121 21  3      2 222 2 22121  1 1  1  3222222 22222 J ",
+            "    m              21 1 11 1 11 1121121  121 1111 1 1 11 1211211211 1  1 1 111O ",
+            "mmm m              1              1  1 11 1 1    1         2    1  1 11 1     m ",
+            "    m                                                                         m ",
+            "mmm m                                                                         m ",
+            "    mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmbmmmT ",
+            "        mmmmmmmmmm    mmmmmm mmmmmm    mmmmm  mmmmm  mmmmmm mmmmmm mmmmm TTTTTT ",
+            " mmmmmmmmmmmmmmmmmm1       mmmmmmmmmmmmm2                     mm3               ",
+            " 2                                                      b                       ",
+            "bbbbbbbbbbb      mm11bbbb             mm22bbbbbbbbbbbbbbbb mm33bbbbbbbb         ",
+            "mmmmmmm          mmmmmmmmmmmmmm       mmmmmmmmm            mmmmmmmmm            ",
+            "                 mmmmmmmmmmmmmmmmm                                              ",
+            "T                     mm                                                        ",
+            "T                                                                               ",
+            "T                     mm                                                        ",
+            "T                                          mm                                   ",
+            "TRRRRRRRRRRRRRRRrrrrrrrrrrrrrrrrrrrrrrrrrrrMMrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr",
+            "mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm     ",
+            "bbbmmmmmbbbmmmmmmbbmmmmmmmmmmmmmbbbbmmmmmmmmmbbbbmmmmmmmbbmmmmmmbbmmmmmmbbmmmmmm",
+        ]
+        for (y, row) in styles.enumerated() {
+            #expect(StyleMap.row(buffer, y, extra: StyleMap.writers("OJW", .bold)) == row, "row \(y)")
+        }
     }
 
     @Test("200×60: columns and detail side by side; the detail shows raw samples, context and flags")
@@ -213,6 +252,10 @@ struct RenderTests {
         #expect(lines[12].contains("2 + Jane's Apple Watch"))
         #expect(lines[13].contains("? provisional: Apple may still replace this estimate"))
         #expect(Fixture.character(lines[10], 78) == "^")
+        // Only the glyphs change: every style stays (the footer's key names differ in length).
+        let extra = StyleMap.writers("OJW", .bold)
+        #expect(StyleMap.rows(Fixture.render(state), 0...22, extra: extra)
+                == StyleMap.rows(Fixture.render(Fixture.state()), 0...22, extra: extra))
     }
 
     @Test("The / prompt shows what was typed")
@@ -221,14 +264,41 @@ struct RenderTests {
         Fixture.press(&state, .character("/"))
         for key in Fixture.typing("2026-02") { Fixture.press(&state, key) }
         #expect(Fixture.row(state, 23).hasPrefix(" Go to date: 2026-02    Enter go · Esc cancel"))
+        // The prompt in the accent colour, the typed text plain, a reversed cell where the next character goes.
+        #expect(StyleMap.row(Fixture.render(state), 23).hasPrefix("TTTTTTTTTTTTT       rmmmmmmmmmmmm"))
     }
 
     @Test("At 80×24 Tab to the detail pane puts it where the columns were")
     func detailFocus() {
         var state = Fixture.state()
         Fixture.press(&state, .tab, .tab)
-        let lines = Fixture.screen(state)
+        let buffer = Fixture.render(state)
+        let lines = buffer.lines
         #expect(lines[14].hasPrefix(" Thu 12 Mar 2026  raw samples and revisions"))
         #expect(lines[15].contains("● Oura  latest 56  written by Oura (Health Connect)"))
+        // The focused pane's title in the accent colour; the writer's glyph in its colour, its name bold.
+        #expect(StyleMap.row(buffer, 14).hasPrefix("TTTTTTTTTTTTTTTTmmmmmmmmmmmmmmmmmmmmmmmmmmm"))
+        #expect(StyleMap.row(buffer, 15).hasPrefix(" 1bbbbb             mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm"))
+        #expect(StyleMap.row(buffer, 2).hasPrefix(String(repeating: "b", count: 24)), "the chart's title, not focused")
+    }
+
+    @Test("The focused pane's title is bold in the accent colour; the other panes' titles are only bold")
+    func focusStyles() {
+        var state = Fixture.state(size: TerminalSize(width: 200, height: 60))
+        /// The styles of the chart's, the columns' and the detail pane's titles.
+        func titles() -> [String] {
+            let buffer = Fixture.render(state)
+            let lines = buffer.lines
+            let row = Fixture.rowIndex(lines, containing: " Per source")!
+            let detail = lines[row].distance(from: lines[row].startIndex, to: lines[row].range(of: " Thu 12 Mar 2026")!.lowerBound)
+            let chartStyles = Array(StyleMap.row(buffer, 2)), paneStyles = Array(StyleMap.row(buffer, row))
+            return [String(chartStyles[0..<24]), String(paneStyles[0..<11]), String(paneStyles[detail..<(detail + 16)])]
+        }
+        let focused = { (n: Int) in String(repeating: "T", count: n) }, bold = { (n: Int) in String(repeating: "b", count: n) }
+        #expect(titles() == [focused(24), bold(11), bold(16)])
+        Fixture.press(&state, .tab)
+        #expect(titles() == [bold(24), focused(11), bold(16)])
+        Fixture.press(&state, .tab)
+        #expect(titles() == [bold(24), bold(11), focused(16)])
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
 import RHRCore
 import RHRDashboard
+import RHRLive
 import RHRScreen
+import Synchronization
 import Testing
 
 /// A terminal that plays a script and keeps what was drawn: the run loop's real partner in tests. A step
@@ -72,21 +74,16 @@ final class ListFeed: DashboardFeed {
     }
 }
 
-/// Counts loads across threads. `@unchecked Sendable`: `value` is used under `lock` only.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
+/// Counts loads across threads.
+final class Counter: Sendable {
+    private let value = Mutex(0)
     func next() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        value += 1
-        return value
+        value.withLock { value in
+            value += 1
+            return value
+        }
     }
-    var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
+    var count: Int { value.withLock { $0 } }
 }
 
 struct LoadError: Error, CustomStringConvertible {

@@ -1,102 +1,87 @@
 import Dispatch
-import Foundation
 import RHRCore
+import RHRDaemon
+import RHRDashboard
+import Synchronization
 
 /// Reads and prepares data off the main thread: ten years take longer than a frame, and the dashboard must
-/// keep answering keys meanwhile. A finished load wakes the run loop through a pipe it watches, the same way
-/// a live feed does. One load at a time; a request while one runs is kept (merged) and run after it.
+/// keep answering keys meanwhile. A finished load wakes the run loop through a mailbox whose descriptor it
+/// watches, the same way a live feed does. One load at a time; a request while one runs is kept (merged) and
+/// run after it.
 ///
 /// A live update reads only the days it changed and patches the newest index (`base`); when a patch cannot
 /// be exact, or there is no way to read days, it reads everything. Loads run one after another, so each
 /// starts from the index the one before produced.
-///
-/// `@unchecked Sendable`: `running`, `pending`, `finished` and `base` are read and written under `lock` only;
-/// everything else is set in `init` and never changes (the closures are `@Sendable`).
-final class BackgroundLoader: @unchecked Sendable {
+final class BackgroundLoader: Sendable {
     typealias Load = @Sendable () throws -> DashboardData
     typealias LoadDays = @Sendable (Set<LocalDay>) throws -> DashboardDelta
+    /// A finished load: the index or why there is none, and what it was for.
+    typealias Finished = (result: Result<DashboardIndex, any Error>, reason: LoadReason)
 
     /// Above this many changed days a patch saves little: read everything.
     static let patchDayLimit = 400
 
+    private struct State {
+        var running = false
+        var pending: LoadReason?
+        /// The newest index: the one on screen, or the last load's.
+        var base: DashboardIndex?
+    }
+
     private let load: Load
     private let loadDays: LoadDays?
-    /// Guarded by `lock`.
-    private let lock = NSLock()
-    private var running = false
-    private var pending: LoadReason?
-    private var finished: [(Result<DashboardIndex, Error>, LoadReason)] = []
-    /// The newest index: the one on screen, or the last load's.
-    private var base: DashboardIndex?
-    private let readEnd: Int32
-    private let writeEnd: Int32
+    private let state = Mutex(State())
+    private let finished: WakeupMailbox<Finished>
 
     init(load: @escaping Load, loadDays: LoadDays? = nil) {
         self.load = load
         self.loadDays = loadDays
-        var fds: [Int32] = [-1, -1]
-        // Without it the ends would stay 0, stdin: the loop would read the keyboard as finished loads.
-        precondition(pipe(&fds) == 0, "cannot create the background loader's wake-up pipe: \(String(cString: strerror(errno)))")
-        readEnd = fds[0]
-        writeEnd = fds[1]
-        _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
-        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
-    }
-
-    deinit {
-        close(readEnd)
-        close(writeEnd)
+        do {
+            finished = try WakeupMailbox(purpose: "background loader")
+        } catch {
+            // Without it the run loop could not hear of a finished load.
+            preconditionFailure(error.message)
+        }
     }
 
     /// Readable when a load has finished.
-    var fileDescriptor: Int32 { readEnd }
+    var fileDescriptor: Int32 { finished.fileDescriptor }
 
     /// The index on screen before any load: what the first patch starts from.
     func setBase(_ index: DashboardIndex) {
-        lock.lock()
-        base = index
-        lock.unlock()
+        state.withLock { $0.base = index }
     }
 
     func start(_ reason: LoadReason) {
-        lock.lock()
-        if running {
-            pending = pending.map { Self.merge($0, reason) } ?? reason
-            lock.unlock()
-            return
+        let idle = state.withLock { state in
+            if state.running {
+                state.pending = state.pending.map { Self.merge($0, reason) } ?? reason
+                return false
+            }
+            state.running = true
+            return true
         }
-        running = true
-        lock.unlock()
-        run(reason)
+        if idle { run(reason) }
     }
 
     /// The loads that finished since the last call. A live update's reason names the days that changed.
-    func take() -> [(Result<DashboardIndex, Error>, LoadReason)] {
-        var byte: UInt8 = 0
-        while read(readEnd, &byte, 1) > 0 {}
-        lock.lock()
-        defer { lock.unlock() }
-        let done = finished
-        finished = []
-        return done
+    func take() -> [Finished] {
+        finished.take().messages
     }
 
     private func run(_ reason: LoadReason) {
         DispatchQueue.global(qos: .userInitiated).async { [self] in
-            lock.lock()
-            let base = self.base
-            lock.unlock()
+            let base = state.withLock { $0.base }
             let result = Result { try perform(reason, base: base) }
-            lock.lock()
-            if case .success(let done) = result { self.base = done.index }
-            finished.append((result.map { $0.index }, (try? result.get().reason) ?? reason))
-            let next = pending
-            pending = nil
-            running = next != nil
-            lock.unlock()
-            var byte: UInt8 = 1
-            _ = write(writeEnd, &byte, 1)
+            // Posted while still `running`: a load started after this one cannot finish before it.
+            finished.post((result.map { $0.index }, (try? result.get().reason) ?? reason))
+            let next = state.withLock { state in
+                if case .success(let done) = result { state.base = done.index }
+                let next = state.pending
+                state.pending = nil
+                state.running = next != nil
+                return next
+            }
             if let next { run(next) }
         }
     }

@@ -1,36 +1,11 @@
+import Foundation
 import RHRCore
 @testable import RHRDashboard
 import RHRScreen
 import Testing
 
-@Suite("Terminal types: screen buffer, widths, capabilities; chart scale and buckets")
-struct TerminalTypesTests {
-    @Test("Writes are clipped to the grid and to a clip rectangle")
-    func clipping() {
-        var buffer = ScreenBuffer(size: TerminalSize(width: 6, height: 2), fill: "·")
-        let used = buffer.write("abcdefgh", x: 2, y: 0)
-        #expect(used == 8)
-        buffer.write("xyz", x: -1, y: 1)
-        buffer.write("12345", x: 0, y: 1, clip: Rect(x: 3, y: 1, width: 2, height: 1))
-        buffer.write("never", x: 0, y: 2)
-        #expect(buffer.lines == ["··abcd", "yz·45·"])
-    }
-
-    @Test("A wide glyph takes two cells; one that does not fit becomes a space; overwriting half blanks the other")
-    func wideGlyphs() {
-        var buffer = ScreenBuffer(size: TerminalSize(width: 5, height: 1), fill: "·")
-        #expect(buffer.write("🕛a", x: 0, y: 0) == 3)
-        #expect(buffer.lines == ["🕛a··"])
-        #expect(buffer[1, 0].isContinuation)
-        buffer.put("b", x: 1, y: 0)
-        #expect(buffer.lines == [" ba··"])
-        buffer.write("🕐", x: 4, y: 0)
-        #expect(buffer.lines == [" ba· "])
-        #expect(DisplayWidth.of("Jane’s 🕛 Watch") == 15)
-        #expect(DisplayWidth.of("e\u{301}") == 1)
-        #expect(DisplayWidth.of("⌚️") == 2)
-    }
-
+@Suite("Dashboard types: text fitting, chart scale, buckets and window")
+struct DashboardTypesTests {
     @Test("Text fits: truncation with an ellipsis, wrapping, padding")
     func textFit() {
         #expect(TextFit.truncate("Jane’s Apple Watch", 8) == "Jane’s …")
@@ -38,18 +13,6 @@ struct TerminalTypesTests {
         #expect(TextFit.truncate("🕛🕐🕑🕒", 5) == "🕛🕐…")
         #expect(TextFit.wrap("one two three four", 9) == ["one two", "three", "four"])
         #expect(TextFit.padLeft("58", 5) == "   58")
-    }
-
-    @Test("Capabilities: UTF-8 from the codeset; no colour under NO_COLOR, TERM=dumb or no TERM")
-    func capabilities() {
-        let env = ["TERM": "xterm-256color"]
-        #expect(TerminalCapabilities.detect(environment: env, codeset: "UTF-8") == .init(unicode: true, color: true))
-        #expect(TerminalCapabilities.detect(environment: env, codeset: "utf8").unicode)
-        #expect(!TerminalCapabilities.detect(environment: env, codeset: "ANSI_X3.4-1968").unicode)
-        #expect(!TerminalCapabilities.detect(environment: env.merging(["NO_COLOR": "1"]) { $1 }, codeset: "UTF-8").color)
-        #expect(TerminalCapabilities.detect(environment: env.merging(["NO_COLOR": ""]) { $1 }, codeset: "UTF-8").color)
-        #expect(!TerminalCapabilities.detect(environment: ["TERM": "dumb"], codeset: "UTF-8").color)
-        #expect(!TerminalCapabilities.detect(environment: [:], codeset: "UTF-8").color)
     }
 
     @Test("The bpm axis fits the values with whole steps and labels about five rows")
@@ -96,5 +59,61 @@ struct TerminalTypesTests {
         // A short history is drawn wider: up to six cells a day.
         let short = ChartWindow(zoom: .day, width: 74, cursor: last, first: last.adding(days: -9), last: last, previousEnd: 0)
         #expect(short.cellsPerBucket == 6 && short.end == last.daysSinceEpoch)
+    }
+}
+
+@Suite("Chart series: what the chart draws, computed before it draws")
+struct ChartSeriesTests {
+    let last = Fixture.lastDay
+    let glyphs = Glyphs(unicode: true)
+
+    /// Three days of the watch in the week of 9 Mar (one provisional), and Oura's zero on one of them.
+    func index() -> DashboardIndex {
+        let samples = [
+            Fixture.healthKit(Fixture.watch, last.adding(days: -3), 50),
+            Fixture.healthKit(Fixture.watch, last.adding(days: -2), 70),
+            Fixture.healthKit(Fixture.watch, last.adding(days: -1), 61, provisional: true),
+            Fixture.healthConnect(Fixture.oura, last.adding(days: -2), 0, id: "a"),
+            Fixture.healthConnect(Fixture.oura, last.adding(days: -1), 55, id: "b"),
+        ]
+        return DashboardIndex(DashboardData(samples: samples, revision: 1, machineZone: TimeZone(secondsFromGMT: 3600)!))
+    }
+
+    func series(_ zoom: Zoom, hidden: Set<WriterKey> = []) -> (ChartSeries, ChartWindow) {
+        let window = ChartWindow(zoom: zoom, width: 20, cursor: last, first: last.adding(days: -3), last: last,
+                                 previousEnd: 0)
+        return (ChartSeries(index(), window: window, aggregation: .latest, hidden: hidden, showContext: false,
+                            changedDays: [last.adding(days: -2)], glyphs: glyphs), window)
+    }
+
+    @Test("At day zoom: a point per writer and day in its glyph and colour, a hollow one when provisional")
+    func days() {
+        let (series, window) = series(.day)
+        let watch = index().writers.firstIndex(of: Fixture.watch)!
+        let points = series.points.filter { $0.style == Style(tint: .series(watch)) }
+        #expect(points.map(\.bpm) == [50, 70, 61])
+        #expect(points.map(\.glyph) == [glyphs.series(watch), glyphs.series(watch), glyphs.provisional(watch)])
+        #expect(points.map(\.cell) == [-3, -2, -1].map { window.pointCell(ofBucket: Zoom.day.bucket(of: last.adding(days: $0))) })
+        #expect(series.provisionalWriters == [watch])
+        // Oura's zero is out of range: marked on its day, never a point.
+        #expect(series.outOfRangeCells == [window.pointCell(ofBucket: Zoom.day.bucket(of: last.adding(days: -2)))])
+        #expect(!series.points.contains { $0.bpm == 0 })
+        #expect(series.changedCells == series.outOfRangeCells)
+    }
+
+    @Test("At week zoom: one point per writer and week, the median of its days, provisional when one day is")
+    func weeks() {
+        let (series, _) = series(.week)
+        let watch = index().writers.firstIndex(of: Fixture.watch)!
+        let points = series.points.filter { $0.style == Style(tint: .series(watch)) }
+        #expect(points.map(\.bpm) == [61])
+        #expect(points.map(\.glyph) == [glyphs.provisional(watch)])
+    }
+
+    @Test("A hidden writer has no points and no provisional mark")
+    func hidden() {
+        let (series, _) = series(.day, hidden: [Fixture.watch.key])
+        #expect(series.points.map(\.bpm) == [55])
+        #expect(series.provisionalWriters.isEmpty)
     }
 }

@@ -1,0 +1,113 @@
+import RHRCore
+import RHRScreen
+
+// Each view's input, cut from the state: a view draws its own slice into its own rectangle and never sees the
+// whole state or the whole layout.
+
+extension DashboardLayout {
+    /// The layout for `state` on a screen of `size` (the state's own size when nil).
+    init(_ state: DashboardState, size: TerminalSize? = nil, noticeCount: Int? = nil) {
+        self.init(size: size ?? state.size,
+                  noticeCount: noticeCount ?? state.index.notices(today: state.today).count, focus: state.focus,
+                  writerCount: state.index.writers.count, showContext: state.showContext)
+    }
+}
+
+extension HeaderView.Model {
+    init(_ state: DashboardState) {
+        let index = state.index
+        var restingDays: (first: LocalDay, last: LocalDay)?
+        if let first = index.firstRestingDay, let last = index.lastRestingDay { restingDays = (first, last) }
+        self.init(aggregation: index.hasResting ? state.aggregation : nil,
+                  restingDays: restingDays,
+                  isPartial: index.data.isPartial,
+                  stores: index.stores,
+                  asOf: Dictionary(index.storeAsOf.map { ($0.store, $0.asOf) }, uniquingKeysWith: max),
+                  source: index.data.source,
+                  today: state.today,
+                  live: state.live)
+    }
+}
+
+extension ChartView.Model {
+    /// The series are computed here, for the window at `plotWidth`, before the chart draws anything.
+    init(_ state: DashboardState, plotWidth: Int, glyphs: Glyphs) {
+        let index = state.index
+        let window = ChartWindow(state, width: plotWidth)
+        self.init(series: ChartSeries(index, window: window, aggregation: state.aggregation, hidden: state.hidden,
+                                      showContext: state.showContext, changedDays: state.changedDays, glyphs: glyphs),
+                  window: window,
+                  cursor: state.cursor,
+                  today: state.today,
+                  focused: state.focus == .chart,
+                  cursorChanged: state.changedDays.contains(state.cursor),
+                  writers: index.writers.map {
+                      ChartView.LegendWriter(store: $0.store, name: glyphs.shortName($0), visible: state.isVisible($0))
+                  },
+                  contextWriterNames: index.contextWriters.map(glyphs.shortName),
+                  showContext: state.showContext,
+                  allHidden: index.hasResting && index.writers.allSatisfy { !state.isVisible($0) })
+    }
+}
+
+extension ColumnsView.Model {
+    init(_ state: DashboardState) {
+        let index = state.index
+        self.init(index: index,
+                  visible: index.writers.indices.filter { state.isVisible(index.writers[$0]) },
+                  aggregation: state.aggregation,
+                  cursor: state.cursor,
+                  today: state.today,
+                  firstDay: state.firstNavigableDay,
+                  lastDay: max(index.lastDay ?? state.cursor, state.cursor),
+                  changedDays: state.changedDays,
+                  focused: state.focus == .columns)
+    }
+}
+
+extension DetailView.Model {
+    init(_ state: DashboardState) {
+        self.init(index: state.index, day: state.cursor, aggregation: state.aggregation, today: state.today,
+                  focused: state.focus == .detail, changed: state.changedDays.contains(state.cursor),
+                  scroll: state.detailScroll)
+    }
+}
+
+extension DetailView {
+    /// How far the pane can scroll at the state's size.
+    static func maxScroll(_ state: DashboardState) -> Int {
+        guard let rect = DashboardLayout(state).detail else { return 0 }
+        return maxScroll(Model(state), in: rect, glyphs: Glyphs(unicode: state.capabilities.unicode))
+    }
+}
+
+extension FooterView.Model {
+    init(_ state: DashboardState) {
+        var prompt: String?
+        if case .goTo(let text) = state.overlay { prompt = text }
+        self.init(prompt: prompt, message: state.message, hasResting: state.index.hasResting)
+    }
+}
+
+extension HelpView.Model {
+    init(_ state: DashboardState, notices: [String]) {
+        let index = state.index
+        self.init(writerCount: index.writers.count, source: index.data.source, revision: index.revision,
+                  live: state.live, today: state.today, storeAsOf: index.storeAsOf, notices: notices,
+                  scroll: state.helpScroll)
+    }
+}
+
+extension HelpView {
+    /// How far the help can scroll at the state's size.
+    static func maxScroll(_ state: DashboardState) -> Int {
+        let model = Model(state, notices: state.index.notices(today: state.today))
+        return maxScroll(model, size: state.size, glyphs: Glyphs(unicode: state.capabilities.unicode))
+    }
+}
+
+extension EmptyStateView.Model {
+    init(_ state: DashboardState, notices: [String]) {
+        self.init(diagnosis: state.index.diagnosis, notices: notices)
+    }
+}
