@@ -23,6 +23,7 @@ enum DaemonCommand {
         // Absolute, so a client (the dashboard) can tell whether the daemon serves the store it shows.
         var configuration = DaemonConfiguration(socketPath: socketPath(invocation), storePath: absolutePath(invocation.storePath))
         configuration.watchDirectories = invocation.arguments.all("watch").map(absolutePath)
+        configuration.machineZone = invocation.machineZone
         let output = invocation.output
         configuration.log = { message in output.error("rhr daemon: \(message)") }
         let server: DaemonServer
