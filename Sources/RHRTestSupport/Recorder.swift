@@ -26,3 +26,6 @@ public final class Counter: Sendable {
 
     public var count: Int { value.withLock { $0 } }
 }
+
+/// A reader's progress calls: (bytes done, bytes in all).
+public typealias ProgressLog = Recorder<(Int64, Int64)>

@@ -2,6 +2,7 @@ import Foundation
 import RHRCore
 import RHRDashboard
 import RHRScreen
+import RHRTestSupport
 import Testing
 
 /// A terminal that plays a script and keeps what was drawn: the run loop's real partner in tests. A step
@@ -72,23 +73,6 @@ final class ListFeed: DashboardFeed {
     }
 }
 
-/// Counts loads across threads. `@unchecked Sendable`: `value` is used under `lock` only.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func next() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        value += 1
-        return value
-    }
-    var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
-}
-
 struct LoadError: Error, CustomStringConvertible {
     var description: String { "the store is gone" }
 }
@@ -123,7 +107,7 @@ struct SessionTests {
         let terminal = ScriptedTerminal([.input(.key(.character("r"))), .input(.key(.left)), .awaitReadable,
                                          .input(.key(.character("r"))), .awaitReadable])
         let session = DashboardSession(load: {
-            let n = loads.next()
+            let n = loads.add()
             if n == 3 { throw LoadError() }
             var data = Fixture.standard()
             data.revision = Int64(n)
@@ -167,10 +151,10 @@ struct SessionTests {
         let loads = Counter(), dayLoads = Counter()
         let terminal = ScriptedTerminal([.input(.readable(feed.fileDescriptor!)), .awaitReadable])
         let session = DashboardSession(load: {
-            _ = loads.next()
+            loads.add()
             return Fixture.standard()
         }, loadDays: { days in
-            _ = dayLoads.next()
+            dayLoads.add()
             let data = SessionTests.changedFixture()
             return DashboardDelta(days: days, samples: data.samples.filter { days.contains($0.day) },
                                   revisions: data.revisions.filter { days.contains($0.day) },
@@ -192,7 +176,7 @@ struct SessionTests {
         let loads = Counter()
         let terminal = ScriptedTerminal([.input(.readable(feed.fileDescriptor!)), .awaitReadable])
         let session = DashboardSession(load: {
-            loads.next() == 1 ? Fixture.standard() : SessionTests.changedFixture()
+            loads.add() == 1 ? Fixture.standard() : SessionTests.changedFixture()
         }, loadDays: { _ in throw LoadError() }, feed: feed, today: { Fixture.lastDay })
         _ = try session.run(on: terminal)
         #expect(loads.count == 2)
