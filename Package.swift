@@ -46,7 +46,7 @@ let package = Package(
         .testTarget(name: "RHRFormatsTests", dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRTestSupport"]),
         .testTarget(name: "RHRStoreTests", dependencies: ["RHRCore", "RHRFormats", "RHRStore", "RHRTestSupport"]),
         // Argument parsing and every command, called in this process with their output captured.
-        .testTarget(name: "RHRCommandsTests", dependencies: ["RHRCommands", "RHRCore", "RHRStore", "RHRTestSupport"]),
+        .testTarget(name: "RHRCommandsTests", dependencies: ["RHRCommands", "RHRCore", "RHRJSON", "RHRStore", "RHRDaemon", "RHRTestSupport"]),
         // The real `rhr` binary, spawned: exit codes, streams, files.
         .testTarget(name: "RHRCommandLineTests", dependencies: ["RHRCore", "RHRTestSupport"]),
         .testTarget(name: "RHRDaemonTests", dependencies: ["RHRDaemon", "RHRStore", "RHRJSON", "RHRFormats", "RHRCore", "RHRTestSupport"]),

@@ -6,6 +6,12 @@ public struct SubprocessResult: Sendable, Equatable {
     public var status: Int32
     public var stdout: String
     public var stderr: String
+
+    public init(status: Int32, stdout: String, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
 }
 
 /// How a child process ended.
