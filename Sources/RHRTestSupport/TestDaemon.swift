@@ -8,8 +8,6 @@ import RHRJSON
 public final class TestDaemon: Sendable {
     public let directory: TemporaryDirectory
     public let server: DaemonServer
-    /// Everything it logged, in order (for a failure's message; facts come from replies and events).
-    public let logLines = Recorder<String>()
 
     /// In UTC, with a short shutdown grace; `configure` changes the rest.
     public init(directory: TemporaryDirectory? = nil, configure: (inout DaemonConfiguration) -> Void = { _ in }) throws {
@@ -17,8 +15,6 @@ public final class TestDaemon: Sendable {
         var configuration = DaemonConfiguration(socketPath: self.directory.socketPath, storePath: self.directory.storePath)
         configuration.machineZone = utc
         configuration.shutdownGrace = 5
-        let lines = logLines
-        configuration.log = { lines.append($0) }
         configure(&configuration)
         server = try DaemonServer(configuration)
         server.start()

@@ -175,7 +175,6 @@ struct SocketTests {
         let client = try daemon.client()
         #expect(client.waitForClose(timeout: 5), "the daemon kept a connection of a uid it does not allow")
         #expect(throws: DaemonClientError.self) { try client.request(.hello, timeout: 2) }
-        #expect(daemon.logLines.all.contains { $0.contains("refused a client of another user (uid \(getuid()))") })
     }
 
     @Test func aProcessOfAnotherUserCannotReachTheSocket() throws {
