@@ -8,23 +8,24 @@ import Testing
 /// The real `rhr daemon` binary: signals, restarts, crashes, a second daemon.
 @Suite("rhr daemon process")
 struct ProcessTests {
-    /// Pushes the "iphone" chain from `first` on until the connection fails or `stopAfter` are acknowledged;
-    /// returns the number of the last acknowledged batch.
-    static func pushChain(socket: String, from first: Int, stopAfter: Int = .max, acknowledged: Recorder<Int>) -> Int {
-        var last = first - 1
-        guard let client = try? DaemonClient(socketPath: socket) else { return last }
-        var n = first
-        while n - first < stopAfter {
-            guard let reply = try? client.push(chainBatch(stream: "iphone", n), timeout: 20) else { break }
-            guard reply.isOK else {
-                Issue.record("push \(n) refused: \(reply)")
-                break
+    /// Pushes the "iphone" chain from 1 on, on a thread of its own, until the connection fails; records the number
+    /// of each acknowledged batch. `done` is left when the pushing stops.
+    static func pushInBackground(socket: String) -> (acknowledged: Recorder<Int>, done: DispatchGroup) {
+        let acknowledged = Recorder<Int>(), done = DispatchGroup()
+        done.enter()
+        Thread {
+            defer { done.leave() }
+            guard let client = try? DaemonClient(socketPath: socket) else { return }
+            for n in 1... {
+                guard let reply = try? client.push(chainBatch(stream: "iphone", n), timeout: 20) else { break }
+                guard reply.isOK else {
+                    Issue.record("push \(n) refused: \(reply)")
+                    break
+                }
+                acknowledged.append(n)
             }
-            last = n
-            acknowledged.append(n)
-            n += 1
-        }
-        return last
+        }.start()
+        return (acknowledged, done)
     }
 
     @Test(arguments: [SIGTERM, SIGINT])
@@ -32,23 +33,15 @@ struct ProcessTests {
         let rhr = try RHRSandbox()
         let daemon = try rhr.startDaemon()
         defer { daemon.kill() }
-        let acknowledged = Recorder<Int>()
         let socket = rhr.socketPath
-        let pushing = DispatchGroup()
-        pushing.enter()
-        // Written by the pusher before `pushing.leave()`, read after `pushing.wait` (the test fails when that
-        // wait times out).
-        nonisolated(unsafe) var lastAcknowledged = 0
-        Thread {
-            lastAcknowledged = ProcessTests.pushChain(socket: socket, from: 1, acknowledged: acknowledged)
-            pushing.leave()
-        }.start()
+        let (acknowledged, pushing) = ProcessTests.pushInBackground(socket: socket)
         // Signal it while pushes are streaming in.
         #expect(eventually { acknowledged.all.count >= 20 })
         daemon.signal(signal)
         try #require(daemon.waitForExit(), "the daemon did not stop on signal \(signal)")
         #expect(daemon.termination == .exited(0), "\(rhr.log())")
         #expect(pushing.wait(timeout: .now() + 20) == .success)
+        let lastAcknowledged = acknowledged.all.last ?? 0
         #expect(!FileManager.default.fileExists(atPath: socket))
 
         // Every acknowledged push is in the store, and nothing beyond: the push in flight got its reply.
@@ -67,14 +60,8 @@ struct ProcessTests {
         let rhr = try RHRSandbox()
         let daemon = try rhr.startDaemon()
         defer { daemon.kill() }
-        let acknowledged = Recorder<Int>()
         let socket = rhr.socketPath
-        let pushing = DispatchGroup()
-        pushing.enter()
-        Thread {
-            _ = ProcessTests.pushChain(socket: socket, from: 1, acknowledged: acknowledged)
-            pushing.leave()
-        }.start()
+        let (acknowledged, pushing) = ProcessTests.pushInBackground(socket: socket)
         #expect(eventually { acknowledged.all.count >= 30 })
         daemon.signal(SIGKILL)
         try #require(daemon.waitForExit())
