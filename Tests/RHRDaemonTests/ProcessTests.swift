@@ -8,13 +8,17 @@ import Testing
 /// The real `rhr daemon` binary: signals, restarts, crashes, a second daemon.
 @Suite("rhr daemon process")
 struct ProcessTests {
-    /// Pushes the "iphone" chain from 1 on, on a thread of its own, until the connection fails; records the number
-    /// of each acknowledged batch. `done` is left when the pushing stops.
-    static func pushInBackground(socket: String) -> (acknowledged: Recorder<Int>, done: DispatchGroup) {
-        let acknowledged = Recorder<Int>(), done = DispatchGroup()
-        done.enter()
-        Thread {
-            defer { done.leave() }
+    /// Starts `rhr daemon` in a fresh sandbox and pushes the "iphone" chain to it from a thread of its own; once
+    /// `count` batches are acknowledged, sends the daemon `signal` and waits until both it and the pusher stopped.
+    /// Returns the numbers of the batches the daemon acknowledged, in order.
+    static func signalDuringPushes(_ signal: Int32, after count: Int) throws
+        -> (rhr: RHRSandbox, daemon: RunningProcess, acknowledged: [Int]) {
+        let rhr = try RHRSandbox()
+        let daemon = try rhr.startDaemon()
+        let acknowledged = Recorder<Int>(), pushing = DispatchGroup()
+        pushing.enter()
+        Thread { [socket = rhr.socketPath] in
+            defer { pushing.leave() }
             guard let client = try? DaemonClient(socketPath: socket) else { return }
             for n in 1... {
                 guard let reply = try? client.push(chainBatch(stream: "iphone", n), timeout: 20) else { break }
@@ -25,23 +29,19 @@ struct ProcessTests {
                 acknowledged.append(n)
             }
         }.start()
-        return (acknowledged, done)
+        #expect(eventually { acknowledged.all.count >= count })
+        daemon.signal(signal)
+        try #require(daemon.waitForExit(), "the daemon did not stop on signal \(signal)")
+        #expect(pushing.wait(timeout: .now() + 20) == .success)
+        return (rhr, daemon, acknowledged.all)
     }
 
     @Test(arguments: [SIGTERM, SIGINT])
     func aSignalFinishesThePushInFlightAndRestartKeepsEverything(signal: Int32) throws {
-        let rhr = try RHRSandbox()
-        let daemon = try rhr.startDaemon()
-        defer { daemon.kill() }
-        let socket = rhr.socketPath
-        let (acknowledged, pushing) = ProcessTests.pushInBackground(socket: socket)
-        // Signal it while pushes are streaming in.
-        #expect(eventually { acknowledged.all.count >= 20 })
-        daemon.signal(signal)
-        try #require(daemon.waitForExit(), "the daemon did not stop on signal \(signal)")
+        // Signalled while pushes are streaming in.
+        let (rhr, daemon, acknowledged) = try ProcessTests.signalDuringPushes(signal, after: 20)
         #expect(daemon.termination == .exited(0), "\(rhr.log())")
-        #expect(pushing.wait(timeout: .now() + 20) == .success)
-        let lastAcknowledged = acknowledged.all.last ?? 0
+        let socket = rhr.socketPath, lastAcknowledged = acknowledged.last ?? 0
         #expect(!FileManager.default.fileExists(atPath: socket))
 
         // Every acknowledged push is in the store, and nothing beyond: the push in flight got its reply.
@@ -57,16 +57,9 @@ struct ProcessTests {
     }
 
     @Test func killNineDuringPushesLosesNothingAcknowledged() throws {
-        let rhr = try RHRSandbox()
-        let daemon = try rhr.startDaemon()
-        defer { daemon.kill() }
-        let socket = rhr.socketPath
-        let (acknowledged, pushing) = ProcessTests.pushInBackground(socket: socket)
-        #expect(eventually { acknowledged.all.count >= 30 })
-        daemon.signal(SIGKILL)
-        try #require(daemon.waitForExit())
-        #expect(pushing.wait(timeout: .now() + 20) == .success)
-        let last = acknowledged.all.last ?? 0
+        let (rhr, daemon, acknowledged) = try ProcessTests.signalDuringPushes(SIGKILL, after: 30)
+        #expect(daemon.termination == .signalled(SIGKILL))
+        let socket = rhr.socketPath, last = acknowledged.last ?? 0
         #expect(last >= 30)
 
         // The crashed daemon left its socket: the next one replaces it.

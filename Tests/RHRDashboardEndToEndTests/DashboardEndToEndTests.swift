@@ -19,7 +19,6 @@ struct DashboardEndToEndTests {
     @Test("The first screen: header with currency and aggregation, chart, legend, columns on the last day")
     func firstScreen() throws {
         let tmux = try dashboardOnRestingStore()
-        defer { tmux.kill() }
         // The last 400 days come first; the whole history follows from a background read.
         let screen = try tmux.waitFor("rhr   resting heart rate  12 Jan – 12 Mar 2026")
         #expect(screen.contains(Self.chart))
@@ -33,8 +32,6 @@ struct DashboardEndToEndTests {
     @Test("a cycles the aggregation and the header follows")
     func aggregation() throws {
         let tmux = try dashboardOnRestingStore()
-        defer { tmux.kill() }
-        try tmux.waitFor(Self.chart)
         try tmux.send("a")
         try tmux.waitFor("one value per day: lowest")
         try tmux.send("a")
@@ -45,8 +42,6 @@ struct DashboardEndToEndTests {
     @Test("? shows the help with the wellness note; Esc goes back")
     func help() throws {
         let tmux = try dashboardOnRestingStore()
-        defer { tmux.kill() }
-        try tmux.waitFor(Self.chart)
         try tmux.send("?")
         let help = try tmux.waitFor("It is not medical advice.")
         #expect(help.contains(" Keys"))
@@ -58,8 +53,6 @@ struct DashboardEndToEndTests {
     @Test("Resized below 60×16 it says so and the size it needs; back to size, the dashboard returns")
     func resize() throws {
         let tmux = try dashboardOnRestingStore()
-        defer { tmux.kill() }
-        try tmux.waitFor(Self.chart)
         try tmux.resize(width: 59, height: 15)
         let small = try tmux.waitFor("Terminal too small")
         #expect(small.contains("59×15: rhr needs at least 60×16."))
@@ -71,8 +64,6 @@ struct DashboardEndToEndTests {
     @Test("q quits: the process exits 0 and the terminal is restored, also from the too-small screen")
     func quit() throws {
         let tmux = try dashboardOnRestingStore()
-        defer { tmux.kill() }
-        try tmux.waitFor(Self.chart)
         try tmux.resize(width: 50, height: 12)
         try tmux.waitFor("too small")
         try tmux.send("q")
@@ -83,8 +74,6 @@ struct DashboardEndToEndTests {
     @Test("Ctrl-C quits and restores the terminal")
     func controlC() throws {
         let tmux = try dashboardOnRestingStore()
-        defer { tmux.kill() }
-        try tmux.waitFor(Self.chart)
         try tmux.send("C-c")
         try tmux.waitFor("rhr exited 0", history: true)
         expectTerminalRestored(try tmux.waitFor("icanon"))
@@ -117,7 +106,6 @@ struct DashboardEndToEndTests {
     @Test("NO_COLOR and a non-UTF-8 locale: plain ASCII, no colours, still readable")
     func plainRendering() throws {
         let tmux = try dashboardOnRestingStore(environment: "LANG=C NO_COLOR=1")
-        defer { tmux.kill() }
         let screen = try tmux.waitFor("12 Jan - 12 Mar 2026")
         #expect(screen.unicodeScalars.allSatisfy { $0.isASCII })
         #expect(screen.contains("Health Connect: 1 o Oura  HealthKit: 2 + Jane's Apple Watch"))

@@ -54,10 +54,12 @@ enum StoreFixture {
 }
 
 /// Sixty resting days in a fresh store (`StoreFixture.resting`) and the dashboard on it, in a tmux of
-/// `width`×`height`. The store lives in the tmux's directory: `defer { tmux.kill() }` is all a test needs.
+/// `width`×`height`, once its chart is drawn. The store lives in the tmux's directory and goes with it.
 func dashboardOnRestingStore(width: Int = 100, height: Int = 30, environment: String = "") throws -> Tmux {
     let directory = try TemporaryDirectory(prefix: "rhr-e2e")
     try StoreFixture.resting(at: directory.storePath)
-    return try Tmux(width: width, height: height, directory: directory,
-                    command: try Binary.dashboard("--store '\(directory.storePath)'", environment: environment))
+    let tmux = try Tmux(width: width, height: height, directory: directory,
+                        command: try Binary.dashboard("--store '\(directory.storePath)'", environment: environment))
+    try tmux.waitFor(DashboardEndToEndTests.chart)
+    return tmux
 }

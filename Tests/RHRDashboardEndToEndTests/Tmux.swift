@@ -1,7 +1,8 @@
 import Foundation
 import RHRTestSupport
 
-/// A detached tmux session on a private server (its own socket), running one command. Always `kill()` it.
+/// A detached tmux session on a private server (its own socket), running one command. The server is killed
+/// with `kill()` or, at the latest, when the value goes away.
 final class Tmux {
     /// The server's socket, in a private directory removed with it (where a test may keep its files too).
     let socket: String
@@ -71,6 +72,8 @@ final class Tmux {
     func kill() {
         _ = try? run(["kill-server"])
     }
+
+    deinit { kill() }
 
     private func run(_ arguments: [String]) throws {
         _ = try output(arguments)
