@@ -87,9 +87,7 @@ struct DashboardEndToEndTests {
         for (signal, status) in [(SIGTERM, "143"), (SIGSEGV, "139")] {
             let pidFile = dir.path + "/pid-\(signal)"
             // The Swift backtracer, which the crash handler hands the signal to, asks on a terminal; not here.
-            let tmux = try Tmux(width: 100, height: 30, command: try Binary.dashboard(
-                "--store '\(path)'", pidFile: pidFile, environment: "SWIFT_BACKTRACE=interactive=no"))
-            defer { tmux.kill() }
+            let tmux = try Tmux.rhr("--store '\(path)'", pidFile: pidFile, environment: "SWIFT_BACKTRACE=interactive=no")
             try tmux.waitFor(Self.chart)
             let text = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
             guard let pid = pid_t(text) else { throw TestFailure("no pid in \(pidFile): \(text)") }
@@ -125,8 +123,7 @@ struct DashboardEndToEndTests {
     @Test("An empty store shows how to import or connect, never an empty chart")
     func emptyState() throws {
         let dir = try TemporaryDirectory()
-        let tmux = try Tmux(width: 100, height: 30, command: try Binary.dashboard("--store '\(dir.path)/rhr.sqlite'"))
-        defer { tmux.kill() }
+        let tmux = try Tmux.rhr("--store '\(dir.storePath)'", directory: dir)
         let screen = try tmux.waitFor("No resting heart rate here yet.")
         #expect(screen.contains("rhr import export.zip"))
         #expect(screen.contains("rhr demo"))
@@ -136,8 +133,7 @@ struct DashboardEndToEndTests {
     @Test("rhr PATH with heart rate but no resting writer explains it in words (R9)")
     func heartRateOnlyFile() throws {
         let file = SourceTree.samples + "/health-connect/heart-rate-only.zip"
-        let tmux = try Tmux(width: 100, height: 30, command: try Binary.dashboard("'\(file)'"))
-        defer { tmux.kill() }
+        let tmux = try Tmux.rhr("'\(file)'")
         let screen = try tmux.waitFor("No resting heart rate to show.")
         #expect(screen.contains("heart-rate samples"))
         #expect(screen.contains("does not derive resting heart rate"))
@@ -146,8 +142,7 @@ struct DashboardEndToEndTests {
 
     @Test("rhr demo opens the dashboard on the bundled samples")
     func demo() throws {
-        let tmux = try Tmux(width: 100, height: 30, command: try Binary.dashboard("demo"))
-        defer { tmux.kill() }
+        let tmux = try Tmux.rhr("demo")
         // Both, in one capture: a capture can catch a frame half drawn.
         let screen = try tmux.waitUntil("the demo's chart and cursor row") {
             $0.contains(Self.chart) && $0.contains("▸Sat 21 Mar 2026")
@@ -161,8 +156,7 @@ struct DashboardEndToEndTests {
         // before it removes its temporary store, a copy of health data. The order is a race: a few rounds.
         let scratch = try TemporaryDirectory()
         for round in 1...5 {
-            let tmux = try Tmux(width: 100, height: 30,
-                                command: try Binary.dashboard("demo", environment: "TMPDIR='\(scratch.path)'"))
+            let tmux = try Tmux.rhr("demo", environment: "TMPDIR='\(scratch.path)'")
             try tmux.waitFor("▸Sat 21 Mar 2026")
             tmux.kill()
             guard eventually(every: 0.02, { scratch.entries().isEmpty }) else {

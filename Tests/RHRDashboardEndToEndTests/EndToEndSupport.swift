@@ -53,13 +53,21 @@ enum StoreFixture {
     }
 }
 
+extension Tmux {
+    /// `rhr ARGUMENTS` in a 100×30 tmux, as `Binary.dashboard` runs it.
+    static func rhr(_ arguments: String, pidFile: String? = nil, environment: String = "",
+                    directory: TemporaryDirectory? = nil) throws -> Tmux {
+        try Tmux(width: 100, height: 30, directory: directory,
+                 command: try Binary.dashboard(arguments, pidFile: pidFile, environment: environment))
+    }
+}
+
 /// Sixty resting days in a fresh store (`StoreFixture.resting`) and the dashboard on it, in a tmux of
-/// `width`×`height`, once its chart is drawn. The store lives in the tmux's directory and goes with it.
-func dashboardOnRestingStore(width: Int = 100, height: Int = 30, environment: String = "") throws -> Tmux {
+/// 100×30 tmux, once its chart is drawn. The store lives in the tmux's directory and goes with it.
+func dashboardOnRestingStore(environment: String = "") throws -> Tmux {
     let directory = try TemporaryDirectory(prefix: "rhr-e2e")
     try StoreFixture.resting(at: directory.storePath)
-    let tmux = try Tmux(width: width, height: height, directory: directory,
-                        command: try Binary.dashboard("--store '\(directory.storePath)'", environment: environment))
+    let tmux = try Tmux.rhr("--store '\(directory.storePath)'", environment: environment, directory: directory)
     try tmux.waitFor(DashboardEndToEndTests.chart)
     return tmux
 }
