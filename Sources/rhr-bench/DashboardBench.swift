@@ -163,20 +163,21 @@ enum DashboardBench {
             print("  first frame under tmux: skipped (tmux is not installed)")
             return
         }
-        let socket = options.dir + "/tmux-\(getpid()).sock"
-        defer {
-            _ = try? Subprocess.status(tmux, ["-S", socket, "kill-server"])
-            try? FileManager.default.removeItem(atPath: socket)
-        }
         func firstFrame(_ command: String, until text: String) throws -> Double {
             let session = "s\(UInt32.random(in: 0...UInt32.max))"
+            // A server of its own each time: a server whose last session was killed exits, and a new session
+            // started on its socket meanwhile would fail.
+            let socket = options.dir + "/tmux-\(getpid())-\(session).sock"
             let start = now()
-            // Through Subprocess.status: the tmux server it may start keeps nothing of this process's.
+            // Through Subprocess.status: the tmux server it starts keeps nothing of this process's.
             guard (try? Subprocess.status(tmux, ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-s", session,
                                                  "-x", "200", "-y", "60", command])) == 0 else {
                 throw BenchError("tmux new-session failed")
             }
-            defer { _ = try? Subprocess.status(tmux, ["-S", socket, "kill-session", "-t", session]) }
+            defer {
+                _ = try? Subprocess.status(tmux, ["-S", socket, "kill-server"])
+                try? FileManager.default.removeItem(atPath: socket)
+            }
             let deadline = start + 10
             while now() < deadline {
                 let screen = try? Subprocess.run(tmux, ["-S", socket, "capture-pane", "-p", "-t", session])
