@@ -1,6 +1,7 @@
 import Foundation
 
-/// What a program run to its end left behind: how it ended and what it wrote.
+/// What a program run to its end left behind: how it ended and what it wrote. (The in-process command tests
+/// compare `RHRMain.run` by the same three values.)
 public struct SubprocessResult: Sendable, Equatable {
     /// The exit status, or 128 + the signal that ended it, as a shell reports it.
     public var status: Int32
