@@ -35,23 +35,32 @@ let package = Package(
 
         .executableTarget(
             name: "rhr-bench",
-            dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard", "RHRScreen", "RHRTerminal", "RHRLive"]
+            dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard", "RHRScreen", "RHRTerminal", "RHRLive",
+                           "RHRTestSupport"]
         ),
 
+        // What the tests share (temporary directories, polling, test dates, process spawning, an in-process
+        // daemon, the real rhr in a private home). A regular target so rhr-bench can spawn processes with it too.
+        .target(name: "RHRTestSupport", dependencies: ["RHRCore", "RHRJSON", "RHRDaemon"]),
+
         .testTarget(name: "RHRJSONTests", dependencies: ["RHRJSON"]),
-        .testTarget(name: "RHRCoreTests", dependencies: ["RHRCore"]),
-        .testTarget(name: "RHRFormatsTests", dependencies: ["RHRCore", "RHRJSON", "RHRFormats"]),
-        .testTarget(name: "RHRStoreTests", dependencies: ["RHRCore", "RHRFormats", "RHRStore"]),
-        .testTarget(name: "RHRCommandLineTests", dependencies: ["RHRCore"]),
-        .testTarget(name: "RHRDaemonTests", dependencies: ["RHRDaemon", "RHRStore", "RHRJSON", "RHRFormats", "RHRCore"]),
+        .testTarget(name: "RHRCoreTests", dependencies: ["RHRCore", "RHRTestSupport"]),
+        .testTarget(name: "RHRFormatsTests", dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRTestSupport"]),
+        .testTarget(name: "RHRStoreTests", dependencies: ["RHRCore", "RHRFormats", "RHRStore", "RHRTestSupport"]),
+        // Argument parsing and every command, called in this process with their output captured.
+        .testTarget(name: "RHRCommandsTests", dependencies: ["RHRCommands", "RHRCore", "RHRJSON", "RHRStore", "RHRDaemon", "RHRTestSupport"]),
+        // The real `rhr` binary, spawned: exit codes, streams, files.
+        .testTarget(name: "RHRCommandLineTests", dependencies: ["RHRCore", "RHRTestSupport"]),
+        .testTarget(name: "RHRDaemonTests", dependencies: ["RHRDaemon", "RHRStore", "RHRJSON", "RHRFormats", "RHRCore", "RHRTestSupport"]),
         .testTarget(name: "RHRScreenTests", dependencies: ["RHRScreen"]),
         // The pure dashboard on the screen buffer, and its run loop (RHRLive) against a scripted terminal.
-        .testTarget(name: "RHRDashboardTests", dependencies: ["RHRCore", "RHRScreen", "RHRDashboard", "RHRLive"]),
+        .testTarget(name: "RHRDashboardTests", dependencies: ["RHRCore", "RHRScreen", "RHRDashboard", "RHRLive", "RHRTestSupport"]),
         // The live link over a real daemon socket and a real store.
         .testTarget(name: "RHRLiveTests",
-                    dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard", "RHRScreen", "RHRTerminal", "RHRLive"]),
+                    dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard", "RHRScreen", "RHRTerminal", "RHRLive",
+                                   "RHRTestSupport"]),
         // Drives the real `rhr` (built by `swift build`) in tmux.
-        .testTarget(name: "RHRDashboardEndToEndTests", dependencies: ["RHRCore", "RHRStore"]),
+        .testTarget(name: "RHRDashboardEndToEndTests", dependencies: ["RHRCore", "RHRStore", "RHRTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -13,11 +13,17 @@ struct Command: Sendable {
 struct Invocation {
     var arguments: ParsedArguments
     var environment: [String: String]
-    var output = Output()
+    var output: Output
 
     /// `--store PATH`, else `$XDG_DATA_HOME/rhr/rhr.sqlite`, else `~/.local/share/rhr/rhr.sqlite`.
     var storePath: String {
         arguments.value("store") ?? StorePath.defaultPath(environment: environment)
+    }
+
+    /// The zone days are placed in when a value brings none (R5): the one `TZ` names, else the process's. In a
+    /// real run the two are the same; a test sets `TZ` in the environment it passes, not in its own process.
+    var machineZone: TimeZone {
+        environment["TZ"].flatMap { TimeZone(identifier: $0.hasPrefix(":") ? String($0.dropFirst()) : $0) } ?? .current
     }
 }
 
@@ -26,22 +32,4 @@ struct CommandFailure: Error, CustomStringConvertible {
     var message: String
     init(_ message: String) { self.message = message }
     var description: String { message }
-}
-
-/// Standard output and error, and whether each is a terminal.
-struct Output {
-    var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
-    var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
-
-    func print(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
-    }
-
-    func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
-    }
-
-    func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
-    }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import RHRDaemon
 
-/// `rhr daemon`: serves the store over a Unix socket (DESIGN.md section 4) until SIGTERM or SIGINT, which
+/// `rhr daemon`: serves the store over a Unix socket (docs/design.md section 4) until SIGTERM or SIGINT, which
 /// let the push in flight finish and exit 0. `--watch DIR` imports exports that land in DIR.
 enum DaemonCommand {
     static let command = Command(
@@ -23,6 +23,7 @@ enum DaemonCommand {
         // Absolute, so a client (the dashboard) can tell whether the daemon serves the store it shows.
         var configuration = DaemonConfiguration(socketPath: socketPath(invocation), storePath: absolutePath(invocation.storePath))
         configuration.watchDirectories = invocation.arguments.all("watch").map(absolutePath)
+        configuration.machineZone = invocation.machineZone
         let output = invocation.output
         configuration.log = { message in output.error("rhr daemon: \(message)") }
         let server: DaemonServer
@@ -36,7 +37,7 @@ enum DaemonCommand {
         return 0
     }
 
-    /// `--socket PATH` (made absolute), else the default of DESIGN.md section 4.
+    /// `--socket PATH` (made absolute), else the default of docs/design.md section 4.
     static func socketPath(_ invocation: Invocation) -> String {
         invocation.arguments.value("socket").map(absolutePath) ?? SocketPath.defaultPath(environment: invocation.environment)
     }

@@ -14,18 +14,15 @@ enum DashboardCommand {
     static func show(storePath: String, source: String, invocation: Invocation) throws -> Int32 {
         // "~/.local/share/rhr/rhr.sqlite" reads better than the whole home directory.
         let source = abbreviatingHome(source, environment: invocation.environment)
-        // Commands run on the main thread; curses wants one owner, the main actor.
+        // Off a terminal, the summary: on whatever thread the command runs (a test calls it off the main one).
+        guard invocation.output.stdoutIsTerminal else {
+            return try printSummary(of: try open(storePath, invocation), invocation)
+        }
+        // On a terminal, commands run on the main thread; curses wants one owner, the main actor.
         return try MainActor.assumeIsolated { () throws -> Int32 in
-            let database: HealthDatabase
-            do {
-                database = try HealthDatabase(path: storePath)
-            } catch {
-                throw CommandFailure("\(error)")
-            }
-            guard invocation.output.stdoutIsTerminal,
-                  let terminal = CursesTerminal.open(environment: invocation.environment) else {
-                invocation.output.write(try SummaryCommand.report(store: database, aggregation: .latest, days: 14))
-                return 0
+            let database = try open(storePath, invocation)
+            guard let terminal = CursesTerminal.open(environment: invocation.environment) else {
+                return try printSummary(of: database, invocation)
             }
             // The terminal goes back to the shell on every way out, before a failure's message is printed.
             defer { terminal.close() }
@@ -59,6 +56,20 @@ enum DashboardCommand {
             case .signal(.hangup): return 128 + SIGHUP
             }
         }
+    }
+
+    static func open(_ storePath: String, _ invocation: Invocation) throws -> HealthDatabase {
+        do {
+            return try HealthDatabase(path: storePath, machineZone: invocation.machineZone)
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+    }
+
+    /// What `rhr` shows where it cannot draw the dashboard: the summary of the last two weeks.
+    static func printSummary(of database: HealthDatabase, _ invocation: Invocation) throws -> Int32 {
+        invocation.output.write(try SummaryCommand.report(store: database, aggregation: .latest, days: 14))
+        return 0
     }
 
     static func abbreviatingHome(_ path: String, environment: [String: String]) -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import RHRCore
+import RHRFormats
 import RHRStore
 
 /// `rhr [PATH...]`: imports PATHs into a temporary store first, then shows the store.
@@ -11,11 +12,12 @@ enum DefaultCommand {
                                              invocation: invocation)
         }
         let temporary = try TemporaryStore()
-        let store = try temporary.open()
+        let store = try temporary.open(machineZone: invocation.machineZone)
         var failed = false
         for path in invocation.arguments.positionals {
             do {
-                _ = try ImportCommand.importFile(path, into: store, options: .init(), output: invocation.output)
+                _ = try ImportCommand.importFile(path, into: store, options: ImportOptions(machineZone: invocation.machineZone),
+                                                 output: invocation.output)
             } catch {
                 failed = true
                 invocation.output.error("rhr: \(error)")

@@ -15,7 +15,7 @@ enum ImportCommand {
         let paths = invocation.arguments.positionals
         guard !paths.isEmpty else { throw UsageError("rhr import needs at least one PATH") }
         let store = try openStore(invocation)
-        let options = ImportOptions(machineZone: .current, allowOlderExport: invocation.arguments.has("force"))
+        let options = ImportOptions(machineZone: invocation.machineZone, allowOlderExport: invocation.arguments.has("force"))
         var failed = false
         for path in paths {
             do {
@@ -31,7 +31,7 @@ enum ImportCommand {
 
     /// Reads one file, applies its batches in one transaction, and returns the result line.
     static func importFile(_ path: String, into store: HealthDatabase, options: ImportOptions, output: Output) throws -> String {
-        let bar = output.stderrIsTerminal ? ProgressBar(label: (path as NSString).lastPathComponent) : nil
+        let bar = output.stderrIsTerminal ? ProgressBar(label: (path as NSString).lastPathComponent, output: output) : nil
         let imported: ImportedFile
         do {
             imported = try FileImporter.read(path: path, options: options, progress: bar?.update)

@@ -3,20 +3,22 @@ import Foundation
 /// A one-line progress bar on stderr: bytes read of total, rate, time left. Redrawn in place.
 final class ProgressBar: Sendable {
     let label: String
+    let output: Output
     let start = Date()
 
-    init(label: String) {
+    init(label: String, output: Output) {
         self.label = label
+        self.output = output
     }
 
     /// The reader calls this at most a few times a second, from any thread.
     @Sendable func update(_ done: Int64, _ total: Int64) {
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + ProgressBar.text(label: label, done: done, total: total,
-                                                                             elapsed: Date().timeIntervalSince(start))).utf8))
+        output.writeError("\r\u{1B}[K" + ProgressBar.text(label: label, done: done, total: total,
+                                                         elapsed: Date().timeIntervalSince(start)))
     }
 
     func clear() {
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        output.writeError("\r\u{1B}[K")
     }
 
     /// "export.zip [██████░░░░░░░░░░░░░░]  31%  158 MB of 512 MB  212 MB/s  2 s left".

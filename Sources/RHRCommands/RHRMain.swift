@@ -28,9 +28,10 @@ let defaultCommand = Command(
     options: [DaemonCommand.socketOption], run: DefaultCommand.run)
 
 public enum RHRMain {
-    /// Runs `rhr` with `arguments` (without the program name) and returns its exit status.
-    public static func run(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
-        let output = Output()
+    /// Runs `rhr` with `arguments` (without the program name) and returns its exit status: 0 ok, 1 failure,
+    /// 2 usage error. Everything it prints goes to `output`.
+    public static func run(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+                           output: Output = .standard) -> Int32 {
         var specs = Dictionary(uniqueKeysWithValues: commands.map { ($0.name, $0.options) })
         specs[""] = defaultCommand.options
         let parsed: ParsedArguments

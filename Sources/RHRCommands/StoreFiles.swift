@@ -34,7 +34,7 @@ func openStore(_ invocation: Invocation) throws -> HealthDatabase {
     let path = invocation.storePath
     try StorePath.preparePrivateDirectory(for: path)
     do {
-        return try HealthDatabase(path: path)
+        return try HealthDatabase(path: path, machineZone: invocation.machineZone)
     } catch {
         throw CommandFailure(error.message)
     }
@@ -53,8 +53,8 @@ final class TemporaryStore {
         directory = String(cString: made)
     }
 
-    func open() throws -> HealthDatabase {
-        do { return try HealthDatabase(path: path) } catch { throw CommandFailure(error.message) }
+    func open(machineZone: TimeZone) throws -> HealthDatabase {
+        do { return try HealthDatabase(path: path, machineZone: machineZone) } catch { throw CommandFailure(error.message) }
     }
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }

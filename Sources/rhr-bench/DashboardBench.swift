@@ -4,8 +4,10 @@ import RHRDashboard
 import RHRLive
 import RHRStore
 import RHRScreen
+import enum RHRTestSupport.SourceTree
+import enum RHRTestSupport.Subprocess
 
-// The dashboard benchmark (DESIGN.md section 7): on a store with 10 years × 6 writers,
+// The dashboard benchmark (docs/design.md section 7): on a store with 10 years × 6 writers,
 // - in process: reading the store, preparing the data, the first render, and key presses (update + render),
 //   median and p99 over many presses, at 80×24 and 200×60;
 // - end to end: time to the first frame of the real `rhr` under tmux, against tmux showing `echo` output.
@@ -152,31 +154,34 @@ enum DashboardBench {
     // MARK: - End to end under tmux
 
     static func firstFrameUnderTmux(path: String, options: Options) throws {
-        let binary = options.rhr ?? defaultBinary()
+        let binary = options.rhr ?? (try? SourceTree.builtProduct("rhr")) ?? "rhr (beside rhr-bench)"
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             print("  first frame under tmux: skipped (no rhr binary at \(binary); build it or pass --rhr PATH)")
             return
         }
-        guard let tmux = which("tmux") else {
+        guard let tmux = Subprocess.which("tmux") else {
             print("  first frame under tmux: skipped (tmux is not installed)")
             return
         }
-        let socket = options.dir + "/tmux-\(getpid()).sock"
-        defer {
-            shell(tmux, ["-S", socket, "kill-server"])
-            try? FileManager.default.removeItem(atPath: socket)
-        }
         func firstFrame(_ command: String, until text: String) throws -> Double {
             let session = "s\(UInt32.random(in: 0...UInt32.max))"
+            // A server of its own each time: a server whose last session was killed exits, and a new session
+            // started on its socket meanwhile would fail.
+            let socket = options.dir + "/tmux-\(getpid())-\(session).sock"
             let start = now()
-            guard spawn(tmux, ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-s", session,
-                               "-x", "200", "-y", "60", command]) == 0 else {
+            // Through Subprocess.status: the tmux server it starts keeps nothing of this process's.
+            guard (try? Subprocess.status(tmux, ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-s", session,
+                                                 "-x", "200", "-y", "60", command])) == 0 else {
                 throw BenchError("tmux new-session failed")
             }
-            defer { shell(tmux, ["-S", socket, "kill-session", "-t", session]) }
+            defer {
+                _ = try? Subprocess.status(tmux, ["-S", socket, "kill-server"])
+                try? FileManager.default.removeItem(atPath: socket)
+            }
             let deadline = start + 10
             while now() < deadline {
-                if capture(tmux, socket, session).contains(text) { return now() - start }
+                let screen = try? Subprocess.run(tmux, ["-S", socket, "capture-pane", "-p", "-t", session])
+                if screen?.stdout.contains(text) == true { return now() - start }
             }
             throw BenchError("no \"\(text)\" on screen within 10 s")
         }
@@ -191,77 +196,6 @@ enum DashboardBench {
         let b = median(baseline), d = median(dashboard)
         print("  first frame under tmux (median of \(options.runs)): \(ms(d)); tmux showing `echo`: \(ms(b)); "
               + "rhr's own share \(ms(max(0, d - b))) (target ≤ 100 ms, ratio \(ratio(max(0, d - b), 0.100)))")
-    }
-
-    static func capture(_ tmux: String, _ socket: String, _ session: String) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tmux)
-        process.arguments = ["-S", socket, "capture-pane", "-p", "-t", session]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return "" }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    @discardableResult
-    static func shell(_ tool: String, _ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-
-    /// Runs a program that may start a daemon (a tmux server) and waits for it. Not Foundation's `Process`:
-    /// the daemon would inherit the pipe `Process` watches and `waitUntilExit` would never return. Signals
-    /// unblocked and at their defaults, only /dev/null inherited.
-    static func spawn(_ path: String, _ arguments: [String]) -> Int32 {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for fd: Int32 in 0...2 {
-            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
-        }
-        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") {
-            typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
-        }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, path, &actions, &attributes, argv, environ) == 0 else { return -1 }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-    }
-
-    static func which(_ name: String) -> String? {
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let path = "\(dir)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return nil
-    }
-
-    /// `rhr` beside this binary (same build configuration).
-    static func defaultBinary() -> String {
-        let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        return me.deletingLastPathComponent().appendingPathComponent("rhr").path
     }
 
     // MARK: - The store

@@ -2,7 +2,7 @@ import Foundation
 import RHRCore
 import RHRStore
 
-/// Applies a 1,000-sample batch to a store holding 10 years × 6 writers (DESIGN.md section 7: ≤ 50 ms),
+/// Applies a 1,000-sample batch to a store holding 10 years × 6 writers (docs/design.md section 7: ≤ 50 ms),
 /// beside a baseline measured in the same run: the same store applying a batch of one sample.
 enum StoreBench {
     static func run(_ arguments: [String]) throws {

@@ -1,17 +1,19 @@
 import Foundation
+import RHRTestSupport
 import Testing
 
 /// The command line end to end: the real binary, a real store in a private directory.
 @Suite("rhr command line")
 struct CommandLineTests {
-    let rhr = RHRProcess()
+    let rhr: RHRSandbox
+
+    init() throws { rhr = try RHRSandbox() }
 
     var sampleBatches: [String] {
-        ["healthkit-iphone.jsonl", "healthconnect-pixel.jsonl"].map { RHRProcess.samples + "/batches/" + $0 }
+        ["healthkit-iphone.jsonl", "healthconnect-pixel.jsonl"].map { SourceTree.samples + "/batches/" + $0 }
     }
 
     @Test func importThenExportGivesTheRowsTheRulesSay() throws {
-        defer { rhr.cleanUp() }
         let imported = try rhr.run(["import"] + sampleBatches)
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout.contains("healthkit-iphone.jsonl: sync batches (JSON lines): "))
@@ -47,9 +49,8 @@ struct CommandLineTests {
 
     @Test func aFileOfBothStoresCountsEachByName() throws {
         // R1: one batch file may carry HealthKit and Health Connect batches; their counts are never added up.
-        defer { rhr.cleanUp() }
         let both = try sampleBatches.map { try String(contentsOfFile: $0, encoding: .utf8) }.joined()
-        let imported = try rhr.run(["import", rhr.write("both.jsonl", both)])
+        let imported = try rhr.run(["import", try rhr.write("both.jsonl", both)])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout.contains("; HealthKit resting samples 20 added, 0 replaced, 1 deleted, 0 out of range "
             + "(kept, excluded from the trend); Health Connect resting samples 16 added, 0 replaced, 0 deleted, 1 out of range"),
@@ -57,7 +58,6 @@ struct CommandLineTests {
     }
 
     @Test func exportAggregatesAndJSON() throws {
-        defer { rhr.cleanUp() }
         try rhr.imported(["import"] + sampleBatches)
         let mean = try rhr.run(["export", "--aggregate", "mean", "--from", "2026-03-19", "--to", "2026-03-19"])
         #expect(mean.stdout.split(separator: "\n").dropFirst().map(String.init) == [
@@ -79,7 +79,6 @@ struct CommandLineTests {
     }
 
     @Test func theStoreIsPrivate() throws {
-        defer { rhr.cleanUp() }
         try rhr.imported(["import", sampleBatches[1]])
         let fm = FileManager.default
         #expect((try fm.attributesOfItem(atPath: rhr.storePath)[.posixPermissions] as? Int) == 0o600)
@@ -91,13 +90,12 @@ struct CommandLineTests {
     }
 
     @Test func aBadLineIsNamedAndNothingIsStored() throws {
-        defer { rhr.cleanUp() }
         try rhr.imported(["import", sampleBatches[1]])
         let before = try rhr.run(["export"]).stdout
         let lines = try String(contentsOfFile: sampleBatches[0], encoding: .utf8).split(separator: "\n")
         let broken = lines[0] + "\n" + lines[1].replacingOccurrences(of: "\"start\":\"2026-03-21T00:03:12+01:00\"",
                                                                      with: "\"start\":\"21 Nov\"") + "\n"
-        let path = rhr.write("broken.jsonl", broken)
+        let path = try rhr.write("broken.jsonl", broken)
         let result = try rhr.run(["import", path])
         #expect(result.status == 1)
         #expect(result.stderr.contains("broken.jsonl:2: upserted[0].start: not an ISO-8601 date"), "\(result.stderr)")
@@ -105,9 +103,8 @@ struct CommandLineTests {
     }
 
     @Test func aCursorGapIsRefusedWithNothingStored() throws {
-        defer { rhr.cleanUp() }
         let lines = try String(contentsOfFile: sampleBatches[0], encoding: .utf8).split(separator: "\n")
-        let path = rhr.write("gap.jsonl", lines[0] + "\n" + lines[2] + "\n")
+        let path = try rhr.write("gap.jsonl", lines[0] + "\n" + lines[2] + "\n")
         let result = try rhr.run(["import", path])
         #expect(result.status == 1)
         #expect(result.stderr.contains("gap.jsonl: batch 2") || result.stderr.contains("gap.jsonl: stream healthkit/iphone"),
@@ -117,7 +114,6 @@ struct CommandLineTests {
     }
 
     @Test func usageErrorsExitTwo() throws {
-        defer { rhr.cleanUp() }
         for args in [["export", "--format", "xml"], ["export", "--from", "yesterday"], ["import"], ["export", "--bogus"],
                      ["export", "--aggregate", "median"], ["export", "--from", "2026-03-20", "--to", "2026-03-01"],
                      ["summary", "--days", "0"]] {
@@ -129,18 +125,16 @@ struct CommandLineTests {
     }
 
     @Test func failuresExitOneAndNameTheFile() throws {
-        defer { rhr.cleanUp() }
         let missing = try rhr.run(["import", rhr.home + "/nope.zip"])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("nope.zip: no such file"))
-        let garbage = rhr.write("notes.txt", "just some words\n")
+        let garbage = try rhr.write("notes.txt", "just some words\n")
         let unknown = try rhr.run(["import", garbage])
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("notes.txt: not a file rhr reads"))
     }
 
     @Test func helpAndVersion() throws {
-        defer { rhr.cleanUp() }
         let help = try rhr.run(["--help"])
         #expect(help.status == 0)
         for word in ["rhr import", "rhr export", "rhr summary", "rhr status", "--store", "not medical advice"] {
@@ -153,7 +147,6 @@ struct CommandLineTests {
     }
 
     @Test func summaryNamesWritersFlagsAndTheEmptyState() throws {
-        defer { rhr.cleanUp() }
         let empty = try rhr.run(["summary"])
         #expect(empty.status == 0)
         #expect(empty.stdout.contains("No data yet."))

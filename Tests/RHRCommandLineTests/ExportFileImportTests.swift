@@ -1,19 +1,21 @@
 import Foundation
+import RHRTestSupport
 import Testing
 
 /// Export files through the real binary into a real store: snapshots (R4), older exports, truncation.
 @Suite("rhr import of export files")
 struct ExportFileImportTests {
-    let rhr = RHRProcess()
-    var apple: String { RHRProcess.samples + "/apple-health" }
-    var healthConnect: String { RHRProcess.samples + "/health-connect" }
+    let rhr: RHRSandbox
+
+    init() throws { rhr = try RHRSandbox() }
+    var apple: String { SourceTree.samples + "/apple-health" }
+    var healthConnect: String { SourceTree.samples + "/health-connect" }
 
     func rows(_ args: [String]) throws -> [String] {
         try rhr.run(["export"] + args).stdout.split(separator: "\n").dropFirst().map(String.init)
     }
 
     @Test func twoAppleExportsInARowReplaceTheDraft() throws {
-        defer { rhr.cleanUp() }
         #expect(try rhr.run(["import", apple + "/export.zip"]).status == 0)
         #expect(try rows(["--from", "2026-03-14", "--to", "2026-03-14"]).contains(
             "2026-03-14,healthkit,Jane’s Apple Watch,latest,61,1,true,false,0"))
@@ -27,7 +29,6 @@ struct ExportFileImportTests {
     }
 
     @Test func anOlderExportIsRefusedUnlessForced() throws {
-        defer { rhr.cleanUp() }
         try rhr.imported(["import", apple + "/exportar.zip"])
         let before = try rhr.run(["export"]).stdout
         let older = try rhr.run(["import", apple + "/export-1.xml"])
@@ -43,7 +44,6 @@ struct ExportFileImportTests {
     }
 
     @Test func aTruncatedExportChangesNothing() throws {
-        defer { rhr.cleanUp() }
         try rhr.imported(["import", apple + "/export.zip"])
         let before = try rhr.run(["export"]).stdout
         let whole = try Data(contentsOf: URL(fileURLWithPath: apple + "/export-2.xml"))
@@ -65,7 +65,6 @@ struct ExportFileImportTests {
     }
 
     @Test func healthConnectExportsInARowHonourADeletion() throws {
-        defer { rhr.cleanUp() }
         #expect(try rhr.run(["import", healthConnect + "/Health Connect.zip"]).status == 0)
         let first = try rhr.run(["export"]).stdout
         let second = try rhr.run(["import", healthConnect + "/Health Connect (2).zip"])
@@ -80,7 +79,6 @@ struct ExportFileImportTests {
     }
 
     @Test func heartRateOnlyExportSaysThereIsNoRestingWriter() throws {
-        defer { rhr.cleanUp() }
         #expect(try rhr.run(["import", healthConnect + "/heart-rate-only.zip"]).status == 0)
         let summary = try rhr.run(["summary"]).stdout
         #expect(summary.contains("heart-rate samples from Fitbit (com.fitbit.FitbitMobile), but no app writes resting heart rate"))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RHRCore
+import RHRTestSupport
 
 @Suite("R5 local day")
 struct LocalDayRuleTests {

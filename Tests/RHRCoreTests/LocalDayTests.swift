@@ -1,5 +1,6 @@
 import Testing
 @testable import RHRCore
+import RHRTestSupport
 
 @Suite("LocalDay and Timestamp")
 struct LocalDayTests {

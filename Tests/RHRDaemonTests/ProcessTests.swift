@@ -2,59 +2,51 @@ import Foundation
 import RHRCore
 import RHRDaemon
 import RHRStore
+import RHRTestSupport
 import Testing
 
 /// The real `rhr daemon` binary: signals, restarts, crashes, a second daemon.
 @Suite("rhr daemon process")
 struct ProcessTests {
-    /// Pushes the "iphone" chain from `first` on until the connection fails or `stopAfter` are acknowledged;
-    /// returns the number of the last acknowledged batch.
-    static func pushChain(socket: String, from first: Int, stopAfter: Int = .max, acknowledged: LockedList<Int>) -> Int {
-        var last = first - 1
-        guard let client = try? DaemonClient(socketPath: socket) else { return last }
-        var n = first
-        while n - first < stopAfter {
-            guard let reply = try? client.push(chainBatch(stream: "iphone", n), timeout: 20) else { break }
-            guard reply.isOK else {
-                Issue.record("push \(n) refused: \(reply)")
-                break
+    /// Starts `rhr daemon` in a fresh sandbox and pushes the "iphone" chain to it from a thread of its own; once
+    /// `count` batches are acknowledged, sends the daemon `signal` and waits until both it and the pusher stopped.
+    /// Returns the numbers of the batches the daemon acknowledged, in order.
+    static func signalDuringPushes(_ signal: Int32, after count: Int) throws
+        -> (rhr: RHRSandbox, daemon: RunningProcess, acknowledged: [Int]) {
+        let rhr = try RHRSandbox()
+        let daemon = try rhr.startDaemon()
+        let acknowledged = Recorder<Int>(), pushing = DispatchGroup()
+        pushing.enter()
+        Thread { [socket = rhr.socketPath] in
+            defer { pushing.leave() }
+            guard let client = try? DaemonClient(socketPath: socket) else { return }
+            for n in 1... {
+                guard let reply = try? client.push(chainBatch(stream: "iphone", n), timeout: 20) else { break }
+                guard reply.isOK else {
+                    Issue.record("push \(n) refused: \(reply)")
+                    break
+                }
+                acknowledged.append(n)
             }
-            last = n
-            acknowledged.append(n)
-            n += 1
-        }
-        return last
+        }.start()
+        #expect(eventually { acknowledged.all.count >= count })
+        daemon.signal(signal)
+        try #require(daemon.waitForExit(), "the daemon did not stop on signal \(signal)")
+        #expect(pushing.wait(timeout: .now() + 20) == .success)
+        return (rhr, daemon, acknowledged.all)
     }
 
     @Test(arguments: [SIGTERM, SIGINT])
     func aSignalFinishesThePushInFlightAndRestartKeepsEverything(signal: Int32) throws {
-        let rhr = RHRBinary(directory: ShortTemporaryDirectory())
-        let daemon = try rhr.startDaemon()
-        defer { RHRBinary.reap(daemon) }
-        let acknowledged = LockedList<Int>()
-        let socket = rhr.socketPath
-        let pushing = DispatchGroup()
-        pushing.enter()
-        // Written by the pusher before `pushing.leave()`, read after `pushing.wait` (the test fails when that
-        // wait times out).
-        nonisolated(unsafe) var lastAcknowledged = 0
-        Thread {
-            lastAcknowledged = ProcessTests.pushChain(socket: socket, from: 1, acknowledged: acknowledged)
-            pushing.leave()
-        }.start()
-        // Signal it while pushes are streaming in.
-        #expect(eventually { acknowledged.all.count >= 20 })
-        kill(daemon.processIdentifier, signal)
-        try #require(RHRBinary.waitForExit(daemon), "the daemon did not stop on signal \(signal)")
-        #expect(daemon.terminationStatus == 0, "\(rhr.log())")
-        #expect(daemon.terminationReason == .exit)
-        #expect(pushing.wait(timeout: .now() + 20) == .success)
-        #expect(rhr.log().contains("rhr daemon: stopped"))
+        // Signalled while pushes are streaming in.
+        let (rhr, daemon, acknowledged) = try ProcessTests.signalDuringPushes(signal, after: 20)
+        #expect(daemon.termination == .exited(0), "\(rhr.log())")
+        let socket = rhr.socketPath, lastAcknowledged = acknowledged.last ?? 0
         #expect(!FileManager.default.fileExists(atPath: socket))
 
         // Every acknowledged push is in the store, and nothing beyond: the push in flight got its reply.
         let restarted = try rhr.startDaemon()
-        defer { RHRBinary.stop(restarted) }
+        defer { restarted.stop() }
         let client = try DaemonClient(socketPath: socket)
         let cursor = try client.request(.cursor(store: .healthKit, stream: "iphone"))
         #expect(cursor["cursor"]?.string == "c\(lastAcknowledged)")
@@ -65,29 +57,16 @@ struct ProcessTests {
     }
 
     @Test func killNineDuringPushesLosesNothingAcknowledged() throws {
-        let rhr = RHRBinary(directory: ShortTemporaryDirectory())
-        let daemon = try rhr.startDaemon()
-        defer { RHRBinary.reap(daemon) }
-        let acknowledged = LockedList<Int>()
-        let socket = rhr.socketPath
-        let pushing = DispatchGroup()
-        pushing.enter()
-        Thread {
-            _ = ProcessTests.pushChain(socket: socket, from: 1, acknowledged: acknowledged)
-            pushing.leave()
-        }.start()
-        #expect(eventually { acknowledged.all.count >= 30 })
-        kill(daemon.processIdentifier, SIGKILL)
-        try #require(RHRBinary.waitForExit(daemon))
-        #expect(pushing.wait(timeout: .now() + 20) == .success)
-        let last = acknowledged.all.last ?? 0
+        let (rhr, daemon, acknowledged) = try ProcessTests.signalDuringPushes(SIGKILL, after: 30)
+        #expect(daemon.termination == .signalled(SIGKILL))
+        let socket = rhr.socketPath, last = acknowledged.last ?? 0
         #expect(last >= 30)
 
         // The crashed daemon left its socket: the next one replaces it.
         var info = stat()
         #expect(lstat(socket, &info) == 0, "a killed daemon leaves its socket file")
         let restarted = try rhr.startDaemon()
-        defer { RHRBinary.stop(restarted) }
+        defer { restarted.stop() }
         let client = try DaemonClient(socketPath: socket)
         let cursor = try client.request(.cursor(store: .healthKit, stream: "iphone"))["cursor"]?.string ?? ""
         // The store is at the last acknowledged push, or at the one after it (applied, its reply lost).
@@ -104,9 +83,9 @@ struct ProcessTests {
     }
 
     @Test func aSecondDaemonExitsOneWithAClearMessage() throws {
-        let rhr = RHRBinary(directory: ShortTemporaryDirectory())
+        let rhr = try RHRSandbox()
         let daemon = try rhr.startDaemon()
-        defer { RHRBinary.stop(daemon) }
+        defer { daemon.stop() }
         let second = try rhr.run(["daemon"])
         #expect(second.status == 1)
         #expect(second.stderr == "rhr daemon: another rhr daemon is already listening on \(rhr.socketPath); stop it first (or use --socket for another path)\n")
@@ -114,16 +93,16 @@ struct ProcessTests {
     }
 
     @Test func pushAndStatusFromTheCommandLine() throws {
-        let rhr = RHRBinary(directory: ShortTemporaryDirectory())
+        let rhr = try RHRSandbox()
         let none = try rhr.run(["status"])
         #expect(none.status == 0)
         #expect(none.stdout.hasSuffix("daemon: no daemon listening on \(rhr.socketPath)\n"))
-        let noDaemon = try rhr.run(["push", RHRBinary.packageRoot + "/Samples/batches/healthkit-iphone.jsonl"])
+        let noDaemon = try rhr.run(["push", SourceTree.samples + "/batches/healthkit-iphone.jsonl"])
         #expect(noDaemon.status == 1)
         #expect(noDaemon.stderr.contains("no daemon listening on \(rhr.socketPath); start one with 'rhr daemon'"))
 
         let daemon = try rhr.startDaemon()
-        defer { RHRBinary.stop(daemon) }
+        defer { daemon.stop() }
         // A watch's draft for the 28th (61), then its replacement (58) and a deletion of the 27th. The second
         // batch's newer asOf also ends the provisional state of the days before (R3): those days change too.
         let sample = rhr.directory.file("feed.jsonl")
@@ -159,7 +138,7 @@ struct ProcessTests {
         #expect(failed.stderr.contains("\(bad):4: cursor_mismatch: "))
 
         let status = try rhr.run(["status"])
-        #expect(status.stdout.contains("daemon: listening on \(rhr.socketPath) (pid \(daemon.processIdentifier), rhr "))
+        #expect(status.stdout.contains("daemon: listening on \(rhr.socketPath) (pid \(daemon.pid), rhr "))
         #expect(status.stdout.contains("  revision: 3"))   // the batch of "other" carried no sample
         #expect(status.stdout.contains("    healthkit/iphone: cursor a3, as of 2026-11-29T09:00:00+01:00"))
         #expect(status.stdout.contains("  folder watch: off"))
@@ -170,10 +149,10 @@ struct ProcessTests {
 struct DaemonSampleTests {
     /// `Samples/bridge/`: a day in which the watch's draft is replaced, replayed with `rhr push`.
     @Test func theBridgeSampleReplaysADayOfReplacedDrafts() throws {
-        let rhr = RHRBinary(directory: ShortTemporaryDirectory())
+        let rhr = try RHRSandbox()
         let daemon = try rhr.startDaemon()
-        defer { RHRBinary.stop(daemon) }
-        let sample = RHRBinary.packageRoot + "/Samples/bridge/watch-draft-replaced.jsonl"
+        defer { daemon.stop() }
+        let sample = SourceTree.samples + "/bridge/watch-draft-replaced.jsonl"
         let pushed = try rhr.run(["push", sample])
         #expect(pushed.status == 0, "\(pushed.stderr)")
         let lines = pushed.stdout.split(separator: "\n").map(String.init)
@@ -192,7 +171,7 @@ struct DaemonSampleTests {
     }
 
     @Test func theSystemdUnitRunsTheDaemon() throws {
-        let unit = try String(contentsOfFile: RHRBinary.packageRoot + "/Samples/systemd/rhr.service", encoding: .utf8)
+        let unit = try String(contentsOfFile: SourceTree.samples + "/systemd/rhr.service", encoding: .utf8)
         let lines = unit.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") }
         #expect(lines.contains("ExecStart=%h/.local/bin/rhr daemon"))
         #expect(lines.contains("KillSignal=SIGTERM"))

@@ -4,6 +4,7 @@ import RHRCore
 import RHRDaemon
 import RHRFormats
 import RHRStore
+import RHRTestSupport
 import Testing
 
 /// Protocol v1 over a real socket: every operation and every error code.
@@ -118,11 +119,11 @@ struct ProtocolTests {
         let daemon = try TestDaemon()
         let client = try daemon.client()
         let oura = Writer(store: .healthConnect, name: "com.ouraring.oura", appName: "Oura")
-        let hc = SyncBatch(store: .healthConnect, stream: "pixel", asOf: timestamp("2026-11-29T08:00:00+01:00"),
+        let hc = SyncBatch(store: .healthConnect, stream: "pixel", asOf: ts("2026-11-29T08:00:00+01:00"),
                            cursor: .init(previous: nil, next: "t1"), resting: [
-                            .healthConnect(id: "aa-01", writer: oura, time: timestamp("2026-11-27T05:40:00Z").date,
+                            .healthConnect(id: "aa-01", writer: oura, time: ts("2026-11-27T05:40:00Z").date,
                                            zoneOffset: 3600, beatsPerMinute: 55),
-                            .healthConnect(id: "aa-02", writer: oura, time: timestamp("2026-11-27T09:40:00Z").date,
+                            .healthConnect(id: "aa-02", writer: oura, time: ts("2026-11-27T09:40:00Z").date,
                                            zoneOffset: 3600, beatsPerMinute: 52),
                            ])
         #expect(try client.push(hc).isOK)
@@ -247,8 +248,7 @@ struct ProtocolTests {
         let client = try daemon.client()
         #expect(try client.push(chainBatch(stream: "iphone", 1)).isOK)
         // Someone breaks the store behind the daemon's back (the sqlite3 shell drops a table it needs).
-        let shell = try RHRBinary(directory: daemon.directory).runTool("/usr/bin/sqlite3",
-                                                                         [daemon.directory.storePath, "DROP TABLE stream_cursor"])
+        let shell = try Subprocess.status("/usr/bin/sqlite3", [daemon.directory.storePath, "DROP TABLE stream_cursor"])
         #expect(shell == 0)
         let reply = try client.push(chainBatch(stream: "iphone", 2))
         #expect(reply.errorCode == "internal", "\(reply)")

@@ -1,4 +1,5 @@
 import Foundation
+import RHRTestSupport
 import Testing
 
 /// The real `rhr` in tmux, as a person would use it. Serialized: each starts its own tmux server and rhr,
@@ -6,13 +7,6 @@ import Testing
 @Suite("End to end: rhr's dashboard in tmux", .serialized)
 struct DashboardEndToEndTests {
     static let chart = "Resting heart rate, bpm"
-
-    func restingStore() throws -> (TemporaryDirectory, String) {
-        let dir = try TemporaryDirectory()
-        let path = dir.path + "/rhr.sqlite"
-        try StoreFixture.resting(at: path)
-        return (dir, path)
-    }
 
     /// The words of `stty -a` the wrapper printed after rhr: canonical mode and echo must be back.
     func expectTerminalRestored(_ screen: String) {
@@ -24,9 +18,7 @@ struct DashboardEndToEndTests {
 
     @Test("The first screen: header with currency and aggregation, chart, legend, columns on the last day")
     func firstScreen() throws {
-        let (dir, path) = try restingStore()
-        let tmux = try Tmux(width: 100, height: 30, command: try Binary.dashboard("--store '\(path)'"))
-        defer { tmux.kill(); _ = dir }
+        let tmux = try dashboardOnRestingStore()
         // The last 400 days come first; the whole history follows from a background read.
         let screen = try tmux.waitFor("rhr   resting heart rate  12 Jan – 12 Mar 2026")
         #expect(screen.contains(Self.chart))
@@ -39,10 +31,7 @@ struct DashboardEndToEndTests {
 
     @Test("a cycles the aggregation and the header follows")
     func aggregation() throws {
-        let (dir, path) = try restingStore()
-        let tmux = try Tmux(width: 100, height: 30, command: try Binary.dashboard("--store '\(path)'"))
-        defer { tmux.kill(); _ = dir }
-        try tmux.waitFor(Self.chart)
+        let tmux = try dashboardOnRestingStore()
         try tmux.send("a")
         try tmux.waitFor("one value per day: lowest")
         try tmux.send("a")
@@ -52,10 +41,7 @@ struct DashboardEndToEndTests {
 
     @Test("? shows the help with the wellness note; Esc goes back")
     func help() throws {
-        let (dir, path) = try restingStore()
-        let tmux = try Tmux(width: 100, height: 30, command: try Binary.dashboard("--store '\(path)'"))
-        defer { tmux.kill(); _ = dir }
-        try tmux.waitFor(Self.chart)
+        let tmux = try dashboardOnRestingStore()
         try tmux.send("?")
         let help = try tmux.waitFor("It is not medical advice.")
         #expect(help.contains(" Keys"))
@@ -66,10 +52,7 @@ struct DashboardEndToEndTests {
 
     @Test("Resized below 60×16 it says so and the size it needs; back to size, the dashboard returns")
     func resize() throws {
-        let (dir, path) = try restingStore()
-        let tmux = try Tmux(width: 100, height: 30, command: try Binary.dashboard("--store '\(path)'"))
-        defer { tmux.kill(); _ = dir }
-        try tmux.waitFor(Self.chart)
+        let tmux = try dashboardOnRestingStore()
         try tmux.resize(width: 59, height: 15)
         let small = try tmux.waitFor("Terminal too small")
         #expect(small.contains("59×15: rhr needs at least 60×16."))
@@ -80,10 +63,7 @@ struct DashboardEndToEndTests {
 
     @Test("q quits: the process exits 0 and the terminal is restored, also from the too-small screen")
     func quit() throws {
-        let (dir, path) = try restingStore()
-        let tmux = try Tmux(width: 100, height: 30, command: try Binary.dashboard("--store '\(path)'"))
-        defer { tmux.kill(); _ = dir }
-        try tmux.waitFor(Self.chart)
+        let tmux = try dashboardOnRestingStore()
         try tmux.resize(width: 50, height: 12)
         try tmux.waitFor("too small")
         try tmux.send("q")
@@ -93,10 +73,7 @@ struct DashboardEndToEndTests {
 
     @Test("Ctrl-C quits and restores the terminal")
     func controlC() throws {
-        let (dir, path) = try restingStore()
-        let tmux = try Tmux(width: 100, height: 30, command: try Binary.dashboard("--store '\(path)'"))
-        defer { tmux.kill(); _ = dir }
-        try tmux.waitFor(Self.chart)
+        let tmux = try dashboardOnRestingStore()
         try tmux.send("C-c")
         try tmux.waitFor("rhr exited 0", history: true)
         expectTerminalRestored(try tmux.waitFor("icanon"))
@@ -104,13 +81,13 @@ struct DashboardEndToEndTests {
 
     @Test("SIGTERM ends it with status 143 and a restored terminal; a crash (SIGSEGV) restores it too")
     func signals() throws {
-        let (dir, path) = try restingStore()
+        let dir = try TemporaryDirectory(prefix: "rhr-e2e")
+        let path = dir.storePath
+        try StoreFixture.resting(at: path)
         for (signal, status) in [(SIGTERM, "143"), (SIGSEGV, "139")] {
             let pidFile = dir.path + "/pid-\(signal)"
             // The Swift backtracer, which the crash handler hands the signal to, asks on a terminal; not here.
-            let tmux = try Tmux(width: 100, height: 30, command: try Binary.dashboard(
-                "--store '\(path)'", pidFile: pidFile, environment: "SWIFT_BACKTRACE=interactive=no"))
-            defer { tmux.kill() }
+            let tmux = try Tmux.rhr("--store '\(path)'", pidFile: pidFile, environment: "SWIFT_BACKTRACE=interactive=no")
             try tmux.waitFor(Self.chart)
             let text = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
             guard let pid = pid_t(text) else { throw TestFailure("no pid in \(pidFile): \(text)") }
@@ -126,10 +103,7 @@ struct DashboardEndToEndTests {
 
     @Test("NO_COLOR and a non-UTF-8 locale: plain ASCII, no colours, still readable")
     func plainRendering() throws {
-        let (dir, path) = try restingStore()
-        let tmux = try Tmux(width: 100, height: 30,
-                            command: try Binary.dashboard("--store '\(path)'", environment: "LANG=C NO_COLOR=1"))
-        defer { tmux.kill(); _ = dir }
+        let tmux = try dashboardOnRestingStore(environment: "LANG=C NO_COLOR=1")
         let screen = try tmux.waitFor("12 Jan - 12 Mar 2026")
         #expect(screen.unicodeScalars.allSatisfy { $0.isASCII })
         #expect(screen.contains("Health Connect: 1 o Oura  HealthKit: 2 + Jane's Apple Watch"))
@@ -149,8 +123,7 @@ struct DashboardEndToEndTests {
     @Test("An empty store shows how to import or connect, never an empty chart")
     func emptyState() throws {
         let dir = try TemporaryDirectory()
-        let tmux = try Tmux(width: 100, height: 30, command: try Binary.dashboard("--store '\(dir.path)/rhr.sqlite'"))
-        defer { tmux.kill() }
+        let tmux = try Tmux.rhr("--store '\(dir.storePath)'", directory: dir)
         let screen = try tmux.waitFor("No resting heart rate here yet.")
         #expect(screen.contains("rhr import export.zip"))
         #expect(screen.contains("rhr demo"))
@@ -159,9 +132,8 @@ struct DashboardEndToEndTests {
 
     @Test("rhr PATH with heart rate but no resting writer explains it in words (R9)")
     func heartRateOnlyFile() throws {
-        let file = Binary.packageRoot + "/Samples/health-connect/heart-rate-only.zip"
-        let tmux = try Tmux(width: 100, height: 30, command: try Binary.dashboard("'\(file)'"))
-        defer { tmux.kill() }
+        let file = SourceTree.samples + "/health-connect/heart-rate-only.zip"
+        let tmux = try Tmux.rhr("'\(file)'")
         let screen = try tmux.waitFor("No resting heart rate to show.")
         #expect(screen.contains("heart-rate samples"))
         #expect(screen.contains("does not derive resting heart rate"))
@@ -170,8 +142,7 @@ struct DashboardEndToEndTests {
 
     @Test("rhr demo opens the dashboard on the bundled samples")
     func demo() throws {
-        let tmux = try Tmux(width: 100, height: 30, command: try Binary.dashboard("demo"))
-        defer { tmux.kill() }
+        let tmux = try Tmux.rhr("demo")
         // Both, in one capture: a capture can catch a frame half drawn.
         let screen = try tmux.waitUntil("the demo's chart and cursor row") {
             $0.contains(Self.chart) && $0.contains("▸Sat 21 Mar 2026")
@@ -185,34 +156,23 @@ struct DashboardEndToEndTests {
         // before it removes its temporary store, a copy of health data. The order is a race: a few rounds.
         let scratch = try TemporaryDirectory()
         for round in 1...5 {
-            let tmux = try Tmux(width: 100, height: 30,
-                                command: try Binary.dashboard("demo", environment: "TMPDIR='\(scratch.path)'"))
+            let tmux = try Tmux.rhr("demo", environment: "TMPDIR='\(scratch.path)'")
             try tmux.waitFor("▸Sat 21 Mar 2026")
             tmux.kill()
-            let deadline = Date().addingTimeInterval(10)
-            var left = try FileManager.default.contentsOfDirectory(atPath: scratch.path)
-            while !left.isEmpty {
-                guard Date() < deadline else { throw TestFailure("round \(round): rhr left \(left) in its TMPDIR") }
-                usleep(20_000)   // between polls
-                left = try FileManager.default.contentsOfDirectory(atPath: scratch.path)
+            guard eventually(every: 0.02, { scratch.entries().isEmpty }) else {
+                throw TestFailure("round \(round): rhr left \(scratch.entries()) in its TMPDIR")
             }
         }
     }
 
     @Test("With stdout not a terminal, rhr prints the plain summary and no escape sequences")
     func notATerminal() throws {
-        let (dir, path) = try restingStore()
-        _ = dir
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Binary.rhr())
-        process.arguments = ["--store", path]
-        process.environment = ["TZ": "UTC", "LANG": "C.UTF-8", "TERM": "xterm-256color"]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let dir = try TemporaryDirectory(prefix: "rhr-e2e")
+        try StoreFixture.resting(at: dir.storePath)
+        let result = try Subprocess.run(try Binary.rhr(), ["--store", dir.storePath],
+                                        environment: ["TZ": "UTC", "LANG": "C.UTF-8", "TERM": "xterm-256color"])
+        let text = result.stdout
+        #expect(result.status == 0)
         #expect(text.contains("Jane’s Apple Watch"))
         #expect(text.contains("2026-03-12"))
         #expect(!text.contains("\u{1B}["))
@@ -228,17 +188,15 @@ struct LiveDashboardEndToEndTests {
 
     @Test("A push shows with its ✱ mark; SIGTERM to the daemon: 'daemon stopped', keys still work, q restores the terminal")
     func liveDashboard() throws {
-        let dir = try TemporaryDirectory()
-        let store = dir.path + "/rhr.sqlite", socket = dir.path + "/run/rhr.sock", pidFile = dir.path + "/daemon.pid"
+        let dir = try TemporaryDirectory(prefix: "rhr-e2e")
+        let store = dir.storePath, socket = dir.socketPath, pidFile = dir.file("daemon.pid")
         try StoreFixture.resting(at: store)
         let rhr = try Binary.rhr()
         let daemon = "sh -c \"echo \\$\\$ > '\(pidFile)'; exec env TZ=UTC '\(rhr)' daemon --store '\(store)' --socket '\(socket)'\""
         let tmux = try Tmux(width: 100, height: 30, command: daemon)
         defer { tmux.kill(); _ = dir }
-        let deadline = Date().addingTimeInterval(20)
-        while !FileManager.default.fileExists(atPath: socket) {
-            guard Date() < deadline else { throw TestFailure("the daemon did not start: \(tmux.capture())") }
-            usleep(20_000)   // between polls
+        guard eventually(timeout: 20, every: 0.02, { FileManager.default.fileExists(atPath: socket) }) else {
+            throw TestFailure("the daemon did not start: \(tmux.capture())")
         }
         try tmux.newWindow(command: try Binary.dashboard("--store '\(store)' --socket '\(socket)'"))
         let first = try tmux.waitFor("▸Thu 12 Mar 2026")
@@ -246,13 +204,7 @@ struct LiveDashboardEndToEndTests {
 
         let batchFile = dir.path + "/batch.jsonl"
         try (Self.batch + "\n").write(toFile: batchFile, atomically: true, encoding: .utf8)
-        let push = Process()
-        push.executableURL = URL(fileURLWithPath: rhr)
-        push.arguments = ["push", "--socket", socket, batchFile]
-        push.standardOutput = FileHandle.nullDevice
-        try push.run()
-        push.waitUntilExit()
-        #expect(push.terminationStatus == 0)
+        #expect(try Subprocess.run(rhr, ["push", "--socket", socket, batchFile]).status == 0)
         // The cursor was on the most recent day, so it follows the new one; the day is marked.
         // (Each wait asks for all it checks in one capture: a capture can catch a frame half drawn.)
         try tmux.waitUntil("the pushed day, marked, with its value") {

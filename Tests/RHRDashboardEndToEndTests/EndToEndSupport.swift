@@ -1,19 +1,11 @@
 import Foundation
 import RHRCore
 import RHRStore
+import RHRTestSupport
 
-/// The package root, found from this file, and the `rhr` that `swift build` made there.
+/// The `rhr` that `swift build` made, and command lines that run it in tmux.
 enum Binary {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
-
-    static func rhr() throws -> String {
-        let path = packageRoot + "/.build/debug/rhr"
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw TestFailure("\(path) is missing: run `swift build` before `swift test` (scripts/test does)")
-        }
-        return path
-    }
+    static func rhr() throws -> String { try SourceTree.builtProduct("rhr") }
 
     /// A command line for tmux: the dashboard in a UTF-8 locale and a fixed zone, then, once it exits, its
     /// status and the terminal modes it left behind. The inner shell writes its pid (which `exec` hands to rhr).
@@ -25,17 +17,6 @@ enum Binary {
         // (Variables in `environment` come after the defaults, so they win: LANG=C, NO_COLOR=1.)
         return "sh -c \"\(inner)\"; echo \"rhr exited $?\"; stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' '; echo"
     }
-}
-
-/// A private directory removed at the end of the test.
-final class TemporaryDirectory {
-    let path: String
-    init() throws {
-        var template = Array((NSTemporaryDirectory() + "/rhr-e2e-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
-        path = String(cString: made)
-    }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
 /// Stores for the dashboard to open, written through the real store.
@@ -70,4 +51,23 @@ enum StoreFixture {
                       resting: healthConnect, origin: "Health Connect export"),
         ])
     }
+}
+
+extension Tmux {
+    /// `rhr ARGUMENTS` in a 100×30 tmux, as `Binary.dashboard` runs it.
+    static func rhr(_ arguments: String, pidFile: String? = nil, environment: String = "",
+                    directory: TemporaryDirectory? = nil) throws -> Tmux {
+        try Tmux(width: 100, height: 30, directory: directory,
+                 command: try Binary.dashboard(arguments, pidFile: pidFile, environment: environment))
+    }
+}
+
+/// Sixty resting days in a fresh store (`StoreFixture.resting`) and the dashboard on it, in a tmux of
+/// 100×30 tmux, once its chart is drawn. The store lives in the tmux's directory and goes with it.
+func dashboardOnRestingStore(environment: String = "") throws -> Tmux {
+    let directory = try TemporaryDirectory(prefix: "rhr-e2e")
+    try StoreFixture.resting(at: directory.storePath)
+    let tmux = try Tmux.rhr("--store '\(directory.storePath)'", environment: environment, directory: directory)
+    try tmux.waitFor(DashboardEndToEndTests.chart)
+    return tmux
 }

@@ -1,28 +1,31 @@
 import Foundation
+import RHRTestSupport
 
-/// A detached tmux session on a private server (its own socket), running one command. Always `kill()` it.
+/// A detached tmux session on a private server (its own socket), running one command. The server is killed
+/// with `kill()` or, at the latest, when the value goes away.
 final class Tmux {
-    /// The server's socket, in a private directory removed with it.
+    /// The server's socket, in a private directory removed with it (where a test may keep its files too).
     let socket: String
-    private let directory: TemporaryDirectory
+    let directory: TemporaryDirectory
     let session = "rhr"
     /// The session's current window and pane. Not the bare name: tmux looks a bare name up as a window name
     /// first, and a window running `rhr` is named `rhr` too (the daemon's, when the dashboard has a second).
     var target: String { session + ":" }
     let tmux: String
 
-    /// Starts `command` (run by `sh -c`) in a `width`×`height` pane that stays after the command ends.
-    init(width: Int, height: Int, command: String) throws {
-        guard let tmux = Tmux.which("tmux") else {
+    /// Starts `command` (run by `sh -c`) in a `width`×`height` pane that stays after the command ends; the
+    /// server's socket goes in `directory` (a new one unless given).
+    init(width: Int, height: Int, directory: TemporaryDirectory? = nil, command: String) throws {
+        guard let tmux = Subprocess.which("tmux") else {
             throw TestFailure("tmux is not installed; scripts/setup installs it")
         }
         self.tmux = tmux
-        directory = try TemporaryDirectory()
-        socket = directory.path + "/tmux.sock"
-        // This starts the server, which keeps what it inherits: see `Spawn`.
-        let status = try Spawn.run(tmux, ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-s", session,
-                                          "-x", "\(width)", "-y", "\(height)", command,
-                                          ";", "set-option", "-t", session, "remain-on-exit", "on"])
+        self.directory = try directory ?? TemporaryDirectory(prefix: "rhr-tmux")
+        socket = self.directory.path + "/tmux.sock"
+        // This starts the server, which keeps what it inherits: nothing but /dev/null (`Subprocess.status`).
+        let status = try Subprocess.status(tmux, ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-s", session,
+                                                  "-x", "\(width)", "-y", "\(height)", command,
+                                                  ";", "set-option", "-t", session, "remain-on-exit", "on"])
         guard status == 0 else { throw TestFailure("tmux new-session exited with \(status)") }
     }
 
@@ -43,14 +46,10 @@ final class Tmux {
     @discardableResult
     func waitUntil(seconds: Double = 20, history: Bool = false, _ what: String,
                    _ condition: (String) -> Bool) throws -> String {
-        let deadline = Date().addingTimeInterval(seconds)
-        var screen = capture(history: history)
-        while !condition(screen) {
-            guard Date() < deadline else {
-                throw TestFailure("no \(what) on the screen within \(Int(seconds)) s; the screen was:\n\(screen)")
-            }
-            usleep(20_000)   // between polls, not a wait for an outcome
-            screen = capture(history: history)
+        var screen = ""
+        // Every 20 ms: each look starts a tmux client.
+        guard eventually(timeout: seconds, every: 0.02, { screen = capture(history: history); return condition(screen) }) else {
+            throw TestFailure("no \(what) on the screen within \(Int(seconds)) s; the screen was:\n\(screen)")
         }
         return screen
     }
@@ -74,37 +73,17 @@ final class Tmux {
         _ = try? run(["kill-server"])
     }
 
+    deinit { kill() }
+
     private func run(_ arguments: [String]) throws {
         _ = try output(arguments)
     }
 
     private func output(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tmux)
-        process.arguments = ["-S", socket, "-f", "/dev/null"] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let problem = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TestFailure("tmux \(arguments.joined(separator: " ")): \(String(decoding: problem, as: UTF8.self))")
+        let result = try Subprocess.run(tmux, ["-S", socket, "-f", "/dev/null"] + arguments)
+        guard result.status == 0 else {
+            throw TestFailure("tmux \(arguments.joined(separator: " ")): \(result.stderr)")
         }
-        return String(decoding: data, as: UTF8.self)
+        return result.stdout
     }
-
-    static func which(_ name: String) -> String? {
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let path = "\(dir)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return nil
-    }
-}
-
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

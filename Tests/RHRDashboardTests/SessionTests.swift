@@ -3,7 +3,7 @@ import RHRCore
 import RHRDashboard
 import RHRLive
 import RHRScreen
-import Synchronization
+import RHRTestSupport
 import Testing
 
 /// A terminal that plays a script and keeps what was drawn: the run loop's real partner in tests. A step
@@ -74,18 +74,6 @@ final class ListFeed: DashboardFeed {
     }
 }
 
-/// Counts loads across threads.
-final class Counter: Sendable {
-    private let value = Mutex(0)
-    func next() -> Int {
-        value.withLock { value in
-            value += 1
-            return value
-        }
-    }
-    var count: Int { value.withLock { $0 } }
-}
-
 struct LoadError: Error, CustomStringConvertible {
     var description: String { "the store is gone" }
 }
@@ -120,7 +108,7 @@ struct SessionTests {
         let terminal = ScriptedTerminal([.input(.key(.character("r"))), .input(.key(.left)), .awaitReadable,
                                          .input(.key(.character("r"))), .awaitReadable])
         let session = DashboardSession(load: {
-            let n = loads.next()
+            let n = loads.add()
             if n == 3 { throw LoadError() }
             var data = Fixture.standard()
             data.revision = Int64(n)
@@ -164,10 +152,10 @@ struct SessionTests {
         let loads = Counter(), dayLoads = Counter()
         let terminal = ScriptedTerminal([.input(.readable(feed.fileDescriptor!)), .awaitReadable])
         let session = DashboardSession(load: {
-            _ = loads.next()
+            loads.add()
             return Fixture.standard()
         }, loadDays: { days in
-            _ = dayLoads.next()
+            dayLoads.add()
             let data = SessionTests.changedFixture()
             return DashboardDelta(days: days, samples: data.samples.filter { days.contains($0.day) },
                                   revisions: data.revisions.filter { days.contains($0.day) },
@@ -189,7 +177,7 @@ struct SessionTests {
         let loads = Counter()
         let terminal = ScriptedTerminal([.input(.readable(feed.fileDescriptor!)), .awaitReadable])
         let session = DashboardSession(load: {
-            loads.next() == 1 ? Fixture.standard() : SessionTests.changedFixture()
+            loads.add() == 1 ? Fixture.standard() : SessionTests.changedFixture()
         }, loadDays: { _ in throw LoadError() }, feed: feed, today: { Fixture.lastDay })
         _ = try session.run(on: terminal)
         #expect(loads.count == 2)

@@ -1,5 +1,6 @@
 import Foundation
 import RHRCore
+import RHRTestSupport
 import Testing
 @testable import RHRFormats
 

@@ -1,5 +1,6 @@
 import Foundation
 import RHRCore
+import RHRTestSupport
 import Testing
 @testable import RHRFormats
 
@@ -487,7 +488,7 @@ struct AppleHealthReaderTests {
         let path = try scratch.write("export.xml", appleHealthExport(body))
         let size = Int64(try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int)
         let calls = ProgressLog()
-        _ = try AppleHealthReader.read(path: path, options: ImportOptions(), progress: { calls.add(($0, $1)) },
+        _ = try AppleHealthReader.read(path: path, options: ImportOptions(), progress: { calls.append(($0, $1)) },
                                        tuning: AppleHealthReader.Tuning(blockSize: 4096))
         let seen = calls.all
         #expect(seen.last.map { $0 == (size, size) } == true)

@@ -1,5 +1,6 @@
 import Foundation
 import RHRCore
+import RHRTestSupport
 import Testing
 @testable import RHRFormats
 
@@ -122,7 +123,7 @@ struct AppleHealthZipTests {
         let zip = try scratch.zip("export.zip", ["apple_health_export/export.xml"])
         let size = Int64(try FileManager.default.attributesOfItem(atPath: zip)[.size] as! Int)
         let calls = ProgressLog()
-        _ = try AppleHealthReader.read(path: zip, options: ImportOptions(), progress: { calls.add(($0, $1)) })
+        _ = try AppleHealthReader.read(path: zip, options: ImportOptions(), progress: { calls.append(($0, $1)) })
         #expect(calls.all.last.map { $0 == (size, size) } == true)
     }
 }

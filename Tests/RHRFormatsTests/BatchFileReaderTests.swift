@@ -1,5 +1,6 @@
 import Foundation
 import RHRCore
+import RHRTestSupport
 import Testing
 @testable import RHRFormats
 
@@ -121,7 +122,7 @@ struct BatchFileReaderTests {
         #expect(text.utf8.count > 2 * BatchFileReader.chunkSize)
         let path = try dir.write("many.jsonl", text)
         let log = ProgressLog()
-        let file = try BatchFileReader.read(path: path, options: Self.options, progress: { log.add(($0, $1)) })
+        let file = try BatchFileReader.read(path: path, options: Self.options, progress: { log.append(($0, $1)) })
         #expect(file.kind == .syncBatches)
         #expect(file.path == path)
         #expect(file.batches.count == count)

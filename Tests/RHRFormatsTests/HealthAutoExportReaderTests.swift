@@ -1,6 +1,7 @@
 import Foundation
 import RHRCore
 @testable import RHRFormats
+import RHRTestSupport
 import Testing
 
 @Suite("Health Auto Export JSON")
@@ -238,7 +239,7 @@ struct HealthAutoExportReaderTests {
         try Data(Self.resting.utf8).write(to: URL(fileURLWithPath: path))
         let log = ProgressLog()
         _ = try HealthAutoExportReader.read(path: path, options: ImportOptions(machineZone: berlinZone),
-                                            progress: { log.add(($0, $1)) })
+                                            progress: { log.append(($0, $1)) })
         #expect(log.all.last.map { [$0.0, $0.1] } == [Int64(Self.resting.utf8.count), Int64(Self.resting.utf8.count)])
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import RHRCore
 @testable import RHRFormats
+import RHRTestSupport
 import Testing
 
 @Suite("Health Connect export: heart-rate series for the empty state")

@@ -1,6 +1,7 @@
 import Foundation
 import RHRCore
 @testable import RHRFormats
+import RHRTestSupport
 import Testing
 
 /// Three writers as the notes describe them: a ring, a watch, a manual entry.
@@ -271,7 +272,7 @@ struct HealthConnectReaderTests {
         db.close()
         let seen = ProgressLog()
         _ = try HealthConnectReader.read(path: db.path, options: ImportOptions(machineZone: berlinZone),
-                                         progress: { done, total in seen.add((done, total)) })
+                                         progress: { done, total in seen.append((done, total)) })
         let size = Int64(try HealthConnectTestZip.bytes(of: db.path).count)
         #expect(seen.all.last.map { [$0.0, $0.1] } == [size, size])
     }

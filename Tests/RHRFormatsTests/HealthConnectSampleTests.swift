@@ -1,6 +1,7 @@
 import Foundation
 import RHRCore
 import RHRFormats
+import RHRTestSupport
 import Testing
 
 /// The committed samples (made by `scripts/make-health-connect-samples`, never run here) say what their

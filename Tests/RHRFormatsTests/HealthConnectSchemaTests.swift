@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import RHRCore
 @testable import RHRFormats
+import RHRTestSupport
 import Testing
 
 @Suite("Health Connect export: what is not one")

@@ -1,6 +1,7 @@
 import Foundation
 import RHRCore
 @testable import RHRFormats
+import RHRTestSupport
 import Testing
 
 @Suite("Health Connect export: export time and exports in a row")

@@ -1,6 +1,7 @@
 import Foundation
 import RHRCore
 @testable import RHRFormats
+import RHRTestSupport
 import Testing
 
 @Suite("Health Connect export: the zip and its private copy")
@@ -48,7 +49,7 @@ struct HealthConnectZipTests {
         try HealthConnectTestZip.write(zip, members: [.init(name: "health_connect_export.db", bytes: try exportBytes(dir))])
         let scratch = dir.file("scratch")
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: false)
-        let seen = CallRecorder<String>()
+        let seen = Recorder<String>()
         let file = try read(zip, scratch: scratch) { path in
             var info = stat()
             #expect(stat(path, &info) == 0)
@@ -58,7 +59,7 @@ struct HealthConnectZipTests {
             #expect(info.st_mode & 0o777 == 0o700)
             #expect((parent as NSString).deletingLastPathComponent == scratch)
             #expect(info.st_uid == getuid())
-            seen.add(path)
+            seen.append(path)
         }
         #expect(file.batches.first?.resting.count == 5)
         let path = try #require(seen.all.first)
@@ -74,8 +75,8 @@ struct HealthConnectZipTests {
         try HealthConnectTestZip.write(zip, members: [.init(name: "health_connect_export.db", bytes: try exportBytes(dir, version: 30))])
         let scratch = dir.file("scratch")
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: false)
-        let seen = CallRecorder<String>()
-        let error = try #require(throws: InputError.self) { try read(zip, scratch: scratch) { seen.add($0) } }
+        let seen = Recorder<String>()
+        let error = try #require(throws: InputError.self) { try read(zip, scratch: scratch) { seen.append($0) } }
         #expect(error.path == zip)
         #expect(error.message == "health_connect_export.db: Health Connect schema version 30 is not one rhr knows (it reads versions 9–18)")
         #expect(seen.all.count == 1)

@@ -7,42 +7,8 @@ import RHRFormats
 import RHRLive
 import RHRStore
 import RHRScreen
+import RHRTestSupport
 import Testing
-
-/// A daemon served from a thread of the test process, on a real socket in a temporary directory.
-final class TestDaemon: Sendable {
-    let server: DaemonServer
-    let socketPath: String
-
-    init(socketPath: String, storePath: String) throws {
-        var configuration = DaemonConfiguration(socketPath: socketPath, storePath: storePath)
-        configuration.machineZone = utc
-        configuration.externalChangeInterval = 0.05
-        configuration.shutdownGrace = 5
-        server = try DaemonServer(configuration)
-        server.start()
-        self.socketPath = socketPath
-    }
-
-    /// Pushes a batch as `rhr push` does and returns the reply.
-    func push(_ batch: SyncBatch) throws -> JSONValue {
-        let client = try DaemonClient(socketPath: socketPath, timeout: 5)
-        defer { client.close() }
-        let reply = try client.push(batch)
-        #expect(reply["ok"]?.bool == true, "push refused: \(reply)")
-        return reply
-    }
-
-    func stop() {
-        server.stop()
-        #expect(server.waitUntilStopped(timeout: 10), "the daemon did not stop")
-    }
-
-    deinit {
-        server.stop()
-        server.waitUntilStopped(timeout: 10)
-    }
-}
 
 /// The feed adapter over a real daemon socket: what the daemon sends becomes dashboard events.
 @Suite("Daemon feed: a daemon subscription as dashboard events", .serialized)
@@ -56,7 +22,7 @@ struct DaemonFeedTests {
 
     @Test("No daemon listening: no connection, no event, no error; it looks again every few seconds")
     func noDaemon() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         _ = try History.build(at: dir.storePath)
         let feed = DaemonFeed(socketPath: dir.socketPath, storePath: dir.storePath, explicit: true)
         #expect(!feed.isConnected && feed.fileDescriptor == nil)
@@ -66,9 +32,9 @@ struct DaemonFeedTests {
 
     @Test("A daemon on this store: live from the start; each push arrives as a store change naming its days")
     func pushes() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         _ = try History.build(at: dir.storePath)
-        let daemon = try TestDaemon(socketPath: dir.socketPath, storePath: dir.storePath)
+        let daemon = try liveDaemon(dir)
         let feed = DaemonFeed(socketPath: dir.socketPath, storePath: dir.path + "/./rhr.sqlite")
         #expect(feed.isConnected && feed.idleInterval == nil)
         let started = feed.start()
@@ -94,9 +60,9 @@ struct DaemonFeedTests {
 
     @Test("Another process writes the store: a resync asks for a full read")
     func resync() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let database = try History.build(at: dir.storePath)
-        let daemon = try TestDaemon(socketPath: dir.socketPath, storePath: dir.storePath)
+        let daemon = try liveDaemon(dir)
         let feed = DaemonFeed(socketPath: dir.socketPath, storePath: dir.storePath)
         _ = feed.start()
         _ = try database.apply(draft(1, value: 61))
@@ -112,12 +78,12 @@ struct DaemonFeedTests {
 
     @Test("The daemon stops: the feed says so once and leaves no descriptor to watch; a new daemon is followed")
     func stopAndReturn() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         _ = try History.build(at: dir.storePath)
-        var daemon: TestDaemon? = try TestDaemon(socketPath: dir.socketPath, storePath: dir.storePath)
+        var daemon: TestDaemon? = try liveDaemon(dir)
         let feed = DaemonFeed(socketPath: dir.socketPath, storePath: dir.storePath, retrySeconds: 0.05)
         _ = feed.start()
-        daemon?.stop()
+        try daemon?.stop()
         daemon = nil
         #expect(readable(feed.fileDescriptor), "the closed connection did not wake the loop")
         let events = feed.receive()
@@ -130,7 +96,7 @@ struct DaemonFeedTests {
         #expect(feed.idleInterval == 50)
         #expect(feed.idle().isEmpty, "no daemon yet")
 
-        daemon = try TestDaemon(socketPath: dir.socketPath, storePath: dir.storePath)
+        daemon = try liveDaemon(dir)
         var started: [DashboardEvent] = []
         #expect(eventually { started = feed.idle(); return !started.isEmpty })
         guard case .liveFeedStarted? = started.first else {
@@ -145,10 +111,10 @@ struct DaemonFeedTests {
 
     @Test("A daemon that serves another store is not followed; a note says so when its socket was named")
     func otherStore() throws {
-        let dir = TemporaryDirectory(), other = TemporaryDirectory()
+        let dir = try TemporaryDirectory(), other = try TemporaryDirectory()
         _ = try History.build(at: dir.storePath)
         _ = try History.build(at: other.storePath)
-        let daemon = try TestDaemon(socketPath: dir.socketPath, storePath: other.storePath)
+        let daemon = try liveDaemon(dir, storePath: other.storePath)
         let quiet = DaemonFeed(socketPath: dir.socketPath, storePath: dir.storePath)
         #expect(!quiet.isConnected && quiet.start().isEmpty)
         let named = DaemonFeed(socketPath: dir.socketPath, storePath: dir.storePath, explicit: true)
@@ -164,9 +130,9 @@ struct DaemonFeedTests {
 
     @Test("The dashboard over a real daemon: a push is patched in and drawn with its mark; then the daemon stops")
     func session() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         _ = try History.build(at: dir.storePath)
-        let daemon = try TestDaemon(socketPath: dir.socketPath, storePath: dir.storePath)
+        let daemon = try liveDaemon(dir)
         let feed = DaemonFeed(socketPath: dir.socketPath, storePath: dir.storePath)
         let background = BackgroundStore(path: dir.storePath, machineZone: utc)
         let loads = Counter()
@@ -183,7 +149,7 @@ struct DaemonFeedTests {
         terminal.steps = [
             { _ = try? daemon.push(self.draft(1, value: 61)) }, {},
             { _ = try? daemon.push(self.draft(2, value: 47)) }, {},
-            { daemon.stop() },
+            { #expect(throws: Never.self) { try daemon.stop() } },
         ]
         let initial = try background.read { try fullData($0) }
         _ = try session.run(on: terminal, initial: initial)
@@ -195,22 +161,6 @@ struct DaemonFeedTests {
         #expect(loads.count == 1, "the replacement was patched in; only the new stream was read in full")
         #expect(screens.last?.contains("live: daemon stopped; showing the store as of") == true)
         #expect(terminal.watched.last?.count == 1, "only the loader's descriptor is watched once the daemon is gone")
-    }
-}
-
-/// Counts across threads. `@unchecked Sendable`: `value` is used under `lock` only.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func add() {
-        lock.lock()
-        value += 1
-        lock.unlock()
-    }
-    var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
     }
 }
 

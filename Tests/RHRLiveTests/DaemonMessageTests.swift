@@ -3,6 +3,7 @@ import RHRCore
 import RHRDashboard
 import RHRFormats
 @testable import RHRLive
+import RHRTestSupport
 import Testing
 
 /// How each daemon message becomes a dashboard event (the socket itself is in DaemonFeedTests).

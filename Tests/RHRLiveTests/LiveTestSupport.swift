@@ -3,43 +3,18 @@ import RHRCore
 import RHRDashboard
 import RHRLive
 import RHRStore
+import RHRTestSupport
 import Testing
 
-/// A private temporary directory with a short path (a socket path holds at most 107 bytes), removed when
-/// the value is released.
-final class TemporaryDirectory: Sendable {
-    let path: String
+// `TemporaryDirectory`, `TestDaemon`, `eventually`, `ts`, `day` and `utc` come from RHRTestSupport.
 
-    init() {
-        var template = Array("/tmp/rhrl-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { fatalError("mkdtemp failed") }
-        path = String(cString: made)
+/// A daemon on `directory`'s socket that serves `storePath` (the directory's store unless named) and looks for
+/// other processes' writes every 50 ms.
+func liveDaemon(_ directory: TemporaryDirectory, storePath: String? = nil) throws -> TestDaemon {
+    try TestDaemon(directory: directory) { configuration in
+        configuration.externalChangeInterval = 0.05
+        if let storePath { configuration.storePath = storePath }
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    var storePath: String { path + "/rhr.sqlite" }
-    var socketPath: String { path + "/run/rhr.sock" }
-}
-
-let utc = TimeZone(identifier: "UTC")!
-
-func ts(_ text: String) -> Timestamp {
-    guard let t = Timestamp.parse(text) else { fatalError("bad test date \(text)") }
-    return t
-}
-
-func day(_ text: String) -> LocalDay { LocalDay(text)! }
-
-/// Polls `condition` until it holds or `timeout` seconds pass; never a fixed sleep.
-@discardableResult
-func eventually(timeout: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if try condition() { return true }
-        usleep(2_000)
-    }
-    return try condition()
 }
 
 /// Whether `fd` becomes readable within `timeout` seconds.

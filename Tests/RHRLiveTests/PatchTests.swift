@@ -3,6 +3,7 @@ import RHRCore
 import RHRDashboard
 import RHRLive
 import RHRStore
+import RHRTestSupport
 import Testing
 
 /// A live update patches the prepared index with the days it changed; the result must be what a full read of
@@ -50,7 +51,7 @@ struct PatchTests {
 
     @Test("A bridge's pushes during a day: a new draft, its replacement, a deletion, and the next morning")
     func bridgeDay() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let follower = try Follower(try History.build(at: dir.storePath))
         // The first batch of a new stream: which road last delivered a sample may change anywhere: a full read.
         #expect(try !follower.apply(History.bridge(1, asOf: "2026-03-13T08:00:00+01:00",
@@ -77,7 +78,7 @@ struct PatchTests {
 
     @Test("A bridge that delivered the whole history moves on: every day's samples take its new read time")
     func bridgeHistory() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let follower = try Follower(try History.build(at: dir.storePath))
         // The bridge's first sync delivers the same samples the export had (same natural keys) and today's.
         var history = (0..<90).map { i -> RestingSample in
@@ -100,7 +101,7 @@ struct PatchTests {
 
     @Test("A writer that appears or loses its last sample renumbers the writers; the result is still exact")
     func writersComeAndGo() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let follower = try Follower(try History.build(at: dir.storePath))
         _ = try follower.apply(History.bridge(1, asOf: "2026-03-13T08:00:00+01:00",
                                              [History.watchSample(today, 61, uuid: "D1", minutes: 600)]))
@@ -116,7 +117,7 @@ struct PatchTests {
 
     @Test("Heart rate on a live day patches the sedentary context series")
     func heartRateContext() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let follower = try Follower(try History.build(at: dir.storePath))
         _ = try follower.apply(History.bridge(1, asOf: "2026-03-13T08:00:00+01:00",
                                              [History.watchSample(today, 61, uuid: "D1", minutes: 600)]))
@@ -129,7 +130,7 @@ struct PatchTests {
 
     @Test("Cannot patch: a partial index, or streams that change their order; the dashboard then reads everything")
     func fallBack() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let follower = try Follower(try History.build(at: dir.storePath))
         _ = try follower.apply(History.bridge(1, asOf: "2026-03-13T08:00:00+01:00",
                                              [History.watchSample(today, 61, uuid: "D1", minutes: 600)]))
@@ -158,7 +159,7 @@ struct PatchTests {
 struct HeartRateOnlyPatchTests {
     @Test("Heart rate only, then more heart rate, then the first resting value: each step equals a full read")
     func firstRestingValue() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let database = try HealthDatabase(path: dir.storePath, machineZone: utc)
         let today = day("2026-03-13")
         _ = try database.apply(History.bridge(1, asOf: "2026-03-13T08:00:00+01:00",
@@ -177,7 +178,7 @@ struct HeartRateOnlyPatchTests {
 struct WriterDetailsPatchTests {
     @Test("A writer whose details change (a bridge names the watch's bundle) is read in full, since every day shows them")
     func detailsChange() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let follower = try PatchTests.Follower(try History.build(at: dir.storePath))
         let today = day("2026-03-13")
         _ = try follower.apply(History.bridge(1, asOf: "2026-03-13T08:00:00+01:00",

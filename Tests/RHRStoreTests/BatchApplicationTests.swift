@@ -2,10 +2,13 @@ import Foundation
 import RHRCore
 import Testing
 @testable import RHRStore
+import RHRTestSupport
 
 @Suite("Applying batches")
 struct BatchApplicationTests {
-    let dir = TemporaryDirectory()
+    let dir: TemporaryDirectory
+
+    init() throws { dir = try TemporaryDirectory() }
 
     func open() throws -> HealthDatabase { try HealthDatabase(path: dir.file("rhr.sqlite"), machineZone: utc) }
 

@@ -2,11 +2,12 @@ import CSQLite
 import Foundation
 import Testing
 @testable import RHRStore
+import RHRTestSupport
 
 @Suite("Store file")
 struct StoreFileTests {
     @Test func createdPrivateInWALMode() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("rhr.sqlite")
         let store = try HealthDatabase(path: path, machineZone: utc)
         _ = try store.apply(export("2026-11-29 08:00:00 +0100", [hk("2026-11-28 00:10:00 +0100", "2026-11-28 23:00:00 +0100", 58)]))
@@ -20,7 +21,7 @@ struct StoreFileTests {
     }
 
     @Test func reopensWithItsData() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("rhr.sqlite")
         do {
             let store = try HealthDatabase(path: path, machineZone: utc)
@@ -32,7 +33,7 @@ struct StoreFileTests {
     }
 
     @Test func refusesAFileThatIsNotAnRHRStore() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("other.sqlite")
         var handle: OpaquePointer?
         sqlite3_open(path, &handle)
@@ -52,7 +53,7 @@ struct StoreFileTests {
     }
 
     @Test func refusesANewerSchema() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("rhr.sqlite")
         _ = try HealthDatabase(path: path)
         var handle: OpaquePointer?

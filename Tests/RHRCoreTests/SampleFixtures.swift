@@ -1,18 +1,8 @@
 import Foundation
 @testable import RHRCore
+import RHRTestSupport
 
-/// A timestamp from an ISO-8601 or Apple date literal; fails the test loudly when the literal is wrong.
-func ts(_ text: String) -> Timestamp {
-    guard let t = Timestamp.parse(text) else { fatalError("bad test date \(text)") }
-    return t
-}
-
-func date(_ text: String) -> Date { ts(text).date }
-
-func day(_ text: String) -> LocalDay {
-    guard let d = LocalDay(text) else { fatalError("bad test day \(text)") }
-    return d
-}
+// Samples for the rules; `ts`, `date` and `day` come from RHRTestSupport.
 
 let watch = Writer(store: .healthKit, name: "Jane’s Apple Watch")
 let oura = Writer(store: .healthConnect, name: "com.ouraring.oura", appName: "Oura")

@@ -1,33 +1,10 @@
 import Foundation
 import RHRCore
 @testable import RHRStore
+import RHRTestSupport
 
-/// A private temporary directory, removed when the value is released.
-final class TemporaryDirectory {
-    let path: String
-
-    init() {
-        let template = FileManager.default.temporaryDirectory.appendingPathComponent("rhr-test-XXXXXX").path
-        var bytes = Array(template.utf8CString)
-        guard let made = mkdtemp(&bytes) else { fatalError("mkdtemp failed") }
-        path = String(cString: made)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String) -> String { path + "/" + name }
-}
-
-let utc = TimeZone(identifier: "UTC")!
-
-func ts(_ text: String) -> Timestamp {
-    guard let t = Timestamp.parse(text) else { fatalError("bad test date \(text)") }
-    return t
-}
-
-func date(_ text: String) -> Date { ts(text).date }
-
-func day(_ text: String) -> LocalDay { LocalDay(text)! }
+// Writers, samples and batches for the store; `ts`, `date`, `day`, `utc` and `TemporaryDirectory` come from
+// RHRTestSupport.
 
 let watch = Writer(store: .healthKit, name: "Jane’s Apple Watch")
 let scale = Writer(store: .healthKit, name: "Withings")

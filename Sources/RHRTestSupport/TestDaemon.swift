@@ -1,0 +1,47 @@
+import Foundation
+import RHRCore
+import RHRDaemon
+import RHRJSON
+
+/// A daemon served from a thread of this process, on a real socket and a real store in a temporary directory,
+/// stopped when the value goes away.
+public final class TestDaemon: Sendable {
+    public let directory: TemporaryDirectory
+    public let server: DaemonServer
+
+    /// In UTC, with a short shutdown grace; `configure` changes the rest.
+    public init(directory: TemporaryDirectory? = nil, configure: (inout DaemonConfiguration) -> Void = { _ in }) throws {
+        self.directory = try directory ?? TemporaryDirectory(prefix: "rhrd")
+        var configuration = DaemonConfiguration(socketPath: self.directory.socketPath, storePath: self.directory.storePath)
+        configuration.machineZone = utc
+        configuration.shutdownGrace = 5
+        configure(&configuration)
+        server = try DaemonServer(configuration)
+        server.start()
+    }
+
+    public var socketPath: String { server.socketPath }
+
+    public func client() throws -> DaemonClient { try DaemonClient(socketPath: socketPath, timeout: 5) }
+
+    /// Pushes a batch on a connection of its own, as `rhr push` does; a refusal fails the test.
+    @discardableResult
+    public func push(_ batch: SyncBatch) throws -> JSONValue {
+        let client = try client()
+        defer { client.close() }
+        let reply = try client.push(batch)
+        guard reply["ok"]?.bool == true else { throw TestFailure("push refused: \(JSONWriter.string(reply))") }
+        return reply
+    }
+
+    /// Stops the daemon and waits for it.
+    public func stop() throws {
+        server.stop()
+        guard server.waitUntilStopped(timeout: 10) else { throw TestFailure("the daemon did not stop within 10 s") }
+    }
+
+    deinit {
+        server.stop()
+        server.waitUntilStopped(timeout: 10)
+    }
+}
