@@ -65,12 +65,13 @@ final class AppleHealthBlockHandOff: Sendable {
         var cancelled = false
     }
     private let lists: Mutex<Lists>
-    private let freeCount: DispatchSemaphore
+    // Both start at 0 and are signalled up: libdispatch refuses to free a semaphore below its initial value.
+    private let freeCount = DispatchSemaphore(value: 0)
     private let fullCount = DispatchSemaphore(value: 0)
 
     init(blocks: [AppleHealthBlock]) {
         lists = Mutex(Lists(free: blocks))
-        freeCount = DispatchSemaphore(value: blocks.count)
+        for _ in blocks { freeCount.signal() }
     }
 
     /// A block to fill, or nil once the scanner has given up.

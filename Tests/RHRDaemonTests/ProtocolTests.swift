@@ -60,7 +60,7 @@ struct ProtocolTests {
         _ = try subscriber.subscribe()
         let batch = chainBatch(stream: "iphone", 1)
         #expect(try client.push(batch)["added"]?.int64 == 1)
-        #expect(try subscriber.nextEvent(timeout: 5)["revision"]?.int64 == 1)
+        #expect(try subscriber.nextEvent(timeout: 5).revision == 1)
         let again = try client.push(batch)
         #expect(again.isOK)
         #expect(again["duplicate"]?.bool == true)
@@ -69,7 +69,7 @@ struct ProtocolTests {
         #expect(again.days.isEmpty)
         // No event for a push that changed nothing: the next one the subscriber sees is the next change.
         #expect(try client.push(chainBatch(stream: "iphone", 2))["revision"]?.int64 == 2)
-        #expect(try subscriber.nextEvent(timeout: 5)["revision"]?.int64 == 2)
+        #expect(try subscriber.nextEvent(timeout: 5).revision == 2)
     }
 
     @Test func aStaleCursorIsRefusedUntilAFullResync() throws {
@@ -184,8 +184,8 @@ struct ProtocolTests {
         for subscriber in [first, second] {
             for n in 1...3 {
                 let event = try subscriber.nextEvent(timeout: 5)
-                #expect(event["event"]?.string == "changed")
-                #expect(event["revision"]?.int64 == Int64(n))
+                #expect(event.name == "changed")
+                #expect(event.revision == Int64(n))
                 #expect(event.days == [String(format: "2026-11-%02d", 1 + n)])
             }
         }
@@ -194,7 +194,7 @@ struct ProtocolTests {
     @Test func everyErrorCodeAndTheConnectionGoesOn() throws {
         let daemon = try TestDaemon()
         let client = try daemon.client()
-        func raw(_ text: String) throws -> JSONValue {
+        func raw(_ text: String) throws -> DaemonReply {
             try client.sendRaw(Array((text + "\n").utf8))
             return try client.nextReply(timeout: 5)
         }

@@ -24,13 +24,11 @@ final class TestDaemon: Sendable {
         self.socketPath = socketPath
     }
 
-    /// Pushes a batch as `rhr push` does and returns the reply.
-    func push(_ batch: SyncBatch) throws -> JSONValue {
+    /// Pushes a batch as `rhr push` does and returns what it changed, as the reply says.
+    func push(_ batch: SyncBatch) throws -> BatchOutcome {
         let client = try DaemonClient(socketPath: socketPath, timeout: 5)
         defer { client.close() }
-        let reply = try client.push(batch)
-        #expect(reply["ok"]?.bool == true, "push refused: \(reply)")
-        return reply
+        return try client.push(batch).decode()
     }
 
     func stop() {
@@ -86,8 +84,8 @@ struct DaemonFeedTests {
                 Issue.record("expected one storeChanged, got \(events)")
                 return
             }
-            #expect(r == reply["revision"]?.int64 && r == revision + Int64(n))
-            #expect(days.map(\.description).sorted() == reply["days"]?.array?.compactMap(\.string))
+            #expect(r == reply.revision && r == revision + Int64(n))
+            #expect(days == reply.changedDays)
         }
         #expect(feed.receive().isEmpty, "nothing more arrived")
     }
