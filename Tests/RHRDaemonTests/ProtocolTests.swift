@@ -36,6 +36,9 @@ struct ProtocolTests {
         #expect(reply["duplicate"]?.bool == false)
         #expect(reply["revision"]?.int64 == 1)
         #expect(reply.days == ["2026-11-26", "2026-11-27", "2026-11-28"])
+        let outcome = try reply.decode(BatchOutcome.self)
+        #expect(outcome.added == 3 && outcome.outOfRange == 1 && outcome.revision == 1)
+        #expect(outcome.changedDays == [LocalDay("2026-11-26")!, LocalDay("2026-11-27")!, LocalDay("2026-11-28")!])
 
         // The watch replaces its draft of the 28th and Apple deletes the 27th.
         let second = liveBatch(previous: "a1", next: "a2",
@@ -172,6 +175,35 @@ struct ProtocolTests {
         #expect(streams.count == 1)
         #expect(streams.first?["cursor"]?.string == "c1")
         #expect(status["watch"]?["directories"]?.array?.isEmpty == true)
+        // The same reply read into its type, as `rhr status` reads it.
+        let typed = try status.decode(StatusReply.self)
+        #expect(typed.pid == getpid() && typed.clients == 2 && typed.subscribers == 1 && typed.revision == 1)
+        #expect(typed.streams.map { "\($0.store.rawValue)/\($0.stream) \($0.cursor ?? "-")" } == ["healthkit/iphone c1"])
+        #expect(typed.members == status.message.filter { $0.key != "ok" && $0.key != "id" }.reduce(into: JSONObject()) { $0[$1.key] = $1.value })
+    }
+
+    /// The `days` reply and `rhr export --format json` write a day with one encoder: the same keys, the same numbers.
+    @Test func daysRowsAreTheExportsRows() throws {
+        let daemon = try TestDaemon()
+        let client = try daemon.client()
+        #expect(try client.push(liveBatch(previous: nil, next: "a1", samples: [
+            restingSample(day: "2026-11-27", value: 57, uuid: "A"), restingSample(day: "2026-11-27", value: 58.5, uuid: "B", second: 60),
+            restingSample(day: "2026-11-28", value: 59.53, uuid: "C"), restingSample(day: "2026-11-28", value: 0, uuid: "D", second: 60),
+        ])).isOK)
+        for aggregation in Aggregation.allCases {
+            let reply = try client.request(.days(from: nil, to: nil, aggregation: aggregation))
+            let rows = reply["days"]?.array ?? []
+            let exported = DaySeries(try HealthDatabase(path: daemon.directory.storePath, machineZone: utc).samples())
+                .values(by: aggregation)
+            #expect(rows.count == exported.count && rows.count == 2)
+            for (row, value) in zip(rows, exported) {
+                let export = DayValueJSON.encode(value).object!
+                for key in DayValueJSON.keys { #expect(row[key] == export[key], "\(aggregation) \(key)") }
+            }
+            #expect(try reply.decode(DaysReply.self).days.map(\.bpmText) == exported.map(\.bpmText))
+        }
+        let mean = try client.request(.days(from: nil, to: nil, aggregation: .mean))
+        #expect(mean["days"]?.array?.map { JSONWriter.string($0["bpm"]!) } == ["57.8", "59.5"])
     }
 
     @Test func subscribersHearEveryChangeWithItsDays() throws {
