@@ -57,12 +57,22 @@ struct SampleRow: Equatable {
     }
 
     /// The columns after `id` and `store`, in table order: what `init(_:_:)` reads and `bindings` binds.
-    static let columnNames = [
-        "identity", "uuid", "writer_id", "day", "offset_assumed", "start", "end", "offset_seconds", "time_zone",
-        "value", "unit", "in_range", "recording_method", "created", "last_modified", "client_record_id",
-        "client_record_version", "device_name", "device_manufacturer", "device_model", "device_hardware",
-        "device_software", "device_type",
-    ]
+    enum Column: Int, CaseIterable {
+        case identity, uuid, writerID, day, offsetAssumed, start, end, offsetSeconds, timeZone, value, unit, inRange,
+             recordingMethod, created, lastModified, clientRecordId, clientRecordVersion, deviceName,
+             deviceManufacturer, deviceModel, deviceHardware, deviceSoftware, deviceType
+
+        /// The column's name in the table: the case's name in snake case (`writerID` → `writer_id`).
+        var name: String {
+            var name = ""
+            for ch in "\(self)".replacingOccurrences(of: "ID", with: "Id") {
+                if ch.isUppercase { name += "_" + ch.lowercased() } else { name.append(ch) }
+            }
+            return name
+        }
+    }
+
+    static let columnNames = Column.allCases.map(\.name)
 
     /// `columnNames` as a SELECT lists them (`end` is a keyword, so quoted); `qualifiedColumns` each prefixed
     /// with `s.` for queries that join.
@@ -76,64 +86,44 @@ struct SampleRow: Equatable {
     static let update = "UPDATE sample SET stream_id = ?, "
         + columnNames.map { "\(quoted($0)) = ?" }.joined(separator: ", ") + " WHERE id = ?"
 
-    /// The positions of `columnNames` in one statement's result, found by name once per statement.
+    /// Where each `Column` is in one statement's result, found by name once per statement.
     struct Columns {
-        let identity, uuid, writerID, day, offsetAssumed, start, end, offsetSeconds, timeZone, value, unit, inRange,
-            recordingMethod, created, lastModified, clientRecordId, clientRecordVersion, deviceName,
-            deviceManufacturer, deviceModel, deviceHardware, deviceSoftware, deviceType: SQLColumn
+        private let found: [SQLColumn]
 
         init(_ s: SQLiteStatement) throws(StoreError) {
-            identity = try s.column("identity")
-            uuid = try s.column("uuid")
-            writerID = try s.column("writer_id")
-            day = try s.column("day")
-            offsetAssumed = try s.column("offset_assumed")
-            start = try s.column("start")
-            end = try s.column("end")
-            offsetSeconds = try s.column("offset_seconds")
-            timeZone = try s.column("time_zone")
-            value = try s.column("value")
-            unit = try s.column("unit")
-            inRange = try s.column("in_range")
-            recordingMethod = try s.column("recording_method")
-            created = try s.column("created")
-            lastModified = try s.column("last_modified")
-            clientRecordId = try s.column("client_record_id")
-            clientRecordVersion = try s.column("client_record_version")
-            deviceName = try s.column("device_name")
-            deviceManufacturer = try s.column("device_manufacturer")
-            deviceModel = try s.column("device_model")
-            deviceHardware = try s.column("device_hardware")
-            deviceSoftware = try s.column("device_software")
-            deviceType = try s.column("device_type")
+            var found: [SQLColumn] = []
+            for column in Column.allCases { found.append(try s.column(column.name)) }
+            self.found = found
         }
+
+        subscript(_ column: Column) -> SQLColumn { found[column.rawValue] }
     }
 
     /// Reads the current row of a statement that selects `columns`.
     init(_ s: SQLiteStatement, _ c: Columns) {
-        identity = s.text(c.identity)
-        uuid = s.optionalText(c.uuid)
-        writerID = s.int(c.writerID)
-        day = s.int(c.day)
-        offsetAssumed = s.int(c.offsetAssumed) != 0
-        start = s.double(c.start)
-        end = s.double(c.end)
-        offsetSeconds = s.optionalInt(c.offsetSeconds)
-        timeZone = s.optionalText(c.timeZone)
-        value = s.optionalDouble(c.value)
-        unit = s.text(c.unit)
-        inRange = s.int(c.inRange) != 0
-        recordingMethod = s.optionalInt(c.recordingMethod)
-        created = s.optionalDouble(c.created)
-        lastModified = s.optionalDouble(c.lastModified)
-        clientRecordId = s.optionalText(c.clientRecordId)
-        clientRecordVersion = s.optionalInt(c.clientRecordVersion)
-        deviceName = s.optionalText(c.deviceName)
-        deviceManufacturer = s.optionalText(c.deviceManufacturer)
-        deviceModel = s.optionalText(c.deviceModel)
-        deviceHardware = s.optionalText(c.deviceHardware)
-        deviceSoftware = s.optionalText(c.deviceSoftware)
-        deviceType = s.optionalInt(c.deviceType)
+        identity = s.text(c[.identity])
+        uuid = s.optionalText(c[.uuid])
+        writerID = s.int(c[.writerID])
+        day = s.int(c[.day])
+        offsetAssumed = s.int(c[.offsetAssumed]) != 0
+        start = s.double(c[.start])
+        end = s.double(c[.end])
+        offsetSeconds = s.optionalInt(c[.offsetSeconds])
+        timeZone = s.optionalText(c[.timeZone])
+        value = s.optionalDouble(c[.value])
+        unit = s.text(c[.unit])
+        inRange = s.int(c[.inRange]) != 0
+        recordingMethod = s.optionalInt(c[.recordingMethod])
+        created = s.optionalDouble(c[.created])
+        lastModified = s.optionalDouble(c[.lastModified])
+        clientRecordId = s.optionalText(c[.clientRecordId])
+        clientRecordVersion = s.optionalInt(c[.clientRecordVersion])
+        deviceName = s.optionalText(c[.deviceName])
+        deviceManufacturer = s.optionalText(c[.deviceManufacturer])
+        deviceModel = s.optionalText(c[.deviceModel])
+        deviceHardware = s.optionalText(c[.deviceHardware])
+        deviceSoftware = s.optionalText(c[.deviceSoftware])
+        deviceType = s.optionalInt(c[.deviceType])
     }
 
     /// Values to bind for `columns`, in order.
