@@ -13,21 +13,25 @@ public enum DaemonProtocol {
     public static let operations = ["hello", "push", "subscribe", "days", "status", "cursor"]
 }
 
-/// Why a request failed, as the protocol names it.
+/// Why a request failed, as the protocol names it: what the daemon replies, and what a client reads back.
 public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Code: String, Sendable, CaseIterable {
+    /// The protocol's error codes. Not an enumeration: a client keeps a newer daemon's code as it was sent.
+    public struct Code: RawRepresentable, Sendable, Hashable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+
         /// The line is not JSON.
-        case badJSON = "bad_json"
+        public static let badJSON = Code(rawValue: "bad_json")
         /// JSON, but not a request this daemon knows (no or unknown `op`, a field of the wrong type).
-        case badRequest = "bad_request"
+        public static let badRequest = Code(rawValue: "bad_request")
         /// A push whose batch breaks the batch format or the store's rules (an older export included).
-        case invalidBatch = "invalid_batch"
+        public static let invalidBatch = Code(rawValue: "invalid_batch")
         /// A push that does not continue from its stream's stored cursor.
-        case cursorMismatch = "cursor_mismatch"
+        public static let cursorMismatch = Code(rawValue: "cursor_mismatch")
         /// A line over 16 MiB; the connection is closed after this reply.
-        case tooLarge = "too_large"
+        public static let tooLarge = Code(rawValue: "too_large")
         /// The store failed; the request changed nothing.
-        case internalError = "internal"
+        public static let internalError = Code(rawValue: "internal")
     }
 
     public var code: Code

@@ -10,7 +10,7 @@ public struct DaemonReply: Sendable, CustomStringConvertible {
     public let message: JSONObject
     public let id: JSONValue?
     /// Why the request was refused; nil when the reply is `ok`.
-    public let error: ReplyError?
+    public let error: ProtocolError?
 
     public var isOK: Bool { error == nil }
 
@@ -22,7 +22,8 @@ public struct DaemonReply: Sendable, CustomStringConvertible {
             error = nil
         } else {
             let error = try members.requiredMembers("error")
-            self.error = ReplyError(code: try error.requiredString("code"), message: try error.string("message") ?? "")
+            self.error = ProtocolError(ProtocolError.Code(rawValue: try error.requiredString("code")),
+                                       try error.string("message") ?? "")
         }
     }
 
@@ -40,20 +41,6 @@ public struct DaemonReply: Sendable, CustomStringConvertible {
     }
 
     public var description: String { JSONWriter.string(.object(message)) }
-}
-
-/// A refusal's `error` member: one of `ProtocolError.Code`'s codes (or a newer daemon's) and its message.
-public struct ReplyError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var code: String
-    public var message: String
-
-    public init(code: String, message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    /// `cursor_mismatch: stream healthkit/iphone is at cursor …`.
-    public var description: String { "\(code): \(message)" }
 }
 
 /// What an `ok` reply answers: written by the daemon from this type and read back by clients into it, so the

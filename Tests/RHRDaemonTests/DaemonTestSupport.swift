@@ -128,7 +128,7 @@ func chainBatch(stream: String, _ n: Int, value: Double = 58) -> SyncBatch {
 func batchLine(_ batch: SyncBatch) -> String { JSONWriter.string(SyncBatchJSON.encode(batch)) }
 
 extension DaemonReply {
-    var errorCode: String? { error?.code }
+    var errorCode: String? { error?.code.rawValue }
     var errorMessage: String { error?.message ?? "" }
     /// The `days` member as sent.
     var days: [String] { self["days"]?.array?.compactMap(\.string) ?? [] }
