@@ -2,7 +2,7 @@ import RHRJSON
 import Foundation
 import RHRCore
 
-/// Sync batches as JSON (DESIGN.md section 4): what a phone bridge sends, in a file or over the socket.
+/// Sync batches as JSON (docs/design.md section 4): what a phone bridge sends, in a file or over the socket.
 ///
 /// Decoding is strict about what it knows and lenient about what it does not: a known key of the wrong type
 /// is an error naming its JSON path (`upserted[3].start: not an ISO-8601 date`), an unknown key is ignored so

@@ -6,7 +6,7 @@ import RHRFormats
 import RHRStore
 import Synchronization
 
-// The daemon benchmark (DESIGN.md section 7): 4 clients push small batches for 10 s while a subscriber
+// The daemon benchmark (docs/design.md section 7): 4 clients push small batches for 10 s while a subscriber
 // measures push → event latency. Targets: ≥ 2,000 pushes/s, p99 ≤ 20 ms. Baselines from the same run: the
 // same batches applied straight to a store in-process (what the store alone allows), and a bare `hello`
 // round trip over the same socket (what the socket and the loop cost).

@@ -5,7 +5,7 @@ import RHRLive
 import RHRStore
 import RHRScreen
 
-// The dashboard benchmark (DESIGN.md section 7): on a store with 10 years × 6 writers,
+// The dashboard benchmark (docs/design.md section 7): on a store with 10 years × 6 writers,
 // - in process: reading the store, preparing the data, the first render, and key presses (update + render),
 //   median and p99 over many presses, at 80×24 and 200×60;
 // - end to end: time to the first frame of the real `rhr` under tmux, against tmux showing `echo` output.

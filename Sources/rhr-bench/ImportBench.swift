@@ -2,7 +2,7 @@ import Foundation
 import RHRCore
 import RHRFormats
 
-// The import benchmark (DESIGN.md section 7): on a generated export of a given size, rhr's reader against
+// The import benchmark (docs/design.md section 7): on a generated export of a given size, rhr's reader against
 // `grep -c` (bare XML) and `unzip -p` (zip), wall time and peak RSS, measured side by side in one run.
 //
 //   rhr-bench import [--size MB]... [--runs N] [--seed N] [--dir DIR] [--fresh]

@@ -7,7 +7,7 @@ import RHRLive
 import RHRStore
 import RHRScreen
 
-// The live dashboard benchmark (DESIGN.md section 6: "updates live within a tenth of a second of a push"):
+// The live dashboard benchmark (docs/design.md section 6: "updates live within a tenth of a second of a push"):
 // a daemon on a store of 10 years × 6 writers, the dashboard session in this process with its real daemon
 // feed and store reads, drawing into a terminal that notes when a frame first shows the pushed value. A
 // bridge pushes a new value for today's watch estimate, one push at a time; each push is timed from just

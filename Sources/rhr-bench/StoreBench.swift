@@ -5,8 +5,7 @@ import RHRJSON
 import RHRStore
 
 /// Applies a 1,000-sample batch to a store holding 10 years × 6 writers (docs/design.md section 7: ≤ 50 ms),
-/// beside a baseline measured in the same run: the same store applying a batch of one sample. And rhr's JSON
-/// parser against Foundation's on the same batch line.
+/// beside a baseline measured in the same run: the same store applying a batch of one sample.
 enum StoreBench {
     static func run(_ arguments: [String]) throws {
         let directory = NSTemporaryDirectory() + "/rhr-bench-store-\(getpid())"

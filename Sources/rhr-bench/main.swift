@@ -1,4 +1,4 @@
-// rhr-bench: the measurements behind scripts/bench (DESIGN.md section 7). Each section lives in its own
+// rhr-bench: the measurements behind scripts/bench (docs/design.md section 7). Each section lives in its own
 // file and prints its figures as ratios against a baseline measured in the same run.
 import Foundation
 

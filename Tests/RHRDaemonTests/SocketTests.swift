@@ -3,7 +3,7 @@ import RHRCore
 import RHRDaemon
 import Testing
 
-/// Where the daemon listens and who may connect (DESIGN.md sections 4 and 8).
+/// Where the daemon listens and who may connect (docs/design.md sections 4 and 8).
 @Suite("daemon socket")
 struct SocketTests {
     func mode(_ path: String) -> mode_t {

@@ -10,7 +10,7 @@ enum Fixtures {
     static let utc = TimeZone(identifier: "UTC")!
     static let newYork = TimeZone(identifier: "America/New_York")!
 
-    /// DESIGN.md section 4's example, one line.
+    /// docs/design.md section 4's example, one line.
     static let designExample = #"{"store":"healthkit","stream":"iphone","asOf":"2026-11-29T08:00:00+01:00","#
         + #""cursor":{"previous":"YW5jaG9yLTE=","next":"YW5jaG9yLTI="},"fullResync":false,"#
         + #""upserted":[{"type":"restingHeartRate","uuid":"6F1C","start":"2026-11-28T00:03:12+01:00","#
@@ -280,7 +280,7 @@ struct SyncBatchJSONTests {
         _ = try SyncBatchJSON.decode(Fixtures.healthConnect, machineZone: Fixtures.utc)
     }
 
-    @Test("DESIGN.md's HealthKit example")
+    @Test("docs/design.md's HealthKit example")
     func designExample() throws {
         let batch = try SyncBatchJSON.decode(try JSONParser.parse(Fixtures.designExample), machineZone: Fixtures.utc,
                                              origin: "bridge")
