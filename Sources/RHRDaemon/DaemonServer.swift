@@ -43,7 +43,8 @@ public struct DaemonConfiguration: Sendable {
 /// thread (`StoreWorker`) owns the store and runs requests one at a time. The folder watch has its own
 /// thread. The other threads talk to the loop through `Inbox`, which wakes it with a byte on a pipe.
 ///
-/// `@unchecked Sendable`: the event-loop state is touched by the loop's thread only, or before the loop runs
+/// `@unchecked Sendable`: the compiler cannot check state that belongs to a thread rather than to a lock, and
+/// most of this is such state. The event-loop state is touched by the loop's thread only, or before the loop runs
 /// (`init`, and `stop()`/`deinit` while `phase` is `.ready`, under `lifecycle`); `phase` only under
 /// `lifecycle`. What other threads may call (`stop`, `waitUntilStopped`, `installSignalHandlers`) reaches the
 /// loop through `inbox`.
