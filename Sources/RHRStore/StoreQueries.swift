@@ -53,7 +53,8 @@ public struct StoreSnapshot {
         return try select.step() ? Int64(select.text(try select.column("value"))) ?? 0 : 0
     }
 
-    /// Every resting sample whose local day is in the range, placed on its day, with its flags (R3, R5, R6).
+    /// Every resting sample whose local day is in the range, placed on its day, with its flags (R3, R5, R6); by
+    /// day, then as stored (`DaySeries` puts them in its own order, and R7 is its business, not the query's).
     public func samples(from: LocalDay? = nil, to: LocalDay? = nil) throws(StoreError) -> [DaySample] {
         let writers = try loadWriters()
         let streams = try loadStreams()
@@ -76,7 +77,7 @@ public struct StoreSnapshot {
             SELECT s.store, s.id, \(SampleRow.qualifiedColumns)
             FROM sample s
             WHERE s.day >= ? AND s.day <= ?
-            ORDER BY s.day, s.writer_id, s."end", s.identity
+            ORDER BY s.day, s.id
             """)
         select.bind(StoreSnapshot.dayBounds(from, to))
         let storeColumn = try select.column("store"), id = try select.column("id"), columns = try SampleRow.Columns(select)
