@@ -6,41 +6,31 @@ import RHRFormats
 /// The daemon part of `rhr status`: what the daemon on the socket says of itself, or that none listens.
 enum DaemonStatus {
     static func report(socketPath: String) -> String {
-        let reply: JSONValue
+        let status: StatusReply
         do {
             let client = try DaemonClient(socketPath: socketPath, timeout: 2)
-            reply = try client.request(.status, timeout: 5)
+            status = try client.request(.status, timeout: 5).decode()
         } catch {
             if error.kind == .notListening { return "daemon: no daemon listening on \(socketPath)\n" }
             return "daemon: \(socketPath): \(error.message)\n"
         }
-        guard reply["ok"]?.bool == true else {
-            return "daemon: \(socketPath): \(reply["error"]?["message"]?.string ?? "status refused")\n"
-        }
-        func int(_ key: String) -> Int64 { reply[key]?.int64 ?? 0 }
-        let clients = int("clients"), subscribers = int("subscribers")
         var lines = [
-            "daemon: listening on \(reply["socket"]?.string ?? socketPath) (pid \(int("pid")), rhr \(reply["version"]?.string ?? "?")), "
-                + "up \(duration(reply["uptime"]?.double ?? 0))",
-            "  clients: \(clients) connected, \(subscribers) subscribed",
-            "  revision: \(int("revision"))",
+            "daemon: listening on \(status.socket) (pid \(status.pid), rhr \(status.version)), up \(duration(status.uptime))",
+            "  clients: \(status.clients) connected, \(status.subscribers) subscribed",
+            "  revision: \(status.revision)",
         ]
-        let streams = reply["streams"]?.array ?? []
-        lines.append(streams.isEmpty ? "  cursors: no streams yet" : "  cursors:")
-        for stream in streams {
-            let name = "\(stream["store"]?.string ?? "?")/\(stream["stream"]?.string ?? "?")"
-            let cursor = stream["cursor"]?.string.map { "cursor \($0)" } ?? "no cursor"
-            lines.append("    \(name): \(cursor)" + (stream["asOf"]?.string.map { ", as of \($0)" } ?? ""))
+        lines.append(status.streams.isEmpty ? "  cursors: no streams yet" : "  cursors:")
+        for stream in status.streams {
+            let cursor = stream.cursor.map { "cursor \($0)" } ?? "no cursor"
+            lines.append("    \(stream.store.rawValue)/\(stream.stream): \(cursor)"
+                + (stream.asOf.map { ", as of \($0.iso8601)" } ?? ""))
         }
-        let watch = reply["watch"]
-        let directories = watch?["directories"]?.array?.compactMap(\.string) ?? []
-        if directories.isEmpty {
+        if status.watchDirectories.isEmpty {
             lines.append("  folder watch: off")
         } else {
-            lines.append("  folder watch: \(directories.joined(separator: ", "))")
-            let imports = (watch?["imports"]?.array ?? []).compactMap(WatchImport.init(json:))
-            lines.append(imports.isEmpty ? "  last folder imports: none yet" : "  last folder imports:")
-            for entry in imports.reversed() {
+            lines.append("  folder watch: \(status.watchDirectories.joined(separator: ", "))")
+            lines.append(status.imports.isEmpty ? "  last folder imports: none yet" : "  last folder imports:")
+            for entry in status.imports.reversed() {
                 lines.append("    \(entry.at.formatted(.iso8601)) \(entry.summary)")
             }
         }

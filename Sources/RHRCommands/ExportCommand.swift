@@ -27,13 +27,13 @@ enum ExportCommand {
         let range = try DayRange(args)
         let aggregation = try AggregationOption.parse(args)
         let store = try openStore(invocation)
-        let days = try store.days(from: range.from, to: range.to, aggregation: aggregation)
+        let days = DaySeries(try store.samples(from: range.from, to: range.to)).values(by: aggregation)
         if format == "csv" {
             var text = header + "\n"
             for day in days { text += csvRow(day) + "\n" }
             invocation.output.write(text)
         } else {
-            invocation.output.print(JSONWriter.string(.array(days.map(jsonObject)), style: .pretty))
+            invocation.output.print(JSONWriter.string(.array(days.map { DayValueJSON.encode($0) }), style: .pretty))
         }
         return 0
     }
@@ -48,25 +48,6 @@ enum ExportCommand {
     static func csvField(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-
-    static func jsonObject(_ day: DayValue) -> JSONValue {
-        .object(JSONObject([
-            ("date", .string(day.day.description)),
-            ("store", .string(day.store.rawValue)),
-            ("writer", .string(day.writer.name)),
-            ("aggregate", .string(day.aggregation.rawValue)),
-            ("bpm", day.bpm.map { .number(JSONNumber(roundedBPM($0, mean: day.aggregation == .mean))) } ?? .null),
-            ("samples", .number(JSONNumber(Int64(day.samples)))),
-            ("provisional", .bool(day.provisional)),
-            ("offset_assumed", .bool(day.offsetAssumed)),
-            ("out_of_range", .number(JSONNumber(Int64(day.outOfRange)))),
-        ] as [(String, JSONValue)]))
-    }
-
-    /// The JSON number that says what the CSV's text says: integral values whole, others to one decimal.
-    static func roundedBPM(_ bpm: Double, mean: Bool) -> Double {
-        (!mean && bpm == bpm.rounded()) ? bpm : (bpm * 10).rounded() / 10
     }
 }
 

@@ -1,6 +1,7 @@
 import RHRJSON
 import Foundation
 import RHRDaemon
+import RHRCore
 import RHRFormats
 
 /// `rhr push FILE|-`: sends each line (one batch as a JSON object) to the daemon as a push, in order, and
@@ -49,20 +50,20 @@ enum PushCommand {
                     output.error("\(name):\(number): bad_json: column \(error.column + line.columnShift): \(error.messageWithPath)")
                     return
                 }
-                let reply: JSONValue
+                let reply: DaemonReply
+                let outcome: BatchOutcome?
                 do {
                     reply = try client.request(["op": "push", "id": .number(JSONNumber(number)), "batch": batch], timeout: 60)
+                    outcome = reply.isOK ? try reply.decode(BatchOutcome.self) : nil
                 } catch {
                     throw CommandFailure("\(name):\(number): \(error.message)")
                 }
-                if json { output.print(JSONWriter.string(reply)) }
-                if reply["ok"]?.bool == true {
-                    if !json { output.print("\(name):\(number): \(describe(reply))") }
-                } else {
+                if json { output.print(reply.description) }
+                if let outcome {
+                    if !json { output.print("\(name):\(number): \(describe(outcome))") }
+                } else if let error = reply.error {
                     failed = true
-                    let code = reply["error"]?["code"]?.string ?? "error"
-                    let message = reply["error"]?["message"]?.string ?? JSONWriter.string(reply)
-                    if !json { output.error("\(name):\(number): \(code): \(message)") }
+                    if !json { output.error("\(name):\(number): \(error)") }
                 }
             }
         }
@@ -81,15 +82,13 @@ enum PushCommand {
     }
 
     /// "ok: 2 added, 1 replaced, 0 deleted, 0 unchanged; revision 7; days 2026-11-20, 2026-11-21".
-    static func describe(_ reply: JSONValue) -> String {
-        func count(_ key: String) -> Int64 { reply[key]?.int64 ?? 0 }
-        let revision = count("revision")
-        if reply["duplicate"]?.bool == true { return "ok: applied before; nothing changed (revision \(revision))" }
-        var text = "ok: \(count("added")) added, \(count("replaced")) replaced, \(count("deleted")) deleted, \(count("unchanged")) unchanged"
-        if count("outOfRange") > 0 { text += ", \(count("outOfRange")) out of range (kept, excluded from the trend)" }
-        if count("heartRate") > 0 { text += ", \(count("heartRate")) heart-rate summaries" }
-        text += "; revision \(revision)"
-        let days = reply["days"]?.array?.compactMap(\.string) ?? []
+    static func describe(_ outcome: BatchOutcome) -> String {
+        if outcome.duplicate { return "ok: applied before; nothing changed (revision \(outcome.revision))" }
+        var text = "ok: \(outcome.added) added, \(outcome.replaced) replaced, \(outcome.deleted) deleted, \(outcome.unchanged) unchanged"
+        if outcome.outOfRange > 0 { text += ", \(outcome.outOfRange) out of range (kept, excluded from the trend)" }
+        if outcome.heartRateSummaries > 0 { text += ", \(outcome.heartRateSummaries) heart-rate summaries" }
+        text += "; revision \(outcome.revision)"
+        let days = outcome.changedDays.sorted().map(\.description)
         if !days.isEmpty {
             text += "; days " + (days.count > 6 ? days.prefix(3).joined(separator: ", ") + ", … " + days.last! + " (\(days.count))"
                                                 : days.joined(separator: ", "))

@@ -17,13 +17,15 @@ enum StatusCommand {
     }
 
     static func storeReport(_ store: HealthDatabase) throws -> String {
-        var lines = ["store: \(store.path)", "revision: \(try store.revision())"]
-        for c in try store.contents() {
+        let (revision, contents, streams) = try store.read { tx throws(StoreError) in
+            (try tx.revision(), try tx.contents(), try tx.streams())
+        }
+        var lines = ["store: \(store.path)", "revision: \(revision)"]
+        for c in contents {
             lines.append("\(c.store.displayName): \(c.restingSamples) resting samples from \(c.restingWriters.count) writer"
                 + "\(c.restingWriters.count == 1 ? "" : "s"), \(c.heartRateSamples) heart-rate samples from "
                 + "\(c.heartRateWriters.count) writer\(c.heartRateWriters.count == 1 ? "" : "s")")
         }
-        let streams = try store.streams()
         lines.append(streams.isEmpty ? "streams: none yet" : "streams:")
         for s in streams {
             var line = "  \(s.store.rawValue)/\(s.stream): as of \(s.asOf?.iso8601 ?? "never")"

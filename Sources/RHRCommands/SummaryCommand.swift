@@ -33,8 +33,10 @@ enum SummaryCommand {
     /// `today` dates the R10 note on an idle changes token.
     static func report(store: HealthDatabase, aggregation: Aggregation, days count: Int,
                        today: LocalDay = DashboardSession.machineToday()) throws -> String {
-        let contents = try store.contents()
-        let streams = try store.streams()
+        // One snapshot: the counts, the streams, the values and the revisions all describe the same store.
+        let (contents, streams, samples, revisions) = try store.read { tx throws(StoreError) in
+            (try tx.contents(), try tx.streams(), try tx.samples(), try tx.revisions())
+        }
         var lines: [String] = []
         switch DataDiagnosis(contents) {
         case .noData:
@@ -60,7 +62,7 @@ enum SummaryCommand {
             }
         }
 
-        let values = try store.days(aggregation: aggregation)
+        let values = DaySeries(samples).values(by: aggregation)
         let writers = Array(Set(values.map(\.writer))).sorted()
         let shownDays = Array(Set(values.map(\.day)).sorted().suffix(count))
         guard let first = shownDays.first, let last = shownDays.last else { return lines.joined(separator: "\n") + "\n" }
@@ -90,11 +92,11 @@ enum SummaryCommand {
         }
         lines.append(line(headings))
         for row in rows { lines.append(line(row)) }
-        let revisions = try store.revisions(from: first, to: last).suffix(5)
-        if !revisions.isEmpty {
+        let shownRevisions = revisions.filter { $0.day >= first && $0.day <= last }.suffix(5)
+        if !shownRevisions.isEmpty {
             lines.append("")
             lines.append("revisions (values deleted or replaced, kept for the record):")
-            for r in revisions { lines.append("  \(r.day) \(shortName(r.writer)): \(r.text)") }
+            for r in shownRevisions { lines.append("  \(r.day) \(shortName(r.writer)): \(r.text)") }
         }
         lines.append("")
         for w in writers { lines.append("\(shortName(w)): \(w.provenance)") }

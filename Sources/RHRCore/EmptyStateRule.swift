@@ -15,6 +15,41 @@ public struct StoreContents: Sendable, Hashable {
         self.heartRateWriters = heartRateWriters
     }
 
+    /// What each store holds, from counts per writer: the one place they are tallied, whether the store counts
+    /// them (`HealthDatabase.contents()`) or the dashboard's live patch does from what it holds. Writers with a
+    /// count of zero are left out; writers sorted; always one entry per store, in store order.
+    public static func tally(resting: [(writer: Writer, samples: Int)],
+                             heartRate: [(writer: Writer, samples: Int)]) -> [StoreContents] {
+        var result: [HealthStore: StoreContents] = [:]
+        for store in HealthStore.allCases { result[store] = StoreContents(store: store) }
+        for (writer, count) in resting where count > 0 {
+            result[writer.store]!.restingWriters.append(writer)
+            result[writer.store]!.restingSamples += count
+        }
+        for (writer, count) in heartRate where count > 0 {
+            result[writer.store]!.heartRateWriters.append(writer)
+            result[writer.store]!.heartRateSamples += count
+        }
+        return HealthStore.allCases.map { store in
+            var contents = result[store]!
+            contents.restingWriters.sort()
+            contents.heartRateWriters.sort()
+            return contents
+        }
+    }
+
+    /// The same from the samples and heart-rate summaries themselves (each summary counts its samples).
+    public static func tally(samples: [DaySample], heartRate: [HeartRateDaySummary]) -> [StoreContents] {
+        tally(resting: perWriter(samples.lazy.map { ($0.sample.writer, 1) }),
+              heartRate: perWriter(heartRate.lazy.map { ($0.writer, $0.total) }))
+    }
+
+    private static func perWriter(_ counts: some Sequence<(Writer, Int)>) -> [(writer: Writer, samples: Int)] {
+        var totals: [WriterKey: (writer: Writer, samples: Int)] = [:]
+        for (writer, n) in counts { totals[writer.key, default: (writer, 0)].samples += n }
+        return Array(totals.values)
+    }
+
     public var isEmpty: Bool { restingSamples == 0 && heartRateSamples == 0 }
     public var hasHeartRateWithoutResting: Bool { restingSamples == 0 && heartRateSamples > 0 }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// R5: which local day a value belongs to.
 public enum LocalDayRule {
@@ -43,22 +44,14 @@ public enum LocalDayRule {
 
 /// Looks up IANA zone names once each; Foundation's lookup reads tzdata.
 public enum ZoneNames {
-    private static let cache = ZoneCache()
+    private static let cache = Mutex<[String: TimeZone?]>([:])
 
-    public static func zone(_ identifier: String) -> TimeZone? { cache.zone(identifier) }
-}
-
-private final class ZoneCache: @unchecked Sendable {
-    // Guarded by `lock`; the zones themselves are immutable values.
-    private let lock = NSLock()
-    private var zones: [String: TimeZone?] = [:]
-
-    func zone(_ identifier: String) -> TimeZone? {
-        lock.lock()
-        defer { lock.unlock() }
-        if let known = zones[identifier] { return known }
-        let zone = TimeZone(identifier: identifier)
-        zones[identifier] = zone
-        return zone
+    public static func zone(_ identifier: String) -> TimeZone? {
+        cache.withLock { zones in
+            if let known = zones[identifier] { return known }
+            let zone = TimeZone(identifier: identifier)
+            zones[identifier] = zone
+            return zone
+        }
     }
 }

@@ -27,7 +27,9 @@ public enum RestingValue {
         (try? bpm(value: 1, unit: unit)) != nil
     }
 
-    /// Integral values without decimals, others with one: "58", "58.5". Means always with one.
+    /// Integral values without decimals, others with one: "58", "58.5". Means always with one (R6).
+    /// The one formatter for every bpm rhr writes: the summary, both export formats, the daemon's replies and
+    /// the dashboard; JSON writes the number this text says (`DayValueJSON`), so no reader rounds again.
     public static func format(_ bpm: Double, isMean: Bool = false) -> String {
         if bpm.isNaN { return "NaN" }
         if bpm.isInfinite { return bpm < 0 ? "-inf" : "inf" }

@@ -1,5 +1,5 @@
 /// Everything flows through one type: readers produce it, the daemon receives it, the store applies it
-/// atomically (DESIGN.md section 4).
+/// atomically (docs/design.md section 4).
 public struct SyncBatch: Sendable, Hashable {
     /// Cursors are opaque strings kept per (store, stream).
     public struct Cursor: Sendable, Hashable {
@@ -68,28 +68,43 @@ public struct SyncBatch: Sendable, Hashable {
 
     /// R1: a batch belongs to one store, and so do all of its values. Checked again by the store.
     public func validate() throws(BatchError) {
-        if stream.isEmpty { throw BatchError("stream: must not be empty") }
+        if stream.isEmpty { throw BatchError(path: "stream", "must not be empty") }
         for (i, s) in resting.enumerated() {
-            if s.store != store { throw BatchError("resting[\(i)]: a \(s.store.rawValue) sample in a \(store.rawValue) batch") }
-            if s.writer.store != store { throw BatchError("resting[\(i)].writer: a writer of another store") }
-            if s.writer.name.isEmpty { throw BatchError("resting[\(i)].writer: no name") }
-            if s.end < s.start { throw BatchError("resting[\(i)].end: before start") }
+            let path = "resting[\(i)]"
+            if s.store != store { throw BatchError(path: path, "a \(s.store.rawValue) sample in a \(store.rawValue) batch") }
+            if s.writer.store != store { throw BatchError(path: path + ".writer", "a writer of another store") }
+            if s.writer.name.isEmpty { throw BatchError(path: path + ".writer", "no name") }
+            if s.end < s.start { throw BatchError(path: path + ".end", "before start") }
             if !RestingValue.isSupported(unit: s.unit) {
-                throw BatchError("resting[\(i)].unit: \(UnitError(unit: s.unit))")
+                throw BatchError(path: path + ".unit", UnitError(unit: s.unit).description)
             }
         }
         for (i, h) in heartRate.enumerated() {
-            if h.writer.store != store { throw BatchError("heartRate[\(i)].writer: a writer of another store") }
-            if h.writer.name.isEmpty { throw BatchError("heartRate[\(i)].writer: no name") }
+            if h.writer.store != store { throw BatchError(path: "heartRate[\(i)].writer", "a writer of another store") }
+            if h.writer.name.isEmpty { throw BatchError(path: "heartRate[\(i)].writer", "no name") }
         }
     }
 }
 
-/// A batch rhr refuses, with the place in it that is wrong (`upserted[3].start: not an ISO-8601 date`).
+/// A batch rhr refuses, with the place in it that is wrong as a value of its own: `path` is the JSON path
+/// (`upserted[3].start`, empty for the batch as a whole), `message` what is wrong there. Whoever embeds a batch
+/// (the daemon's `push` puts it under `batch`) prefixes the path, never the text.
 public struct BatchError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: String
     public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+
+    public init(path: String = "", _ message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    /// The same error with its path inside `parent` (`batch` → `batch.upserted[3].start`).
+    public func within(_ parent: String) -> BatchError {
+        BatchError(path: path.isEmpty ? parent : parent + (path.hasPrefix("[") ? "" : ".") + path, message)
+    }
+
+    /// `upserted[3].start: not an ISO-8601 date`, or the message alone for the batch as a whole.
+    public var description: String { path.isEmpty ? message : "\(path): \(message)" }
 }
 
 /// What applying a batch changed.

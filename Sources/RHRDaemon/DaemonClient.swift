@@ -12,8 +12,10 @@ public struct DaemonClientError: Error, Sendable, Equatable, CustomStringConvert
         case timeout
         /// The daemon closed the connection.
         case closed
-        /// The daemon sent something that is not a JSON object on a line.
+        /// The daemon sent something that is not a reply or an event of the protocol.
         case badMessage
+        /// The daemon refused the request whose answer was asked for (`DaemonReply.decode`).
+        case refused
         /// The socket failed otherwise.
         case io
     }
@@ -32,7 +34,9 @@ public struct DaemonClientError: Error, Sendable, Equatable, CustomStringConvert
 /// A connection to `rhr daemon`, for `rhr push`, `rhr status`, the dashboard, tests and the benchmark.
 ///
 /// Every call takes a timeout; nothing blocks for ever. Replies and events share the connection: `request`
-/// returns the next reply and keeps events that arrive before it in `pendingEvents`, in order. A client
+/// returns the next reply and keeps events that arrive before it in `pendingEvents`, in order. Both come
+/// typed: a `DaemonReply` (whose answer `decode` reads as `BatchOutcome`, `StatusReply`, …) and a
+/// `DaemonEvent`; a line that is neither is a `.badMessage` error. A client
 /// that waits on other things too (the dashboard's keyboard) polls `fileDescriptor` and calls
 /// `receiveAvailable()` when it is readable. One client is used from one thread at a time.
 public final class DaemonClient {
@@ -40,9 +44,14 @@ public final class DaemonClient {
     /// The connected socket (non-blocking), for `poll(2)` in a caller's own loop.
     public let fileDescriptor: Int32
     /// Events received while waiting for a reply, oldest first.
-    public private(set) var pendingEvents: [JSONValue] = []
+    public private(set) var pendingEvents: [DaemonEvent] = []
     private var framer = JSONLineFramer()
-    private var received: [JSONValue] = []
+    private var received: [Incoming] = []
+
+    private enum Incoming {
+        case reply(DaemonReply)
+        case event(DaemonEvent)
+    }
     private var closed = false
     private var nextID: Int64 = 1
 
@@ -89,24 +98,24 @@ public final class DaemonClient {
 
     /// Sends a request and returns its reply (`"ok":true` or `false`; a refusal is a reply, not an error).
     /// Events that arrive first are kept in `pendingEvents`.
-    public func request(_ request: JSONValue, timeout: Double = 10) throws(DaemonClientError) -> JSONValue {
+    public func request(_ request: JSONValue, timeout: Double = 10) throws(DaemonClientError) -> DaemonReply {
         try send(request, timeout: timeout)
         return try nextReply(timeout: timeout)
     }
 
-    public func request(_ request: DaemonRequest, id: JSONValue? = nil, timeout: Double = 10) throws(DaemonClientError) -> JSONValue {
+    public func request(_ request: DaemonRequest, id: JSONValue? = nil, timeout: Double = 10) throws(DaemonClientError) -> DaemonReply {
         try self.request(request.json(id: id), timeout: timeout)
     }
 
     /// Pushes a batch with a fresh numeric id and returns the reply.
-    public func push(_ batch: SyncBatch, timeout: Double = 10) throws(DaemonClientError) -> JSONValue {
+    public func push(_ batch: SyncBatch, timeout: Double = 10) throws(DaemonClientError) -> DaemonReply {
         let id = nextID
         nextID += 1
         return try request(.push(batch), id: .number(JSONNumber(id)), timeout: timeout)
     }
 
     /// Subscribes; `changed`, `imported` and `resync` events follow. Returns the reply.
-    public func subscribe(timeout: Double = 10) throws(DaemonClientError) -> JSONValue {
+    public func subscribe(timeout: Double = 10) throws(DaemonClientError) -> DaemonReply {
         try request(.subscribe, timeout: timeout)
     }
 
@@ -140,42 +149,49 @@ public final class DaemonClient {
     // MARK: - Receiving
 
     /// The next reply; events before it go to `pendingEvents`.
-    public func nextReply(timeout: Double = 10) throws(DaemonClientError) -> JSONValue {
+    public func nextReply(timeout: Double = 10) throws(DaemonClientError) -> DaemonReply {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             while !received.isEmpty {
-                let message = received.removeFirst()
-                if message["event"] != nil { pendingEvents.append(message) } else { return message }
+                switch received.removeFirst() {
+                case .event(let event): pendingEvents.append(event)
+                case .reply(let reply): return reply
+                }
             }
             try receive(until: deadline, what: "a reply")
         }
     }
 
     /// The next event (one kept in `pendingEvents` first).
-    public func nextEvent(timeout: Double = 10) throws(DaemonClientError) -> JSONValue {
+    public func nextEvent(timeout: Double = 10) throws(DaemonClientError) -> DaemonEvent {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if !pendingEvents.isEmpty { return pendingEvents.removeFirst() }
             if !received.isEmpty {
-                let message = received.removeFirst()
-                if message["event"] != nil { return message }
-                throw DaemonClientError(.badMessage, "a reply came while only events were expected: \(message)")
+                switch received.removeFirst() {
+                case .event(let event): return event
+                case .reply(let reply):
+                    throw DaemonClientError(.badMessage, "a reply came while only events were expected: \(reply)")
+                }
             }
             try receive(until: deadline, what: "an event")
         }
     }
 
-    /// Without waiting: every complete message already sent (events kept earlier first). Throws `.closed`
-    /// once the daemon has gone and nothing is left.
-    public func receiveAvailable() throws(DaemonClientError) -> [JSONValue] {
+    /// Without waiting: every complete event already sent (events kept earlier first). A reply among them
+    /// answers a request that gave up waiting for it, and is dropped. Throws `.closed` once the daemon has gone
+    /// and nothing is left.
+    public func receiveAvailable() throws(DaemonClientError) -> [DaemonEvent] {
         if !closed { try readOnce() }
-        let messages = pendingEvents + received
+        var events = pendingEvents
+        for case .event(let event) in received { events.append(event) }
+        let nothing = pendingEvents.isEmpty && received.isEmpty
         pendingEvents.removeAll()
         received.removeAll()
-        if messages.isEmpty && closed {
+        if nothing && closed {
             throw DaemonClientError(.closed, "the daemon on \(socketPath) closed the connection")
         }
-        return messages
+        return events
     }
 
     /// Waits until the daemon closes the connection, dropping what it sends; true when it did in time.
@@ -229,10 +245,14 @@ public final class DaemonClient {
                 throw DaemonClientError(.badMessage, "the daemon sent a line over 16 MiB")
             case .line(let bytes, _):
                 guard !bytes.isEmpty else { continue }
-                guard let value = try? JSONParser.parse(bytes), value.object != nil else {
+                guard let object = (try? JSONParser.parse(bytes))?.object else {
                     throw DaemonClientError(.badMessage, "the daemon sent a line that is not a JSON object")
                 }
-                received.append(value)
+                do {
+                    received.append(object["event"] != nil ? .event(try DaemonEvent(object)) : .reply(try DaemonReply(object)))
+                } catch {
+                    throw DaemonClientError(.badMessage, "the daemon sent a message rhr cannot read: \(error)")
+                }
             }
         }
     }

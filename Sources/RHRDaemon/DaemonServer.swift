@@ -36,14 +36,15 @@ public struct DaemonConfiguration: Sendable {
     }
 }
 
-/// `rhr daemon`: one store served over a Unix socket (DESIGN.md section 4).
+/// `rhr daemon`: one store served over a Unix socket (docs/design.md section 4).
 ///
 /// Threads: the event loop (the thread that calls `run()`) owns every socket and all client state; it
 /// never touches the store and never blocks on a client (non-blocking sockets, `poll(2)`). The store
 /// thread (`StoreWorker`) owns the store and runs requests one at a time. The folder watch has its own
 /// thread. The other threads talk to the loop through `Inbox`, which wakes it with a byte on a pipe.
 ///
-/// `@unchecked Sendable`: the event-loop state is touched by the loop's thread only, or before the loop runs
+/// `@unchecked Sendable`: the compiler cannot check state that belongs to a thread rather than to a lock, and
+/// most of this is such state. The event-loop state is touched by the loop's thread only, or before the loop runs
 /// (`init`, and `stop()`/`deinit` while `phase` is `.ready`, under `lifecycle`); `phase` only under
 /// `lifecycle`. What other threads may call (`stop`, `waitUntilStopped`, `installSignalHandlers`) reaches the
 /// loop through `inbox`.
@@ -374,13 +375,10 @@ public final class DaemonServer: @unchecked Sendable {
         }
         switch request {
         case .hello:
-            reply(connection, DaemonMessage.ok(id: id, [
-                ("protocol", DaemonMessage.int(DaemonProtocol.version)), ("server", "rhr"),
-                ("version", .string(RHRVersion.current)), ("revision", DaemonMessage.int(revision)),
-            ]))
+            reply(connection, DaemonMessage.ok(id: id, HelloReply(revision: revision)))
         case .subscribe:
             connection.subscribed = true
-            reply(connection, DaemonMessage.ok(id: id, [("subscribed", true), ("revision", DaemonMessage.int(revision))]))
+            reply(connection, DaemonMessage.ok(id: id, SubscribeReply(revision: revision)))
         case .push, .days, .status, .cursor:
             var status: StatusContext?
             if case .status = request {
@@ -430,9 +428,7 @@ public final class DaemonServer: @unchecked Sendable {
                 if recentImports.count > ImportLedger.recentCount { recentImports.removeFirst() }
                 log("folder watch: \(entry.summary)")
                 if let external { storeChangedElsewhere(external) }
-                var event = entry.json
-                event["days"] = .array(entry.days.map { .string($0.description) })
-                broadcast(DaemonMessage.event("imported", event.map { ($0.key, $0.value) }))
+                broadcast(DaemonMessage.event(.imported(entry)))
                 if !entry.days.isEmpty { broadcastChange(Change(revision: entry.revision, days: entry.days)) }
             case .externalChange(let moved):
                 storeChangedElsewhere(moved)
@@ -443,15 +439,13 @@ public final class DaemonServer: @unchecked Sendable {
 
     private func broadcastChange(_ change: Change) {
         revision = max(revision, change.revision)
-        broadcast(DaemonMessage.changed(revision: change.revision, days: change.days))
+        broadcast(DaemonMessage.event(.changed(revision: change.revision, days: change.days)))
     }
 
     /// The store moved without the daemon: subscribers cannot know which days, so they reload.
     private func storeChangedElsewhere(_ moved: Int64) {
         revision = max(revision, moved)
-        broadcast(DaemonMessage.event("resync", [
-            ("revision", DaemonMessage.int(moved)), ("reason", "the store was changed by another process"),
-        ]))
+        broadcast(DaemonMessage.event(.resync(revision: moved, dropped: nil, reason: "the store was changed by another process")))
     }
 
     private func broadcast(_ event: [UInt8]) {
@@ -459,10 +453,8 @@ public final class DaemonServer: @unchecked Sendable {
             let revision = self.revision
             let overflowed = connection.output.append(event: event, limit: configuration.subscriberEventLimit,
                                                       byteLimit: configuration.outputByteLimit) { dropped in
-                DaemonMessage.event("resync", [
-                    ("revision", DaemonMessage.int(revision)), ("dropped", DaemonMessage.int(dropped)),
-                    ("reason", "events were dropped because the subscriber read too slowly"),
-                ])
+                DaemonMessage.event(.resync(revision: revision, dropped: dropped,
+                                            reason: "events were dropped because the subscriber read too slowly"))
             }
             if overflowed { log("subscriber \(connection.id) reads too slowly: events dropped, resync queued") }
             flush(connection)

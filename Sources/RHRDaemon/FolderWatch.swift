@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import RHRCore
 import RHRFormats
 import RHRStore
@@ -10,10 +11,7 @@ import RHRStore
 /// same size, modification time and inode on two looks in a row) and once per content (SHA-256, kept in
 /// the `ImportLedger`). Reading and hashing happen on this watch's own thread; only the apply runs on the
 /// store's thread. A bad file is reported and skipped; the watch goes on.
-///
-/// `@unchecked Sendable`: `stopping` and `lookCount` are used under `condition` only, `seen` and
-/// `missingReported` on the watch's own thread only; the rest never changes.
-final class FolderWatch: @unchecked Sendable {
+final class FolderWatch: Sendable {
     let directories: [String]
     private let interval: Double
     private let ledger: ImportLedger
@@ -23,10 +21,13 @@ final class FolderWatch: @unchecked Sendable {
     private let report: @Sendable (WatchImport, _ externalRevision: Int64?) -> Void
     private let log: (@Sendable (String) -> Void)?
 
-    private let condition = NSCondition()
-    // Guarded by `condition`.
-    private var stopping = false
-    private var lookCount = 0
+    private struct Progress {
+        var stopping = false
+        var looks = 0
+    }
+    private let progress = Mutex(Progress())
+    /// Signalled by `stop()`, so the watch does not sleep out its interval.
+    private let stopSignal = DispatchSemaphore(value: 0)
 
     /// What the last look saw of a file, and whether that version was handled.
     private struct Seen {
@@ -40,9 +41,11 @@ final class FolderWatch: @unchecked Sendable {
                 && modified.tv_sec == other.modified.tv_sec && modified.tv_nsec == other.modified.tv_nsec
         }
     }
-    // Used on the watch thread only.
-    private var seen: [String: Seen] = [:]
-    private var missingReported: Set<String> = []
+    /// What the watch's thread remembers from one look to the next; it lives on that thread only.
+    private struct Memory {
+        var seen: [String: Seen] = [:]
+        var missingReported: Set<String> = []
+    }
 
     init(directories: [String], interval: Double, ledger: ImportLedger, worker: StoreWorker, options: ImportOptions,
          tracker: RevisionTracker, log: (@Sendable (String) -> Void)?,
@@ -58,24 +61,15 @@ final class FolderWatch: @unchecked Sendable {
     }
 
     /// How many times the watch has looked at its directories.
-    var looks: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return lookCount
-    }
+    var looks: Int { progress.withLock { $0.looks } }
 
     func start() {
         let thread = Thread { [self] in
-            while true {
-                condition.lock()
-                let stop = stopping
-                condition.unlock()
-                if stop { return }
-                look()
-                condition.lock()
-                lookCount += 1
-                if !stopping { _ = condition.wait(until: Date().addingTimeInterval(interval)) }
-                condition.unlock()
+            var memory = Memory()
+            while !isStopping {
+                look(&memory)
+                progress.withLock { $0.looks += 1 }
+                if !isStopping { _ = stopSignal.wait(timeout: .now() + interval) }
             }
         }
         thread.name = "rhr-watch"
@@ -84,26 +78,23 @@ final class FolderWatch: @unchecked Sendable {
 
     /// Stops looking; an import being read is abandoned, one being applied completes on the store thread.
     func stop() {
-        condition.lock()
-        stopping = true
-        condition.signal()
-        condition.unlock()
+        let first = progress.withLock { progress in
+            defer { progress.stopping = true }
+            return !progress.stopping
+        }
+        if first { stopSignal.signal() }
     }
 
-    private var isStopping: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return stopping
-    }
+    private var isStopping: Bool { progress.withLock { $0.stopping } }
 
-    private func look() {
+    private func look(_ memory: inout Memory) {
         var present = Set<String>()
         for directory in directories {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
-                if missingReported.insert(directory).inserted { log?("\(directory): cannot list the watched directory; will look again") }
+                if memory.missingReported.insert(directory).inserted { log?("\(directory): cannot list the watched directory; will look again") }
                 continue
             }
-            missingReported.remove(directory)
+            memory.missingReported.remove(directory)
             for name in names.sorted() where !FolderWatch.isTemporary(name) {
                 if isStopping { return }
                 let path = directory + "/" + name
@@ -111,18 +102,18 @@ final class FolderWatch: @unchecked Sendable {
                 guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
                 present.insert(path)
                 let now = Seen(size: Int64(info.st_size), modified: info.st_mtim, inode: info.st_ino, handled: false)
-                guard let before = seen[path], before.same(as: now) else {
-                    seen[path] = now
+                guard let before = memory.seen[path], before.same(as: now) else {
+                    memory.seen[path] = now
                     continue
                 }
                 // Unchanged since the last look: it has stopped growing.
                 if !before.handled && now.size > 0 {
-                    seen[path]?.handled = true
+                    memory.seen[path]?.handled = true
                     handle(path)
                 }
             }
         }
-        for path in seen.keys where !present.contains(path) { seen[path] = nil }
+        for path in memory.seen.keys where !present.contains(path) { memory.seen[path] = nil }
     }
 
     /// Names a sync client or a browser gives a file it is still writing, and hidden files.

@@ -1,32 +1,29 @@
-import Foundation
+import Synchronization
 
 /// The store revision the daemon itself last saw, kept on the store's thread: when the store's revision
 /// moves past it without the daemon's doing, another process (`rhr import`) changed the store.
-///
-/// `@unchecked Sendable`: `known` is used under `lock` only.
-final class RevisionTracker: @unchecked Sendable {
-    private let lock = NSLock()
-    private var known: Int64 = 0
+final class RevisionTracker: Sendable {
+    private let known: Mutex<Int64>
 
-    init(_ revision: Int64) { known = revision }
+    init(_ revision: Int64) { known = Mutex(revision) }
 
     /// After an apply whose batches moved the revision `increments` times: returns the revision when the
     /// store moved by more than that.
     @discardableResult
     func noteApplied(revision: Int64, increments: Int) -> Int64? {
-        lock.lock()
-        defer { lock.unlock() }
-        let expected = known + Int64(increments)
-        known = max(known, revision)
-        return revision > expected ? revision : nil
+        known.withLock { known in
+            let expected = known + Int64(increments)
+            known = max(known, revision)
+            return revision > expected ? revision : nil
+        }
     }
 
     /// On a look at the store's revision: returns it when it moved since.
     func noteRead(revision: Int64) -> Int64? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard revision > known else { return nil }
-        known = revision
-        return revision
+        known.withLock { known in
+            guard revision > known else { return nil }
+            known = revision
+            return revision
+        }
     }
 }

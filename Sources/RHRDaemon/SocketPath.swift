@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where the daemon listens (DESIGN.md section 4): `$XDG_RUNTIME_DIR/rhr/rhr.sock`, or, without a runtime
+/// Where the daemon listens (docs/design.md section 4): `$XDG_RUNTIME_DIR/rhr/rhr.sock`, or, without a runtime
 /// directory, `/tmp/rhr-<uid>/rhr.sock`. The directory is the owner's alone (0700), the socket 0600.
 public enum SocketPath {
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {

@@ -36,41 +36,24 @@ enum StoreRequests {
                 let outcome = try database.apply(batch)
                 let changed = outcome.changedSomething && !outcome.duplicate
                 let external = tracker.noteApplied(revision: outcome.revision, increments: changed ? 1 : 0)
-                return StoreAnswer(reply: DaemonMessage.pushed(id: id, outcome),
+                return StoreAnswer(reply: DaemonMessage.ok(id: id, outcome),
                                    change: changed ? Change(revision: outcome.revision, days: outcome.changedDays.sorted()) : nil,
                                    externalRevision: external)
             case .days(let from, let to, let aggregation):
                 let days = try database.days(from: from, to: to, aggregation: aggregation)
-                var members: [(String, JSONValue)] = [("aggregate", .string(aggregation.rawValue))]
-                if let from { members.append(("from", .string(from.description))) }
-                if let to { members.append(("to", .string(to.description))) }
-                members.append(("days", .array(days.map(DaemonMessage.dayValue))))
-                return StoreAnswer(reply: DaemonMessage.ok(id: id, members))
+                return StoreAnswer(reply: DaemonMessage.ok(id: id, DaysReply(aggregation: aggregation, from: from, to: to, days: days)))
             case .cursor(let store, let stream):
                 let state = try database.streams().first { $0.store == store && $0.stream == stream }
-                return StoreAnswer(reply: DaemonMessage.ok(id: id, [
-                    ("store", .string(store.rawValue)), ("stream", .string(stream)), ("known", .bool(state != nil)),
-                    ("cursor", state?.cursor.map { .string($0) } ?? .null),
-                    ("asOf", state?.asOf.map { .string($0.iso8601) } ?? .null),
-                    ("revision", DaemonMessage.int(state?.revision ?? 0)),
-                ]))
+                return StoreAnswer(reply: DaemonMessage.ok(id: id, CursorReply(store: store, stream: stream, state: state)))
             case .status:
                 guard let context else { return StoreAnswer(reply: DaemonMessage.ok(id: id)) }
-                let revision = try database.revision()
-                let streams = try database.streams()
+                let (revision, streams) = try database.read { tx throws(StoreError) in (try tx.revision(), try tx.streams()) }
                 let external = tracker.noteRead(revision: revision)
-                var watch = JSONObject()
-                watch["directories"] = .array(context.watchDirectories.map { .string($0) })
-                watch["looks"] = DaemonMessage.int(context.watchLooks)
-                watch["imports"] = .array(context.imports.map { .object($0.json) })
-                return StoreAnswer(reply: DaemonMessage.ok(id: id, [
-                    ("protocol", DaemonMessage.int(DaemonProtocol.version)), ("version", .string(RHRVersion.current)),
-                    ("pid", DaemonMessage.int(Int(context.pid))), ("socket", .string(context.socket)),
-                    ("store", .string(context.store)), ("uptime", .number(JSONNumber((context.uptime * 10).rounded() / 10))),
-                    ("clients", DaemonMessage.int(context.clients)), ("subscribers", DaemonMessage.int(context.subscribers)),
-                    ("revision", DaemonMessage.int(revision)), ("streams", .array(streams.map(DaemonMessage.stream))),
-                    ("watch", .object(watch)),
-                ]), externalRevision: external)
+                let status = StatusReply(
+                    pid: context.pid, socket: context.socket, store: context.store, uptime: context.uptime,
+                    clients: context.clients, subscribers: context.subscribers, revision: revision, streams: streams,
+                    watchDirectories: context.watchDirectories, watchLooks: context.watchLooks, imports: context.imports)
+                return StoreAnswer(reply: DaemonMessage.ok(id: id, status), externalRevision: external)
             case .hello, .subscribe:
                 return StoreAnswer(reply: DaemonMessage.ok(id: id))
             }

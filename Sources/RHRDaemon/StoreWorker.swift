@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import RHRStore
 
 /// The daemon's one thread that owns the store: `HealthDatabase` is one SQLite connection and is used from
@@ -6,15 +7,17 @@ import RHRStore
 /// loop took them; a slow job (a big folder import, another process holding the write lock) delays other
 /// store work but never the event loop, which goes on serving every socket.
 ///
-/// `@unchecked Sendable`: `jobs` and `stopping` are used under `condition` only; the store itself never leaves
-/// the worker's thread.
-final class StoreWorker: @unchecked Sendable {
+/// The store itself never leaves the worker's thread: it is opened there and handed only to jobs.
+final class StoreWorker: Sendable {
     typealias Job = @Sendable (HealthDatabase) -> Void
 
-    private let condition = NSCondition()
-    // Guarded by `condition`.
-    private var jobs: [Job] = []
-    private var stopping = false
+    private struct Queue {
+        var jobs: [Job] = []
+        var stopping = false
+    }
+    private let queue = Mutex(Queue())
+    /// Signalled for every job queued and for `stop()`: the worker waits on it, with a deadline.
+    private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     /// Called on the worker thread every `checkInterval` seconds, between jobs.
     private let periodic: (@Sendable (HealthDatabase) -> Void)?
@@ -42,12 +45,13 @@ final class StoreWorker: @unchecked Sendable {
     /// Queues a job; false once the worker is stopping (the job is not run).
     @discardableResult
     func submit(_ job: @escaping Job) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !stopping else { return false }
-        jobs.append(job)
-        condition.signal()
-        return true
+        let queued = queue.withLock { queue in
+            guard !queue.stopping else { return false }
+            queue.jobs.append(job)
+            return true
+        }
+        if queued { wake.signal() }
+        return queued
     }
 
     /// Runs `body` on the worker and waits for its result; nil when the worker is stopping.
@@ -65,12 +69,13 @@ final class StoreWorker: @unchecked Sendable {
 
     /// Finishes the jobs already queued, closes the store and waits for the thread to end.
     func stop() {
-        condition.lock()
-        let first = !stopping
-        stopping = true
-        condition.signal()
-        condition.unlock()
-        if first { finished.wait() }
+        let first = queue.withLock { queue in
+            defer { queue.stopping = true }
+            return !queue.stopping
+        }
+        guard first else { return }
+        wake.signal()
+        finished.wait()
     }
 
     /// Opens the store, signals `opened` (after `failed` when it could not), and serves it until `stop()`. The
@@ -93,18 +98,21 @@ final class StoreWorker: @unchecked Sendable {
         // The periodic check runs every `checkInterval` seconds however busy the worker is, so a steady
         // stream of requests cannot starve it.
         var nextCheck = Date().addingTimeInterval(checkInterval)
+        func take() -> (jobs: [Job], stopping: Bool) {
+            queue.withLock { queue in
+                defer { queue.jobs.removeAll(keepingCapacity: true) }
+                return (queue.jobs, queue.stopping)
+            }
+        }
         while true {
-            condition.lock()
-            while jobs.isEmpty && !stopping && Date() < nextCheck {
-                _ = condition.wait(until: nextCheck)
+            var (batch, stopping) = take()
+            if batch.isEmpty && !stopping {
+                // A signal left over from jobs taken earlier only makes one turn of the loop find nothing.
+                let remaining = nextCheck.timeIntervalSinceNow
+                if remaining > 0 { _ = wake.wait(timeout: .now() + remaining) }
+                (batch, stopping) = take()
             }
-            if jobs.isEmpty && stopping {
-                condition.unlock()
-                return
-            }
-            let batch = jobs
-            jobs.removeAll(keepingCapacity: true)
-            condition.unlock()
+            if batch.isEmpty && stopping { return }
             for job in batch { job(database) }
             if Date() >= nextCheck {
                 periodic?(database)

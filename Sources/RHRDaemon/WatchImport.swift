@@ -54,20 +54,22 @@ public struct WatchImport: Sendable, Equatable {
         return object
     }
 
-    public init?(json value: JSONValue) {
-        guard let file = value["file"]?.string, let sha = value["sha256"]?.string, let ok = value["ok"]?.bool,
-              let atText = value["at"]?.string, let at = Timestamp.parse(atText) else { return nil }
-        self.init(file: file, sha256: sha, at: at.date, ok: ok)
-        kind = value["kind"]?.string
-        records = Int(value["records"]?.int64 ?? 0)
-        added = Int(value["added"]?.int64 ?? 0)
-        replaced = Int(value["replaced"]?.int64 ?? 0)
-        deleted = Int(value["deleted"]?.int64 ?? 0)
-        unchanged = Int(value["unchanged"]?.int64 ?? 0)
-        outOfRange = Int(value["outOfRange"]?.int64 ?? 0)
-        duplicates = Int(value["duplicates"]?.int64 ?? 0)
-        error = value["error"]?.string
-        revision = value["revision"]?.int64 ?? 0
+    /// An entry read back (from the ledger, a `status` reply or an `imported` event); `days` are not part of it.
+    public init(members: JSONMembers) throws(JSONPathError) {
+        let at = try members.requiredDecode("at", "an ISO-8601 date") { $0.string.flatMap(Timestamp.parse) }
+        self.init(file: try members.requiredString("file"), sha256: try members.requiredString("sha256"), at: at.date,
+                  ok: try members.requiredBool("ok"))
+        kind = try members.string("kind")
+        func count(_ key: String) throws(JSONPathError) -> Int { Int(try members.integer(key) ?? 0) }
+        records = try count("records")
+        added = try count("added")
+        replaced = try count("replaced")
+        deleted = try count("deleted")
+        unchanged = try count("unchanged")
+        outOfRange = try count("outOfRange")
+        duplicates = try count("duplicates")
+        error = try members.string("error")
+        revision = try members.integer("revision") ?? 0
     }
 
     /// "export.zip: Apple Health export (zip): 31 added, 1 replaced, 0 deleted" or "x.zip: skipped: …".

@@ -32,68 +32,27 @@ public final class DashboardIndex: Sendable {
     let heartRateByDay: [LocalDay: [HeartRateDaySummary]]
 
     public convenience init(_ data: DashboardData) {
-        // Writers numbered once; from here on samples are sorted and grouped by integers, not strings.
-        var position: [WriterKey: Int] = [:]
-        var found: [Writer] = []
-        var writerOf = [Int](repeating: 0, count: data.samples.count)
-        for (i, s) in data.samples.enumerated() {
-            let key = s.sample.writer.key
-            if let p = position[key] {
-                writerOf[i] = p
-            } else {
-                position[key] = found.count
-                writerOf[i] = found.count
-                found.append(s.sample.writer)
-            }
-        }
-        let writers = found.sorted()
-        let rank = found.map { w in writers.firstIndex { $0.key == w.key }! }
-        for i in writerOf.indices { writerOf[i] = rank[writerOf[i]] }
-
-        let samples = data.samples
-        let order = samples.indices.sorted { a, b in
-            Self.precedes(samples[a], writerOf[a], samples[b], writerOf[b])
-        }
+        // R7 through the one pipeline: samples grouped by day and writer, each group aggregated.
+        let daySeries = DaySeries(data.samples)
         var ordered = data
-        ordered.samples = order.map { samples[$0] }
-        let grouped = Self.group(ordered.samples, writerCount: writers.count) { writerOf[order[$0]] }
-        self.init(data: ordered, writers: writers, series: grouped.series, dayRanges: grouped.dayRanges,
+        ordered.samples = daySeries.samples
+        let grouped = Self.group(daySeries)
+        self.init(data: ordered, writers: daySeries.writers, series: grouped.series, dayRanges: grouped.dayRanges,
                   revisionsByDay: Dictionary(grouping: data.revisions, by: \.day),
                   heartRateByDay: Dictionary(grouping: data.heartRateDays, by: \.day))
     }
 
-    /// The order of `data.samples`: by day, writer and time; the identity breaks ties, so the order never
-    /// depends on the order the store returned them in.
-    static func precedes(_ a: DaySample, _ writerA: Int, _ b: DaySample, _ writerB: Int) -> Bool {
-        if a.day != b.day { return a.day < b.day }
-        if writerA != writerB { return writerA < writerB }
-        let sa = a.sample, sb = b.sample
-        if sa.start != sb.start { return sa.start < sb.start }
-        if sa.end != sb.end { return sa.end < sb.end }
-        return sa.identity < sb.identity
-    }
-
-    /// Each (day, writer) group of `ordered` aggregated under every aggregation (R7): lists come out sorted by
-    /// day. `writerOf(i)` is sample i's writer number.
-    static func group(_ ordered: [DaySample], writerCount: Int, writerOf: (Int) -> Int)
-        -> (series: [[[DayValue]]], dayRanges: [LocalDay: Range<Int>]) {
-        var series = Aggregation.allCases.map { _ in Array(repeating: [DayValue](), count: writerCount) }
+    /// Each (day, writer) group of the series aggregated under every aggregation (R7): lists come out sorted by
+    /// day. And where each day's samples are in `series.samples`.
+    static func group(_ daySeries: DaySeries) -> (series: [[[DayValue]]], dayRanges: [LocalDay: Range<Int>]) {
+        var series = Aggregation.allCases.map { _ in Array(repeating: [DayValue](), count: daySeries.writers.count) }
         var dayRanges: [LocalDay: Range<Int>] = [:]
-        var dayStart = 0
-        var start = 0
-        while start < ordered.count {
-            var end = start + 1
-            let day = ordered[start].day, writer = writerOf(start)
-            while end < ordered.count && ordered[end].day == day && writerOf(end) == writer { end += 1 }
-            let group = Array(ordered[start..<end])
+        for group in daySeries.groups {
             for (a, aggregation) in Aggregation.allCases.enumerated() {
-                if let value = DayAggregator.aggregate(group, by: aggregation) { series[a][writer].append(value) }
+                series[a][group.writer].append(daySeries.value(of: group, by: aggregation))
             }
-            if end == ordered.count || ordered[end].day != day {
-                dayRanges[day] = dayStart..<end
-                dayStart = end
-            }
-            start = end
+            let start = dayRanges[group.day]?.lowerBound ?? group.range.lowerBound
+            dayRanges[group.day] = start..<group.range.upperBound
         }
         return (series, dayRanges)
     }
@@ -147,12 +106,8 @@ public final class DashboardIndex: Sendable {
         } else if !data.samples.isEmpty {
             self.diagnosis = .resting(storesWithoutRestingWriter: [])
         } else if data.contents.isEmpty && !data.heartRateDays.isEmpty {
-            // Heart rate but no contents given: derive them from the summaries.
-            let grouped = Dictionary(grouping: data.heartRateDays, by: \.writer.store)
-            self.diagnosis = DataDiagnosis(grouped.map { store, list in
-                StoreContents(store: store, heartRateSamples: list.reduce(0) { $0 + $1.total },
-                              heartRateWriters: Array(Set(list.map(\.writer))).sorted())
-            })
+            // Heart rate but no contents given: count them from the summaries.
+            self.diagnosis = DataDiagnosis(StoreContents.tally(samples: [], heartRate: data.heartRateDays))
         } else {
             self.diagnosis = diagnosis
         }

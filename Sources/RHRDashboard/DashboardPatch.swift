@@ -39,7 +39,7 @@ extension DashboardIndex {
         let hi = Self.lowerBound(old.count) { old[$0].day <= lastDay }
         var fresh = delta.samples
         if !newWriter {
-            fresh.sort { Self.precedes($0, rank[$0.sample.writer.key]!, $1, rank[$1.sample.writer.key]!) }
+            fresh.sort { DaySeries.precedes($0, rank[$0.sample.writer.key]!, $1, rank[$1.sample.writer.key]!) }
         }
         var samples = Array(old[..<lo])
         samples.reserveCapacity(old.count + fresh.count)
@@ -83,7 +83,7 @@ extension DashboardIndex {
 
         if newWriter {
             // Writers are numbered by name: a new one renumbers them all. Prepare everything again, in memory.
-            next.contents = delta.contents ?? Self.contents(samples: samples, heartRate: next.heartRateDays)
+            next.contents = delta.contents ?? StoreContents.tally(samples: samples, heartRate: next.heartRateDays)
             let index = DashboardIndex(next)
             return Patch(index: index, changedDays: index.changedDays(comparedTo: self, on: days))
         }
@@ -107,9 +107,8 @@ extension DashboardIndex {
                 let w = rank[samples[s].sample.writer.key]!
                 var e = s + 1
                 while e < range.upperBound && rank[samples[e].sample.writer.key]! == w { e += 1 }
-                let group = Array(samples[s..<e])
                 for a in values.indices {
-                    if let value = DayAggregator.aggregate(group, by: Aggregation.allCases[a]) { values[a][w].append(value) }
+                    if let value = DaySeries.aggregate(samples[s..<e], by: Aggregation.allCases[a]) { values[a][w].append(value) }
                 }
                 s = e
             }
@@ -122,7 +121,7 @@ extension DashboardIndex {
         }
         if series[0].contains(where: \.isEmpty) {
             // A writer's last sample is gone: writers are numbered again.
-            next.contents = delta.contents ?? Self.contents(samples: samples, heartRate: next.heartRateDays)
+            next.contents = delta.contents ?? StoreContents.tally(samples: samples, heartRate: next.heartRateDays)
             let index = DashboardIndex(next)
             return Patch(index: index, changedDays: index.changedDays(comparedTo: self, on: days))
         }
@@ -143,7 +142,7 @@ extension DashboardIndex {
             var counts = Dictionary(uniqueKeysWithValues: HealthStore.allCases.map { ($0, 0) })
             for s in fresh { counts[s.sample.store]! += 1 }
             for i in lo..<hi where days.contains(old[i].day) { counts[old[i].sample.store]! -= 1 }
-            let heartRate = heartRateChanged ? Self.contents(writers: [], heartRate: next.heartRateDays) : data.contents
+            let heartRate = heartRateChanged ? StoreContents.tally(samples: [], heartRate: next.heartRateDays) : data.contents
             next.contents = data.contents.map { was in
                 var c = was
                 c.restingSamples += counts[c.store] ?? 0
@@ -159,34 +158,6 @@ extension DashboardIndex {
                                    revisionsByDay: revisionsByDay, heartRateByDay: heartRateByDay,
                                    context: heartRateChanged ? nil : (contextWriters, sedentary))
         return Patch(index: index, changedDays: index.changedDays(comparedTo: self, on: days))
-    }
-
-    /// What each store holds (R9), as the store counts it: every resting sample of each writer, and the
-    /// heart-rate samples of the writers that have any. One entry per store.
-    static func contents(writers: [(Writer, Int)], heartRate: [HeartRateDaySummary]) -> [StoreContents] {
-        var result: [HealthStore: StoreContents] = [:]
-        for store in HealthStore.allCases { result[store] = StoreContents(store: store) }
-        for (writer, count) in writers where count > 0 {
-            result[writer.store]!.restingWriters.append(writer)
-            result[writer.store]!.restingSamples += count
-        }
-        var totals: [WriterKey: (Writer, Int)] = [:]
-        for h in heartRate { totals[h.writer.key, default: (h.writer, 0)].1 += h.total }
-        for (writer, total) in totals.values where total > 0 {
-            result[writer.store]!.heartRateSamples += total
-            result[writer.store]!.heartRateWriters.append(writer)
-        }
-        for store in HealthStore.allCases {
-            result[store]!.restingWriters.sort()
-            result[store]!.heartRateWriters.sort()
-        }
-        return HealthStore.allCases.map { result[$0]! }
-    }
-
-    static func contents(samples: [DaySample], heartRate: [HeartRateDaySummary]) -> [StoreContents] {
-        var counts: [WriterKey: (Writer, Int)] = [:]
-        for s in samples { counts[s.sample.writer.key, default: (s.sample.writer, 0)].1 += 1 }
-        return contents(writers: Array(counts.values), heartRate: heartRate)
     }
 
     /// Of `days` (all days of both when nil), those whose samples, revisions or heart rate differ between

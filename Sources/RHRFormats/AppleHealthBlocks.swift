@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Where the bytes of an export come from: the XML file itself, or its member inside a zip.
 protocol AppleHealthByteSource: AnyObject {
@@ -12,8 +13,11 @@ protocol AppleHealthByteSource: AnyObject {
 
 /// One block of input with room in front of it for the bytes the scanner carries over from the block
 /// before (an incomplete tag), so that the scanner always sees one contiguous region.
+///
+/// `@unchecked Sendable`: the block is raw memory owned by one thread at a time, the producer while it fills
+/// it and the scanner after `AppleHealthBlockHandOff` passed it on; the compiler cannot follow ownership that
+/// moves through a queue, but the hand-off's lock orders every fill before every read.
 final class AppleHealthBlock: @unchecked Sendable {
-    // Owned by one thread at a time: the producer while it fills the block, the scanner after the hand-off.
     let memory: UnsafeMutableRawPointer
     let headroom: Int
     let capacity: Int
@@ -52,56 +56,58 @@ final class AppleHealthBlock: @unchecked Sendable {
 }
 
 /// A bounded hand-off of blocks between a producer thread (reading or inflating) and the scanning thread:
-/// a fixed pool of blocks circulates, so memory stays constant whatever the size of the export.
-final class AppleHealthBlockHandOff: @unchecked Sendable {
-    // Every field is guarded by `condition`.
-    private let condition = NSCondition()
-    private var free: [AppleHealthBlock]
-    private var full: [AppleHealthBlock] = []
-    private var cancelled = false
+/// a fixed pool of blocks circulates, so memory stays constant whatever the size of the export. Each list
+/// has a semaphore counting its blocks, so a taker waits until there is one.
+final class AppleHealthBlockHandOff: Sendable {
+    private struct Lists {
+        var free: [AppleHealthBlock]
+        var full: [AppleHealthBlock] = []
+        var cancelled = false
+    }
+    private let lists: Mutex<Lists>
+    // Both start at 0 and are signalled up: libdispatch refuses to free a semaphore below its initial value.
+    private let freeCount = DispatchSemaphore(value: 0)
+    private let fullCount = DispatchSemaphore(value: 0)
 
-    init(blocks: [AppleHealthBlock]) { free = blocks }
+    init(blocks: [AppleHealthBlock]) {
+        lists = Mutex(Lists(free: blocks))
+        for _ in blocks { freeCount.signal() }
+    }
 
     /// A block to fill, or nil once the scanner has given up.
     func takeFree() -> AppleHealthBlock? {
-        condition.lock()
-        defer { condition.unlock() }
-        while free.isEmpty && !cancelled { condition.wait() }
-        return cancelled ? nil : free.removeLast()
+        freeCount.wait()
+        return lists.withLock { $0.cancelled ? nil : $0.free.removeLast() }
     }
 
     func putFull(_ block: AppleHealthBlock) {
-        condition.lock()
-        full.append(block)
-        condition.broadcast()
-        condition.unlock()
+        lists.withLock { $0.full.append(block) }
+        fullCount.signal()
     }
 
     func takeFull() -> AppleHealthBlock {
-        condition.lock()
-        defer { condition.unlock() }
-        while full.isEmpty { condition.wait() }
-        return full.removeFirst()
+        fullCount.wait()
+        return lists.withLock { $0.full.removeFirst() }
     }
 
     func putFree(_ block: AppleHealthBlock) {
-        condition.lock()
-        free.append(block)
-        condition.broadcast()
-        condition.unlock()
+        lists.withLock { $0.free.append(block) }
+        freeCount.signal()
     }
 
+    /// Wakes a producer waiting for a free block; from now on it gets none.
     func cancel() {
-        condition.lock()
-        cancelled = true
-        condition.broadcast()
-        condition.unlock()
+        lists.withLock { $0.cancelled = true }
+        freeCount.signal()
     }
 }
 
 /// Reads a source on its own thread into the hand-off, so that reading or inflating overlaps with scanning.
+///
+/// `@unchecked Sendable`: `source` (a file or an archive being inflated: not thread-safe) is used by the
+/// producer thread only, from `start` until `done` is signalled, and by the scanning thread only before and
+/// after; the compiler cannot see that hand-over in time.
 final class AppleHealthProducer: @unchecked Sendable {
-    // `source` is used by the producer thread only, from `start` until `done` is signalled.
     private let source: AppleHealthByteSource
     private let handOff: AppleHealthBlockHandOff
     private let done = DispatchSemaphore(value: 0)

@@ -3,7 +3,7 @@ import Foundation
 import RHRCore
 
 /// Reads an Apple Health export, `export.zip` under any name or its bare `export.xml` under any name, into one
-/// snapshot batch (DESIGN.md sections 2 and 4, R3–R5, R8): resting heart rate records become resting samples,
+/// snapshot batch (docs/design.md sections 2 and 4, R3–R5, R8): resting heart rate records become resting samples,
 /// heart-rate records per-day context counts, and `ExportDate` the batch's `asOf`.
 ///
 /// It streams in constant memory: a second thread reads the file, or inflates the zip member, into a few 1 MiB

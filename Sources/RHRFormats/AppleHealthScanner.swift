@@ -17,7 +17,7 @@ import RHRCore
 /// The scanner is fed blocks: `scan` consumes what it can and says how much; the caller presents the rest
 /// (an incomplete tag, or the last bytes of a comment's possible end) again at the front of the next block.
 struct AppleHealthScanner {
-    /// A tag longer than this is not an export's (DESIGN.md section 8: attribute lengths are bounded).
+    /// A tag longer than this is not an export's (docs/design.md section 8: attribute lengths are bounded).
     static let maxTagLength = 1 << 20
 
     private enum Mode {

@@ -40,7 +40,7 @@ public enum BatchFileReader {
                 do {
                     batches.append(try SyncBatchJSON.decode(value, machineZone: options.machineZone, origin: origin))
                 } catch {
-                    throw InputError(path: path, line: number, message: error.message)
+                    throw InputError(path: path, line: number, message: error.description)
                 }
                 records += value["upserted"]?.array?.count ?? 0
             }

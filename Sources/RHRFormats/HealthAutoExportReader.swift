@@ -52,7 +52,7 @@ public enum HealthAutoExportReader {
             do {
                 try batch.validate()
             } catch {
-                throw InputError(path: path, message: "the file reads as an invalid batch: \(error.message)")
+                throw InputError(path: path, message: "the file reads as an invalid batch: \(error.description)")
             }
             batches.append(batch)
         }
@@ -99,54 +99,55 @@ struct HealthAutoExportContents {
     init(path: String) { self.path = path }
 
     mutating func add(_ metric: JSONValue, at place: String) throws(InputError) {
-        guard metric.object != nil else { throw bad(place, "expected an object, found \(metric.kindName)") }
-        guard let name = metric["name"]?.string else { throw bad(place + ".name", "missing; every metric has a name") }
+        do {
+            try add(try JSONMembers(metric, path: place))
+        } catch {
+            throw InputError(path: path, message: error.description)
+        }
+    }
+
+    private mutating func add(_ metric: JSONMembers) throws(JSONPathError) {
         let kind: Kind
-        switch name {
+        switch try metric.requiredString("name", why: "every metric has a name") {
         case "resting_heart_rate": kind = .resting
         case "heart_rate": kind = .heartRate
         default:
             skipped["unknown metric", default: 0] += 1
             return
         }
-        guard let data = metric["data"] else { return }
-        guard let points = data.array else { throw bad(place + ".data", "expected an array, found \(data.kindName)") }
+        guard let points = try metric.objects("data") else { return }
         var unit = "count/min"
         if kind == .resting && !points.isEmpty {
-            guard let units = metric["units"]?.string else { throw bad(place + ".units", "missing; the unit of the values") }
-            guard RestingValue.isSupported(unit: units) else { throw bad(place + ".units", UnitError(unit: units).description) }
+            let units = try metric.requiredString("units", why: "the unit of the values")
+            guard RestingValue.isSupported(unit: units) else { throw metric.error("units", UnitError(unit: units).description) }
             unit = units
         }
-        for (j, point) in points.enumerated() {
-            try add(point, kind: kind, unit: unit, at: "\(place).data[\(j)]")
+        for point in points {
+            try add(point, kind: kind, unit: unit)
         }
     }
 
     private enum Kind { case resting, heartRate }
 
-    private mutating func add(_ point: JSONValue, kind: Kind, unit: String, at place: String) throws(InputError) {
-        guard point.object != nil else { throw bad(place, "expected an object, found \(point.kindName)") }
-        guard let dateValue = point["date"] else { throw bad(place + ".date", "missing") }
+    private mutating func add(_ point: JSONMembers, kind: Kind, unit: String) throws(JSONPathError) {
+        let dateValue = try point.required("date")
         guard let text = dateValue.string, let date = Timestamp.parse(text) else {
-            throw bad(place + ".date", "\(dateValue) is not a date like 2024-01-02 00:00:00 +0100")
+            throw point.error("date", "\(dateValue) is not a date like 2024-01-02 00:00:00 +0100")
         }
-        let writer = try writer(of: point, at: place)
+        let writer = try writer(of: point)
         let window = HealthAutoExportContents.window(of: date)
         switch kind {
         case .resting:
-            guard let qty = point["qty"] else { throw bad(place + ".qty", "missing; a resting point carries its value in qty") }
-            guard let value = qty.double else { throw bad(place + ".qty", "expected a number, found \(qty.kindName)") }
+            let value = try point.requiredNumber("qty", why: "a resting point carries its value in qty")
             resting.append(RestingSample(store: .healthKit, writer: writer, start: window.start, end: window.end,
                                          offsetSeconds: date.offsetSeconds, value: value, unit: unit))
         case .heartRate:
-            let keys = ["Avg", "Min", "Max", "qty"]
-            for key in keys {
-                if let v = point[key], v.number == nil, !v.isNull {
-                    throw bad("\(place).\(key)", "expected a number, found \(v.kindName)")
-                }
+            var values: [Double] = []
+            for key in ["Avg", "Min", "Max", "qty"] {
+                if let v = try point.number(key) { values.append(v) }
             }
-            guard let value = keys.lazy.compactMap({ point[$0]?.double }).first else {
-                throw bad(place, "a heart_rate point carries Min, Avg and Max (or qty); this one has none")
+            guard let value = values.first else {
+                throw JSONPathError(path: point.path, "a heart_rate point carries Min, Avg and Max (or qty); this one has none")
             }
             let day = LocalDayRule.healthKit(start: window.start, end: window.end, writtenOffset: date.offsetSeconds,
                                              timeZone: nil)
@@ -164,11 +165,10 @@ struct HealthAutoExportContents {
         }
     }
 
-    private func writer(of point: JSONValue, at place: String) throws(InputError) -> Writer {
-        guard let source = point["source"], !source.isNull else {
+    private func writer(of point: JSONMembers) throws(JSONPathError) -> Writer {
+        guard let name = try point.string("source") else {
             return Writer(store: .healthKit, name: HealthAutoExportReader.defaultWriter)
         }
-        guard let name = source.string else { throw bad(place + ".source", "expected a string, found \(source.kindName)") }
         let trimmed = name.trimmingCharacters(in: .whitespaces)
         return Writer(store: .healthKit, name: trimmed.isEmpty ? HealthAutoExportReader.defaultWriter : trimmed)
     }
@@ -178,9 +178,5 @@ struct HealthAutoExportContents {
         let local = date.epochSeconds + Double(date.offsetSeconds)
         let isMidnight = local.truncatingRemainder(dividingBy: 86_400) == 0
         return (date.date, isMidnight ? date.date.addingTimeInterval(86_399) : date.date)
-    }
-
-    private func bad(_ place: String, _ message: String) -> InputError {
-        InputError(path: path, message: "\(place): \(message)")
     }
 }

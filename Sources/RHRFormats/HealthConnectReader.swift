@@ -62,7 +62,7 @@ public enum HealthConnectReader {
         do {
             try batch.validate()
         } catch {
-            throw db.error("the export reads as an invalid batch: \(error.message)")
+            throw db.error("the export reads as an invalid batch: \(error.description)")
         }
         return ImportedFile(path: path, kind: kind, batches: [batch],
                             recordsRead: contents.restingRecords + contents.heartRateSamples,

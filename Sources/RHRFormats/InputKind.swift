@@ -3,7 +3,7 @@ import Foundation
 /// Which reader applies to a file, decided from its content, never from its name: the phone's language
 /// names Apple's export (`exportar.zip`, `vienti.zip`), and Health Connect numbers its copies.
 public enum InputKind: Sendable, Hashable, CustomStringConvertible {
-    /// Sync batches, one JSON object per line (DESIGN.md section 4).
+    /// Sync batches, one JSON object per line (docs/design.md section 4).
     case syncBatches
     /// Apple Health `export.xml` under any name.
     case appleHealthXML

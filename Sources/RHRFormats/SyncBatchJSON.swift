@@ -2,7 +2,7 @@ import RHRJSON
 import Foundation
 import RHRCore
 
-/// Sync batches as JSON (DESIGN.md section 4): what a phone bridge sends, in a file or over the socket.
+/// Sync batches as JSON (docs/design.md section 4): what a phone bridge sends, in a file or over the socket.
 ///
 /// Decoding is strict about what it knows and lenient about what it does not: a known key of the wrong type
 /// is an error naming its JSON path (`upserted[3].start: not an ISO-8601 date`), an unknown key is ignored so
@@ -14,8 +14,21 @@ public enum SyncBatchJSON {
     /// (R5); `origin` names the road for the revision history (a file name, a bridge).
     /// `SyncBatch.validate()` runs last and its error is passed on.
     public static func decode(_ value: JSONValue, machineZone: TimeZone, origin: String = "") throws(BatchError) -> SyncBatch {
-        guard case .object(let object) = value else { throw BatchError("a batch must be a JSON object, not \(value.kindName)") }
-        let top = Members(object, path: "")
+        let batch: SyncBatch
+        do {
+            batch = try read(value, machineZone: machineZone, origin: origin)
+        } catch {
+            throw BatchError(path: error.path, error.message)
+        }
+        try batch.validate()
+        return batch
+    }
+
+    private static func read(_ value: JSONValue, machineZone: TimeZone, origin: String) throws(JSONPathError) -> SyncBatch {
+        guard case .object(let object) = value else {
+            throw JSONPathError(path: "", "a batch must be a JSON object, not \(value.kindName)")
+        }
+        let top = JSONMembers(object)
 
         let storeValue = try top.required("store")
         guard let storeName = storeValue.string, let store = HealthStore(rawValue: storeName) else {
@@ -32,10 +45,7 @@ public enum SyncBatchJSON {
 
         var batch = SyncBatch(store: store, stream: stream, asOf: asOf, cursor: cursor, fullResync: fullResync, origin: origin)
 
-        for (i, element) in (try top.array("upserted") ?? []).enumerated() {
-            let path = "upserted[\(i)]"
-            guard case .object(let object) = element else { throw BatchError("\(path): expected an object") }
-            let record = Members(object, path: path)
+        for record in try top.objects("upserted") ?? [] {
             switch store {
             case .healthKit:
                 try decodeHealthKit(record, into: &batch)
@@ -52,8 +62,6 @@ public enum SyncBatchJSON {
             }
             batch.grantedPermissions = permissions
         }
-
-        try batch.validate()
         return batch
     }
 
@@ -61,7 +69,7 @@ public enum SyncBatchJSON {
 
     static let healthKitTypes = #"expected "restingHeartRate" or "heartRate""#
 
-    private static func decodeHealthKit(_ record: Members, into batch: inout SyncBatch) throws(BatchError) {
+    private static func decodeHealthKit(_ record: JSONMembers, into batch: inout SyncBatch) throws(JSONPathError) {
         let type = try record.requiredString("type")
         guard type == "restingHeartRate" || type == "heartRate" else {
             throw record.error("type", "\"\(type)\" is not a HealthKit type (\(healthKitTypes))")
@@ -111,7 +119,7 @@ public enum SyncBatchJSON {
     }
 
     /// R8: `HKMetadataKeyHeartRateMotionContext`, a number or a numeric string; absent means not set.
-    private static func motionContext(_ metadata: Members?) throws(BatchError) -> MotionContext {
+    private static func motionContext(_ metadata: JSONMembers?) throws(JSONPathError) -> MotionContext {
         let key = "HKMetadataKeyHeartRateMotionContext"
         guard let metadata, let value = metadata.value(key) else { return .notSet }
         let raw: Int64?
@@ -130,7 +138,7 @@ public enum SyncBatchJSON {
 
     static let healthConnectTypes = #"expected "RestingHeartRate" or "HeartRate""#
 
-    private static func decodeHealthConnect(_ record: Members, machineZone: TimeZone, into batch: inout SyncBatch) throws(BatchError) {
+    private static func decodeHealthConnect(_ record: JSONMembers, machineZone: TimeZone, into batch: inout SyncBatch) throws(JSONPathError) {
         let type = try record.requiredString("type")
         switch type {
         case "RestingHeartRate":
@@ -152,10 +160,7 @@ public enum SyncBatchJSON {
             let recordKey = SampleIdentity.normalisedRecordId(metadata.id)
             // R5: each sample's day in the record's start offset, the machine's when there is none.
             var summarizer = HeartRateSummarizer()
-            for (i, element) in try record.requiredArray("samples").enumerated() {
-                let path = record.childPath("samples") + "[\(i)]"
-                guard case .object(let object) = element else { throw BatchError("\(path): expected an object") }
-                let sample = Members(object, path: path)
+            for sample in try record.requiredObjects("samples") {
                 let time = try sample.requiredDate("time")
                 let bpm = try sample.requiredInteger("beatsPerMinute")
                 let day = LocalDayRule.healthConnect(time: time.date, zoneOffset: startOffset, machineZone: machineZone).day
@@ -177,7 +182,7 @@ public enum SyncBatchJSON {
         var clientRecordId: String?
         var clientRecordVersion: Int64?
 
-        init(_ metadata: Members) throws(BatchError) {
+        init(_ metadata: JSONMembers) throws(JSONPathError) {
             id = try metadata.requiredString("id")
             var appName = try metadata.string("appName")
             let packageName: String
@@ -186,7 +191,7 @@ public enum SyncBatchJSON {
                 guard !name.isEmpty else { throw metadata.error("dataOrigin", "must not be empty") }
                 packageName = name
             case .object(let object):
-                let origin = Members(object, path: metadata.childPath("dataOrigin"))
+                let origin = JSONMembers(object, path: metadata.childPath("dataOrigin"))
                 packageName = try origin.requiredString("packageName")
                 appName = try origin.string("appName") ?? appName
             default:
@@ -315,79 +320,11 @@ public enum SyncBatchJSON {
     }
 }
 
-// MARK: - Reading an object's members with their paths
+// MARK: - The members only batches have
 
-/// An object being decoded, with its JSON path for error messages.
-private struct Members {
-    let object: JSONObject
-    /// `upserted[3].metadata`; empty for the batch itself.
-    let path: String
-
-    init(_ object: JSONObject, path: String) {
-        self.object = object
-        self.path = path
-    }
-
-    func childPath(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
-
-    func error(_ key: String, _ message: String) -> BatchError { BatchError("\(childPath(key)): \(message)") }
-
-    /// The member's value; nil when absent or null.
-    func value(_ key: String) -> JSONValue? {
-        guard let value = object[key], !value.isNull else { return nil }
-        return value
-    }
-
-    func required(_ key: String) throws(BatchError) -> JSONValue {
-        guard let value = object[key] else { throw error(key, "missing") }
-        return value
-    }
-
-    /// An optional string, kept as delivered (empty too) unless `nonEmpty`.
-    func string(_ key: String, nonEmpty: Bool = false) throws(BatchError) -> String? {
-        guard let value = value(key) else { return nil }
-        guard let text = value.string else { throw error(key, "expected a string") }
-        if nonEmpty && text.isEmpty { throw error(key, "must not be empty") }
-        return text
-    }
-
-    /// A required string: names, ids and types are never empty.
-    func requiredString(_ key: String) throws(BatchError) -> String {
-        guard let text = try string(key, nonEmpty: true) else { throw missingOrWrong(key, "expected a string") }
-        return text
-    }
-
-    /// Cursors: a string or null, nothing else.
-    func stringOrNull(_ key: String) throws(BatchError) -> String? {
-        guard let value = value(key) else { return nil }
-        guard let text = value.string else { throw error(key, "expected a string or null") }
-        return text
-    }
-
-    func integer(_ key: String) throws(BatchError) -> Int64? {
-        guard let value = value(key) else { return nil }
-        guard let int = value.int64 else { throw error(key, "expected an integer") }
-        return int
-    }
-
-    func requiredInteger(_ key: String) throws(BatchError) -> Int64 {
-        guard let int = try integer(key) else { throw missingOrWrong(key, "expected an integer") }
-        return int
-    }
-
-    func requiredNumber(_ key: String) throws(BatchError) -> Double {
-        guard let value = value(key) else { throw missingOrWrong(key, "expected a number") }
-        guard let number = value.double else { throw error(key, "expected a number") }
-        return number
-    }
-
-    func bool(_ key: String) throws(BatchError) -> Bool? {
-        guard let value = value(key) else { return nil }
-        guard let flag = value.bool else { throw error(key, "expected true or false") }
-        return flag
-    }
-
-    func date(_ key: String) throws(BatchError) -> Timestamp? {
+extension JSONMembers {
+    /// An ISO-8601 date with its offset; a date without one is refused (rhr never guesses a written date's zone).
+    func date(_ key: String) throws(JSONPathError) -> Timestamp? {
         guard let value = value(key) else { return nil }
         guard let text = value.string, let timestamp = Timestamp.parse(text) else {
             if let text = value.string, Timestamp.parse(text + "Z") != nil {
@@ -398,13 +335,15 @@ private struct Members {
         return timestamp
     }
 
-    func requiredDate(_ key: String) throws(BatchError) -> Timestamp {
-        guard let timestamp = try date(key) else { throw missingOrWrong(key, "not an ISO-8601 date") }
+    func requiredDate(_ key: String) throws(JSONPathError) -> Timestamp {
+        guard let timestamp = try date(key) else {
+            throw error(key, object[key] == nil ? "missing" : "not an ISO-8601 date")
+        }
         return timestamp
     }
 
     /// Health Connect zone offsets: `"+01:00"` or seconds; null or absent means unknown.
-    func zoneOffset(_ key: String) throws(BatchError) -> Int? {
+    func zoneOffset(_ key: String) throws(JSONPathError) -> Int? {
         guard let value = value(key) else { return nil }
         let seconds: Int?
         switch value {
@@ -416,45 +355,5 @@ private struct Members {
             throw error(key, #"expected a UTC offset such as "+01:00", or seconds, or null"#)
         }
         return seconds
-    }
-
-    func members(_ key: String) throws(BatchError) -> Members? {
-        guard let value = value(key) else { return nil }
-        guard case .object(let object) = value else { throw error(key, "expected an object") }
-        return Members(object, path: childPath(key))
-    }
-
-    func requiredMembers(_ key: String) throws(BatchError) -> Members {
-        guard let members = try members(key) else { throw missingOrWrong(key, "expected an object") }
-        return members
-    }
-
-    func array(_ key: String) throws(BatchError) -> [JSONValue]? {
-        guard let value = value(key) else { return nil }
-        guard let elements = value.array else { throw error(key, "expected an array") }
-        return elements
-    }
-
-    func requiredArray(_ key: String) throws(BatchError) -> [JSONValue] {
-        guard let elements = try array(key) else { throw missingOrWrong(key, "expected an array") }
-        return elements
-    }
-
-    /// An array of non-empty strings.
-    func strings(_ key: String) throws(BatchError) -> [String]? {
-        guard let elements = try array(key) else { return nil }
-        var result: [String] = []
-        result.reserveCapacity(elements.count)
-        for (i, element) in elements.enumerated() {
-            guard let text = element.string else { throw BatchError("\(childPath(key))[\(i)]: expected a string") }
-            guard !text.isEmpty else { throw BatchError("\(childPath(key))[\(i)]: must not be empty") }
-            result.append(text)
-        }
-        return result
-    }
-
-    /// A required key that is absent is "missing"; one that is null gets the type message.
-    private func missingOrWrong(_ key: String, _ message: String) -> BatchError {
-        object[key] == nil ? error(key, "missing") : error(key, message)
     }
 }

@@ -1,11 +1,10 @@
-import RHRJSON
 import Foundation
 import RHRCore
 import RHRDaemon
 import RHRDashboard
 import RHRFormats
 
-/// The dashboard's live feed: a subscription to `rhr daemon` (DESIGN.md section 4) as dashboard events.
+/// The dashboard's live feed: a subscription to `rhr daemon` (docs/design.md section 4) as dashboard events.
 ///
 /// - `changed` → `.storeChanged(revision:days:)`; `resync` → the same with no days (read everything);
 ///   a folder import the daemon could not read → a note; the connection closing → `.liveFeedEnded`, after
@@ -66,7 +65,7 @@ public final class DaemonFeed: DashboardFeed {
         // Until nothing is left: a message read along with an earlier one would otherwise wait in the client
         // for the next wake-up.
         while true {
-            let messages: [JSONValue]
+            let messages: [DaemonEvent]
             do {
                 messages = try client.receiveAvailable()
             } catch {
@@ -80,21 +79,18 @@ public final class DaemonFeed: DashboardFeed {
         }
     }
 
-    /// One daemon message as a dashboard event, if it is one the dashboard acts on.
-    nonisolated static func event(_ message: JSONValue) -> DashboardEvent? {
-        switch message["event"]?.string {
-        case "changed":
-            guard let revision = message["revision"]?.int64 else { return nil }
-            let days = (message["days"]?.array ?? []).compactMap { $0.string.flatMap(LocalDay.init) }
+    /// One daemon event as a dashboard event, if it is one the dashboard acts on.
+    nonisolated static func event(_ event: DaemonEvent) -> DashboardEvent? {
+        switch event {
+        case .changed(let revision, let days):
             // A change that names no day cannot be patched: read everything.
             return .storeChanged(revision: revision, days: Set(days))
-        case "resync":
-            return .storeChanged(revision: message["revision"]?.int64 ?? .max, days: [])
-        case "imported" where message["ok"]?.bool == false:
-            let file = (message["file"]?.string).map { ($0 as NSString).lastPathComponent } ?? "a file"
-            let why = message["error"]?["message"]?.string ?? message["error"]?.string ?? "unreadable"
-            return .liveFeedNote("The daemon's folder watch skipped \(file): \(why)")
-        default:
+        case .resync(let revision, _, _):
+            return .storeChanged(revision: revision, days: [])
+        case .imported(let entry) where !entry.ok:
+            let file = (entry.file as NSString).lastPathComponent
+            return .liveFeedNote("The daemon's folder watch skipped \(file): \(entry.error ?? "unreadable")")
+        case .imported, .other:
             return nil
         }
     }
@@ -104,31 +100,25 @@ public final class DaemonFeed: DashboardFeed {
         lastAttempt = Date()
         // Short waits: this runs before the first frame, and on the run loop's thread.
         guard let client = try? DaemonClient(socketPath: socketPath, timeout: 0.5) else { return [] }
-        do {
-            let status = try client.request(.status, timeout: 1)
-            guard status["ok"]?.bool == true, let store = status["store"]?.string else {
-                client.close()
-                return []
-            }
-            guard Self.sameFile(store, storePath) else {
-                client.close()
-                let known = notedOtherStore == store
-                notedOtherStore = store
-                guard explicit, !known else { return [] }
-                return [.liveFeedNote("The daemon on \(socketPath) serves another store (\(store)); not following it.")]
-            }
-            let reply = try client.subscribe(timeout: 1)
-            guard reply["ok"]?.bool == true, let revision = reply["revision"]?.int64 else {
-                client.close()
-                return []
-            }
-            self.client = client
-            notedOtherStore = nil
-            return [.liveFeedStarted(revision: revision, socket: socketPath)]
-        } catch {
+        // A daemon that does not answer in time, or not as expected, is left alone like a missing one.
+        guard let store = try? client.request(.status, timeout: 1).decode(StatusReply.self).store else {
             client.close()
             return []
         }
+        guard Self.sameFile(store, storePath) else {
+            client.close()
+            let known = notedOtherStore == store
+            notedOtherStore = store
+            guard explicit, !known else { return [] }
+            return [.liveFeedNote("The daemon on \(socketPath) serves another store (\(store)); not following it.")]
+        }
+        guard let revision = try? client.subscribe(timeout: 1).decode(SubscribeReply.self).revision else {
+            client.close()
+            return []
+        }
+        self.client = client
+        notedOtherStore = nil
+        return [.liveFeedStarted(revision: revision, socket: socketPath)]
     }
 
     /// Whether two paths name the same file (device and inode), however they are spelled.

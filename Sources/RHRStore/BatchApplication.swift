@@ -14,7 +14,7 @@ extension HealthDatabase {
                 try batch.validate()
             } catch {
                 let place = batches.count > 1 ? "batch \(i + 1): " : ""
-                throw StoreError(.invalidBatch, place + error.message)
+                throw StoreError(.invalidBatch, place + error.description)
             }
         }
         return try db.transaction { () throws(StoreError) -> [BatchOutcome] in
@@ -115,10 +115,11 @@ struct BatchApplication {
         select.bind(.text(batch.store.rawValue), .text(batch.stream))
         if try select.step() {
             var asOf: Timestamp?
-            if let at = select.optionalDouble(2) {
-                asOf = Timestamp(epochSeconds: at, offsetSeconds: Int(select.optionalInt(3) ?? 0))
+            if let at = select.optionalDouble(try select.column("as_of")) {
+                asOf = Timestamp(epochSeconds: at, offsetSeconds: Int(select.optionalInt(try select.column("as_of_offset")) ?? 0))
             }
-            return StreamRow(id: select.int(0), cursor: select.optionalText(1), asOf: asOf)
+            return StreamRow(id: select.int(try select.column("id")), cursor: select.optionalText(try select.column("cursor")),
+                             asOf: asOf)
         }
         try db.statement("INSERT INTO stream(store, name) VALUES (?, ?)")
             .bind(.text(batch.store.rawValue), .text(batch.stream)).run()
@@ -179,9 +180,9 @@ struct BatchApplication {
         let select = try db.statement("SELECT id, is_watch FROM writer WHERE store = ? AND name = ?")
         select.bind(.text(writer.store.rawValue), .text(writer.name))
         guard try select.step() else { throw db.error("writer \(writer.name) vanished") }
-        let id = select.int(0)
+        let id = select.int(try select.column("id"))
         writerIDs[writer.key] = id
-        if select.int(1) != 0 { watchWriterIDs.insert(id) }
+        if select.int(try select.column("is_watch")) != 0 { watchWriterIDs.insert(id) }
         return id
     }
 
@@ -243,12 +244,12 @@ struct BatchApplication {
         let select = try db.statement(SampleRow.selectByIdentity)
         select.bind(.text(batch.store.rawValue), .text(row.identity))
         if try select.step() {
-            let id = select.int(0)
-            let old = SampleRow(select, first: 2)
+            let id = select.int(try select.column("id"))
+            let old = SampleRow(select, try SampleRow.Columns(select))
             try link(id, stream.id)
             if old == row {
                 outcome.unchanged += 1
-                if select.int(1) != stream.id {
+                if select.int(try select.column("stream_id")) != stream.id {
                     try db.statement("UPDATE sample SET stream_id = ? WHERE id = ?").bind(.integer(stream.id), .integer(id)).run()
                 }
                 return
@@ -285,7 +286,8 @@ struct BatchApplication {
             """)
         select.bind(.text(batch.store.rawValue), .text(key))
         var doomed: [(Int64, SampleRow)] = []
-        while try select.step() { doomed.append((select.int(0), SampleRow(select, first: 1))) }
+        let id = try select.column("id"), columns = try SampleRow.Columns(select)
+        while try select.step() { doomed.append((select.int(id), SampleRow(select, columns))) }
         for (rowID, row) in doomed {
             try recordRevision(of: row, reason: .deleted, replacedBy: nil, stream: stream, pending: true)
             try removeSample(rowID, day: row.day)
@@ -297,7 +299,8 @@ struct BatchApplication {
         let days = try db.statement("SELECT DISTINCT day FROM heart_rate WHERE \(ofThisStore)")
         days.bind(.text(key), .text(batch.store.rawValue))
         var hrDays: [Int64] = []
-        while try days.step() { hrDays.append(days.int(0)) }
+        let day = try days.column("day")
+        while try days.step() { hrDays.append(days.int(day)) }
         if !hrDays.isEmpty {
             try db.statement("DELETE FROM heart_rate WHERE \(ofThisStore)").bind(.text(key), .text(batch.store.rawValue)).run()
             for d in hrDays { outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(d))) }
@@ -318,16 +321,18 @@ struct BatchApplication {
         let to = batch.fullResync ? nil : batch.snapshot?.to?.epochSeconds
         let select = try db.statement("""
             SELECT s.id, \(SampleRow.qualifiedColumns),
-                   (SELECT min(o.stream_id) FROM sample_stream o WHERE o.sample_id = s.id AND o.stream_id <> ?)
+                   (SELECT min(o.stream_id) FROM sample_stream o WHERE o.sample_id = s.id AND o.stream_id <> ?) AS other_stream
             FROM sample_stream ss JOIN sample s ON s.id = ss.sample_id
             WHERE ss.stream_id = ? AND (? IS NULL OR s.start >= ?) AND (? IS NULL OR s.start <= ?)
             """)
         select.bind(.integer(stream.id), .integer(stream.id), .double(from), .double(from), .double(to), .double(to))
         var gone: [(Int64, SampleRow, Int64?)] = []
+        let id = try select.column("id"), otherStream = try select.column("other_stream")
+        let columns = try SampleRow.Columns(select)
         while try select.step() {
-            let row = SampleRow(select, first: 1)
+            let row = SampleRow(select, columns)
             if !delivered.contains(row.identity) {
-                gone.append((select.int(0), row, select.optionalInt(1 + SampleRow.columnCount)))
+                gone.append((select.int(id), row, select.optionalInt(otherStream)))
             }
         }
         let reason: RevisionReason = batch.fullResync ? .fullResync : .notInNewerExport
@@ -364,27 +369,38 @@ struct BatchApplication {
     private func wasProvisional(_ row: SampleRow) throws(StoreError) -> Bool {
         guard batch.store == .healthKit else { return false }
         let select = try db.statement("""
-            SELECT w.is_watch, (SELECT max(st.as_of_day) FROM sample_stream ss JOIN stream st ON st.id = ss.stream_id
-                                 JOIN sample s ON s.id = ss.sample_id
-                                 WHERE s.store = ? AND s.identity = ?)
+            SELECT w.is_watch AS is_watch,
+                   (SELECT max(st.as_of_day) FROM sample_stream ss JOIN stream st ON st.id = ss.stream_id
+                    JOIN sample s ON s.id = ss.sample_id
+                    WHERE s.store = ? AND s.identity = ?) AS as_of_day
             FROM writer w WHERE w.id = ?
             """)
         select.bind(.text(batch.store.rawValue), .text(row.identity), .integer(row.writerID))
-        guard try select.step(), select.int(0) != 0 else { return false }
-        guard let asOfDay = select.optionalInt(1) else { return true }
+        guard try select.step(), select.int(try select.column("is_watch")) != 0 else { return false }
+        guard let asOfDay = select.optionalInt(try select.column("as_of_day")) else { return true }
         return row.day >= Int64(ProvisionalRule.firstProvisionalDay(readOn: LocalDay(daysSinceEpoch: Int(asOfDay))).daysSinceEpoch)
     }
 
-    /// "draft 62, replaced by 59": after the batch, the writer's latest valid value of the same day.
+    /// "draft 62, replaced by 59": after the batch, the writer's latest valid value of the same day, chosen by
+    /// R7's own rule (`DaySeries.isEarlier`), not by an ORDER BY that would restate it.
     private func fillReplacements() throws(StoreError) {
-        for (revisionID, writer, day) in pendingReplacements {
+        for (revisionID, writerID, day) in pendingReplacements {
             let select = try db.statement("""
-                SELECT value, unit FROM sample WHERE writer_id = ? AND day = ? AND in_range = 1
-                ORDER BY "end" DESC, coalesce(created, last_modified, 0) DESC, identity DESC LIMIT 1
+                SELECT \(SampleRow.qualifiedColumns), w.store AS store, w.name AS writer_name
+                FROM sample s JOIN writer w ON w.id = s.writer_id
+                WHERE s.writer_id = ? AND s.day = ? AND s.in_range = 1
                 """)
-            select.bind(.integer(writer), .integer(day))
-            guard try select.step(), let value = select.optionalDouble(0),
-                  let bpm = try? RestingValue.bpm(value: value, unit: select.text(1)) else { continue }
+            select.bind(.integer(writerID), .integer(day))
+            let columns = try SampleRow.Columns(select)
+            let storeColumn = try select.column("store"), name = try select.column("writer_name")
+            var latest: RestingSample?
+            while try select.step() {
+                guard let store = HealthStore(rawValue: select.text(storeColumn)) else { continue }
+                // The rule reads times and identity only: the writer's name is all it needs of the writer.
+                let sample = SampleRow(select, columns).sample(store: store, writer: Writer(store: store, name: select.text(name)))
+                if latest.map({ DaySeries.isEarlier($0, sample) }) ?? true { latest = sample }
+            }
+            guard let bpm = latest?.bpm else { continue }
             try db.statement("UPDATE revision SET replaced_by_bpm = ? WHERE id = ?").bind(.real(bpm), .integer(revisionID)).run()
         }
     }
@@ -418,8 +434,9 @@ struct BatchApplication {
                 """)
             select.bind(.integer(stream.id), .int64(fromDay), .int64(fromDay), .int64(toDay), .int64(toDay))
             var stale: [HeartRateKey] = []
+            let writer = try select.column("writer_id"), day = try select.column("day"), record = try select.column("record_key")
             while try select.step() {
-                let key = HeartRateKey(writer: select.int(0), day: select.int(1), record: select.text(2))
+                let key = HeartRateKey(writer: select.int(writer), day: select.int(day), record: select.text(record))
                 if incoming[key] == nil { stale.append(key) }
             }
             for key in stale {
@@ -435,9 +452,11 @@ struct BatchApplication {
                 """)
             select.bind(.integer(stream.id), .integer(key.writer), .integer(key.day), .text(key.record))
             let histogram = summary.histogramText
-            if try select.step(), select.int(0) == Int64(summary.notSet), select.int(1) == Int64(summary.sedentary),
-               select.int(2) == Int64(summary.active), select.optionalDouble(3) == summary.sedentaryMin,
-               select.text(4) == histogram {
+            if try select.step(), select.int(try select.column("not_set")) == Int64(summary.notSet),
+               select.int(try select.column("sedentary")) == Int64(summary.sedentary),
+               select.int(try select.column("active")) == Int64(summary.active),
+               select.optionalDouble(try select.column("sedentary_min")) == summary.sedentaryMin,
+               select.text(try select.column("sedentary_histogram")) == histogram {
                 continue
             }
             try db.statement("""

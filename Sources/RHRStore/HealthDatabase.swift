@@ -18,7 +18,7 @@ public final class HealthDatabase {
         db = try SQLiteConnection(path: path)
         // The busy timeout first: another process may hold the write lock while we set up.
         try db.execute("PRAGMA busy_timeout = 10000")
-        let mode = try stringPragma("PRAGMA journal_mode = WAL")
+        let mode = try pragma("journal_mode", " = WAL")
         if mode.lowercased() != "wal" && path != ":memory:" {
             throw StoreError(.database, "\(path): cannot switch the store to WAL mode (got \(mode))")
         }
@@ -38,47 +38,38 @@ public final class HealthDatabase {
         close(fd)
     }
 
-    private func stringPragma(_ sql: String) throws(StoreError) -> String {
-        let statement = try db.statement(sql)
+    /// A pragma's value: the pragma's name is its result column's (`PRAGMA user_version` → `user_version`).
+    private func pragma(_ name: String, _ assignment: String = "") throws(StoreError) -> String {
+        let statement = try db.statement("PRAGMA \(name)\(assignment)")
         defer { statement.reset() }
-        return try statement.step() ? statement.text(0) : ""
+        return try statement.step() ? statement.text(try statement.column(name)) : ""
     }
 
     private func migrate() throws(StoreError) {
-        let version = Int64(try stringPragma("PRAGMA user_version")) ?? 0
-        if version > StoreSchema.version {
-            throw StoreError(.database, "\(path): the store has schema version \(version); this rhr knows up to \(StoreSchema.version). Use a newer rhr.")
+        let version = Int64(try pragma("user_version")) ?? 0
+        let known = StoreSchema.version
+        if version > known {
+            throw StoreError(.database, "\(path): the store has schema version \(version); this rhr knows up to \(known). Use a newer rhr.")
         }
         if version == 0 {
-            let tables = try db.statement("SELECT count(*) FROM sqlite_master WHERE type = 'table'")
+            let tables = try db.statement("SELECT count(*) AS tables FROM sqlite_master WHERE type = 'table'")
             defer { tables.reset() }
-            if try tables.step(), tables.int(0) > 0 {
+            if try tables.step(), tables.int(try tables.column("tables")) > 0 {
                 throw StoreError(.database, "\(path): not an rhr store (it holds other tables); nothing was changed")
             }
         } else {
             let meta = try db.statement("SELECT value FROM meta WHERE key = 'application'")
             defer { meta.reset() }
-            guard try meta.step(), meta.text(0) == "rhr" else {
+            guard try meta.step(), meta.text(try meta.column("value")) == "rhr" else {
                 throw StoreError(.database, "\(path): not an rhr store; nothing was changed")
             }
         }
-        guard version < StoreSchema.version else { return }
+        guard version < known else { return }
         try db.transaction { () throws(StoreError) in
-            for step in Int(version)..<Int(StoreSchema.version) {
-                try db.execute(StoreSchema.migrations[step])
+            for step in StoreSchema.migrations[Int(version)...] {
+                try db.execute(step)
             }
-            try db.execute("PRAGMA user_version = \(StoreSchema.version)")
+            try db.execute("PRAGMA user_version = \(known)")
         }
-    }
-
-    /// The store's revision: it grows by one for every batch that changed something.
-    public func revision() throws(StoreError) -> Int64 {
-        try db.read { () throws(StoreError) -> Int64 in try currentRevision() }
-    }
-
-    /// The revision inside a transaction the caller holds.
-    func currentRevision() throws(StoreError) -> Int64 {
-        let statement = try db.statement("SELECT value FROM meta WHERE key = 'revision'")
-        return try statement.step() ? Int64(statement.text(0)) ?? 0 : 0
     }
 }

@@ -90,10 +90,14 @@ final class SQLiteConnection {
     }
 }
 
-/// One prepared statement. Bind by 1-based index, step, read columns by 0-based index.
+/// One prepared statement. Bind by 1-based index, step, read columns by name: `column(_:)` finds a result
+/// column's position once (statements are prepared once and cached), and the row accessors take the found
+/// column, so no query's reader depends on the order of its SELECT list.
 final class SQLiteStatement {
     private let stmt: OpaquePointer
     private unowned let connection: SQLiteConnection
+    /// Result column positions by name (the `AS` alias, else the column's name), made on first use.
+    private var positions: [String: Int32]?
 
     init(_ stmt: OpaquePointer, connection: SQLiteConnection) {
         self.stmt = stmt
@@ -140,21 +144,42 @@ final class SQLiteStatement {
         while try step() {}
     }
 
-    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(stmt, column) == SQLITE_NULL }
-    func int(_ column: Int32) -> Int64 { sqlite3_column_int64(stmt, column) }
-    func double(_ column: Int32) -> Double { sqlite3_column_double(stmt, column) }
-    func text(_ column: Int32) -> String {
-        guard let p = sqlite3_column_text(stmt, column) else { return "" }
+    /// The result column called `name`. A name the statement does not return is a mistake in rhr's own SQL.
+    func column(_ name: String) throws(StoreError) -> SQLColumn {
+        if positions == nil {
+            var found: [String: Int32] = [:]
+            for i in 0..<sqlite3_column_count(stmt) {
+                if let name = sqlite3_column_name(stmt, i) { found[String(cString: name)] = i }
+            }
+            positions = found
+        }
+        guard let index = positions?[name] else {
+            let sql = sqlite3_sql(stmt).map { String(cString: $0) } ?? ""
+            throw StoreError(.database, "\(connection.path): no column \(name) in \"\(sql.prefix(60))…\"")
+        }
+        return SQLColumn(index: index)
+    }
+
+    func isNull(_ column: SQLColumn) -> Bool { sqlite3_column_type(stmt, column.index) == SQLITE_NULL }
+    func int(_ column: SQLColumn) -> Int64 { sqlite3_column_int64(stmt, column.index) }
+    func double(_ column: SQLColumn) -> Double { sqlite3_column_double(stmt, column.index) }
+    func text(_ column: SQLColumn) -> String {
+        guard let p = sqlite3_column_text(stmt, column.index) else { return "" }
         return String(cString: p)
     }
     /// The column's text as bytes, valid until the next step or reset.
-    func bytes(_ column: Int32) -> UnsafeRawBufferPointer {
-        guard let p = sqlite3_column_text(stmt, column) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
-        return UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(stmt, column)))
+    func bytes(_ column: SQLColumn) -> UnsafeRawBufferPointer {
+        guard let p = sqlite3_column_text(stmt, column.index) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(stmt, column.index)))
     }
-    func optionalInt(_ column: Int32) -> Int64? { isNull(column) ? nil : int(column) }
-    func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
-    func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+    func optionalInt(_ column: SQLColumn) -> Int64? { isNull(column) ? nil : int(column) }
+    func optionalDouble(_ column: SQLColumn) -> Double? { isNull(column) ? nil : double(column) }
+    func optionalText(_ column: SQLColumn) -> String? { isNull(column) ? nil : text(column) }
+}
+
+/// A result column of one statement, found by name with `SQLiteStatement.column(_:)`.
+struct SQLColumn {
+    fileprivate let index: Int32
 }
 
 /// A value to bind.

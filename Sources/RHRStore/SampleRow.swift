@@ -56,51 +56,74 @@ struct SampleRow: Equatable {
         deviceType = device?.type.map(Int64.init)
     }
 
-    /// The columns after `id` and `store`, in table order: what `init(_:first:)` reads and `bindings` binds.
-    static let columnNames = [
-        "identity", "uuid", "writer_id", "day", "offset_assumed", "start", "\"end\"", "offset_seconds", "time_zone",
-        "value", "unit", "in_range", "recording_method", "created", "last_modified", "client_record_id",
-        "client_record_version", "device_name", "device_manufacturer", "device_model", "device_hardware",
-        "device_software", "device_type",
-    ]
-    static var columnCount: Int32 { Int32(columnNames.count) }
+    /// The columns after `id` and `store`, in table order: what `init(_:_:)` reads and `bindings` binds.
+    enum Column: Int, CaseIterable {
+        case identity, uuid, writerID, day, offsetAssumed, start, end, offsetSeconds, timeZone, value, unit, inRange,
+             recordingMethod, created, lastModified, clientRecordId, clientRecordVersion, deviceName,
+             deviceManufacturer, deviceModel, deviceHardware, deviceSoftware, deviceType
 
-    /// `columnNames` as a SELECT lists them; `qualifiedColumns` each prefixed with `s.` for queries that join.
-    static let columns = columnNames.joined(separator: ", ")
-    static let qualifiedColumns = columnNames.map { "s." + $0 }.joined(separator: ", ")
+        /// The column's name in the table: the case's name in snake case (`writerID` → `writer_id`).
+        var name: String {
+            var name = ""
+            for ch in "\(self)".replacingOccurrences(of: "ID", with: "Id") {
+                if ch.isUppercase { name += "_" + ch.lowercased() } else { name.append(ch) }
+            }
+            return name
+        }
+    }
+
+    static let columnNames = Column.allCases.map(\.name)
+
+    /// `columnNames` as a SELECT lists them (`end` is a keyword, so quoted); `qualifiedColumns` each prefixed
+    /// with `s.` for queries that join.
+    static let columns = columnNames.map(quoted).joined(separator: ", ")
+    static let qualifiedColumns = columnNames.map { "s." + quoted($0) }.joined(separator: ", ")
+    private static func quoted(_ name: String) -> String { name == "end" ? "\"end\"" : name }
 
     static let selectByIdentity = "SELECT id, stream_id, \(columns) FROM sample WHERE store = ? AND identity = ?"
     static let insert = "INSERT INTO sample(store, stream_id, \(columns)) VALUES (?, ?, "
         + Array(repeating: "?", count: columnNames.count).joined(separator: ", ") + ")"
     static let update = "UPDATE sample SET stream_id = ?, "
-        + columnNames.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE id = ?"
+        + columnNames.map { "\(quoted($0)) = ?" }.joined(separator: ", ") + " WHERE id = ?"
 
-    /// Reads the columns listed in `columns`, starting at `first`.
-    init(_ s: SQLiteStatement, first: Int32) {
-        let c = first
-        identity = s.text(c)
-        uuid = s.optionalText(c + 1)
-        writerID = s.int(c + 2)
-        day = s.int(c + 3)
-        offsetAssumed = s.int(c + 4) != 0
-        start = s.double(c + 5)
-        end = s.double(c + 6)
-        offsetSeconds = s.optionalInt(c + 7)
-        timeZone = s.optionalText(c + 8)
-        value = s.optionalDouble(c + 9)
-        unit = s.text(c + 10)
-        inRange = s.int(c + 11) != 0
-        recordingMethod = s.optionalInt(c + 12)
-        created = s.optionalDouble(c + 13)
-        lastModified = s.optionalDouble(c + 14)
-        clientRecordId = s.optionalText(c + 15)
-        clientRecordVersion = s.optionalInt(c + 16)
-        deviceName = s.optionalText(c + 17)
-        deviceManufacturer = s.optionalText(c + 18)
-        deviceModel = s.optionalText(c + 19)
-        deviceHardware = s.optionalText(c + 20)
-        deviceSoftware = s.optionalText(c + 21)
-        deviceType = s.optionalInt(c + 22)
+    /// Where each `Column` is in one statement's result, found by name once per statement.
+    struct Columns {
+        private let found: [SQLColumn]
+
+        init(_ s: SQLiteStatement) throws(StoreError) {
+            var found: [SQLColumn] = []
+            for column in Column.allCases { found.append(try s.column(column.name)) }
+            self.found = found
+        }
+
+        subscript(_ column: Column) -> SQLColumn { found[column.rawValue] }
+    }
+
+    /// Reads the current row of a statement that selects `columns`.
+    init(_ s: SQLiteStatement, _ c: Columns) {
+        identity = s.text(c[.identity])
+        uuid = s.optionalText(c[.uuid])
+        writerID = s.int(c[.writerID])
+        day = s.int(c[.day])
+        offsetAssumed = s.int(c[.offsetAssumed]) != 0
+        start = s.double(c[.start])
+        end = s.double(c[.end])
+        offsetSeconds = s.optionalInt(c[.offsetSeconds])
+        timeZone = s.optionalText(c[.timeZone])
+        value = s.optionalDouble(c[.value])
+        unit = s.text(c[.unit])
+        inRange = s.int(c[.inRange]) != 0
+        recordingMethod = s.optionalInt(c[.recordingMethod])
+        created = s.optionalDouble(c[.created])
+        lastModified = s.optionalDouble(c[.lastModified])
+        clientRecordId = s.optionalText(c[.clientRecordId])
+        clientRecordVersion = s.optionalInt(c[.clientRecordVersion])
+        deviceName = s.optionalText(c[.deviceName])
+        deviceManufacturer = s.optionalText(c[.deviceManufacturer])
+        deviceModel = s.optionalText(c[.deviceModel])
+        deviceHardware = s.optionalText(c[.deviceHardware])
+        deviceSoftware = s.optionalText(c[.deviceSoftware])
+        deviceType = s.optionalInt(c[.deviceType])
     }
 
     /// Values to bind for `columns`, in order.

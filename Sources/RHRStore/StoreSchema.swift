@@ -1,8 +1,9 @@
-/// The store's tables and their migrations. `PRAGMA user_version` holds the schema version.
+/// The store's tables and their migrations. `PRAGMA user_version` holds the schema version, which is the
+/// number of migrations applied: a new migration is appended to the list, and the version follows.
 enum StoreSchema {
-    static let version: Int64 = 1
+    static var version: Int64 { Int64(migrations.count) }
 
-    /// Each step moves the schema from its index to the next version.
+    /// Each step moves the schema from its index to the next version; a step, once released, never changes.
     static let migrations: [String] = [
         // 0 → 1
         """
@@ -42,7 +43,7 @@ enum StoreSchema {
             PRIMARY KEY(stream_id, cursor)
         ) WITHOUT ROWID;
 
-        -- One row per resting sample, by its identity across roads (DESIGN.md section 4).
+        -- One row per resting sample, by its identity across roads (docs/design.md section 4).
         CREATE TABLE sample(
             id INTEGER PRIMARY KEY,
             store TEXT NOT NULL,

@@ -24,14 +24,15 @@ public final class TestDaemon: Sendable {
 
     public func client() throws -> DaemonClient { try DaemonClient(socketPath: socketPath, timeout: 5) }
 
-    /// Pushes a batch on a connection of its own, as `rhr push` does; a refusal fails the test.
+    /// Pushes a batch on a connection of its own, as `rhr push` does, and returns what it changed as the reply
+    /// says; a refusal fails the test.
     @discardableResult
-    public func push(_ batch: SyncBatch) throws -> JSONValue {
+    public func push(_ batch: SyncBatch) throws -> BatchOutcome {
         let client = try client()
         defer { client.close() }
         let reply = try client.push(batch)
-        guard reply["ok"]?.bool == true else { throw TestFailure("push refused: \(JSONWriter.string(reply))") }
-        return reply
+        guard reply.isOK else { throw TestFailure("push refused: \(JSONWriter.string(.object(reply.message)))") }
+        return try reply.decode(BatchOutcome.self)
     }
 
     /// Stops the daemon and waits for it.

@@ -4,6 +4,7 @@ import RHRCore
 import RHRDaemon
 import RHRFormats
 import RHRStore
+import Synchronization
 
 // The daemon benchmark (docs/design.md section 7): 4 clients push small batches for 10 s while a subscriber
 // measures push → event latency. Targets: ≥ 2,000 pushes/s, p99 ≤ 20 ms. Baselines from the same run: the
@@ -103,10 +104,10 @@ enum DaemonBench {
                     continue
                 }
                 let received = now()
-                if event["event"]?.string == "changed", let revision = event["revision"]?.int64 {
-                    record.heard(revision: revision, at: received)
-                } else if event["event"]?.string == "resync" {
-                    record.fail("the subscriber fell behind: \(event)")
+                switch event {
+                case .changed(let revision, _): record.heard(revision: revision, at: received)
+                case .resync: record.fail("the subscriber fell behind: \(event)")
+                case .imported, .other: break
                 }
             }
         }.start()
@@ -125,7 +126,7 @@ enum DaemonBench {
                         let sent = now()
                         try connection.send(request)
                         let reply = try connection.nextReply(timeout: 30)
-                        guard reply["ok"]?.bool == true, let revision = reply["revision"]?.int64 else {
+                        guard let revision = try? reply.decode(BatchOutcome.self).revision else {
                             record.fail("client \(client + 1) push \(n): \(reply)")
                             return
                         }
@@ -210,56 +211,35 @@ enum DaemonBench {
     }
 
     /// When each acknowledged push was sent and when its event arrived, by store revision.
-    /// `@unchecked Sendable`: every mutable property is used under `lock` only.
-    final class Record: @unchecked Sendable {
-        private let lock = NSLock()
-        private var sent: [Int64: UInt64] = [:]
-        private var received: [Int64: UInt64] = [:]
-        private var failures: [String] = []
-
-        func pushed(revision: Int64, at time: UInt64) {
-            lock.lock()
-            sent[revision] = time
-            lock.unlock()
+    final class Record: Sendable {
+        private struct Times {
+            var sent: [Int64: UInt64] = [:]
+            var received: [Int64: UInt64] = [:]
+            var failures: [String] = []
         }
+        private let times = Mutex(Times())
 
-        func heard(revision: Int64, at time: UInt64) {
-            lock.lock()
-            received[revision] = time
-            lock.unlock()
-        }
+        func pushed(revision: Int64, at time: UInt64) { times.withLock { $0.sent[revision] = time } }
 
-        func fail(_ message: String) {
-            lock.lock()
-            failures.append(message)
-            lock.unlock()
-        }
+        func heard(revision: Int64, at time: UInt64) { times.withLock { $0.received[revision] = time } }
+
+        func fail(_ message: String) { times.withLock { $0.failures.append(message) } }
 
         func result() -> (pushes: Int, latencies: [Double], missing: Int, failures: [String]) {
-            lock.lock()
-            defer { lock.unlock() }
-            var latencies: [Double] = []
-            var missing = 0
-            for (revision, start) in sent {
-                if let end = received[revision] { latencies.append(Double(end - start) / 1e9) } else { missing += 1 }
+            times.withLock { times in
+                var latencies: [Double] = []
+                var missing = 0
+                for (revision, start) in times.sent {
+                    if let end = times.received[revision] { latencies.append(Double(end - start) / 1e9) } else { missing += 1 }
+                }
+                return (times.sent.count, latencies, missing, times.failures)
             }
-            return (sent.count, latencies, missing, failures)
         }
     }
 
-    /// `@unchecked Sendable`: `value` is used under `lock` only.
-    final class Flag: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = false
-        var isSet: Bool {
-            lock.lock()
-            defer { lock.unlock() }
-            return value
-        }
-        func set() {
-            lock.lock()
-            value = true
-            lock.unlock()
-        }
+    final class Flag: Sendable {
+        private let value = Mutex(false)
+        var isSet: Bool { value.withLock { $0 } }
+        func set() { value.withLock { $0 = true } }
     }
 }

@@ -180,14 +180,14 @@ enum LiveDashboardBench {
                     record.expect(expected)
                     let start = DashboardBench.now()
                     let reply = try client.push(bridgeBatch(n: n, today: today))
-                    guard reply["ok"]?.bool == true, let revision = reply["revision"]?.int64 else {
+                    guard let revision = try? reply.decode(BatchOutcome.self).revision else {
                         throw DashboardBench.BenchError("push \(n): \(reply)")
                     }
                     // The subscriber's event for this revision (it may have come before the reply).
                     var event: Double?
                     while event == nil {
                         let message = try subscriber.nextEvent(timeout: 5)
-                        if message["revision"]?.int64 == revision { event = DashboardBench.now() - start }
+                        if case .changed(revision, _) = message { event = DashboardBench.now() - start }
                     }
                     record.waitForFrame(start: start, event: event ?? 0)
                 }
@@ -221,7 +221,9 @@ enum LiveDashboardBench {
     static func value(_ n: Int) -> Int { 100 + n % 100 }
 
     /// What the pusher and the terminal share: the text the next frame must show, and the times.
-    /// `@unchecked Sendable`: every mutable property is used under `condition` only; the pipe's ends never change.
+    /// `@unchecked Sendable`: every mutable property is used under `condition` only (the waits need a condition
+    /// variable, which `Mutex` does not offer, and the compiler cannot see what `NSCondition` guards); the pipe's
+    /// ends never change.
     final class Record: @unchecked Sendable {
         private let condition = NSCondition()
         private var expected: String?

@@ -1,5 +1,7 @@
 import Foundation
 import RHRCore
+import RHRFormats
+import RHRJSON
 import RHRStore
 
 /// Applies a 1,000-sample batch to a store holding 10 years × 6 writers (docs/design.md section 7: ≤ 50 ms),
@@ -41,6 +43,27 @@ enum StoreBench {
                      bigMedian, (big.max() ?? 0) * 1000, bigMedian / 50))
         print(String(format: "store: apply 1-sample batch      median %.2f ms (baseline); 1,000 samples = %.0f × baseline",
                      smallMedian, bigMedian / max(smallMedian, 0.001)))
+        try parseBatchLine(setup.liveBatch(round: 0, count: 1000))
+    }
+
+    /// rhr's JSON parser against Foundation's `JSONSerialization` (the baseline) on the same bytes: the 1,000-sample
+    /// batch as the line a bridge sends (docs: why rhr keeps its own parser, in `JSONParser`).
+    static func parseBatchLine(_ batch: SyncBatch) throws {
+        let line = JSONWriter.bytes(SyncBatchJSON.encode(batch))
+        let data = Data(line)
+        var ours: [Double] = [], foundation: [Double] = []
+        for _ in 0..<15 {
+            let t0 = Date()
+            _ = try JSONParser.parse(line)
+            ours.append(Date().timeIntervalSince(t0))
+            let t1 = Date()
+            _ = try JSONSerialization.jsonObject(with: data)
+            foundation.append(Date().timeIntervalSince(t1))
+        }
+        let oursMedian = median(ours) * 1000, foundationMedian = median(foundation) * 1000
+        print(String(format: "store: parse a 1,000-sample batch line (%d KB)  median %.2f ms; JSONSerialization %.2f ms "
+                     + "(baseline); rhr's parser takes %.2f × baseline",
+                     line.count >> 10, oursMedian, foundationMedian, oursMedian / max(foundationMedian, 0.001)))
     }
 
     static func median(_ values: [Double]) -> Double {

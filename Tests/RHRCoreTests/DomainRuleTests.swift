@@ -134,9 +134,9 @@ struct AggregationTests {
             placed(hkSample("2026-11-28 00:10:00 +0000", "2026-11-28 21:00:00 +0000", 59)),
             placed(hkSample("2026-11-28 00:10:00 +0000", "2026-11-28 15:00:00 +0000", 57.5)),
         ]
-        #expect(DayAggregator.aggregate(samples, by: .latest)?.bpm == 59)
-        #expect(DayAggregator.aggregate(samples, by: .lowest)?.bpm == 57.5)
-        let mean = DayAggregator.aggregate(samples, by: .mean)
+        #expect(DaySeries.aggregate(samples, by: .latest)?.bpm == 59)
+        #expect(DaySeries.aggregate(samples, by: .lowest)?.bpm == 57.5)
+        let mean = DaySeries.aggregate(samples, by: .mean)
         let expected: Double = (62.0 + 59.0 + 57.5) / 3.0
         #expect(mean?.bpm == expected)
         #expect(mean?.bpmText == "59.5")
@@ -146,17 +146,17 @@ struct AggregationTests {
     @Test func tiesInLatestGoToTheLaterRevisionThenIdentity() {
         let a = hkSample("2026-11-28 00:00:00 +0000", "2026-11-28 20:00:00 +0000", 61, created: "2026-11-28 20:05:00 +0000")
         let b = hkSample("2026-11-28 01:00:00 +0000", "2026-11-28 20:00:00 +0000", 58, created: "2026-11-28 22:00:00 +0000")
-        #expect(DayAggregator.aggregate([placed(a), placed(b)], by: .latest)?.bpm == 58)
-        #expect(DayAggregator.aggregate([placed(b), placed(a)], by: .latest)?.bpm == 58)
+        #expect(DaySeries.aggregate([placed(a), placed(b)], by: .latest)?.bpm == 58)
+        #expect(DaySeries.aggregate([placed(b), placed(a)], by: .latest)?.bpm == 58)
         // Health Connect: same time, later lastModified wins.
         let x = hcSample("x", "2026-11-28T06:00:00Z", offset: 0, 55, lastModified: "2026-11-28T07:00:00Z")
         let y = hcSample("y", "2026-11-28T06:00:00Z", offset: 0, 53, lastModified: "2026-11-28T09:00:00Z")
-        #expect(DayAggregator.aggregate([placed(y), placed(x)], by: .latest)?.bpm == 53)
+        #expect(DaySeries.aggregate([placed(y), placed(x)], by: .latest)?.bpm == 53)
         // Complete ties are decided by identity, never by input order.
         let p = hcSample("p", "2026-11-28T06:00:00Z", offset: 0, 50)
         let q = hcSample("q", "2026-11-28T06:00:00Z", offset: 0, 51)
-        #expect(DayAggregator.aggregate([placed(p), placed(q)], by: .latest)?.bpm
-                == DayAggregator.aggregate([placed(q), placed(p)], by: .latest)?.bpm)
+        #expect(DaySeries.aggregate([placed(p), placed(q)], by: .latest)?.bpm
+                == DaySeries.aggregate([placed(q), placed(p)], by: .latest)?.bpm)
     }
 
     @Test func outOfRangeIsCountedNeverAggregated() {
@@ -164,27 +164,27 @@ struct AggregationTests {
         let high = placed(hcSample("h", "2026-11-28T07:00:00Z", offset: 0, 301))
         let ok = placed(hcSample("o", "2026-11-28T05:00:00Z", offset: 0, 54))
         for aggregation in Aggregation.allCases {
-            let value = DayAggregator.aggregate([zero, high, ok], by: aggregation)
+            let value = DaySeries.aggregate([zero, high, ok], by: aggregation)
             #expect(value?.bpm == 54)
             #expect(value?.outOfRange == 2)
             #expect(value?.samples == 1)
         }
-        let only = DayAggregator.aggregate([zero], by: .latest)
+        let only = DaySeries.aggregate([zero], by: .latest)
         #expect(only?.bpm == nil)
         #expect(only?.bpmText == "")
         #expect(only?.outOfRange == 1)
         let nan = placed(hkSample("2026-11-28 00:00:00 +0000", "2026-11-28 20:00:00 +0000", .nan))
-        #expect(DayAggregator.aggregate([nan, ok], by: .mean)?.bpm == 54)
+        #expect(DaySeries.aggregate([nan, ok], by: .mean)?.bpm == 54)
     }
 
     @Test func flagsFollowTheChosenSample() {
         let draft = placed(hkSample("2026-11-28 00:00:00 +0000", "2026-11-28 22:00:00 +0000", 57), provisional: true)
         let older = placed(hkSample("2026-11-28 00:00:00 +0000", "2026-11-28 08:00:00 +0000", 55))
-        #expect(DayAggregator.aggregate([draft, older], by: .latest)?.provisional == true)
-        #expect(DayAggregator.aggregate([draft, older], by: .lowest)?.provisional == false)
-        #expect(DayAggregator.aggregate([draft, older], by: .mean)?.provisional == true)
+        #expect(DaySeries.aggregate([draft, older], by: .latest)?.provisional == true)
+        #expect(DaySeries.aggregate([draft, older], by: .lowest)?.provisional == false)
+        #expect(DaySeries.aggregate([draft, older], by: .mean)?.provisional == true)
         let assumed = placed(hcSample("n", "2026-11-28T06:00:00Z", offset: nil, 52), assumed: true)
-        #expect(DayAggregator.aggregate([assumed], by: .latest)?.offsetAssumed == true)
+        #expect(DaySeries.aggregate([assumed], by: .latest)?.offsetAssumed == true)
     }
 
     @Test func daysGroupByWriterAndDayWithoutMixingStores() {
@@ -193,7 +193,7 @@ struct AggregationTests {
             placed(hcSample("a", "2026-11-28T06:00:00Z", offset: 0, 52)),
             placed(hcSample("b", "2026-11-27T06:00:00Z", offset: 0, 53)),
         ]
-        let days = DayAggregator.days(samples, by: .latest)
+        let days = DaySeries(samples).values(by: .latest)
         #expect(days.map(\.day.description) == ["2026-11-27", "2026-11-28", "2026-11-28"])
         #expect(days.map(\.store) == [.healthConnect, .healthConnect, .healthKit])
         #expect(Aggregation.latest.next == .lowest && Aggregation.lowest.next == .mean && Aggregation.mean.next == .latest)
@@ -299,14 +299,17 @@ struct BatchValidationTests {
         #expect(throws: BatchError.self) { try mixed.validate() }
         let badUnit = SyncBatch(store: .healthKit, stream: "iphone", asOf: ts("2026-11-29T08:00:00+01:00"),
                                 resting: [hkSample("2026-11-28 00:00:00 +0000", "2026-11-28 22:00:00 +0000", 5, unit: "kg")])
-        #expect(throws: BatchError("resting[0].unit: unit \"kg\" is not a heart rate unit (expected count/min, count/s or count/h)")) {
+        #expect(throws: BatchError(path: "resting[0].unit", "unit \"kg\" is not a heart rate unit (expected count/min, count/s or count/h)")) {
             try badUnit.validate()
         }
         let noStream = SyncBatch(store: .healthKit, stream: "", asOf: ts("2026-11-29T08:00:00+01:00"))
         #expect(throws: BatchError.self) { try noStream.validate() }
         let unnamed = SyncBatch(store: .healthKit, stream: "iphone", asOf: ts("2026-11-29T08:00:00+01:00"),
                                 heartRate: [HeartRateDaySummary(writer: Writer(store: .healthKit, name: ""), day: day("2026-11-28"))])
-        #expect(throws: BatchError("heartRate[0].writer: no name")) { try unnamed.validate() }
+        #expect(throws: BatchError(path: "heartRate[0].writer", "no name")) { try unnamed.validate() }
+        // The path is a value of its own: a request that carries the batch under `batch` prefixes it.
+        #expect(BatchError(path: "heartRate[0].writer", "no name").within("batch").description == "batch.heartRate[0].writer: no name")
+        #expect(BatchError("not an object").within("batch").description == "batch: not an object")
     }
 
     @Test func healthConnectIdsAreNormalised() {

@@ -47,8 +47,8 @@ struct ConcurrencyTests {
         var revisions: [Int64] = []
         while revisions.count < pushers * pushes {
             let event = try subscriber.nextEvent(timeout: 10)
-            #expect(event["event"]?.string == "changed")
-            revisions.append(event["revision"]?.int64 ?? -1)
+            #expect(event.name == "changed")
+            revisions.append(event.revision ?? -1)
         }
         #expect(revisions == Array(1...Int64(pushers * pushes)))
         let status = try subscriber.request(.status)
@@ -75,7 +75,7 @@ struct ConcurrencyTests {
             #expect(reply.isOK, "push \(n): \(reply)")
             // The attentive subscriber keeps up while the slow one's queue overflows.
             let event = try attentive.nextEvent(timeout: 5)
-            #expect(event["revision"]?.int64 == Int64(n))
+            #expect(event.revision == Int64(n))
         }
 
         // Now the slow subscriber reads: some events, then resync in place of those it missed.
@@ -83,17 +83,17 @@ struct ConcurrencyTests {
         var last: Int64 = 0
         while last < Int64(total) {
             let event = try slow.nextEvent(timeout: 5)
-            switch event["event"]?.string {
-            case "changed":
+            switch event {
+            case .changed:
                 changed += 1
-            case "resync":
+            case .resync(_, let count, let reason):
                 resyncs += 1
-                dropped += Int(event["dropped"]?.int64 ?? 0)
-                #expect(event["reason"]?.string?.contains("too slowly") == true)
+                dropped += count ?? 0
+                #expect(reason.contains("too slowly"))
             default:
                 Issue.record("unexpected event \(event)")
             }
-            last = event["revision"]?.int64 ?? last
+            last = event.revision ?? last
         }
         #expect(resyncs >= 1)
         #expect(changed < total)
@@ -155,7 +155,7 @@ struct ConcurrencyTests {
         let streams = try HealthDatabase(path: daemon.directory.storePath, machineZone: utc).streams()
         #expect(streams.map { "\($0.stream) \($0.cursor ?? "-")" }.sorted() == ["iphone c60", "scale s40"])
         // The daemon noticed the store moved without it and told its subscriber to reload.
-        #expect(eventually { (try? subscriber.receiveAvailable())?.contains { $0["event"]?.string == "resync" } == true })
+        #expect(eventually { (try? subscriber.receiveAvailable())?.contains { $0.name == "resync" } == true })
     }
 
     @Test func aChangeByAnotherProcessIsNoticedWhileClientsKeepAsking() throws {
@@ -166,17 +166,16 @@ struct ConcurrencyTests {
         // Another connection to the store writes (as `rhr import` would), while a reader keeps the daemon busy.
         let other = try HealthDatabase(path: daemon.directory.storePath, machineZone: utc)
         #expect(try other.apply(chainBatch(stream: "elsewhere", 1)).revision == 1)
-        var resync: JSONValue?
+        var resync: DaemonEvent?
         let noticed = try eventually(timeout: 10) {
             #expect(try reader.request(["op": "days"]).isOK)
-            resync = try subscriber.receiveAvailable().first { $0["event"]?.string == "resync" }
+            resync = try subscriber.receiveAvailable().first { $0.name == "resync" }
             return resync != nil
         }
         #expect(noticed)
-        #expect(resync?["revision"]?.int64 == 1)
-        #expect(resync?["reason"]?.string == "the store was changed by another process")
+        #expect(resync == .resync(revision: 1, dropped: nil, reason: "the store was changed by another process"))
         // The daemon's own pushes go on from there; its subscriber hears them as usual.
         #expect(try reader.push(chainBatch(stream: "iphone", 1))["revision"]?.int64 == 2)
-        #expect(try subscriber.nextEvent(timeout: 5)["revision"]?.int64 == 2)
+        #expect(try subscriber.nextEvent(timeout: 5).revision == 2)
     }
 }

@@ -41,11 +41,28 @@ func chainBatch(stream: String, _ n: Int, value: Double = 58) -> SyncBatch {
 /// A batch as one JSON line, for files and raw sends.
 func batchLine(_ batch: SyncBatch) -> String { JSONWriter.string(SyncBatchJSON.encode(batch)) }
 
-extension JSONValue {
-    var isOK: Bool { self["ok"]?.bool == true }
-    var errorCode: String? { self["error"]?["code"]?.string }
-    var errorMessage: String { self["error"]?["message"]?.string ?? "" }
+extension DaemonReply {
+    var errorCode: String? { error?.code.rawValue }
+    var errorMessage: String { error?.message ?? "" }
+    /// The `days` member as sent.
     var days: [String] { self["days"]?.array?.compactMap(\.string) ?? [] }
+}
+
+extension DaemonEvent {
+    /// The days a `changed` or `imported` event names.
+    var days: [String] {
+        switch self {
+        case .changed(_, let days): return days.map(\.description)
+        case .imported(let entry): return entry.days.map(\.description)
+        case .resync, .other: return []
+        }
+    }
+
+    /// The entry of an `imported` event.
+    var imported: WatchImport? {
+        if case .imported(let entry) = self { return entry }
+        return nil
+    }
 }
 
 /// Reads the store directly (a second connection, as `rhr export` would).

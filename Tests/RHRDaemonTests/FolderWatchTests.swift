@@ -62,17 +62,17 @@ struct FolderWatchTests {
             try FolderWatchTests.waitForLooks(client, 1)
         }
         let imported = try subscriber.nextEvent(timeout: 10)
-        #expect(imported["event"]?.string == "imported")
-        #expect(imported["ok"]?.bool == true, "\(imported)")
-        #expect(imported["file"]?.string == path)
-        #expect(imported["kind"]?.string == "sync batches (JSON lines)")
-        #expect(imported["added"]?.int64 == 30)
-        #expect(imported["records"]?.int64 == 30)
+        #expect(imported.name == "imported")
+        #expect(imported.imported?.ok == true, "\(imported)")
+        #expect(imported.imported?.file == path)
+        #expect(imported.imported?.kind == "sync batches (JSON lines)")
+        #expect(imported.imported?.added == 30)
+        #expect(imported.imported?.records == 30)
         #expect(imported.days.count == 30)
         let changed = try subscriber.nextEvent(timeout: 5)
-        #expect(changed["event"]?.string == "changed")
+        #expect(changed.name == "changed")
         #expect(changed.days == imported.days)
-        #expect(changed["revision"]?.int64 == 3)
+        #expect(changed.revision == 3)
 
         // It stays imported once: more looks, a touch, a copy under another name.
         try FolderWatchTests.waitForLooks(client, 3)
@@ -108,10 +108,10 @@ struct FolderWatchTests {
         let broken = directory.file("inbox/export.zip")
         FolderWatchTests.append(Array("PK\u{3}\u{4} this is no zip at all".utf8)[...], to: broken)
         let first = try subscriber.nextEvent(timeout: 10)
-        #expect(first["event"]?.string == "imported")
-        #expect(first["ok"]?.bool == false)
-        #expect(first["file"]?.string == broken)
-        #expect(first["error"]?.string?.hasPrefix(broken + ": ") == true, "\(first)")
+        #expect(first.name == "imported")
+        #expect(first.imported?.ok == false)
+        #expect(first.imported?.file == broken)
+        #expect(first.imported?.error?.hasPrefix(broken + ": ") == true, "\(first)")
 
         // A batch file with a bad third line: named by file and line, nothing of it applied.
         var lines = String(decoding: FolderWatchTests.batchFile, as: UTF8.self).split(separator: "\n").map(String.init)
@@ -119,19 +119,19 @@ struct FolderWatchTests {
         let badLine = directory.file("inbox/feed.jsonl")
         FolderWatchTests.append(Array((lines.joined(separator: "\n") + "\n").utf8)[...], to: badLine)
         let second = try subscriber.nextEvent(timeout: 10)
-        #expect(second["ok"]?.bool == false)
-        #expect(second["error"]?.string?.hasPrefix(badLine + ":3: upserted[0].start") == true, "\(second)")
+        #expect(second.imported?.ok == false)
+        #expect(second.imported?.error?.hasPrefix(badLine + ":3: upserted[0].start") == true, "\(second)")
         #expect(try HealthDatabase(path: directory.storePath, machineZone: utc).samples().isEmpty)
 
         // The daemon goes on: pushes, and the next good file.
         let pusher = try daemon.client()
         #expect(try pusher.push(chainBatch(stream: "iphone", 1)).isOK)
-        #expect(try subscriber.nextEvent(timeout: 5)["event"]?.string == "changed")
+        #expect(try subscriber.nextEvent(timeout: 5).name == "changed")
         let good = directory.file("inbox/good.jsonl")
         FolderWatchTests.append(FolderWatchTests.batchFile[...], to: good)
         let third = try subscriber.nextEvent(timeout: 10)
-        #expect(third["ok"]?.bool == true, "\(third)")
-        #expect(third["file"]?.string == good)
+        #expect(third.imported?.ok == true, "\(third)")
+        #expect(third.imported?.file == good)
         let imports = try pusher.request(.status)["watch"]?["imports"]?.array ?? []
         #expect(imports.map { $0["ok"]?.bool } == [false, false, true])
         #expect(imports.map { $0["file"]?.string } == [broken, badLine, good])
@@ -144,24 +144,24 @@ struct FolderWatchTests {
         let subscriber = try daemon.client()
         _ = try subscriber.subscribe()
         let samples = SourceTree.samples + "/"
-        func drop(_ sample: String, as name: String) throws -> JSONValue {
+        func drop(_ sample: String, as name: String) throws -> DaemonEvent {
             try FileManager.default.copyItem(atPath: samples + sample, toPath: directory.file("inbox/" + name))
             while true {
                 let event = try subscriber.nextEvent(timeout: 20)
-                if event["event"]?.string == "imported" { return event }
+                if event.name == "imported" { return event }
             }
         }
         let connect = try drop("health-connect/Health Connect.zip", as: "Health Connect.zip")
-        #expect(connect["ok"]?.bool == true, "\(connect)")
-        #expect(connect["kind"]?.string == "Health Connect export (zip)")
-        #expect((connect["added"]?.int64 ?? 0) > 0)
+        #expect(connect.imported?.ok == true, "\(connect)")
+        #expect(connect.imported?.kind == "Health Connect export (zip)")
+        #expect((connect.imported?.added ?? 0) > 0)
         let newer = try drop("apple-health/export-2.xml", as: "export.xml")
-        #expect(newer["ok"]?.bool == true, "\(newer)")
-        #expect(newer["kind"]?.string == "Apple Health export (XML)")
+        #expect(newer.imported?.ok == true, "\(newer)")
+        #expect(newer.imported?.kind == "Apple Health export (XML)")
         // An older export landing after a newer one would bring back what the newer one removed.
         let older = try drop("apple-health/export-1.xml", as: "export (1).xml")
-        #expect(older["ok"]?.bool == false)
-        #expect(older["error"]?.string?.contains("older export: ") == true, "\(older)")
+        #expect(older.imported?.ok == false)
+        #expect(older.imported?.error?.contains("older export: ") == true, "\(older)")
         let streams = try subscriber.request(.status)["streams"]?.array?.compactMap { $0["stream"]?.string } ?? []
         #expect(streams.sorted() == ["apple-health-export", "health-connect-export"])
     }
@@ -180,8 +180,8 @@ struct FolderWatchTests {
         // The sync client renames the finished file: now it is imported.
         rename(directory.file("inbox/export.jsonl.part"), directory.file("inbox/export.jsonl"))
         let event = try client.nextEvent(timeout: 10)
-        #expect(event["ok"]?.bool == true)
-        #expect(event["file"]?.string == directory.file("inbox/export.jsonl"))
+        #expect(event.imported?.ok == true)
+        #expect(event.imported?.file == directory.file("inbox/export.jsonl"))
     }
 
     @Test func aMissingWatchDirectoryIsRefusedAtStart() throws {
@@ -199,7 +199,7 @@ struct FolderWatchTests {
         let subscriber = try daemon.client()
         _ = try subscriber.subscribe()
         FolderWatchTests.append(FolderWatchTests.batchFile[...], to: directory.file("inbox/feed.jsonl"))
-        #expect(try subscriber.nextEvent(timeout: 10)["ok"]?.bool == true)
+        #expect(try subscriber.nextEvent(timeout: 10).imported?.ok == true)
         try daemon.stop()
         // The user deletes the store (not the ledger beside it) and starts again: the file comes back in.
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: directory.storePath + suffix) }
@@ -207,8 +207,8 @@ struct FolderWatchTests {
         let client = try again.client()
         _ = try client.subscribe()
         let event = try client.nextEvent(timeout: 10)
-        #expect(event["ok"]?.bool == true)
-        #expect(event["added"]?.int64 == 30)
+        #expect(event.imported?.ok == true)
+        #expect(event.imported?.added == 30)
     }
 }
 

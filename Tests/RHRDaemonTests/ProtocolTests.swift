@@ -37,6 +37,9 @@ struct ProtocolTests {
         #expect(reply["duplicate"]?.bool == false)
         #expect(reply["revision"]?.int64 == 1)
         #expect(reply.days == ["2026-11-26", "2026-11-27", "2026-11-28"])
+        let outcome = try reply.decode(BatchOutcome.self)
+        #expect(outcome.added == 3 && outcome.outOfRange == 1 && outcome.revision == 1)
+        #expect(outcome.changedDays == [LocalDay("2026-11-26")!, LocalDay("2026-11-27")!, LocalDay("2026-11-28")!])
 
         // The watch replaces its draft of the 28th and Apple deletes the 27th.
         let second = liveBatch(previous: "a1", next: "a2",
@@ -61,7 +64,7 @@ struct ProtocolTests {
         _ = try subscriber.subscribe()
         let batch = chainBatch(stream: "iphone", 1)
         #expect(try client.push(batch)["added"]?.int64 == 1)
-        #expect(try subscriber.nextEvent(timeout: 5)["revision"]?.int64 == 1)
+        #expect(try subscriber.nextEvent(timeout: 5).revision == 1)
         let again = try client.push(batch)
         #expect(again.isOK)
         #expect(again["duplicate"]?.bool == true)
@@ -70,7 +73,7 @@ struct ProtocolTests {
         #expect(again.days.isEmpty)
         // No event for a push that changed nothing: the next one the subscriber sees is the next change.
         #expect(try client.push(chainBatch(stream: "iphone", 2))["revision"]?.int64 == 2)
-        #expect(try subscriber.nextEvent(timeout: 5)["revision"]?.int64 == 2)
+        #expect(try subscriber.nextEvent(timeout: 5).revision == 2)
     }
 
     @Test func aStaleCursorIsRefusedUntilAFullResync() throws {
@@ -173,6 +176,35 @@ struct ProtocolTests {
         #expect(streams.count == 1)
         #expect(streams.first?["cursor"]?.string == "c1")
         #expect(status["watch"]?["directories"]?.array?.isEmpty == true)
+        // The same reply read into its type, as `rhr status` reads it.
+        let typed = try status.decode(StatusReply.self)
+        #expect(typed.pid == getpid() && typed.clients == 2 && typed.subscribers == 1 && typed.revision == 1)
+        #expect(typed.streams.map { "\($0.store.rawValue)/\($0.stream) \($0.cursor ?? "-")" } == ["healthkit/iphone c1"])
+        #expect(typed.members == status.message.filter { $0.key != "ok" && $0.key != "id" }.reduce(into: JSONObject()) { $0[$1.key] = $1.value })
+    }
+
+    /// The `days` reply and `rhr export --format json` write a day with one encoder: the same keys, the same numbers.
+    @Test func daysRowsAreTheExportsRows() throws {
+        let daemon = try TestDaemon()
+        let client = try daemon.client()
+        #expect(try client.push(liveBatch(previous: nil, next: "a1", samples: [
+            restingSample(day: "2026-11-27", value: 57, uuid: "A"), restingSample(day: "2026-11-27", value: 58.5, uuid: "B", second: 60),
+            restingSample(day: "2026-11-28", value: 59.53, uuid: "C"), restingSample(day: "2026-11-28", value: 0, uuid: "D", second: 60),
+        ])).isOK)
+        for aggregation in Aggregation.allCases {
+            let reply = try client.request(.days(from: nil, to: nil, aggregation: aggregation))
+            let rows = reply["days"]?.array ?? []
+            let exported = DaySeries(try HealthDatabase(path: daemon.directory.storePath, machineZone: utc).samples())
+                .values(by: aggregation)
+            #expect(rows.count == exported.count && rows.count == 2)
+            for (row, value) in zip(rows, exported) {
+                let export = DayValueJSON.encode(value).object!
+                for key in DayValueJSON.keys { #expect(row[key] == export[key], "\(aggregation) \(key)") }
+            }
+            #expect(try reply.decode(DaysReply.self).days.map(\.bpmText) == exported.map(\.bpmText))
+        }
+        let mean = try client.request(.days(from: nil, to: nil, aggregation: .mean))
+        #expect(mean["days"]?.array?.map { JSONWriter.string($0["bpm"]!) } == ["57.8", "59.5"])
     }
 
     @Test func subscribersHearEveryChangeWithItsDays() throws {
@@ -185,8 +217,8 @@ struct ProtocolTests {
         for subscriber in [first, second] {
             for n in 1...3 {
                 let event = try subscriber.nextEvent(timeout: 5)
-                #expect(event["event"]?.string == "changed")
-                #expect(event["revision"]?.int64 == Int64(n))
+                #expect(event.name == "changed")
+                #expect(event.revision == Int64(n))
                 #expect(event.days == [String(format: "2026-11-%02d", 1 + n)])
             }
         }
@@ -195,7 +227,7 @@ struct ProtocolTests {
     @Test func everyErrorCodeAndTheConnectionGoesOn() throws {
         let daemon = try TestDaemon()
         let client = try daemon.client()
-        func raw(_ text: String) throws -> JSONValue {
+        func raw(_ text: String) throws -> DaemonReply {
             try client.sendRaw(Array((text + "\n").utf8))
             return try client.nextReply(timeout: 5)
         }

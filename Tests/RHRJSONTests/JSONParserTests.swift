@@ -346,3 +346,45 @@ struct SplitMix64: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// Why rhr keeps its own parser (the comment on `JSONParser`): on the same bytes, Foundation's parsers accept
+/// what the RFC refuses and lose a repeated key without a word, and say nothing of where input is wrong.
+@Suite("JSONParser against Foundation")
+struct JSONParserAgainstFoundationTests {
+    @Test("Foundation accepts trailing commas and repeated keys; rhr refuses them, naming the place", arguments: [
+        ("[1,2,]", "line 1, column 6 (byte 5): [2]: a trailing ',' is not allowed before ']'"),
+        (#"{"a":1,}"#, "line 1, column 8 (byte 7): a trailing ',' is not allowed before '}'"),
+        (#"{"value":58,"value":61}"#, "line 1, column 13 (byte 12): value: duplicate key"),
+    ])
+    func lenientFoundation(_ text: String, _ ours: String) throws {
+        let data = Data(text.utf8)
+        #expect((try? JSONSerialization.jsonObject(with: data)) != nil, "JSONSerialization accepts \(text)")
+        if text.hasPrefix("[") {
+            #expect(try JSONDecoder().decode([Int].self, from: data) == [1, 2])
+        } else {
+            // A repeated key: one value is silently kept.
+            #expect(try JSONDecoder().decode([String: Int].self, from: data).count == 1)
+        }
+        do {
+            _ = try JSONParser.parse(text)
+            Issue.record("rhr accepted \(text)")
+        } catch {
+            #expect(error.description == ours)
+        }
+    }
+
+    @Test func foundationsErrorNamesNoPlace() {
+        let cutOff = Data(#"{"upserted":[{"start":"2026-11-28T00:03:12+01:00","value":58"#.utf8)
+        var foundation = ""
+        do { _ = try JSONSerialization.jsonObject(with: cutOff) } catch { foundation = "\(error)" }
+        #expect(!foundation.isEmpty)
+        #expect(!foundation.contains("line") && !foundation.contains("column") && !foundation.contains("upserted"))
+        do {
+            _ = try JSONParser.parse(Array(cutOff))
+            Issue.record("a cut-off document was accepted")
+        } catch {
+            #expect(error.line == 1 && error.column == cutOff.count + 1)
+            #expect(error.path == "upserted[0].value")
+        }
+    }
+}

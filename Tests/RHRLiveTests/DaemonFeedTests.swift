@@ -52,8 +52,8 @@ struct DaemonFeedTests {
                 Issue.record("expected one storeChanged, got \(events)")
                 return
             }
-            #expect(r == reply["revision"]?.int64 && r == revision + Int64(n))
-            #expect(days.map(\.description).sorted() == reply["days"]?.array?.compactMap(\.string))
+            #expect(r == reply.revision && r == revision + Int64(n))
+            #expect(days == reply.changedDays)
         }
         #expect(feed.receive().isEmpty, "nothing more arrived")
     }

@@ -16,7 +16,7 @@ struct StoreFileTests {
             #expect((attributes[.posixPermissions] as? Int) == 0o600, "\(file)")
         }
         let mode = try store.db.statement("PRAGMA journal_mode")
-        #expect(try mode.step() && mode.text(0) == "wal")
+        #expect(try mode.step() && mode.text(try mode.column("journal_mode")) == "wal")
         mode.reset()
     }
 
