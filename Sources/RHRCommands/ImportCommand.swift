@@ -31,7 +31,7 @@ enum ImportCommand {
 
     /// Reads one file, applies its batches in one transaction, and returns the result line.
     static func importFile(_ path: String, into store: HealthDatabase, options: ImportOptions, output: Output) throws -> String {
-        let bar = output.stderrIsTerminal ? ProgressBar(label: (path as NSString).lastPathComponent, output: output) : nil
+        let bar = output.stderrIsTerminal ? ProgressBar(label: PathText.lastComponent(path), output: output) : nil
         let imported: ImportedFile
         do {
             imported = try FileImporter.read(path: path, options: options, progress: bar?.update)

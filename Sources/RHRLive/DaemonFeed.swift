@@ -91,7 +91,7 @@ public final class DaemonFeed: DashboardFeed {
         case "resync":
             return .storeChanged(revision: message["revision"]?.int64 ?? .max, days: [])
         case "imported" where message["ok"]?.bool == false:
-            let file = (message["file"]?.string).map { ($0 as NSString).lastPathComponent } ?? "a file"
+            let file = (message["file"]?.string).map { PathText.lastComponent($0) } ?? "a file"
             let why = message["error"]?["message"]?.string ?? message["error"]?.string ?? "unreadable"
             return .liveFeedNote("The daemon's folder watch skipped \(file): \(why)")
         default:
