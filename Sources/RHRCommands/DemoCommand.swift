@@ -6,7 +6,7 @@ import RHRStore
 /// `rhr demo`: the bundled samples in a temporary store.
 enum DemoCommand {
     static let command = Command(
-        name: "demo", arguments: "[--socket PATH]", summary: "show rhr on the bundled samples (a temporary store)",
+        name: "demo", operands: .none, summary: "show rhr on the bundled samples (a temporary store)",
         options: [DaemonCommand.socketOption], run: run)
 
     static func run(_ invocation: Invocation) throws -> Int32 {

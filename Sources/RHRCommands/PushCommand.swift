@@ -1,5 +1,6 @@
 import RHRJSON
 import Foundation
+import RHRCore
 import RHRDaemon
 import RHRFormats
 
@@ -8,19 +9,22 @@ import RHRFormats
 /// is 1 when any failed.
 enum PushCommand {
     static let command = Command(
-        name: "push", arguments: "[--socket PATH] [--json] FILE|-",
+        name: "push",
+        operands: Operands(usage: "FILE|-", noun: "FILE, or - for standard input", minimum: 1, maximum: 1, completion: .files),
         summary: "send sync batches (one JSON object per line) to the daemon",
         options: [DaemonCommand.socketOption, .flag("json", "print the daemon's replies as JSON lines")],
         run: run)
 
     static func run(_ invocation: Invocation) throws -> Int32 {
-        let positionals = invocation.arguments.positionals
-        guard positionals.count == 1 else { throw UsageError("rhr push needs exactly one FILE, or - for standard input") }
-        let path = positionals[0]
+        let path = invocation.arguments.positionals[0]
         let name = path == "-" ? "stdin" : path
         let fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw CommandFailure("\(path): cannot be read: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw CommandFailure(InputError.cannotOpen(path, code: errno).description) }
         defer { if fd != STDIN_FILENO { close(fd) } }
+        var info = stat()
+        if fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
+            throw CommandFailure(InputError.cannotOpen(path, code: EISDIR).description)
+        }
 
         let client: DaemonClient
         do {
@@ -37,7 +41,7 @@ enum PushCommand {
             switch item {
             case .tooLong(let number):
                 failed = true
-                output.error("\(name):\(number): too_large: the line is longer than \(framer.maxLineLength >> 20) MiB, "
+                invocation.report("\(name):\(number): too_large: the line is longer than \(framer.maxLineLength >> 20) MiB, "
                     + "the limit for one batch")
             case .line(let bytes, let number):
                 guard let line = BatchFileReader.batchText(bytes, number: number) else { return }
@@ -46,7 +50,7 @@ enum PushCommand {
                     batch = try JSONParser.parse(line.text)
                 } catch {
                     failed = true
-                    output.error("\(name):\(number): bad_json: column \(error.column + line.columnShift): \(error.messageWithPath)")
+                    invocation.report("\(name):\(number): bad_json: column \(error.column + line.columnShift): \(error.messageWithPath)")
                     return
                 }
                 let reply: JSONValue
@@ -62,7 +66,7 @@ enum PushCommand {
                     failed = true
                     let code = reply["error"]?["code"]?.string ?? "error"
                     let message = reply["error"]?["message"]?.string ?? JSONWriter.string(reply)
-                    if !json { output.error("\(name):\(number): \(code): \(message)") }
+                    if !json { invocation.report("\(name):\(number): \(code): \(message)") }
                 }
             }
         }
@@ -87,7 +91,7 @@ enum PushCommand {
         if reply["duplicate"]?.bool == true { return "ok: applied before; nothing changed (revision \(revision))" }
         var text = "ok: \(count("added")) added, \(count("replaced")) replaced, \(count("deleted")) deleted, \(count("unchanged")) unchanged"
         if count("outOfRange") > 0 { text += ", \(count("outOfRange")) out of range (kept, excluded from the trend)" }
-        if count("heartRate") > 0 { text += ", \(count("heartRate")) heart-rate summaries" }
+        if count("heartRate") > 0 { text += ", " + Wording.count(Int(count("heartRate")), "heart-rate summary", plural: "heart-rate summaries") }
         text += "; revision \(revision)"
         let days = reply["days"]?.array?.compactMap(\.string) ?? []
         if !days.isEmpty {
