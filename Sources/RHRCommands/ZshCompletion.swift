@@ -8,28 +8,28 @@ enum ZshCompletion {
             "_rhr() {",
             "  local curcontext=$curcontext state line",
             "  typeset -A opt_args",
-            "  local -a global commands",
-            "  global=(",
+            "  local -a rhr_global rhr_commands",
+            "  rhr_global=(",
         ]
         lines += table.globalOptions.map { "    " + spec($0, table) }
-        lines += ["  )", "  commands=("]
+        lines += ["  )", "  rhr_commands=("]
         lines += table.commands.map { "    " + quoted(escaped($0.name, ":") + ":" + $0.summary) }
         lines += [
             "  )",
             "  # The dashboard's options and paths, or a command and then its own.",
-            "  _arguments -C $global \\",
+            "  _arguments -C $rhr_global \\",
         ]
         lines += table.defaultCommand.options.map { "    " + spec($0, table) + " \\" }
         lines += [
             "    '1: :->first' \\",
             "    '*:: :->rest'",
             "  case $state in",
-            "    first) _alternative 'commands:command:_describe -t commands \"rhr command\" commands' 'files:file:_files' ;;",
+            "    first) _describe -t commands 'rhr command' rhr_commands; _files ;;",
             "    rest)",
             "      case $words[1] in",
         ]
         for command in table.commands {
-            let specs = ["$global"] + command.options.map { spec($0, table) } + operandSpecs(command.operands, table)
+            let specs = ["$rhr_global"] + command.options.map { spec($0, table) } + operandSpecs(command.operands, table)
             lines.append("        \(command.name)) _arguments \(specs.joined(separator: " ")) ;;")
         }
         lines += [
