@@ -68,13 +68,8 @@ enum BashCompletion {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The shell code that offers what `completion` says.
     static func action(_ completion: ValueCompletion, _ table: CommandTable) -> String {
-        switch completion {
-        case .none: ":"
-        case .files: "_rhr_files"
-        case .directories: "_rhr_directories"
-        case .words, .commands: "_rhr_words \"\(CompletionScript.words(completion, table)!.joined(separator: " "))\""
-        }
+        CompletionScript.action(completion, table, .init(none: ":", files: "_rhr_files", directories: "_rhr_directories",
+                                                         words: { "_rhr_words \"\($0.joined(separator: " "))\"" }))
     }
 }

@@ -58,8 +58,12 @@ struct CommandTable: Sendable {
         guard let first = word.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic,
               word.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }),
               !fileExists(word) else { return nil }
-        return UsageError("unknown command '\(word)'"
-            + (closestCommand(to: word).map { "; did you mean '\($0)'?" } ?? "; to open a file of that name, write ./\(word)"))
+        return unknownCommand(word, otherwise: "to open a file of that name, write ./\(word)")
+    }
+
+    /// "unknown command 'imprt'; did you mean 'import'?", or `otherwise` when no command is close.
+    func unknownCommand(_ word: String, otherwise: String? = nil) -> UsageError {
+        UsageError("unknown command '\(word)'" + (closestCommand(to: word).map { "; did you mean '\($0)'?" } ?? otherwise.map { "; \($0)" } ?? ""))
     }
 
     /// A command `word` is a prefix of, or within two typing mistakes of (`imprt`, `stauts`); nil when none is close.

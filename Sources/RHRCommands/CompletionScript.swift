@@ -8,12 +8,22 @@ enum CompletionScript {
         table.everyOption.filter { $0.valueName != nil }
     }
 
-    /// Words the shell offers for `completion`, or nil when it is not a list of words.
-    static func words(_ completion: ValueCompletion, _ table: CommandTable) -> [String]? {
+    /// How one shell spells each kind of completion.
+    struct Spelling {
+        var none: String
+        var files: String
+        var directories: String
+        var words: ([String]) -> String
+    }
+
+    /// The shell code that offers what `completion` says, in `spelling`.
+    static func action(_ completion: ValueCompletion, _ table: CommandTable, _ spelling: Spelling) -> String {
         switch completion {
-        case .words(let words): words
-        case .commands: table.commands.map(\.name)
-        case .none, .files, .directories: nil
+        case .none: spelling.none
+        case .files: spelling.files
+        case .directories: spelling.directories
+        case .words(let words): spelling.words(words)
+        case .commands: spelling.words(table.commands.map(\.name))
         }
     }
 

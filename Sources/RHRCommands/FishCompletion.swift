@@ -80,12 +80,9 @@ enum FishCompletion {
 
     /// What follows a value: files, directories, words, or nothing.
     static func arguments(_ completion: ValueCompletion, _ table: CommandTable) -> String {
-        switch completion {
-        case .none: "-x"
-        case .files: "-r -F"
-        case .directories: "-x -a '(__fish_complete_directories (commandline -ct))'"
-        case .words, .commands: "-x -a \(quoted(CompletionScript.words(completion, table)!.joined(separator: " ")))"
-        }
+        CompletionScript.action(completion, table, .init(none: "-x", files: "-r -F",
+                                                         directories: "-x -a '(__fish_complete_directories (commandline -ct))'",
+                                                         words: { "-x -a " + quoted($0.joined(separator: " ")) }))
     }
 
     static func quoted(_ text: String) -> String {

@@ -10,9 +10,7 @@ enum HelpCommand {
             invocation.output.write(HelpText.general(table))
             return 0
         }
-        guard let command = table.commands.first(where: { $0.name == name }) else {
-            throw UsageError("unknown command '\(name)'" + (table.closestCommand(to: name).map { "; did you mean '\($0)'?" } ?? ""))
-        }
+        guard let command = table.commands.first(where: { $0.name == name }) else { throw table.unknownCommand(name) }
         invocation.output.write(HelpText.command(command, table: table))
         return 0
     }

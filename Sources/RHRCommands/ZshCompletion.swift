@@ -63,12 +63,8 @@ enum ZshCompletion {
     }
 
     static func action(_ completion: ValueCompletion, _ table: CommandTable) -> String {
-        switch completion {
-        case .none: " "
-        case .files: "_files"
-        case .directories: "_files -/"
-        case .words, .commands: "(" + CompletionScript.words(completion, table)!.joined(separator: " ") + ")"
-        }
+        CompletionScript.action(completion, table, .init(none: " ", files: "_files", directories: "_files -/",
+                                                         words: { "(" + $0.joined(separator: " ") + ")" }))
     }
 
     /// A backslash before each of `characters` (and before a backslash).
