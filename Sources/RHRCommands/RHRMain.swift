@@ -27,7 +27,8 @@ public enum RHRMain {
             output.print("rhr \(RHRVersion.current)")
             return 0
         }
-        guard let command = table.command(parsed.command) else { return 2 }
+        // The parser only takes a word for a command when the table has it.
+        let command = table.command(parsed.command) ?? table.defaultCommand
         if parsed.has("help") {
             output.write(parsed.command == nil ? HelpText.general(table) : HelpText.command(command, table: table))
             return 0
