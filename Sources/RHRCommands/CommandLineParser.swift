@@ -1,21 +1,59 @@
-/// A small argument parser: a subcommand, `--name value` / `--name=value` options, flags, positionals.
-/// Options may come before or after the subcommand; `--` ends them.
+/// A small argument parser: a subcommand, `--name value` / `--name=value` options, flags, `-h` and `-V`,
+/// positionals. Options may come before or after the subcommand; `--` ends them.
+
+/// What a shell offers where a value goes, for an option's value or a command's operands. The completion
+/// scripts are made from it, so they offer what the parser accepts.
+enum ValueCompletion: Sendable, Equatable {
+    /// Free text: a date, a number.
+    case none
+    case files
+    case directories
+    /// One of these words.
+    case words([String])
+    /// The name of one of rhr's commands (`rhr help COMMAND`).
+    case commands
+
+    /// What a value named like this takes: `csv|json` its words, `PATH` and `FILE` files, `DIR` directories.
+    init(valueName: String) {
+        if valueName.contains("|") {
+            self = .words(valueName.split(separator: "|").map(String.init))
+        } else if ["PATH", "FILE", "F"].contains(valueName) {
+            self = .files
+        } else if valueName == "DIR" {
+            self = .directories
+        } else {
+            self = .none
+        }
+    }
+}
 
 /// An option a command accepts.
 struct OptionSpec: Sendable {
     var name: String
-    /// Nil for a flag; else a short word for the help text ("PATH", "D").
+    /// A one-letter spelling (`-h`), for the few options people type without thinking.
+    var short: Character?
+    /// Nil for a flag; else a short word for the help text ("PATH", "YYYY-MM-DD").
     var valueName: String?
     var repeatable = false
     var help: String
+    var completion: ValueCompletion = .none
 
-    static func flag(_ name: String, _ help: String) -> OptionSpec {
-        OptionSpec(name: name, valueName: nil, help: help)
+    static func flag(_ name: String, _ help: String, short: Character? = nil) -> OptionSpec {
+        OptionSpec(name: name, short: short, valueName: nil, help: help)
     }
 
-    static func value(_ name: String, _ valueName: String, _ help: String, repeatable: Bool = false) -> OptionSpec {
-        OptionSpec(name: name, valueName: valueName, repeatable: repeatable, help: help)
+    /// `completion` defaults to what `valueName` says (`ValueCompletion(valueName:)`).
+    static func value(_ name: String, _ valueName: String, _ help: String, repeatable: Bool = false,
+                      completion: ValueCompletion? = nil) -> OptionSpec {
+        OptionSpec(name: name, valueName: valueName, repeatable: repeatable, help: help,
+                   completion: completion ?? ValueCompletion(valueName: valueName))
     }
+
+    /// "--format csv|json", "--force".
+    var spelled: String { "--\(name)" + (valueName.map { " " + $0 } ?? "") }
+
+    /// "[--format csv|json]", "[--watch DIR]...": how a usage line shows it.
+    var usage: String { "[\(spelled)]" + (repeatable ? "..." : "") }
 }
 
 /// What the user typed, sorted out.
@@ -30,10 +68,15 @@ struct ParsedArguments: Equatable {
     func has(_ name: String) -> Bool { flags.contains(name) }
 }
 
-/// Wrong words on the command line: exit code 2.
+/// Wrong words on the command line: exit code 2. `command` is the subcommand it concerns, when one was named,
+/// so the message says `rhr export: …` and points at `rhr export --help`.
 struct UsageError: Error, Equatable, CustomStringConvertible {
     var message: String
-    init(_ message: String) { self.message = message }
+    var command: String?
+    init(_ message: String, command: String? = nil) {
+        self.message = message
+        self.command = command
+    }
     var description: String { message }
 }
 
@@ -43,9 +86,11 @@ enum CommandLineParser {
         var result = ParsedArguments()
         var pending: [String] = []
         var onlyPositionals = false
+        let everySpec = global + commands.values.flatMap { $0 }
+        // The subcommand is the first word that is not an option; options are checked once it is known, so a
+        // message can name it whatever the order of the words.
+        var raw: [(name: String, value: String?, word: String)] = []
         var i = 0
-        // The subcommand is the first word that is not an option; options are checked once it is known.
-        var raw: [(name: String, value: String?, index: Int)] = []
         while i < arguments.count {
             let word = arguments[i]
             i += 1
@@ -58,37 +103,47 @@ enum CommandLineParser {
                 continue
             }
             if word == "--" { onlyPositionals = true; continue }
-            guard word.hasPrefix("--") else { throw UsageError("unknown option \(word) (options are spelled --name)") }
-            let body = word.dropFirst(2)
-            if let eq = body.firstIndex(of: "=") {
-                raw.append((String(body[..<eq]), String(body[body.index(after: eq)...]), i))
-            } else {
-                raw.append((String(body), nil, i))
-                // Whether the next word is this option's value depends on the option; look it up below.
-                let name = String(body)
-                let spec = (global + (commands[result.command ?? ""] ?? [])).first { $0.name == name }
-                    ?? commands.values.flatMap { $0 }.first { $0.name == name }
-                if spec?.valueName != nil {
-                    guard i < arguments.count else { throw UsageError("--\(name) needs a value") }
-                    raw[raw.count - 1].value = arguments[i]
-                    i += 1
+            let name: String
+            if word.hasPrefix("--") {
+                let body = word.dropFirst(2)
+                if let eq = body.firstIndex(of: "=") {
+                    raw.append((String(body[..<eq]), String(body[body.index(after: eq)...]), word))
+                    continue
                 }
+                name = String(body)
+            } else if word.count == 2, let spec = everySpec.first(where: { $0.short == word.last }) {
+                name = spec.name
+            } else {
+                raw.append((word, nil, word))
+                continue
+            }
+            raw.append((name, nil, word))
+            // Whether the next word is this option's value depends on the option; look it up.
+            let spec = (global + (commands[result.command ?? ""] ?? [])).first { $0.name == name }
+                ?? everySpec.first { $0.name == name }
+            if spec?.valueName != nil && i < arguments.count {
+                raw[raw.count - 1].value = arguments[i]
+                i += 1
             }
         }
         result.positionals = pending
+        func problem(_ message: String) -> UsageError { UsageError(message, command: result.command) }
         let allowed = global + (commands[result.command ?? ""] ?? [])
         for option in raw {
             guard let spec = allowed.first(where: { $0.name == option.name }) else {
-                let scope = result.command.map { "rhr \($0)" } ?? "rhr"
-                throw UsageError("unknown option --\(option.name) for \(scope)")
+                guard option.word.hasPrefix("--") else { throw problem("unknown option \(option.word) (options are spelled --name)") }
+                // An option of another command, given to this one: say whose it is.
+                let owners = commands.filter { $0.value.contains { $0.name == option.name } }.keys
+                    .filter { $0 != (result.command ?? "") }.sorted().map { $0.isEmpty ? "rhr" : "rhr \($0)" }
+                throw problem("unknown option --\(option.name)" + (owners.isEmpty ? "" : " (an option of \(owners.joined(separator: ", ")))"))
             }
             if spec.valueName == nil {
-                if option.value != nil { throw UsageError("--\(option.name) takes no value") }
+                if option.value != nil { throw problem("--\(option.name) takes no value") }
                 result.flags.insert(spec.name)
             } else {
-                guard let value = option.value, !value.isEmpty else { throw UsageError("--\(option.name) needs a value") }
+                guard let value = option.value, !value.isEmpty else { throw problem("--\(option.name) needs a value") }
                 if !spec.repeatable && result.values[spec.name] != nil {
-                    throw UsageError("--\(option.name) given twice")
+                    throw problem("--\(option.name) given twice")
                 }
                 result.values[spec.name, default: []].append(value)
             }

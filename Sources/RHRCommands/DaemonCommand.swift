@@ -5,7 +5,7 @@ import RHRDaemon
 /// let the push in flight finish and exit 0. `--watch DIR` imports exports that land in DIR.
 enum DaemonCommand {
     static let command = Command(
-        name: "daemon", arguments: "[--socket PATH] [--watch DIR]...",
+        name: "daemon", operands: .none(hint: "use --watch DIR"),
         summary: "serve the store to live feeds over a Unix socket (and import exports from folders)",
         options: [
             socketOption,
@@ -16,16 +16,12 @@ enum DaemonCommand {
     static let socketOption = OptionSpec.value("socket", "PATH", "the daemon's socket (default $XDG_RUNTIME_DIR/rhr/rhr.sock)")
 
     static func run(_ invocation: Invocation) throws -> Int32 {
-        guard invocation.arguments.positionals.isEmpty else {
-            throw UsageError("rhr daemon takes no paths (got \(invocation.arguments.positionals[0])); use --watch DIR")
-        }
         try StorePath.preparePrivateDirectory(for: invocation.storePath)
         // Absolute, so a client (the dashboard) can tell whether the daemon serves the store it shows.
         var configuration = DaemonConfiguration(socketPath: socketPath(invocation), storePath: absolutePath(invocation.storePath))
         configuration.watchDirectories = invocation.arguments.all("watch").map(absolutePath)
         configuration.machineZone = invocation.machineZone
-        let output = invocation.output
-        configuration.log = { message in output.error("rhr daemon: \(message)") }
+        configuration.log = { message in invocation.report(message) }
         let server: DaemonServer
         do {
             server = try DaemonServer(configuration)

@@ -20,7 +20,7 @@ enum DefaultCommand {
                                                  output: invocation.output)
             } catch {
                 failed = true
-                invocation.output.error("rhr: \(error)")
+                invocation.report("\(error)")
             }
         }
         let count = invocation.arguments.positionals.count

@@ -6,7 +6,7 @@ import RHRStore
 /// `rhr demo`: the bundled samples in a temporary store.
 enum DemoCommand {
     static let command = Command(
-        name: "demo", arguments: "[--socket PATH]", summary: "show rhr on the bundled samples (a temporary store)",
+        name: "demo", operands: .none, summary: "show rhr on the bundled samples (a temporary store)",
         options: [DaemonCommand.socketOption], run: run)
 
     static func run(_ invocation: Invocation) throws -> Int32 {
@@ -22,21 +22,22 @@ enum DemoCommand {
     }
 }
 
-/// Where the bundled `Samples/` are: `$RHR_SAMPLES`, else beside the package the binary was built in.
+/// Where the bundled `Samples/` are: `$RHR_SAMPLES`; else beside the binary, as `scripts/install` puts them
+/// (`PREFIX/share/rhr/samples` for `PREFIX/bin/rhr`); else in the package the binary was built in.
 enum SamplesDirectory {
     static func locate(environment: [String: String]) throws -> String {
         var candidates: [String] = []
         if let explicit = environment["RHR_SAMPLES"] { candidates.append(explicit) }
-        // .build/<config>/rhr → the package root is three levels up from the binary.
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var dir = binary.deletingLastPathComponent()
+        let binary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var dir = PathText.parent(binary)
+        candidates.append(PathText.join(PathText.parent(dir), "share/rhr/samples"))
+        // .build/<triple>/<config>/rhr → the package root is three levels up from the binary.
         for _ in 0..<4 {
-            candidates.append(dir.appendingPathComponent("Samples").path)
-            dir = dir.deletingLastPathComponent()
+            candidates.append(PathText.join(dir, "Samples"))
+            dir = PathText.parent(dir)
         }
         // The source tree this binary was built from.
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(source.appendingPathComponent("Samples").path)
+        candidates.append(PathText.join(PathText.parent(PathText.parent(PathText.parent(#filePath))), "Samples"))
         for candidate in candidates where FileManager.default.fileExists(atPath: candidate + "/batches") {
             return candidate
         }

@@ -7,7 +7,7 @@ import RHRStore
 /// `rhr export`: one row per day and writer (R1: store and writer on every row, R7: the aggregation named).
 enum ExportCommand {
     static let command = Command(
-        name: "export", arguments: "[--format csv|json] [--aggregate latest|lowest|mean] [--from D] [--to D]",
+        name: "export", operands: .none,
         summary: "print one value per day and writer as CSV or JSON",
         options: [
             .value("format", "csv|json", "output format (default csv)"),
@@ -21,7 +21,6 @@ enum ExportCommand {
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let args = invocation.arguments
-        guard args.positionals.isEmpty else { throw UsageError("rhr export takes no paths (got \(args.positionals[0]))") }
         let format = args.value("format") ?? "csv"
         guard format == "csv" || format == "json" else { throw UsageError("--format must be csv or json, not \(format)") }
         let range = try DayRange(args)

@@ -6,14 +6,13 @@ import RHRStore
 /// `rhr import PATH...`: each file is read whole, then applied whole or not at all.
 enum ImportCommand {
     static let command = Command(
-        name: "import", arguments: "[--force] PATH...",
+        name: "import", operands: .paths,
         summary: "import exports or sync batch files into the store",
         options: [.flag("force", "import an export older than the newest one already imported (adds, never removes)")],
         run: run)
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let paths = invocation.arguments.positionals
-        guard !paths.isEmpty else { throw UsageError("rhr import needs at least one PATH") }
         let store = try openStore(invocation)
         let options = ImportOptions(machineZone: invocation.machineZone, allowOlderExport: invocation.arguments.has("force"))
         var failed = false
@@ -23,7 +22,7 @@ enum ImportCommand {
                 invocation.output.print(line)
             } catch {
                 failed = true
-                invocation.output.error("rhr import: \(error)")
+                invocation.report("\(error)")
             }
         }
         return failed ? 1 : 0
@@ -31,7 +30,7 @@ enum ImportCommand {
 
     /// Reads one file, applies its batches in one transaction, and returns the result line.
     static func importFile(_ path: String, into store: HealthDatabase, options: ImportOptions, output: Output) throws -> String {
-        let bar = output.stderrIsTerminal ? ProgressBar(label: (path as NSString).lastPathComponent, output: output) : nil
+        let bar = output.stderrIsTerminal ? ProgressBar(label: PathText.lastComponent(path), output: output) : nil
         let imported: ImportedFile
         do {
             imported = try FileImporter.read(path: path, options: options, progress: bar?.update)
@@ -52,8 +51,8 @@ enum ImportCommand {
     }
 
     /// "export.xml: Apple Health export (XML): 1,204,311 records read; HealthKit resting samples 31 added,
-    /// 1 replaced, 1 deleted, 2 out of range (kept, excluded from the trend)". A file of sync batches may hold
-    /// both stores: each gets its own counts, named (R1).
+    /// 1 replaced, 1 deleted, 2 out of range (kept, excluded from the trend)"; out of range and unchanged only
+    /// when there are some. A file of sync batches may hold both stores: each gets its own counts, named (R1).
     static func resultLine(_ imported: ImportedFile, _ outcomes: [BatchOutcome]) -> String {
         var totals: [HealthStore: BatchOutcome] = [:]
         for (batch, o) in zip(imported.batches, outcomes) {
@@ -67,12 +66,12 @@ enum ImportCommand {
         }
         func counts(_ total: BatchOutcome) -> String {
             "resting samples \(Wording.grouped(total.added)) added, \(Wording.grouped(total.replaced)) replaced, "
-                + "\(Wording.grouped(total.deleted)) deleted, \(Wording.grouped(total.outOfRange)) out of range "
-                + "(kept, excluded from the trend)"
+                + "\(Wording.grouped(total.deleted)) deleted"
+                + (total.outOfRange > 0 ? ", \(Wording.grouped(total.outOfRange)) out of range (kept, excluded from the trend)" : "")
                 + (total.unchanged > 0 ? ", \(Wording.grouped(total.unchanged)) unchanged" : "")
         }
         let perStore = HealthStore.allCases.compactMap { store in totals[store].map { "\(store.displayName) " + counts($0) } }
-        var line = "\(imported.path): \(imported.kind): \(Wording.grouped(imported.recordsRead)) records read; "
+        var line = "\(imported.path): \(imported.kind): \(Wording.count(imported.recordsRead, "record")) read; "
             + (perStore.isEmpty ? counts(BatchOutcome()) : perStore.joined(separator: "; "))
         let duplicates = outcomes.filter(\.duplicate).count
         if duplicates > 0 { line += "; \(duplicates) batch\(duplicates == 1 ? "" : "es") applied before" }

@@ -1,5 +1,6 @@
 import RHRJSON
 import Foundation
+import RHRCore
 import RHRDaemon
 import RHRCore
 import RHRFormats
@@ -9,19 +10,22 @@ import RHRFormats
 /// is 1 when any failed.
 enum PushCommand {
     static let command = Command(
-        name: "push", arguments: "[--socket PATH] [--json] FILE|-",
+        name: "push",
+        operands: Operands(usage: "FILE|-", noun: "FILE, or - for standard input", minimum: 1, maximum: 1, completion: .files),
         summary: "send sync batches (one JSON object per line) to the daemon",
         options: [DaemonCommand.socketOption, .flag("json", "print the daemon's replies as JSON lines")],
         run: run)
 
     static func run(_ invocation: Invocation) throws -> Int32 {
-        let positionals = invocation.arguments.positionals
-        guard positionals.count == 1 else { throw UsageError("rhr push needs exactly one FILE, or - for standard input") }
-        let path = positionals[0]
+        let path = invocation.arguments.positionals[0]
         let name = path == "-" ? "stdin" : path
         let fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw CommandFailure("\(path): cannot be read: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw CommandFailure(InputError.cannotOpen(path, code: errno).description) }
         defer { if fd != STDIN_FILENO { close(fd) } }
+        var info = stat()
+        if fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
+            throw CommandFailure(InputError.cannotOpen(path, code: EISDIR).description)
+        }
 
         let client: DaemonClient
         do {
@@ -38,7 +42,7 @@ enum PushCommand {
             switch item {
             case .tooLong(let number):
                 failed = true
-                output.error("\(name):\(number): too_large: the line is longer than \(framer.maxLineLength >> 20) MiB, "
+                invocation.report("\(name):\(number): too_large: the line is longer than \(framer.maxLineLength >> 20) MiB, "
                     + "the limit for one batch")
             case .line(let bytes, let number):
                 guard let line = BatchFileReader.batchText(bytes, number: number) else { return }
@@ -47,7 +51,7 @@ enum PushCommand {
                     batch = try JSONParser.parse(line.text)
                 } catch {
                     failed = true
-                    output.error("\(name):\(number): bad_json: column \(error.column + line.columnShift): \(error.messageWithPath)")
+                    invocation.report("\(name):\(number): bad_json: column \(error.column + line.columnShift): \(error.messageWithPath)")
                     return
                 }
                 let reply: DaemonReply
@@ -63,7 +67,7 @@ enum PushCommand {
                     if !json { output.print("\(name):\(number): \(describe(outcome))") }
                 } else if let error = reply.error {
                     failed = true
-                    if !json { output.error("\(name):\(number): \(error)") }
+                    if !json { invocation.report("\(name):\(number): \(error)") }
                 }
             }
         }
@@ -86,7 +90,7 @@ enum PushCommand {
         if outcome.duplicate { return "ok: applied before; nothing changed (revision \(outcome.revision))" }
         var text = "ok: \(outcome.added) added, \(outcome.replaced) replaced, \(outcome.deleted) deleted, \(outcome.unchanged) unchanged"
         if outcome.outOfRange > 0 { text += ", \(outcome.outOfRange) out of range (kept, excluded from the trend)" }
-        if outcome.heartRateSummaries > 0 { text += ", \(outcome.heartRateSummaries) heart-rate summaries" }
+        if outcome.heartRateSummaries > 0 { text += ", " + Wording.count(outcome.heartRateSummaries, "heart-rate summary", plural: "heart-rate summaries") }
         text += "; revision \(outcome.revision)"
         let days = outcome.changedDays.sorted().map(\.description)
         if !days.isEmpty {

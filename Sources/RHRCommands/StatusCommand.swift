@@ -5,11 +5,10 @@ import RHRStore
 /// `rhr status`: the store (path, revision, what each store holds) and every stream's cursor and currency.
 enum StatusCommand {
     static let command = Command(
-        name: "status", arguments: "", summary: "show the store's state and its streams",
+        name: "status", operands: .none, summary: "show the store's state and its streams",
         options: [DaemonCommand.socketOption], run: run)
 
     static func run(_ invocation: Invocation) throws -> Int32 {
-        guard invocation.arguments.positionals.isEmpty else { throw UsageError("rhr status takes no paths") }
         let store = try openStore(invocation)
         invocation.output.write(try storeReport(store))
         invocation.output.write(DaemonStatus.report(socketPath: DaemonCommand.socketPath(invocation)))
@@ -22,9 +21,9 @@ enum StatusCommand {
         }
         var lines = ["store: \(store.path)", "revision: \(revision)"]
         for c in contents {
-            lines.append("\(c.store.displayName): \(c.restingSamples) resting samples from \(c.restingWriters.count) writer"
-                + "\(c.restingWriters.count == 1 ? "" : "s"), \(c.heartRateSamples) heart-rate samples from "
-                + "\(c.heartRateWriters.count) writer\(c.heartRateWriters.count == 1 ? "" : "s")")
+            lines.append("\(c.store.displayName): \(Wording.count(c.restingSamples, "resting sample")) from "
+                + "\(Wording.count(c.restingWriters.count, "writer")), \(Wording.count(c.heartRateSamples, "heart-rate sample")) from "
+                + "\(Wording.count(c.heartRateWriters.count, "writer"))")
         }
         lines.append(streams.isEmpty ? "streams: none yet" : "streams:")
         for s in streams {

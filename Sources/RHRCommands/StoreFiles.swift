@@ -1,4 +1,5 @@
 import Foundation
+import RHRCore
 import RHRStore
 
 /// Where the store lives and how commands open it: private directories, the default path, a temporary store.
@@ -13,13 +14,11 @@ enum StorePath {
 
     /// Creates the store's directory and any missing parents, each readable by its owner only.
     static func preparePrivateDirectory(for storePath: String) throws {
-        let directory = (storePath as NSString).deletingLastPathComponent
-        guard !directory.isEmpty else { return }
         var missing: [String] = []
-        var current = directory
-        while !current.isEmpty && current != "/" && !FileManager.default.fileExists(atPath: current) {
+        var current = PathText.parent(storePath)
+        while current != "/" && current != "." && !FileManager.default.fileExists(atPath: current) {
             missing.append(current)
-            current = (current as NSString).deletingLastPathComponent
+            current = PathText.parent(current)
         }
         for dir in missing.reversed() {
             if mkdir(dir, 0o700) != 0 && errno != EEXIST {

@@ -8,7 +8,7 @@ import RHRStore
 /// Also what `rhr` prints when its output is not a terminal.
 enum SummaryCommand {
     static let command = Command(
-        name: "summary", arguments: "[--aggregate latest|lowest|mean] [--days N]",
+        name: "summary", operands: .none,
         summary: "print a plain table of the most recent days",
         options: [
             AggregationOption.spec,
@@ -18,7 +18,6 @@ enum SummaryCommand {
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let args = invocation.arguments
-        guard args.positionals.isEmpty else { throw UsageError("rhr summary takes no paths (got \(args.positionals[0]))") }
         let aggregation = try AggregationOption.parse(args)
         var count = 14
         if let text = args.value("days") {

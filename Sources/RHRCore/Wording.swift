@@ -2,7 +2,12 @@
 public enum Wording {
     /// "1 heart-rate sample", "12,408 heart-rate samples".
     public static func count(_ n: Int, _ noun: String) -> String {
-        "\(grouped(n)) \(noun)\(n == 1 ? "" : "s")"
+        count(n, noun, plural: noun + "s")
+    }
+
+    /// "1 heart-rate summary", "2 heart-rate summaries": for a noun whose plural is not its singular and an s.
+    public static func count(_ n: Int, _ singular: String, plural: String) -> String {
+        "\(grouped(n)) \(n == 1 ? singular : plural)"
     }
 
     /// "12,408".

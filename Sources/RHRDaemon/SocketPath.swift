@@ -1,4 +1,5 @@
 import Foundation
+import RHRCore
 
 /// Where the daemon listens (docs/design.md section 4): `$XDG_RUNTIME_DIR/rhr/rhr.sock`, or, without a runtime
 /// directory, `/tmp/rhr-<uid>/rhr.sock`. The directory is the owner's alone (0700), the socket 0600.
@@ -15,8 +16,8 @@ public enum SocketPath {
     /// could enter is tightened to 0700; any other open directory (a home, `/tmp`) is refused rather than
     /// closed to everyone else.
     static func prepareDirectory(for socketPath: String) throws(DaemonError) {
-        let directory = (socketPath as NSString).deletingLastPathComponent
-        guard !directory.isEmpty, directory != "/" else { return }
+        let directory = PathText.parent(socketPath)
+        guard directory != ".", directory != "/" else { return }
         var created = mkdir(directory, 0o700) == 0
         if !created {
             let code = errno
@@ -46,7 +47,7 @@ public enum SocketPath {
                               + "Give the socket a directory of its own, e.g. \(directory)/rhr/rhr.sock")
         }
         guard info.st_mode & 0o077 != 0 else { return }
-        let name = (directory as NSString).lastPathComponent
+        let name = PathText.lastComponent(directory)
         guard created || name == "rhr" || name.hasPrefix("rhr-") else {
             throw DaemonError("\(directory): the socket's directory is open to others (mode "
                               + String(info.st_mode & 0o777, radix: 8) + "); rhr makes only its own directories private. "

@@ -74,7 +74,7 @@ public struct WatchImport: Sendable, Equatable {
 
     /// "export.zip: Apple Health export (zip): 31 added, 1 replaced, 0 deleted" or "x.zip: skipped: …".
     public var summary: String {
-        let name = (file as NSString).lastPathComponent
+        let name = PathText.lastComponent(file)
         guard ok else { return "\(name): skipped: \(error ?? "unreadable")" }
         var text = "\(name): \(kind.map { $0 + ": " } ?? "")\(added) added, \(replaced) replaced, \(deleted) deleted"
         if unchanged > 0 { text += ", \(unchanged) unchanged" }

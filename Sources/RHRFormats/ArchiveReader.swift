@@ -21,7 +21,7 @@ public final class ArchiveReader {
         guard archive_read_open_filename(a, path, 1 << 20) == ARCHIVE_OK else {
             let message = ArchiveReader.errorText(a)
             archive_read_free(a)
-            throw InputError(path: path, message: "not a readable zip archive: \(message)")
+            throw InputError(path: path, message: ArchiveReader.damaged(message))
         }
         self.path = path
         self.handle = a
@@ -38,7 +38,7 @@ public final class ArchiveReader {
         let status = archive_read_next_header(handle, &entry)
         if status == ARCHIVE_EOF { return nil }
         guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else {
-            throw failure("cannot read the next member")
+            throw failure()
         }
         let name = archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
         let modified = archive_entry_mtime_is_set(entry) != 0
@@ -50,7 +50,7 @@ public final class ArchiveReader {
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         let n = archive_read_data(handle, base, buffer.count)
-        if n < 0 { throw failure("the archive is damaged or truncated") }
+        if n < 0 { throw failure() }
         return n
     }
 
@@ -67,8 +67,19 @@ public final class ArchiveReader {
         return Array(buffer[0..<filled])
     }
 
-    private func failure(_ what: String) -> InputError {
-        InputError(path: path, offset: compressedOffset, message: "\(what): \(ArchiveReader.errorText(handle))")
+    private func failure() -> InputError {
+        InputError(path: path, offset: compressedOffset, message: ArchiveReader.damaged(ArchiveReader.errorText(handle)))
+    }
+
+    /// What to do about a zip libarchive cannot read: such a zip was almost always cut short on its way from the
+    /// phone. libarchive's reason is kept, without its error number: "ZIP decompression failed (-5)".
+    static func damaged(_ reason: String) -> String {
+        var reason = reason
+        if reason.hasSuffix(")"), let open = reason.range(of: " (", options: .backwards),
+           Int(reason[open.upperBound..<reason.index(before: reason.endIndex)]) != nil {
+            reason = String(reason[..<open.lowerBound])
+        }
+        return "the zip is truncated or damaged (\(reason)); copy it again from the phone"
     }
 
     private static func errorText(_ a: OpaquePointer) -> String {

@@ -15,7 +15,7 @@ public enum BatchFileReader {
     public static func read(path: String, options: ImportOptions, progress: ImportProgress?) throws(InputError) -> ImportedFile {
         let file = try ReadOnlyFile(path: path)
         defer { file.close() }
-        let origin = URL(fileURLWithPath: path).lastPathComponent
+        let origin = PathText.lastComponent(path)
 
         var framer = JSONLineFramer()
         let limitMiB = framer.maxLineLength >> 20

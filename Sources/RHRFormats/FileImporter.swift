@@ -6,6 +6,17 @@ public enum FileImporter {
     public static func read(path: String, options: ImportOptions = ImportOptions(),
                             progress: ImportProgress? = nil) throws(InputError) -> ImportedFile {
         let kind = try InputKind.detect(path: path)
+        do throws(InputError) {
+            return try read(kind, path: path, options: options, progress: progress)
+        } catch {
+            var error = error
+            error.readAs = kind.readAs
+            throw error
+        }
+    }
+
+    private static func read(_ kind: InputKind, path: String, options: ImportOptions,
+                             progress: ImportProgress?) throws(InputError) -> ImportedFile {
         switch kind {
         case .syncBatches:
             return try BatchFileReader.read(path: path, options: options, progress: progress)

@@ -27,6 +27,18 @@ public enum InputKind: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// What an error says the file was read as: "a sync batch file (JSON lines)".
+    public var readAs: String {
+        switch self {
+        case .syncBatches: return "a sync batch file (JSON lines)"
+        case .appleHealthXML: return "an Apple Health export (XML)"
+        case .appleHealthZip: return "an Apple Health export (zip)"
+        case .healthConnectDatabase: return "a Health Connect export (SQLite)"
+        case .healthConnectZip: return "a Health Connect export (zip)"
+        case .healthAutoExportJSON: return "a Health Auto Export file (JSON)"
+        }
+    }
+
     /// Reads the head of the file (and of a zip's members) and names the reader, or says why none fits.
     public static func detect(path: String) throws(InputError) -> InputKind {
         let head = try ReadOnlyFile.head(path: path, count: 64 * 1024)

@@ -9,14 +9,7 @@ struct ReadOnlyFile {
 
     init(path: String) throws(InputError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
-            switch code {
-            case ENOENT: throw InputError(path: path, message: "no such file")
-            case EACCES: throw InputError(path: path, message: "cannot be read (permission denied)")
-            default: throw InputError(path: path, message: "cannot be opened: \(String(cString: strerror(code)))")
-            }
-        }
+        guard fd >= 0 else { throw InputError.cannotOpen(path, code: errno) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let message = String(cString: strerror(errno))
@@ -25,7 +18,7 @@ struct ReadOnlyFile {
         }
         if info.st_mode & S_IFMT == S_IFDIR {
             Foundation.close(fd)
-            throw InputError(path: path, message: "is a directory")
+            throw InputError.cannotOpen(path, code: EISDIR)
         }
         self.path = path
         self.descriptor = fd

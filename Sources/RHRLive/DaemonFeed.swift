@@ -88,7 +88,7 @@ public final class DaemonFeed: DashboardFeed {
         case .resync(let revision, _, _):
             return .storeChanged(revision: revision, days: [])
         case .imported(let entry) where !entry.ok:
-            let file = (entry.file as NSString).lastPathComponent
+            let file = PathText.lastComponent(entry.file)
             return .liveFeedNote("The daemon's folder watch skipped \(file): \(entry.error ?? "unreadable")")
         case .imported, .other:
             return nil

@@ -1,10 +1,10 @@
 import Foundation
+import RHRCore
 
 /// The package's own files: its root, the bundled samples, and the programs `swift build` made from it.
 public enum SourceTree {
     /// The package root, found from this file (Sources/RHRTestSupport/SourceTree.swift).
-    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
+    public static let root = PathText.parent(PathText.parent(PathText.parent(#filePath)))
 
     /// `Samples/`, the files rhr is shown and tested on.
     public static let samples = root + "/Samples"
@@ -15,7 +15,7 @@ public enum SourceTree {
     public static func builtProduct(_ name: String) throws -> String {
         var candidates: [String] = []
         if let me = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            candidates.append((me as NSString).deletingLastPathComponent + "/" + name)
+            candidates.append(PathText.join(PathText.parent(me), name))
         }
         // Asking SwiftPM costs a second or so: only when the product is not beside the running program.
         if !candidates.contains(where: FileManager.default.isExecutableFile(atPath:)), let swift = Subprocess.which("swift"),

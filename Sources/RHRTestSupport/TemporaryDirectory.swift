@@ -1,4 +1,5 @@
 import Foundation
+import RHRCore
 
 /// A fresh private directory (0700, from `mkdtemp`) for one test, removed with everything in it when the value
 /// goes away. Its path is short, so a socket fits inside (a socket path holds at most 107 bytes).
@@ -35,7 +36,7 @@ public final class TemporaryDirectory: Sendable {
     @discardableResult
     public func write(_ name: String, _ bytes: [UInt8]) throws -> String {
         let file = file(name)
-        try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent,
+        try FileManager.default.createDirectory(atPath: PathText.parent(file),
                                                 withIntermediateDirectories: true)
         try Data(bytes).write(to: URL(fileURLWithPath: file))
         return file

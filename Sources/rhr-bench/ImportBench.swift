@@ -116,7 +116,7 @@ enum ImportBench {
         let options = try Options(arguments)
         let me = try selfPath()
         // `rhr` is built beside rhr-bench (scripts/bench builds every product in release mode).
-        let rhr = (me as NSString).deletingLastPathComponent + "/rhr"
+        let rhr = PathText.join(PathText.parent(me), "rhr")
         guard FileManager.default.isExecutableFile(atPath: rhr) else {
             throw GeneratorError(message: "\(rhr) is missing: build it (swift build -c release) before measuring")
         }

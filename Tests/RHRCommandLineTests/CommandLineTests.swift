@@ -52,8 +52,8 @@ struct CommandLineTests {
         let both = try sampleBatches.map { try String(contentsOfFile: $0, encoding: .utf8) }.joined()
         let imported = try rhr.run(["import", try rhr.write("both.jsonl", both)])
         #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(imported.stdout.contains("; HealthKit resting samples 20 added, 0 replaced, 1 deleted, 0 out of range "
-            + "(kept, excluded from the trend); Health Connect resting samples 16 added, 0 replaced, 0 deleted, 1 out of range"),
+        #expect(imported.stdout.contains("; HealthKit resting samples 20 added, 0 replaced, 1 deleted; "
+            + "Health Connect resting samples 16 added, 0 replaced, 0 deleted, 1 out of range (kept, excluded from the trend)"),
                 "\(imported.stdout)")
     }
 
@@ -98,7 +98,7 @@ struct CommandLineTests {
         let path = try rhr.write("broken.jsonl", broken)
         let result = try rhr.run(["import", path])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("broken.jsonl:2: upserted[0].start: not an ISO-8601 date"), "\(result.stderr)")
+        #expect(result.stderr.contains("broken.jsonl: read as a sync batch file (JSON lines): line 2: upserted[0].start: not an ISO-8601 date"), "\(result.stderr)")
         #expect(try rhr.run(["export"]).stdout == before)
     }
 

@@ -51,8 +51,7 @@ struct ExportFileImportTests {
         try whole.prefix(50_000).write(to: URL(fileURLWithPath: cut))
         let result = try rhr.run(["import", cut])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("export-cut.xml: byte 50000"), "\(result.stderr)")
-        #expect(result.stderr.contains("truncated"))
+        #expect(result.stderr.contains("export-cut.xml: read as an Apple Health export (XML): byte 50000: truncated"), "\(result.stderr)")
         #expect(try rhr.run(["export"]).stdout == before)
         // A zip cut short is refused the same way.
         let zip = try Data(contentsOf: URL(fileURLWithPath: apple + "/exportar.zip"))
@@ -61,6 +60,8 @@ struct ExportFileImportTests {
         let zipResult = try rhr.run(["import", cutZip])
         #expect(zipResult.status == 1)
         #expect(zipResult.stderr.contains("cut.zip"))
+        #expect(zipResult.stderr.contains("the zip is truncated or damaged"), "\(zipResult.stderr)")
+        #expect(zipResult.stderr.hasSuffix("; copy it again from the phone\n"), "\(zipResult.stderr)")
         #expect(try rhr.run(["export"]).stdout == before)
     }
 

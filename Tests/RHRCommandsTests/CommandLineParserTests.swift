@@ -10,18 +10,18 @@ struct CommandLineParserTests {
         "import": [.flag("force", "")],
         "": [.value("socket", "PATH", "")],
     ]
-    static let global: [OptionSpec] = [.value("store", "PATH", ""), .flag("help", "")]
+    static let global: [OptionSpec] = [.value("store", "PATH", ""), .flag("help", "", short: "h")]
 
     func parse(_ words: [String]) throws(UsageError) -> ParsedArguments {
         try CommandLineParser.parse(words, commands: Self.commands, global: Self.global)
     }
 
-    func usageError(_ words: [String]) -> String? {
+    func usageError(_ words: [String]) -> UsageError? {
         do {
             _ = try parse(words)
             return nil
         } catch {
-            return error.message
+            return error
         }
     }
 
@@ -52,16 +52,29 @@ struct CommandLineParserTests {
     }
 
     @Test(arguments: [
-        (["export", "--bogus"], "unknown option --bogus for rhr export"),
-        (["--force"], "unknown option --force for rhr"),
+        (["export", "--bogus"], "unknown option --bogus"),
+        (["--force"], "unknown option --force (an option of rhr import)"),
         (["export", "-f", "json"], "unknown option -f (options are spelled --name)"),
         (["export", "--format"], "--format needs a value"),
         (["export", "--format="], "--format needs a value"),
         (["import", "--force=yes", "x"], "--force takes no value"),
         (["export", "--format", "csv", "--format", "json"], "--format given twice"),
-        (["import", "--watch", "/a"], "unknown option --watch for rhr import"),
+        (["import", "--watch", "/a"], "unknown option --watch (an option of rhr daemon)"),
     ])
     func wrongWordsAreUsageErrors(words: [String], message: String) {
-        #expect(usageError(words) == message)
+        #expect(usageError(words)?.message == message)
+    }
+
+    @Test func aUsageErrorNamesTheCommandWhereverItWasTyped() {
+        // The message's prefix and its pointer to help name the command, even when the mistake comes first.
+        #expect(usageError(["--bogus", "export"])?.command == "export")
+        #expect(usageError(["export", "--from"])?.command == "export")
+        #expect(usageError(["--from"])?.command == nil)
+    }
+
+    @Test func aShortOptionIsItsLongOne() throws {
+        #expect(try parse(["-h"]).has("help"))
+        #expect(try parse(["export", "-h"]) == ParsedArguments(command: "export", flags: ["help"]))
+        #expect(usageError(["-hx"])?.message == "unknown option -hx (options are spelled --name)")
     }
 }

@@ -31,6 +31,12 @@ struct CommandPartsTests {
         }
     }
 
+    @Test(arguments: ["a", "é", "ab"])
+    func aStoreNamedInTheCurrentDirectoryNeedsNoDirectoryMade(name: String) throws {
+        // Its directory is "." (which exists): nothing is made, and nothing traps on a one-character name.
+        try StorePath.preparePrivateDirectory(for: name)
+    }
+
     @Test func theHomeIsAbbreviatedOnlyAsAWholeDirectory() {
         let home = ["HOME": "/home/jane"]
         #expect(DashboardCommand.abbreviatingHome("/home/jane/.local/share/rhr/rhr.sqlite", environment: home)

@@ -120,7 +120,7 @@ struct FolderWatchTests {
         FolderWatchTests.append(Array((lines.joined(separator: "\n") + "\n").utf8)[...], to: badLine)
         let second = try subscriber.nextEvent(timeout: 10)
         #expect(second.imported?.ok == false)
-        #expect(second.imported?.error?.hasPrefix(badLine + ":3: upserted[0].start") == true, "\(second)")
+        #expect(second.imported?.error?.hasPrefix(badLine + ": read as a sync batch file (JSON lines): line 3: upserted[0].start") == true, "\(second)")
         #expect(try HealthDatabase(path: directory.storePath, machineZone: utc).samples().isEmpty)
 
         // The daemon goes on: pushes, and the next good file.

@@ -1,0 +1,98 @@
+import Foundation
+@testable import RHRCommands
+import RHRJSON
+import RHRTestSupport
+import RHRCore
+import Testing
+
+/// How rhr words what it says: one prefix per message, the same words for the same thing in every command,
+/// counts in the right number, and errors that say what a file was read as and what to do about it.
+@Suite("rhr in process: the wording of messages")
+struct MessageWordingTests {
+    let rhr: InProcessRHR
+
+    init() throws { rhr = try InProcessRHR() }
+
+    @Test func aMissingFileIsWordedAlikeByImportAndPush() {
+        let missing = rhr.sandbox.home + "/nope.jsonl"
+        #expect(rhr.run(["import", missing]) == SubprocessResult(status: 1, stdout: "", stderr: "rhr import: \(missing): no such file\n"))
+        // The file is opened before any daemon is asked, so no daemon is needed to hear about it.
+        #expect(rhr.run(["push", missing]) == SubprocessResult(status: 1, stdout: "", stderr: "rhr push: \(missing): no such file\n"))
+        #expect(rhr.run(["push", rhr.sandbox.home]) == SubprocessResult(status: 1, stdout: "", stderr: "rhr push: \(rhr.sandbox.home): is a directory\n"))
+        #expect(rhr.run(["import", rhr.sandbox.home]).stderr == "rhr import: \(rhr.sandbox.home): is a directory\n")
+    }
+
+    @Test func everyMessageHasOnePrefixAndNoneLacksIt() throws {
+        let notes = try rhr.sandbox.write("notes.txt", "some words\n")
+        let bad = try rhr.sandbox.write("bad.jsonl", "{\"store\":\n")
+        let cases: [([String], String)] = [
+            (["import"], "rhr import"), (["import", notes, bad], "rhr import"), (["push", "a", "b"], "rhr push"),
+            (["push", bad], "rhr push"), (["daemon", "x"], "rhr daemon"), (["export", "--bogus"], "rhr export"),
+            (["--from"], "rhr"), ([notes], "rhr"), (["frobnicate"], "rhr"), (["summary", "--days", "x"], "rhr summary"),
+            (["--store", notes, "status"], "rhr status"),
+        ]
+        for (words, prefix) in cases {
+            let result = rhr.run(words, environment: ["XDG_RUNTIME_DIR": rhr.sandbox.home + "/no-daemon"])
+            #expect(result.status != 0, "\(words)")
+            #expect(!result.stderr.isEmpty, "\(words)")
+            for line in result.stderr.split(separator: "\n").map(String.init) {
+                if line.hasPrefix("Try '") {
+                    #expect(line == "Try '\(prefix) --help'.", "\(words)")
+                    continue
+                }
+                #expect(line.hasPrefix(prefix + ": "), "\(words): \(line)")
+                // "rhr import: rhr import needs at least one PATH" said it twice.
+                #expect(!line.dropFirst(prefix.count + 2).hasPrefix("rhr"), "\(words): \(line)")
+            }
+        }
+    }
+
+    @Test func anImportLineSaysOutOfRangeOnlyWhenThereIsSome() {
+        let watch = InProcessRHR.sample("batches/healthkit-iphone.jsonl")
+        let pixel = InProcessRHR.sample("batches/healthconnect-pixel.jsonl")
+        let result = rhr.run(["import", watch, pixel])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == """
+            \(watch): sync batches (JSON lines): 36 records read; HealthKit resting samples 20 added, 0 replaced, 1 deleted
+            \(pixel): sync batches (JSON lines): 16 records read; Health Connect resting samples 16 added, 0 replaced, 0 deleted, \
+            1 out of range (kept, excluded from the trend)
+
+            """)
+    }
+
+    @Test func countsOfOneAreSingular() throws {
+        let line = try String(contentsOfFile: InProcessRHR.sample("batches/healthconnect-pixel.jsonl"), encoding: .utf8)
+        guard case .object(var batch) = try JSONParser.parse(line) else { throw TestFailure("a batch is an object") }
+        batch["upserted"] = .array([try #require(batch["upserted"]?.array?.first)])
+        let one = try rhr.sandbox.write("one.jsonl", JSONWriter.string(.object(batch)) + "\n")
+        let result = rhr.run(["import", one])
+        #expect(result.stdout.hasPrefix("\(one): sync batches (JSON lines): 1 record read; Health Connect resting samples 1 added,"),
+                "\(result.stdout)")
+        #expect(rhr.run(["status"]).stdout.contains("\nHealth Connect: 1 resting sample from 1 writer, 0 heart-rate samples from 0 writers\n"))
+        var outcome = BatchOutcome()
+        outcome.added = 1
+        outcome.heartRateSummaries = 1
+        outcome.revision = 4
+        #expect(PushCommand.describe(outcome) == "ok: 1 added, 0 replaced, 0 deleted, 0 unchanged, 1 heart-rate summary; revision 4")
+    }
+
+    @Test func aFileThatDoesNotParseSaysWhatItWasReadAs() throws {
+        let foo = try rhr.sandbox.write("foo.json", "{\"foo\":1}\n")
+        #expect(rhr.run(["import", foo])
+            == SubprocessResult(status: 1, stdout: "", stderr: "rhr import: \(foo): read as a sync batch file (JSON lines): line 1: store: missing\n"))
+        let cut = try rhr.sandbox.write("export.xml", String(try String(contentsOfFile: InProcessRHR.sample("apple-health/export-2.xml"),
+                                                                            encoding: .utf8).prefix(3000)))
+        let truncated = rhr.run(["import", cut])
+        #expect(truncated.stderr.hasPrefix("rhr import: \(cut): read as an Apple Health export (XML): byte "), "\(truncated.stderr)")
+    }
+
+    @Test func aZipCutShortSaysToCopyItAgain() throws {
+        let zip = try Data(contentsOf: URL(fileURLWithPath: InProcessRHR.sample("apple-health/exportar.zip")))
+        let cut = try rhr.sandbox.directory.write("cut.zip", Array(zip.prefix(zip.count / 2)))
+        let result = rhr.run(["import", cut])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("rhr import: \(cut): "), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix(": the zip is truncated or damaged (ZIP decompression failed); copy it again from the phone\n"),
+                "\(result.stderr)")
+    }
+}
