@@ -17,7 +17,7 @@ enum DemoCommand {
             _ = try ImportCommand.importFile(path, into: store, options: .init(), output: invocation.output)
         }
         return try DashboardCommand.show(storePath: temporary.path, source: "the bundled samples (a temporary store)",
-                                         invocation: invocation)
+                                         stateKey: "demo", invocation: invocation)
     }
 }
 
