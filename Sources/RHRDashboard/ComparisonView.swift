@@ -65,9 +65,13 @@ enum ComparisonView {
             out += Flow.lines([writer(c.first), [Span("and", .muted)], writer(c.second)], width: width - 1, gap: 2,
                               indent: 4, firstIndent: 2, ellipsis: g.ellipsis)
             let first = g.shortName(index.writers[c.first]), second = g.shortName(index.writers[c.second])
-            paragraph("mean difference \(signed(c.meanDifference, g)) bpm (\(first) minus \(second)), spread "
-                      + "\(String(format: "%.1f", c.spread)) bpm, over \(c.sharedDays) shared days "
-                      + "(\(HeaderView.range(c.firstDay, c.lastDay, g)))", indent: 6)
+            // Items that stay whole when the line wraps.
+            out += Flow.lines([[Span("mean difference \(signed(c.meanDifference, g)) bpm", .bold)],
+                               [Span("(\(first) minus \(second))", .muted)],
+                               [Span("spread \(String(format: "%.1f", c.spread)) bpm", .bold)],
+                               [Span("\(c.sharedDays) shared days", .muted)],
+                               [Span(HeaderView.range(c.firstDay, c.lastDay, g), .muted)]],
+                              width: width - 1, gap: 2, indent: 6, firstIndent: 6, ellipsis: g.ellipsis)
         }
         if !pairs.tooFew.isEmpty {
             out.append(StyledLine(""))

@@ -12,7 +12,9 @@ enum KeyValueLines {
     /// `key = value`.
     static func parse(_ text: String) -> Result<[Entry], LineError> {
         var entries: [Entry] = []
-        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is one Character in Swift: split on it too, so a file from Windows reads the same.
+        let rows = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for (i, raw) in rows.enumerated() {
             let line = raw.trimmed([" ", "\t", "\r"])
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let equals = line.firstIndex(of: "=") else { return .failure(LineError(line: i + 1)) }
