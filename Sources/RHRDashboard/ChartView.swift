@@ -70,6 +70,10 @@ enum ChartView {
         let left = [Span(" Resting heart rate, bpm", model.focused ? .focusedTitle : .bold), Span("  \(scale)", .muted)]
         let cursor = model.cursor
         var right = [Span("\(glyphs.cursorRow) \(DayText.long(cursor)) ", .bold)]
+        // The scale is never cut: on a narrow screen the cursor's date loses its weekday first.
+        if StyledLine(left).width + StyledLine(right).width + 2 > rect.width {
+            right = [Span("\(glyphs.cursorRow) \(cursor.mediumText) ", .bold)]
+        }
         var room = rect.width - StyledLine(left).width - StyledLine(right).width - 2
         if model.cursorChanged && room >= 16 {
             right.insert(Span("\(glyphs.changed) just changed  ", .title), at: 0)

@@ -15,8 +15,11 @@ enum UsualRange {
         var upper: Double
     }
 
-    /// The band on each day from `from` through `to` where it is defined; `values` sorted by day.
+    /// The band on each day from `from` through `to` where it is defined, and no later than the writer's last
+    /// value (after it, the band would describe nothing new); `values` sorted by day.
     static func series(_ values: [DayValue], from: LocalDay, to: LocalDay) -> [Day] {
+        guard let last = values.last(where: { ChartedValue.bpm($0) != nil })?.day else { return [] }
+        let to = min(to, last)
         guard from <= to else { return [] }
         var out: [Day] = []
         // The window's values by day (to drop them as it slides) and sorted (for the quartiles).

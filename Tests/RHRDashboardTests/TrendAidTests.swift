@@ -65,9 +65,12 @@ struct TrendAidTests {
     func usualRangeEdges() {
         // 14 values, then 20 days without, then one: after 28 days the first ones leave and the band ends.
         var bpm: [Double?] = Array(repeating: 60, count: 14) + Array(repeating: nil, count: 20) + [70]
-        var band = UsualRange.series(Self.values(bpm), from: day(0), to: day(34))
+        var band = UsualRange.series(Self.values(bpm), from: day(0), to: day(40))
         #expect(band.map(\.day).first == day(13))
         #expect(band.map(\.day).last == day(27), "day 28 has only 13 values left in its window")
+        // After a writer's last value the band stops, however many values its window still holds.
+        band = UsualRange.series(Self.values(Array(repeating: 60, count: 20)), from: day(0), to: day(40))
+        #expect(band.map(\.day).last == day(19))
         #expect(band.allSatisfy { $0.median == 60 && $0.lower == 60 && $0.upper == 60 })
         // Thirteen values and an out-of-range day: not yet.
         bpm = Array(repeating: 60, count: 13) + [-1]
