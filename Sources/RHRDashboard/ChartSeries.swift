@@ -68,6 +68,7 @@ struct ChartSeries {
         for day in o.changedDays where day >= from && day <= to { changedBuckets.insert(zoom.bucket(of: day)) }
         let whiskers = o.showWhiskers && zoom != .day
 
+        var buckets = BucketCursor(zoom)
         for w in index.writers.indices where !o.hidden.contains(index.writers[w].key) {
             let list = index.values(writer: w, aggregation: o.aggregation)
             var line = Line(writer: w)
@@ -75,7 +76,7 @@ struct ChartSeries {
             var i = index.firstIndex(writer: w, onOrAfter: from, aggregation: o.aggregation)
             while i < list.count && list[i].day <= to {
                 let value = list[i]
-                if value.outOfRange > 0 { outOfRangeBuckets.insert(zoom.bucket(of: value.day)) }
+                if value.outOfRange > 0 { outOfRangeBuckets.insert(buckets.bucket(of: value.day)) }
                 if let bpm = ChartedValue.bpm(value) { days.append((value.day, bpm, value.provisional)) }
                 i += 1
             }
@@ -95,9 +96,9 @@ struct ChartSeries {
             let daily = UsualRange.series(index.values(writer: w, aggregation: o.aggregation), from: from, to: to)
             var start = 0
             while start < daily.count {
-                let bucket = zoom.bucket(of: daily[start].day)
+                let bucket = buckets.bucket(of: daily[start].day)
                 var end = start
-                while end < daily.count && zoom.bucket(of: daily[end].day) == bucket { end += 1 }
+                while end < daily.count && buckets.bucket(of: daily[end].day) == bucket { end += 1 }
                 var medians = daily[start..<end].map(\.median), lowers = daily[start..<end].map(\.lower),
                     uppers = daily[start..<end].map(\.upper)
                 let point = BandPoint(bucket: bucket, median: Self.median(&medians), lower: Self.median(&lowers),
@@ -133,13 +134,14 @@ struct ChartSeries {
     static func buckets(_ days: [(day: LocalDay, bpm: Double, provisional: Bool)], zoom: Zoom) -> [Point] {
         var points: [Point] = []
         var values: [Double] = []
+        var cursor = BucketCursor(zoom)
         var start = 0
         while start < days.count {
-            let bucket = zoom.bucket(of: days[start].day)
+            let bucket = cursor.bucket(of: days[start].day)
             var end = start
             var provisional = false
             values.removeAll(keepingCapacity: true)
-            while end < days.count && zoom.bucket(of: days[end].day) == bucket {
+            while end < days.count && cursor.bucket(of: days[end].day) == bucket {
                 values.append(days[end].bpm)
                 provisional = provisional || days[end].provisional
                 end += 1

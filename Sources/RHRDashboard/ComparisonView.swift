@@ -9,11 +9,13 @@ enum ComparisonView {
     struct Model {
         var index: DashboardIndex
         var aggregation: Aggregation
+        /// The pairs, computed once when the view opens (ten years of eight writers take a while).
+        var pairs: Pairs
         /// Rows scrolled away at the top (more than there are is fine).
         var scroll: Int
     }
 
-    struct Pairs {
+    struct Pairs: Sendable {
         var compared: [WriterComparison] = []
         /// Pairs with some shared days, but fewer than the minimum: (first, second, shared days).
         var tooFew: [(first: Int, second: Int, days: Int)] = []
@@ -54,7 +56,7 @@ enum ComparisonView {
                   + "have a value (\(model.aggregation.words)): the mean of the daily differences, first minus second, "
                   + "and their spread (standard deviation). It says how far apart two writers read, not which one "
                   + "is right.", .muted)
-        let pairs = pairs(index, aggregation: model.aggregation)
+        let pairs = model.pairs
         if pairs.compared.isEmpty {
             out.append(StyledLine(""))
             paragraph(index.writers.count < 2 ? "There is only one writer: nothing to compare."

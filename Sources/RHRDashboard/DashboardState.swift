@@ -54,6 +54,8 @@ public struct DashboardState: Sendable {
     public var overlay: Overlay = .none
     public var detailScroll = 0
     public var helpScroll = 0
+    /// The comparison's pairs while it is open (`v`): worked out once, not on every key.
+    var comparisonPairs: ComparisonView.Pairs?
     /// The first visible writer in the per-source columns when not all fit (they scroll sideways).
     public var columnScroll = 0
     /// The first chart bucket on screen; kept so the chart only scrolls when the cursor leaves it.
@@ -137,5 +139,6 @@ public struct DashboardState: Sendable {
         if showContext && index.contextWriters.isEmpty { showContext = false }
         cursor = min(max(cursor, firstNavigableDay), lastNavigableDay)
         windowStart = ChartWindow(self).start
+        if overlay == .comparison { comparisonPairs = ComparisonView.pairs(index, aggregation: aggregation) }
     }
 }

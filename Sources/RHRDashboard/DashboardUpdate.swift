@@ -141,6 +141,7 @@ public enum DashboardUpdate {
             }
         case .comparison:
             state.overlay = .comparison
+            state.comparisonPairs = ComparisonView.pairs(state.index, aggregation: state.aggregation)
             state.helpScroll = 0
         case .columnsLeft, .columnsRight:
             scrollColumns(action == .columnsLeft ? -1 : 1, &state)

@@ -142,7 +142,9 @@ extension EmptyStateView.Model {
 
 extension ComparisonView.Model {
     init(_ state: DashboardState) {
-        self.init(index: state.index, aggregation: state.aggregation, scroll: state.helpScroll)
+        self.init(index: state.index, aggregation: state.aggregation,
+                  pairs: state.comparisonPairs ?? ComparisonView.pairs(state.index, aggregation: state.aggregation),
+                  scroll: state.helpScroll)
     }
 }
 

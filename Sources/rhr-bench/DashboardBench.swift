@@ -141,6 +141,8 @@ enum DashboardBench {
             DashboardUpdate.update(&s, .resize(size))
             var times: [Double] = []
             times.reserveCapacity(options.presses)
+            // The slowest press of each step of the mix, to say which key costs the most.
+            var slowest = Array(repeating: 0.0, count: keys.count)
             for n in 0..<options.presses {
                 let key = keys[n % keys.count]
                 let t0 = now()
@@ -149,11 +151,14 @@ enum DashboardBench {
                 let t1 = now()
                 precondition(buffer.width == size.width)
                 times.append(t1 - t0)
+                slowest[n % keys.count] = max(slowest[n % keys.count], t1 - t0)
             }
             times.sort()
             print("  key press at \(size): median \(ms(median(times))), p99 \(ms(percentile(times, 0.99))), "
                   + "max \(ms(times.last ?? 0)) over \(options.presses) presses "
                   + "(target ≤ 5 ms, p99 ratio \(ratio(percentile(times, 0.99), 0.005)))")
+            let worst = slowest.indices.sorted { slowest[$0] > slowest[$1] }.prefix(3)
+            print("    slowest steps of the mix: " + worst.map { "#\($0) \(keys[$0]) \(ms(slowest[$0]))" }.joined(separator: ", "))
         }
 
         try firstFrameUnderTmux(path: path, options: options)
