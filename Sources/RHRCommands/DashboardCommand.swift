@@ -40,8 +40,7 @@ enum DashboardCommand {
                 return 0
             }
             // The terminal goes back to the shell on every way out, before a failure's message is printed.
-            var closed = false
-            defer { if !closed { terminal.close() } }
+            defer { terminal.close() }
             // The store's kept view; else the config's aggregation.
             let settings = DashboardFiles.loadViewState(store: stateKey, environment: environment)
                 ?? ViewSettings(aggregation: config.aggregation ?? .latest)
@@ -69,13 +68,16 @@ enum DashboardCommand {
             } catch {
                 throw CommandFailure("\(error)")
             }
+            // The view is kept with the terminal back to normal, so a message about it can be read.
             terminal.close()
-            closed = true
             if let final = session.finalSettings {
                 do {
                     try DashboardFiles.saveViewState(final, store: stateKey, environment: environment)
                 } catch {
-                    invocation.output.error("rhr: could not keep the view for next time: \(error)")
+                    // After a hang-up there is no terminal to say it on: a write there would fail.
+                    if exit != .signal(.hangup) {
+                        invocation.output.error("rhr: could not keep the view for next time: \(error)")
+                    }
                 }
             }
             switch exit {

@@ -96,27 +96,15 @@ enum ComparisonView {
 
     /// How far the view can scroll on a screen of `size`.
     static func maxScroll(_ model: Model, size: TerminalSize, glyphs: Glyphs) -> Int {
-        max(0, lines(model, width: size.width - 1, glyphs: glyphs).count - max(0, size.height - 2))
+        OverlayPage.maxScroll(lineCount: lines(model, width: size.width - 1, glyphs: glyphs).count, size: size)
     }
 
     /// Over the whole of `buffer`.
     static func draw(_ model: Model, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {
-        let rect = buffer.bounds
-        buffer.fill(rect)
-        guard rect.height >= 3 else { return }
-        let body = Rect(x: 0, y: 1, width: rect.width, height: rect.height - 2)
-        let all = lines(model, width: rect.width - 1, glyphs: g)
-        let maxScroll = max(0, all.count - body.height)
-        let scroll = min(model.scroll, maxScroll)
-        let position = maxScroll > 0
-            ? "lines \(scroll + 1)\(g.dash)\(min(all.count, scroll + body.height)) of \(all.count) \(g.dot) " : ""
-        buffer.drawRow(left: [Span(" rhr ", .title), Span("  how far apart the writers read", .bold)],
-                       right: [Span(position + "Esc, q or v closes ", .muted)], in: rect, row: 0, ellipsis: g.ellipsis)
-        for (row, line) in all.dropFirst(scroll).prefix(body.height).enumerated() {
-            line.draw(in: &buffer, x: body.x, y: body.y + row, clip: body)
-        }
         let note = "Descriptive only: differences between writers, not a judgement of either."
-        buffer.drawRow(StyledLine(" " + TextFit.truncate(note, rect.width - 2, ellipsis: g.ellipsis), .muted), in: rect,
-                       row: rect.height - 1)
+        OverlayPage.draw(lines(model, width: buffer.width - 1, glyphs: g), title: "how far apart the writers read",
+                         closes: "Esc, q or v closes", scroll: model.scroll,
+                         lastRow: StyledLine(" " + TextFit.truncate(note, buffer.width - 2, ellipsis: g.ellipsis), .muted),
+                         glyphs: g, on: &buffer)
     }
 }

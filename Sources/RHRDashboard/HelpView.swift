@@ -128,29 +128,16 @@ enum HelpView {
 
     /// How far the help can scroll on a screen of `size`.
     static func maxScroll(_ model: Model, size: TerminalSize, glyphs: Glyphs) -> Int {
-        max(0, lines(model, width: size.width - 1, glyphs: glyphs).count - max(0, size.height - 2))
+        OverlayPage.maxScroll(lineCount: lines(model, width: size.width - 1, glyphs: glyphs).count, size: size)
     }
 
     /// Over the whole of `buffer`.
     static func draw(_ model: Model, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {
-        let rect = buffer.bounds
-        buffer.fill(rect)
-        guard rect.height >= 3 else { return }
-        let body = Rect(x: 0, y: 1, width: rect.width, height: rect.height - 2)
-        let all = lines(model, width: rect.width - 1, glyphs: g)
-        let maxScroll = max(0, all.count - body.height)
-        let scroll = min(model.scroll, maxScroll)
-        let position = maxScroll > 0
-            ? "lines \(scroll + 1)\(g.dash)\(min(all.count, scroll + body.height)) of \(all.count) \(g.dot) \(g.unicode ? "↑↓" : "j k") PgUp PgDn \(g.dot) "
-            : ""
-        buffer.drawRow(left: [Span(" rhr ", .title), Span("  help", .bold)],
-                       right: [Span(position + "Esc, q or ? closes \(g.dot) F10 quits ", .muted)], in: rect, row: 0,
-                       ellipsis: g.ellipsis)
-        for (row, line) in all.dropFirst(scroll).prefix(body.height).enumerated() {
-            line.draw(in: &buffer, x: body.x, y: body.y + row, clip: body)
-        }
+        let width = buffer.width
         // The wellness note stays in view however far the help is scrolled (R11).
-        let note = DisplayWidth.of(wellnessNote) + 2 <= rect.width ? wellnessNote : "Not medical advice."
-        buffer.drawRow(StyledLine(" " + note, .bold), in: rect, row: rect.height - 1)
+        let note = DisplayWidth.of(wellnessNote) + 2 <= width ? wellnessNote : "Not medical advice."
+        OverlayPage.draw(lines(model, width: width - 1, glyphs: g), title: "help",
+                         closes: "Esc, q or ? closes \(g.dot) F10 quits", scroll: model.scroll,
+                         lastRow: StyledLine(" " + note, .bold), glyphs: g, on: &buffer)
     }
 }
