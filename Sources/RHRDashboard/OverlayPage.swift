@@ -16,12 +16,17 @@ enum OverlayPage {
         let body = Rect(x: 0, y: 1, width: rect.width, height: rect.height - 2)
         let maxScroll = max(0, lines.count - body.height)
         let scroll = min(scroll, maxScroll)
-        let position = maxScroll > 0
-            ? "lines \(scroll + 1)\(g.dash)\(min(lines.count, scroll + body.height)) of \(lines.count) \(g.dot) "
-                + "\(g.unicode ? "↑↓" : "j k") PgUp PgDn \(g.dot) "
-            : ""
-        buffer.drawRow(left: [Span(" rhr ", .title), Span("  " + title, .bold)],
-                       right: [Span(position + closes + " ", .muted)], in: rect, row: 0, ellipsis: g.ellipsis)
+        let left = [Span(" rhr ", .title), Span("  " + title, .bold)]
+        // How to close it always shows; where the page is and how to scroll it when there is room.
+        var rights = [closes + " "]
+        if maxScroll > 0 {
+            let position = "lines \(scroll + 1)\(g.dash)\(min(lines.count, scroll + body.height)) of \(lines.count) \(g.dot) "
+            rights.insert(position + closes + " ", at: 0)
+            rights.insert(position + "\(g.unicode ? "↑↓" : "j k") PgUp PgDn \(g.dot) " + closes + " ", at: 0)
+        }
+        let room = rect.width - StyledLine(left).width - 2
+        let right = rights.first { DisplayWidth.of($0) <= room } ?? rights.last!
+        buffer.drawRow(left: left, right: [Span(right, .muted)], in: rect, row: 0, ellipsis: g.ellipsis)
         for (row, line) in lines.dropFirst(scroll).prefix(body.height).enumerated() {
             line.draw(in: &buffer, x: body.x, y: body.y + row, clip: body)
         }

@@ -239,6 +239,10 @@ extension AidsTests {
             #expect(Fixture.press(&state, key) == nil)
             #expect(state.overlay == .none)
         }
+        // At 60×16 the title row still says how to close it (the position gives way first).
+        var small = ManyWriters.state(60, 16)
+        Fixture.press(&small, .character("v"))
+        #expect(Fixture.row(small, 0) == " rhr   how far apart the writers read    Esc, q or v closes ")
         // Under lowest, the differences of the lowest values; a lone writer has nothing to compare.
         Fixture.press(&state, .character("a"), .character("v"))
         #expect(Fixture.screen(state).joined().contains("(one value per day: lowest)"))
