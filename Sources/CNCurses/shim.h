@@ -32,6 +32,15 @@ static inline int rhr_key_resize(void) { return KEY_RESIZE; }
 static inline int rhr_err(void) { return ERR; }
 static inline int rhr_key_code_yes(void) { return KEY_CODE_YES; }
 
+static inline int rhr_key_mouse(void) { return KEY_MOUSE; }
+static inline int rhr_key_f(int n) { return KEY_F(n); }
+
+/* The mouse events the dashboard asks for: a left-button press and the wheel (buttons 4 and 5). */
+static inline mmask_t rhr_button1_pressed(void) { return BUTTON1_PRESSED; }
+static inline mmask_t rhr_wheel_up(void) { return BUTTON4_PRESSED; }
+static inline mmask_t rhr_wheel_down(void) { return BUTTON5_PRESSED; }
+static inline mmask_t rhr_mouse_events(void) { return BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED; }
+
 /* A terminfo string capability, or NULL when the terminal has none. */
 static inline const char *rhr_terminfo_string(const char *name) {
     char *value = tigetstr(name);

@@ -7,11 +7,14 @@ import RHRScreen
 import RHRTerminal
 
 /// The dashboard on a store, for `rhr`, `rhr PATH...` and `rhr demo`. When stdout is not a terminal, or the
-/// terminal cannot be driven (an unknown `TERM`), it prints `rhr summary` instead and never starts curses.
+/// terminal cannot be driven (an unknown `TERM`, or `TERM=dumb`: no cursor addressing), it prints `rhr summary`
+/// instead and never starts curses. The config file sets the theme, the mouse and the first aggregation; a bad
+/// line in it stops the dashboard with the file and line. The view is kept per store between runs.
 enum DashboardCommand {
     /// Opens the store at `storePath` on its own connection (the dashboard lives on the main actor) and shows
-    /// it. `source` says where the data lives, in words, for the header and help.
-    static func show(storePath: String, source: String, invocation: Invocation) throws -> Int32 {
+    /// it. `source` says where the data lives, in words, for the header and help; `stateKey` names the store
+    /// for its kept view (its path, or what stands for a temporary store).
+    static func show(storePath: String, source: String, stateKey: String, invocation: Invocation) throws -> Int32 {
         // "~/.local/share/rhr/rhr.sqlite" reads better than the whole home directory.
         let source = abbreviatingHome(source, environment: invocation.environment)
         // Off a terminal, the summary: on whatever thread the command runs (a test calls it off the main one).
@@ -21,11 +24,21 @@ enum DashboardCommand {
         // On a terminal, commands run on the main thread; curses wants one owner, the main actor.
         return try MainActor.assumeIsolated { () throws -> Int32 in
             let database = try open(storePath, invocation)
-            guard let terminal = CursesTerminal.open(environment: invocation.environment) else {
+            let environment = invocation.environment
+            let config: DashboardConfig
+            do {
+                config = try DashboardFiles.loadConfig(environment: environment)
+            } catch {
+                throw CommandFailure("\(error)")
+            }
+            guard let terminal = CursesTerminal.open(environment: environment, theme: config.theme, mouse: config.mouse) else {
                 return try printSummary(of: database, invocation)
             }
             // The terminal goes back to the shell on every way out, before a failure's message is printed.
             defer { terminal.close() }
+            // The store's kept view; else the config's aggregation.
+            let settings = DashboardFiles.loadViewState(store: stateKey, environment: environment)
+                ?? ViewSettings(aggregation: config.aggregation ?? .latest)
             // Subscribed before the first read, so no push falls between the two (when a daemon serves this store).
             let feed = DaemonFeed(socketPath: DaemonCommand.socketPath(invocation), storePath: storePath,
                                   explicit: invocation.arguments.value("socket") != nil)
@@ -46,9 +59,21 @@ enum DashboardCommand {
             }, feed: feed)
             let exit: DashboardExit
             do {
-                exit = try session.run(on: terminal, initial: data)
+                exit = try session.run(on: terminal, initial: data, settings: settings, mouse: config.mouse)
             } catch {
                 throw CommandFailure("\(error)")
+            }
+            // The view is kept with the terminal back to normal, so a message about it can be read.
+            terminal.close()
+            if let final = session.finalSettings {
+                do {
+                    try DashboardFiles.saveViewState(final, store: stateKey, environment: environment)
+                } catch {
+                    // After a hang-up there is no terminal to say it on: a write there would fail.
+                    if exit != .signal(.hangup) {
+                        invocation.output.error("rhr: could not keep the view for next time: \(error)")
+                    }
+                }
             }
             switch exit {
             case .quit, .signal(.interrupt): return 0

@@ -9,7 +9,7 @@ enum DefaultCommand {
         if invocation.arguments.positionals.isEmpty {
             try StorePath.preparePrivateDirectory(for: invocation.storePath)
             return try DashboardCommand.show(storePath: invocation.storePath, source: invocation.storePath,
-                                             invocation: invocation)
+                                             stateKey: StorePath.absolute(invocation.storePath), invocation: invocation)
         }
         let temporary = try TemporaryStore()
         let store = try temporary.open(machineZone: invocation.machineZone)
@@ -24,9 +24,11 @@ enum DefaultCommand {
             }
         }
         let count = invocation.arguments.positionals.count
+        // A temporary store has no lasting path: its view is kept for the files it was made of.
+        let key = "files: " + invocation.arguments.positionals.map(StorePath.absolute).joined(separator: "; ")
         let shown = try DashboardCommand.show(storePath: temporary.path,
                                               source: "a temporary store of \(count) file\(count == 1 ? "" : "s")",
-                                              invocation: invocation)
+                                              stateKey: key, invocation: invocation)
         return failed ? 1 : shown
     }
 }

@@ -18,7 +18,7 @@ enum DemoCommand {
                                              output: invocation.output)
         }
         return try DashboardCommand.show(storePath: temporary.path, source: "the bundled samples (a temporary store)",
-                                         invocation: invocation)
+                                         stateKey: "demo", invocation: invocation)
     }
 }
 

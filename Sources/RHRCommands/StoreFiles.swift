@@ -12,6 +12,12 @@ enum StorePath {
         return home + "/.local/share/rhr/rhr.sqlite"
     }
 
+    /// `path` from the root, the way the dashboard keys a store's view: symbolic links resolved when it exists.
+    static func absolute(_ path: String) -> String {
+        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return URL(fileURLWithPath: full).resolvingSymlinksInPath().standardizedFileURL.path
+    }
+
     /// Creates the store's directory and any missing parents, each readable by its owner only.
     static func preparePrivateDirectory(for storePath: String) throws {
         var missing: [String] = []

@@ -1,89 +1,156 @@
 import RHRCore
 import RHRScreen
 
-/// What the chart draws, computed from the data before any drawing: one point per visible writer and column
-/// (the day's value, or at week and month zoom the median of the column's daily values), the context series
-/// when shown, and the columns that carry a mark.
+/// What the chart draws, computed from the data before any drawing: per visible writer one point per bucket
+/// (the day's value, or at week and month zoom the median of the bucket's daily values, with their min and max
+/// for the whiskers), its 7-day rolling mean, the usual range of one writer, the context series when shown,
+/// the buckets that carry a mark, and the range of everything drawn (for the bpm axis).
 struct ChartSeries {
-    struct Point {
-        /// Relative to the plot's left edge.
-        var cell: Int
+    struct Point: Equatable {
+        var bucket: Int
+        /// The day's value, or the median of the bucket's daily values.
         var bpm: Double
-        var glyph: Character
-        var style: Style
+        /// The lowest and highest daily value in the bucket (the whisker).
+        var low: Double
+        var high: Double
+        /// One of the bucket's days is provisional (R3).
+        var provisional: Bool
     }
 
-    var points: [Point] = []
-    var outOfRangeCells: Set<Int> = []
+    /// One writer's series in the window.
+    struct Line {
+        /// Index in the writers list: the glyph and colour.
+        var writer: Int
+        var points: [Point] = []
+        /// The 7-day rolling mean, per bucket (empty unless asked for).
+        var mean: [Point] = []
+    }
+
+    struct BandPoint: Equatable {
+        var bucket: Int
+        var median: Double
+        var lower: Double
+        var upper: Double
+    }
+
+    /// Visible writers, in writer order.
+    var lines: [Line] = []
+    /// The sedentary minimum (R8) per context writer, when shown.
+    var context: [[Point]] = []
+    /// The usual range of writer `bandWriter`, when shown.
+    var band: [BandPoint] = []
+    var bandWriter: Int?
+    var outOfRangeBuckets: Set<Int> = []
     /// Indexes of writers with a provisional value in view.
     var provisionalWriters: [Int] = []
-    var hasContext = false
-    /// Columns holding a day a live update just changed.
-    var changedCells: Set<Int> = []
+    /// Buckets holding a day a live update just changed.
+    var changedBuckets: Set<Int> = []
+    /// The lowest and highest value drawn (points, whiskers when shown, means, band, context).
+    var range: (min: Double, max: Double)?
 
-    /// The series of `index` in `window`: the writers not in `hidden`, values under `aggregation`, the
-    /// sedentary minimum (R8) when `showContext`.
-    init(_ index: DashboardIndex, window: ChartWindow, aggregation: Aggregation, hidden: Set<WriterKey>,
-         showContext: Bool, changedDays: Set<LocalDay>, glyphs: Glyphs) {
+    var hasContext: Bool { context.contains { !$0.isEmpty } }
+    var isEmpty: Bool { lines.allSatisfy(\.points.isEmpty) && !hasContext }
+
+    struct Options {
+        var aggregation: Aggregation = .latest
+        var hidden: Set<WriterKey> = []
+        var showContext = false
+        var changedDays: Set<LocalDay> = []
+        var showMean = false
+        var showWhiskers = false
+        /// The writer whose usual range is drawn; nil: none.
+        var bandWriter: Int?
+    }
+
+    init(_ index: DashboardIndex, window: ChartWindow, options o: Options) {
         let zoom = window.zoom
         let from = window.firstDay, to = window.lastDay
-        for day in changedDays where day >= from && day <= to {
-            changedCells.insert(window.pointCell(ofBucket: zoom.bucket(of: day)))
+        for day in o.changedDays where day >= from && day <= to { changedBuckets.insert(zoom.bucket(of: day)) }
+        let whiskers = o.showWhiskers && zoom != .day
+
+        var buckets = BucketCursor(zoom)
+        for w in index.writers.indices where !o.hidden.contains(index.writers[w].key) {
+            let list = index.values(writer: w, aggregation: o.aggregation)
+            var line = Line(writer: w)
+            var days: [(day: LocalDay, bpm: Double, provisional: Bool)] = []
+            var i = index.firstIndex(writer: w, onOrAfter: from, aggregation: o.aggregation)
+            while i < list.count && list[i].day <= to {
+                let value = list[i]
+                if value.outOfRange > 0 { outOfRangeBuckets.insert(buckets.bucket(of: value.day)) }
+                if let bpm = ChartedValue.bpm(value) { days.append((value.day, bpm, value.provisional)) }
+                i += 1
+            }
+            line.points = Self.buckets(days, zoom: zoom)
+            if line.points.contains(where: \.provisional) { provisionalWriters.append(w) }
+            if o.showMean {
+                line.mean = Self.buckets(RollingMean.series(list, from: from, to: to).map { ($0.day, $0.bpm, false) },
+                                         zoom: zoom)
+            }
+            for p in line.points { include(whiskers ? p.low : p.bpm, whiskers ? p.high : p.bpm) }
+            for p in line.mean { include(p.bpm, p.bpm) }
+            lines.append(line)
         }
-        if showContext {
+
+        if let w = o.bandWriter, index.writers.indices.contains(w) {
+            bandWriter = w
+            let daily = UsualRange.series(index.values(writer: w, aggregation: o.aggregation), from: from, to: to)
+            var start = 0
+            while start < daily.count {
+                let bucket = buckets.bucket(of: daily[start].day)
+                var end = start
+                while end < daily.count && buckets.bucket(of: daily[end].day) == bucket { end += 1 }
+                var medians = daily[start..<end].map(\.median), lowers = daily[start..<end].map(\.lower),
+                    uppers = daily[start..<end].map(\.upper)
+                let point = BandPoint(bucket: bucket, median: Self.median(&medians), lower: Self.median(&lowers),
+                                      upper: Self.median(&uppers))
+                band.append(point)
+                include(point.lower, point.upper)
+                start = end
+            }
+        }
+
+        if o.showContext {
             for c in index.contextWriters.indices {
                 let list = index.sedentaryMinima(contextWriter: c)
                 var i = index.firstSedentaryIndex(contextWriter: c, onOrAfter: from)
-                var values: [Double] = []
-                var bucket = Int.min
-                func flush() {
-                    guard !values.isEmpty else { return }
-                    points.append(Point(cell: window.pointCell(ofBucket: bucket), bpm: Self.median(&values),
-                                        glyph: glyphs.context, style: .context))
-                    hasContext = true
-                    values.removeAll(keepingCapacity: true)
-                }
+                var days: [(day: LocalDay, bpm: Double, provisional: Bool)] = []
                 while i < list.count && list[i].day <= to {
-                    let b = zoom.bucket(of: list[i].day)
-                    if b != bucket { flush(); bucket = b }
-                    values.append(list[i].bpm)
+                    if list[i].bpm.isFinite { days.append((list[i].day, list[i].bpm, false)) }
                     i += 1
                 }
-                flush()
+                let points = Self.buckets(days, zoom: zoom)
+                for p in points { include(p.bpm, p.bpm) }
+                context.append(points)
             }
         }
-        // Later writers first, so writer 1 ends up on top where points meet.
-        for w in index.writers.indices.reversed() where !hidden.contains(index.writers[w].key) {
-            let list = index.values(writer: w, aggregation: aggregation)
-            var i = index.firstIndex(writer: w, onOrAfter: from, aggregation: aggregation)
-            var sawProvisional = false
-            // One point per column, provisional when one of its days is.
-            var bucketValues: [Double] = []
-            var bucketProvisional = false
-            var bucket = Int.min
-            func flush() {
-                guard !bucketValues.isEmpty else { return }
-                let glyph = bucketProvisional ? glyphs.provisional(w) : glyphs.series(w)
-                points.append(Point(cell: window.pointCell(ofBucket: bucket), bpm: Self.median(&bucketValues),
-                                    glyph: glyph, style: .series(w)))
-                sawProvisional = sawProvisional || bucketProvisional
-                bucketValues.removeAll(keepingCapacity: true)
-                bucketProvisional = false
+    }
+
+    private mutating func include(_ low: Double, _ high: Double) {
+        range = range.map { (min($0.min, low), max($0.max, high)) } ?? (low, high)
+    }
+
+    /// Daily values (sorted by day) as one point per bucket: the median, the min and max, provisional when
+    /// one of its days is.
+    static func buckets(_ days: [(day: LocalDay, bpm: Double, provisional: Bool)], zoom: Zoom) -> [Point] {
+        var points: [Point] = []
+        var values: [Double] = []
+        var cursor = BucketCursor(zoom)
+        var start = 0
+        while start < days.count {
+            let bucket = cursor.bucket(of: days[start].day)
+            var end = start
+            var provisional = false
+            values.removeAll(keepingCapacity: true)
+            while end < days.count && cursor.bucket(of: days[end].day) == bucket {
+                values.append(days[end].bpm)
+                provisional = provisional || days[end].provisional
+                end += 1
             }
-            while i < list.count && list[i].day <= to {
-                let value = list[i]
-                let b = zoom.bucket(of: value.day)
-                if b != bucket { flush(); bucket = b }
-                if value.outOfRange > 0 { outOfRangeCells.insert(window.pointCell(ofBucket: b)) }
-                if let bpm = value.bpm {
-                    bucketValues.append(bpm)
-                    bucketProvisional = bucketProvisional || value.provisional
-                }
-                i += 1
-            }
-            flush()
-            if sawProvisional { provisionalWriters.insert(w, at: 0) }
+            let low = values.min()!, high = values.max()!
+            points.append(Point(bucket: bucket, bpm: median(&values), low: low, high: high, provisional: provisional))
+            start = end
         }
+        return points
     }
 
     /// The median; the mean of the middle two for an even count.

@@ -1,9 +1,12 @@
 import RHRCore
 import RHRScreen
 
-/// The trend: one series per visible writer with its own glyph and colour, days on x, bpm on y, gaps left
-/// as gaps, provisional values hollow, out-of-range days marked on the axis, the cursor day highlighted, and
-/// optionally the sedentary minimum as a separately labelled context series (R8).
+/// The trend: one line per visible writer in braille (two dots across, four down a cell), in its colour, gaps
+/// left as gaps; its glyph where points are few, at the cursor day, at the line's last point in view and on
+/// provisional values (hollow); days on x at a scale that stays put, bpm on y fitted to what is drawn. The
+/// cursor day is a highlighted column. Optional: each writer's 7-day rolling mean (the line; the daily values
+/// become dots), one writer's usual range behind the lines, min–max whiskers at week and month zoom, and the
+/// sedentary minimum as a separately labelled context series (R8). In ASCII, glyphs only.
 enum ChartView {
     /// What the chart is given: the series, already computed, and the few facts its title, axes and legend
     /// need.
@@ -16,21 +19,19 @@ enum ChartView {
         /// A live update just changed the cursor day.
         var cursorChanged: Bool
         /// Every writer, in legend order (writer 1 first).
-        var writers: [LegendWriter]
+        var writers: [ChartLegend.Writer]
         /// The short names of the writers with sedentary heart rate.
         var contextWriterNames: [String]
-        /// The context series is on: the legend keeps a row for its label on narrow screens.
-        var showContext: Bool
         /// There are resting values, but every writer is hidden.
         var allHidden: Bool
+        var showMean: Bool
+        var showWhiskers: Bool
+        /// Colour is on: the usual range is a shaded background; without colour, its edges are drawn.
+        var color: Bool
     }
 
-    /// One writer in the legend.
-    struct LegendWriter {
-        var store: HealthStore
-        var name: String
-        var visible: Bool
-    }
+    /// The chart's layer for the context series: under every writer.
+    static let contextLayer = 1000
 
     static func draw(_ model: Model, in layout: ChartLayout, glyphs: Glyphs, on buffer: inout ScreenBuffer) {
         let window = model.window
@@ -43,37 +44,36 @@ enum ChartView {
         buffer.fill(layout.yAxis)
         let cursorCell = window.pointCell(ofBucket: window.zoom.bucket(of: model.cursor))
 
-        if series.points.isEmpty {
+        if series.isEmpty {
             drawNothingInView(model, in: layout, glyphs: glyphs, on: &buffer)
-        } else {
-            let values = series.points.map(\.bpm)
-            let scale = YScale.fit(min: values.min()!, max: values.max()!, rows: plot.height)
+        } else if let range = series.range {
+            let scale = YScale.fit(min: range.min, max: range.max, rows: plot.height)
             drawYAxis(scale, in: layout.yAxis, glyphs: glyphs, on: &buffer)
-            if cursorCell >= 0 && cursorCell < plot.width {
-                for row in 0..<plot.height {
-                    buffer.put(glyphs.cursorColumn, x: plot.x + cursorCell, y: plot.y + row, style: .muted, clip: plot)
-                }
-            }
-            for point in series.points where point.cell >= 0 && point.cell < plot.width {
-                var style = point.cell == cursorCell ? point.style.with(.bold) : point.style
-                if series.changedCells.contains(point.cell) { style = style.with(.underline) }
-                buffer.put(point.glyph, x: plot.x + point.cell, y: plot.y + scale.row(of: point.bpm), style: style, clip: plot)
-            }
+            drawPlot(model, scale: scale, in: plot, glyphs: glyphs, on: &buffer)
+        }
+        if cursorCell >= 0 && cursorCell < plot.width {
+            buffer.restyle(Rect(x: plot.x + cursorCell, y: plot.y, width: 1, height: plot.height)) { cursorStyle($0) }
         }
         drawXAxis(model, cursorCell: cursorCell, in: layout, glyphs: glyphs, on: &buffer)
         drawLegend(model, in: layout.legend, glyphs: glyphs, on: &buffer)
     }
 
+    /// The cursor column: reversed, so it shows without colour; an empty cell becomes a muted bar.
+    static func cursorStyle(_ style: Style) -> Style {
+        style == .plain ? Style(tint: .muted, .reverse, background: style.background) : style.with(.reverse)
+    }
+
     static func drawTitle(_ model: Model, in rect: Rect, glyphs: Glyphs, on buffer: inout ScreenBuffer) {
-        let zoomWords: String
-        switch model.window.zoom {
-        case .day: zoomWords = "one column per day"
-        case .week: zoomWords = "weekly median of daily values"
-        case .month: zoomWords = "monthly median of daily values"
-        }
-        let left = [Span(" Resting heart rate, bpm", model.focused ? .title : .bold), Span("  \(zoomWords)", .muted)]
+        let window = model.window
+        var scale = window.scaleWords
+        if window.zoom != .day { scale += ", \(window.zoom.words)ly medians" }
+        let left = [Span(" Resting heart rate, bpm", model.focused ? .focusedTitle : .bold), Span("  \(scale)", .muted)]
         let cursor = model.cursor
         var right = [Span("\(glyphs.cursorRow) \(DayText.long(cursor)) ", .bold)]
+        // The scale is never cut: on a narrow screen the cursor's date loses its weekday first.
+        if StyledLine(left).width + StyledLine(right).width + 2 > rect.width {
+            right = [Span("\(glyphs.cursorRow) \(cursor.mediumText) ", .bold)]
+        }
         var room = rect.width - StyledLine(left).width - StyledLine(right).width - 2
         if model.cursorChanged && room >= 16 {
             right.insert(Span("\(glyphs.changed) just changed  ", .title), at: 0)
@@ -105,12 +105,113 @@ enum ChartView {
         }
     }
 
+    /// The band, the lines and the glyphs, in that order (each over the one before).
+    static func drawPlot(_ model: Model, scale: YScale, in plot: Rect, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {
+        let window = model.window
+        let series = model.series
+        let whiskers = model.showWhiskers && window.zoom != .day
+        func dot(_ bucket: Int, _ bpm: Double) -> (x: Int, y: Int) { (window.pointDot(ofBucket: bucket), scale.dot(of: bpm)) }
+        func cellRect(_ bucket: Int, from top: Int, to bottom: Int) -> Rect {
+            Rect(x: plot.x + window.cell(ofBucket: bucket), y: plot.y + top, width: window.cellsPerBucket,
+                 height: bottom - top + 1)
+        }
+
+        // Without colour the usual range is its two edges, drawn first so lines cross over them.
+        if !model.color, let w = series.bandWriter {
+            for p in series.band {
+                for row in Set([scale.row(of: p.upper), scale.row(of: p.lower)]) {
+                    let r = cellRect(p.bucket, from: row, to: row)
+                    for x in r.x..<r.maxX { buffer.put(g.bandEdge, x: x, y: r.y, style: .series(w), clip: plot) }
+                }
+            }
+        }
+
+        // Context first, so every resting series is drawn over it.
+        for points in series.context {
+            for p in points {
+                buffer.put(g.context, x: plot.x + window.pointCell(ofBucket: p.bucket), y: plot.y + scale.row(of: p.bpm),
+                           style: .context, clip: plot)
+            }
+        }
+
+        if g.unicode {
+            var canvas = BrailleCanvas(width: plot.width, height: plot.height)
+            for line in series.lines {
+                let w = line.writer
+                let drawn = model.showMean ? line.mean : line.points
+                if model.showMean {
+                    for p in line.points { let d = dot(p.bucket, p.bpm); canvas.set(d.x, d.y, layer: w) }
+                }
+                for (a, b) in zip(drawn, drawn.dropFirst()) where b.bucket == a.bucket + 1 {
+                    // A provisional stretch is dotted: Apple may still replace it.
+                    canvas.line(from: dot(a.bucket, a.bpm), to: dot(b.bucket, b.bpm), layer: w,
+                                every: a.provisional || b.provisional ? 2 : 1)
+                }
+                for p in drawn { let d = dot(p.bucket, p.bpm); canvas.set(d.x, d.y, layer: w) }
+                if whiskers {
+                    for p in line.points where p.low < p.high {
+                        let x = window.pointDot(ofBucket: p.bucket)
+                        canvas.line(from: (x, scale.dot(of: p.high)), to: (x, scale.dot(of: p.low)), layer: w)
+                    }
+                }
+            }
+            for y in 0..<canvas.height {
+                for x in 0..<canvas.width {
+                    guard let glyph = canvas.glyph(x: x, y: y), let layer = canvas.layer(x: x, y: y) else { continue }
+                    buffer.put(glyph, x: plot.x + x, y: plot.y + y, style: .series(layer), clip: plot)
+                }
+            }
+        }
+
+        // Glyphs: writer 1 last, so it is on top where they meet.
+        let cursorBucket = window.zoom.bucket(of: model.cursor)
+        let sparse = !g.unicode || window.cellsPerBucket >= 3
+        for line in series.lines.reversed() {
+            let w = line.writer
+            let drawn = model.showMean ? line.mean : line.points
+            var marked: [(bucket: Int, bpm: Double, provisional: Bool)] = []
+            for (i, p) in drawn.enumerated() {
+                let isolated = (i == 0 || drawn[i - 1].bucket != p.bucket - 1)
+                    && (i == drawn.count - 1 || drawn[i + 1].bucket != p.bucket + 1)
+                if sparse || isolated || i == drawn.count - 1 { marked.append((p.bucket, p.bpm, false)) }
+            }
+            // The day's own values where they matter most: provisional ones and the cursor's.
+            for p in line.points where p.provisional || p.bucket == cursorBucket {
+                marked.append((p.bucket, p.bpm, p.provisional))
+            }
+            if !g.unicode && whiskers {
+                for p in line.points where p.low < p.high {
+                    let x = plot.x + window.pointCell(ofBucket: p.bucket)
+                    for row in scale.row(of: p.high)...scale.row(of: p.low) {
+                        buffer.put(g.vertical, x: x, y: plot.y + row, style: .series(w), clip: plot)
+                    }
+                }
+            }
+            for m in marked {
+                let glyph = m.provisional ? g.provisional(w) : g.series(w)
+                buffer.put(glyph, x: plot.x + window.pointCell(ofBucket: m.bucket), y: plot.y + scale.row(of: m.bpm),
+                           style: .series(w), clip: plot)
+            }
+        }
+        // A live update's points underlined until the next key.
+        for bucket in series.changedBuckets where window.contains(bucket: bucket) {
+            buffer.restyle(cellRect(bucket, from: 0, to: plot.height - 1)) { $0 == .plain ? $0 : $0.with(.underline) }
+        }
+
+        // With colour the usual range is a quiet background behind everything.
+        if model.color {
+            for p in series.band {
+                buffer.restyle(cellRect(p.bucket, from: scale.row(of: p.upper), to: scale.row(of: p.lower))) { $0.on(.band) }
+            }
+        }
+    }
+
     static func drawYAxis(_ scale: YScale, in axis: Rect, glyphs: Glyphs, on buffer: inout ScreenBuffer) {
-        let labelled = Set(scale.labelledRows())
+        let labels = Dictionary(scale.labelledRows().map { ($0.row, $0.value) }, uniquingKeysWith: { a, _ in a })
         for row in 0..<axis.height {
             let y = axis.y + row
-            if labelled.contains(row) {
-                let label = RestingValue.format(scale.value(ofRow: row))
+            if let value = labels[row] {
+                let label = RestingValue.format(value)
                 buffer.write(TextFit.padLeft(label, axis.width - 2), x: axis.x, y: y, style: .muted, clip: axis)
                 buffer.put(glyphs.axisTick, x: axis.maxX - 1, y: y, style: .muted, clip: axis)
             } else {
@@ -119,7 +220,7 @@ enum ChartView {
         }
     }
 
-    struct Tick {
+    struct Tick: Equatable {
         var cell: Int
         var label: String
         /// Lower goes first when labels compete for room.
@@ -144,17 +245,18 @@ enum ChartView {
                 day = day.adding(days: 1)
             }
         case .week, .month:
+            // Months counted from year 0; floor division keeps years before 1 (a garbage date) in order.
             var month = window.firstDay.year * 12 + window.firstDay.month - 1
             let lastMonth = window.lastDay.year * 12 + window.lastDay.month - 1
             while month <= lastMonth {
-                let year = month / 12, m = month % 12 + 1
-                let first = LocalDay(year: year, month: m, day: 1)!
+                let year = Zoom.floorDiv(month, 12), m = month - year * 12 + 1
+                month += 1
+                guard let first = LocalDay(year: year, month: m, day: 1) else { continue }
                 let bucket = zoom.bucket(of: first)
                 if window.contains(bucket: bucket) && (zoom == .week || m % 3 == 1) {
                     let label = m == 1 ? "\(year)" : LocalDay.monthNames[m - 1]
                     ticks.append(Tick(cell: window.pointCell(ofBucket: bucket), label: label, priority: m == 1 ? 0 : 1))
                 }
-                month += 1
             }
         }
         return ticks
@@ -164,22 +266,25 @@ enum ChartView {
                           on buffer: inout ScreenBuffer) {
         let rect = layout.xAxis
         let plot = layout.plot
+        let window = model.window
         let series = model.series
         buffer.fill(rect)
         let lineY = rect.y, labelY = rect.y + 1
         buffer.put(g.corner, x: plot.x - 1, y: lineY, style: .muted, clip: rect)
-        for x in 0..<plot.width { buffer.put(g.horizontal, x: plot.x + x, y: lineY, style: .muted, clip: rect) }
+        for x in 0..<min(plot.width, window.usedWidth) {
+            buffer.put(g.horizontal, x: plot.x + x, y: lineY, style: .muted, clip: rect)
+        }
 
-        let all = ticks(model.window)
+        let all = ticks(window)
         for tick in all where tick.cell >= 0 && tick.cell < plot.width {
             buffer.put(g.tick, x: plot.x + tick.cell, y: lineY, style: .muted, clip: rect)
         }
-        for cell in series.outOfRangeCells where cell >= 0 && cell < plot.width {
-            buffer.put(g.outOfRange, x: plot.x + cell, y: lineY, style: .bold, clip: rect)
+        for bucket in series.outOfRangeBuckets where window.contains(bucket: bucket) {
+            buffer.put(g.outOfRange, x: plot.x + window.pointCell(ofBucket: bucket), y: lineY, style: .bold, clip: rect)
         }
-        // A live update's days, over the other marks until the next key (the cursor's stays on top).
-        for cell in series.changedCells where cell >= 0 && cell < plot.width {
-            buffer.put(g.changed, x: plot.x + cell, y: lineY, style: .title, clip: rect)
+        // A live update's days, over the other marks until the next key.
+        for bucket in series.changedBuckets where window.contains(bucket: bucket) {
+            buffer.put(g.changed, x: plot.x + window.pointCell(ofBucket: bucket), y: lineY, style: .title, clip: rect)
         }
 
         // Labels: the cursor's date first, then month and year starts, then the rest, where they fit.
@@ -194,36 +299,15 @@ enum ChartView {
             return true
         }
         if cursorCell >= 0 && cursorCell < plot.width {
-            buffer.put(g.cursorMark, x: plot.x + cursorCell, y: lineY, style: .title, clip: rect)
-            let label = cursorLabel(model.cursor, zoom: model.window.zoom)
+            // The highlighted column runs through the axis; whatever mark is there stays readable.
+            buffer.restyle(Rect(x: plot.x + cursorCell, y: lineY, width: 1, height: 1)) { cursorStyle($0) }
+            let label = cursorLabel(model.cursor, zoom: window.zoom)
             let w = DisplayWidth.of(label)
             let start = min(max(0, cursorCell - w / 2), max(0, plot.width - w))
             _ = place(label, at: start, style: .title)
         }
         for tick in all.sorted(by: { ($0.priority, $0.cell) < ($1.priority, $1.cell) }) {
             _ = place(tick.label, at: tick.cell, style: .muted)
-        }
-    }
-
-    /// Writers grouped by store (R1): "Health Connect: 1 ● Fitbit  2 ◆ Oura   HealthKit: 3 ■ Jane’s Apple
-    /// Watch"; a hidden writer is "3 ■ Withings (hidden)", dimmed. Names cut to `nameWidth` when given.
-    static func legendEntries(_ writers: [LegendWriter], nameWidth: Int?, glyphs g: Glyphs) -> [[Span]] {
-        var previousStore: HealthStore?
-        return writers.enumerated().map { w, writer in
-            let number = w < 9 ? "\(w + 1) " : ""
-            var name = writer.name
-            if let nameWidth { name = TextFit.truncate(name, nameWidth, ellipsis: g.ellipsis) }
-            var item: [Span] = []
-            if writer.store != previousStore {
-                item.append(Span(writer.store.displayName + ": ", .muted))
-                previousStore = writer.store
-            }
-            if writer.visible {
-                item += [Span(number, .muted), Span(String(g.series(w)), .series(w)), Span(" " + name)]
-            } else {
-                item += [Span(number + String(g.series(w)) + " " + name + " (hidden)", .muted)]
-            }
-            return item
         }
     }
 
@@ -237,54 +321,62 @@ enum ChartView {
         }
     }
 
-    static func drawLegend(_ model: Model, in rect: Rect, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {
+    /// What each mark on screen means, most needed first (the legend drops from the end when short of room).
+    static func markers(_ model: Model, glyphs g: Glyphs, short: Bool) -> [[Span]] {
         let series = model.series
-        buffer.fill(rect)
-        guard !rect.isEmpty else { return }
-        let width = rect.width - 1
-        let writerRows = rect.height >= 2 ? max(1, rect.height - (model.showContext && rect.width < 120 ? 2 : 1)) : 1
-        // Full entries when they fit; else names cut to share the row(s) fairly.
-        var writers = legendEntries(model.writers, nameWidth: nil, glyphs: g)
-        // Too long: cut the longest names a little at a time until the entries fit.
-        var nameWidth = model.writers.map { DisplayWidth.of($0.name) }.max() ?? 0
-        while nameWidth > 5 && Flow.lines(writers, width: width, gap: 2).count > writerRows {
-            nameWidth -= 1
-            writers = legendEntries(model.writers, nameWidth: nameWidth, glyphs: g)
-        }
         var markers: [[Span]] = []
-        let oneRow = rect.height < 2
         if !series.provisionalWriters.isEmpty {
             var item = series.provisionalWriters.prefix(3).map { Span(String(g.provisional($0)), .series($0)) }
-            item.append(Span(oneRow ? " provisional" : " provisional: Apple may still replace this estimate"))
+            item.append(Span(short ? " provisional" : " provisional: Apple may still replace this estimate"))
             markers.append(item)
         }
-        if !series.changedCells.isEmpty {
+        if !series.outOfRangeBuckets.isEmpty {
+            markers.append([Span(String(g.outOfRange), .bold), Span(" out of range")])
+        }
+        if !series.changedBuckets.isEmpty {
             markers.append([Span(String(g.changed), .title), Span(" just changed")])
+        }
+        if model.showMean {
+            markers.append([Span(short ? "lines: 7-day mean" : "lines: 7-day mean, dots: daily values")])
+        }
+        if let w = series.bandWriter {
+            let name = model.writers.indices.contains(w) ? model.writers[w].name : ""
+            let swatch = model.color ? Span("   ", Style.series(w).on(.band)) : Span(String(repeating: g.bandEdge, count: 2), .series(w))
+            if series.band.isEmpty {
+                markers.append([swatch, Span(short ? " usual range (\(name)): not yet"
+                                             : " usual range of \(name): not here (it needs 14 days with a value in 28)")])
+            } else {
+                markers.append([swatch, Span(short ? " usual range (\(name))"
+                                             : " usual range of \(name): middle half of its last 28 days")])
+            }
+        }
+        if model.showWhiskers && model.window.zoom != .day {
+            markers.append([Span(g.unicode ? "⡇" : "|", .muted), Span(" lowest to highest day")])
         }
         if series.hasContext {
             let who = model.contextWriterNames.count == 1 ? " (\(model.contextWriterNames[0]))" : ""
             markers.append([Span(String(g.context), .context), Span(" sedentary minimum\(who): context, not resting")])
         }
-        if !series.outOfRangeCells.isEmpty {
-            markers.append([Span(String(g.outOfRange), .bold), Span(" out of range")])
+        return markers
+    }
+
+    static func legend(_ model: Model, in rect: Rect, glyphs g: Glyphs) -> ChartLegend {
+        let full = ChartLegend(writers: model.writers, markers: markers(model, glyphs: g, short: false), in: rect, glyphs: g)
+        let shown = full.entries.filter { $0.writer == nil }.count
+        let wanted = markers(model, glyphs: g, short: true).count
+        // Short forms when the long ones leave some out.
+        if shown < wanted {
+            return ChartLegend(writers: model.writers, markers: markers(model, glyphs: g, short: true), in: rect, glyphs: g)
         }
-        var lines: [StyledLine]
-        if rect.height >= 2 {
-            let writerLines = Flow.lines(writers, width: width, gap: 2)
-            let markerLines = Flow.lines(markers, width: width, gap: 3)
-            // Markers keep the bottom rows; writers get the rest (all of them when there are no markers).
-            let markerRows = min(markerLines.count, rect.height - 1)
-            lines = Array(writerLines.prefix(rect.height - markerRows)) + markerLines.prefix(markerRows)
-        } else {
-            // One row: the writers, then whichever markers still fit on it.
-            var items = writers
-            for marker in markers where Flow.lines(items + [marker], width: width, gap: 2).count <= 1 {
-                items.append(marker)
-            }
-            lines = Flow.lines(items, width: width, gap: 2)
-        }
-        for (row, line) in lines.prefix(rect.height).enumerated() {
-            buffer.drawRow(StyledLine([Span(" ")] + line.spans), in: rect, row: row)
+        return full
+    }
+
+    static func drawLegend(_ model: Model, in rect: Rect, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {
+        buffer.fill(rect)
+        guard !rect.isEmpty else { return }
+        for entry in legend(model, in: rect, glyphs: g).entries {
+            StyledLine(entry.spans).draw(in: &buffer, x: rect.x + entry.x, y: rect.y + entry.row,
+                                         clip: rect.row(entry.row))
         }
     }
 }

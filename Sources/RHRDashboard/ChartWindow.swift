@@ -2,57 +2,69 @@ import RHRCore
 import RHRScreen
 
 /// The stretch of time the chart shows: which buckets (days, weeks or months) are on screen and how many
-/// cells each one gets. The cursor is always inside; the window only scrolls when the cursor leaves it.
-struct ChartWindow {
+/// cells each one gets. The scale (cells per bucket) follows from the zoom, the plot's width and the span of
+/// the data, never from the cursor: moving the cursor scrolls the window, it never rescales it. The window
+/// never shows buckets before the first day the cursor can reach, and scrolls only when the cursor leaves it.
+struct ChartWindow: Equatable {
+    /// A short history is drawn wider, up to this many cells a bucket, so it fills the plot.
+    static let maximumCells = 12
+
     let zoom: Zoom
-    /// Cells per bucket: 1, or up to 6 when all the data fits several times over (a short history).
+    /// Cells per bucket.
     let cellsPerBucket: Int
     /// How many buckets fit.
     let buckets: Int
-    /// First and last bucket on screen.
+    /// First bucket on screen.
     let start: Int
-    let end: Int
+    var end: Int { start + buckets - 1 }
 
     /// At the plot width the state's own size gives (the frame's layout, so the two never disagree).
     init(_ state: DashboardState) {
-        self.init(state, width: DashboardLayout(state).chart.plot.width)
+        self.init(state, width: DashboardLayout(state).chart.plot.width, previousStart: state.windowStart)
     }
 
-    /// The chart spans the data, stretched to the cursor when it is outside (today after old data): opening
-    /// on data that ended months ago shows the data, not the empty months since.
-    init(_ state: DashboardState, width: Int) {
-        let first = min(state.index.firstDay ?? state.cursor, state.cursor)
-        let last = max(state.index.lastDay ?? state.cursor, state.cursor)
-        self.init(zoom: state.zoom, width: width, cursor: state.cursor, first: first, last: last,
-                  previousEnd: state.windowEnd)
+    /// At the state's plot width, scrolled from `previousStart` (nil: the cursor at the right edge).
+    init(_ state: DashboardState, previousStart: Int?) {
+        self.init(state, width: DashboardLayout(state).chart.plot.width, previousStart: previousStart)
     }
 
-    init(zoom: Zoom, width: Int, cursor: LocalDay, first: LocalDay, last: LocalDay, previousEnd: Int) {
+    init(_ state: DashboardState, width: Int, previousStart: Int?) {
+        let index = state.index
+        self.init(zoom: state.zoom, width: width, cursor: state.cursor,
+                  dataFirst: index.firstDay ?? state.cursor, dataLast: index.lastDay ?? state.cursor,
+                  firstNavigable: state.firstNavigableDay, lastNavigable: state.lastNavigableDay,
+                  previousStart: previousStart)
+    }
+
+    /// `dataFirst`…`dataLast` set the scale; the cursor moves within `firstNavigable`…`lastNavigable`.
+    init(zoom: Zoom, width: Int, cursor: LocalDay, dataFirst: LocalDay, dataLast: LocalDay,
+         firstNavigable: LocalDay, lastNavigable: LocalDay, previousStart: Int?) {
         self.zoom = zoom
-        let firstBucket = zoom.bucket(of: first)
-        let lastBucket = zoom.bucket(of: last)
-        let span = lastBucket - firstBucket + 1
-        let cells = max(1, min(6, width / max(1, span)))
+        let cells = Self.cellsPerBucket(zoom: zoom, width: width, dataFirst: dataFirst, dataLast: dataLast)
         cellsPerBucket = cells
-        let count = max(1, width / cells)
+        let lowest = zoom.bucket(of: firstNavigable)
+        // No more buckets than the cursor can reach: the plot's spare columns stay blank, without an axis.
+        let count = max(1, min(width / cells, zoom.bucket(of: lastNavigable) - lowest + 1))
         buckets = count
         let c = zoom.bucket(of: cursor)
-        var end: Int
-        if span <= count {
-            // Everything fits: the last day at the right edge, as always; nothing after it is drawn.
-            end = lastBucket
-        } else {
-            end = previousEnd
-            if c > end { end = c }
-            if c < end - count + 1 { end = c + count - 1 }
-            // Never scroll past the end of the data.
-            end = min(end, max(lastBucket, c))
-        }
-        self.end = end
-        self.start = end - count + 1
+        let highest = max(lowest, zoom.bucket(of: lastNavigable) - count + 1)
+        var start = previousStart ?? (c - count + 1)
+        // Scroll only as far as the cursor needs.
+        if c < start { start = c }
+        if c > start + count - 1 { start = c - count + 1 }
+        self.start = min(max(start, lowest), highest)
+    }
+
+    /// The scale: the data's span over the width, whole cells, between 1 and `maximumCells`.
+    static func cellsPerBucket(zoom: Zoom, width: Int, dataFirst: LocalDay, dataLast: LocalDay) -> Int {
+        let span = max(1, zoom.bucket(of: dataLast) - zoom.bucket(of: dataFirst) + 1)
+        return max(1, min(maximumCells, width / span))
     }
 
     func contains(bucket: Int) -> Bool { bucket >= start && bucket <= end }
+
+    /// The plot columns the window's buckets take (the rest of the plot stays blank).
+    var usedWidth: Int { buckets * cellsPerBucket }
 
     /// The first cell (relative to the plot's left edge) of a bucket.
     func cell(ofBucket bucket: Int) -> Int { (bucket - start) * cellsPerBucket }
@@ -60,6 +72,20 @@ struct ChartWindow {
     /// The cell where a bucket's point goes: the middle of its cells.
     func pointCell(ofBucket bucket: Int) -> Int { cell(ofBucket: bucket) + (cellsPerBucket - 1) / 2 }
 
+    /// The braille dot column (two a cell) of a bucket's point, in the middle of its cells.
+    func pointDot(ofBucket bucket: Int) -> Int { (bucket - start) * cellsPerBucket * 2 + cellsPerBucket - 1 }
+
+    /// The bucket under a cell of the plot, if the cell is in the window.
+    func bucket(atCell cell: Int) -> Int? {
+        guard cell >= 0, cell < buckets * cellsPerBucket else { return nil }
+        return start + cell / cellsPerBucket
+    }
+
     var firstDay: LocalDay { zoom.firstDay(ofBucket: start) }
     var lastDay: LocalDay { zoom.lastDay(ofBucket: end) }
+
+    /// "1 column a day", "3 columns a day", "1 column a week": the scale as the title states it.
+    var scaleWords: String {
+        "\(cellsPerBucket) column\(cellsPerBucket == 1 ? "" : "s") a \(zoom.words)"
+    }
 }

@@ -2,7 +2,9 @@ import RHRCore
 import RHRScreen
 
 /// One column per visible writer, headed by store and writer (HealthKit: the source name; Health Connect: the
-/// app and package name), one row per day around the cursor, each cell the day's value with its flags.
+/// app and package name), one row per day around the cursor, each cell the day's value with its flags. Every
+/// writer stays reachable: columns narrow before any is left out, then scroll sideways (`<` `>`), and while
+/// some are out of view a line at the bottom gives every writer's value on the cursor day.
 enum ColumnsView {
     struct Model {
         /// The values, looked up per writer and day.
@@ -18,54 +20,129 @@ enum ColumnsView {
         /// Days a live update just changed.
         var changedDays: Set<LocalDay>
         var focused: Bool
+        /// The first of `visible` in view when they do not all fit.
+        var scroll: Int
     }
 
-    static let dateWidth = 17
+    static let wideDate = 17
+    static let shortDate = 12
     static let minColumn = 12
+    /// The narrowest column: "57.5 po" and a space.
+    static let compactColumn = 8
     static let maxColumn = 30
 
+    /// How the pane's width is shared: the date column, then `shown` writer columns from `first`.
+    struct Columns: Equatable {
+        var dateWidth: Int
+        var columnWidth: Int
+        /// The first writer shown (an index into `visible`) and how many.
+        var first: Int
+        var shown: Int
+        /// Columns narrower than `minColumn`: short headings, short dates.
+        var compact: Bool
+    }
+
+    static func columns(count: Int, width: Int, scroll: Int) -> Columns {
+        guard count > 0 else { return Columns(dateWidth: wideDate, columnWidth: 0, first: 0, shown: 0, compact: false) }
+        if count * minColumn <= width - wideDate {
+            return Columns(dateWidth: wideDate, columnWidth: min(maxColumn, (width - wideDate) / count), first: 0,
+                           shown: count, compact: false)
+        }
+        let avail = width - shortDate
+        if count * compactColumn <= avail {
+            return Columns(dateWidth: shortDate, columnWidth: min(minColumn - 1, avail / count), first: 0, shown: count,
+                           compact: true)
+        }
+        let shown = max(1, avail / compactColumn)
+        let first = min(max(0, scroll), count - shown)
+        return Columns(dateWidth: shortDate, columnWidth: compactColumn, first: first, shown: shown, compact: true)
+    }
+
+    /// The largest useful scroll for `count` writers in a pane `width` wide.
+    static func maxScroll(count: Int, width: Int) -> Int {
+        let c = columns(count: count, width: width, scroll: .max)
+        return c.first
+    }
+
     /// "58 p", "57.5 o", "— x2": the value and the flags p (provisional), o (offset assumed), x (out of range).
-    static func cell(_ value: DayValue?, glyphs: Glyphs) -> (number: String, flags: String) {
+    static func cell(_ value: DayValue?, glyphs: Glyphs, compact: Bool = false) -> (number: String, flags: String) {
         guard let value else { return ("", "") }
         var flags: [String] = []
         if value.provisional { flags.append("p") }
         if value.offsetAssumed { flags.append("o") }
         if value.outOfRange > 0 { flags.append(value.outOfRange == 1 ? "x" : "x\(value.outOfRange)") }
         let number = value.bpm == nil ? glyphs.emDash : value.bpmText
-        return (number, flags.joined(separator: " "))
+        return (number, flags.joined(separator: compact ? "" : " "))
+    }
+
+    /// Where the day rows are: the first row's day, its screen row and how many rows there are.
+    struct DayRows {
+        var first: LocalDay
+        var top: Int
+        var count: Int
+        /// Rows at the bottom for the flags' meaning or the cursor day's values.
+        var footer: Int
+    }
+
+    static func headingRows(_ rect: Rect) -> Int { rect.height >= 8 ? 3 : min(2, rect.height) }
+
+    static func dayRows(_ model: Model, in rect: Rect, columns: Columns) -> DayRows {
+        let heading = headingRows(rect)
+        var footer = rect.height >= 6 ? 1 : 0
+        if columns.shown < model.visible.count { footer = min(2, max(footer, rect.height - heading - 1)) }
+        let rows = max(0, rect.height - heading - footer)
+        var first = model.cursor.adding(days: -(rows - 1) / 2)
+        // Rows end with the data (or the cursor, past it): no column of empty days after the last value.
+        let lastAllowed = model.lastDay.adding(days: -(rows - 1))
+        if first > lastAllowed { first = lastAllowed }
+        if first < model.firstDay { first = model.firstDay }
+        return DayRows(first: first, top: rect.y + heading, count: rows, footer: footer)
+    }
+
+    /// The day on screen row `y`, if a day row is there.
+    static func day(atRow y: Int, _ model: Model, in rect: Rect) -> LocalDay? {
+        let columns = columns(count: model.visible.count, width: rect.width, scroll: model.scroll)
+        let rows = dayRows(model, in: rect, columns: columns)
+        guard y >= rows.top, y < rows.top + rows.count else { return nil }
+        let day = rows.first.adding(days: y - rows.top)
+        return day <= model.lastDay ? day : nil
     }
 
     static func draw(_ model: Model, in rect: Rect, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {
         buffer.fill(rect)
         let index = model.index
         let visible = model.visible
-        let focused = model.focused
-
-        var avail = rect.width - dateWidth
-        // Room for "+2 more" when not every writer fits.
-        if visible.count * minColumn > avail { avail -= 9 }
-        let shown = visible.isEmpty ? 0 : min(visible.count, max(1, avail / minColumn))
-        let columnWidth = shown == 0 ? 0 : min(maxColumn, avail / shown)
-        let more = visible.count - shown
+        let layout = columns(count: visible.count, width: rect.width, scroll: model.scroll)
+        let columnWidth = layout.columnWidth, dateWidth = layout.dateWidth
+        let shownWriters = Array(visible[layout.first..<(layout.first + layout.shown)])
 
         // Headings: writer, store, and (Health Connect) the package or (HealthKit live feed) the bundle id;
-        // two rows when the pane is short.
-        let headingRows = rect.height >= 8 ? 3 : min(2, rect.height)
+        // fewer rows when the pane is short.
+        let headingRows = headingRows(rect)
         let heading = Rect(x: rect.x, y: rect.y, width: rect.width, height: headingRows)
-        buffer.write(" Per source", x: rect.x, y: rect.y, style: focused ? .title : .bold, clip: heading)
+        buffer.write(" Per source", x: rect.x, y: rect.y, style: model.focused ? .focusedTitle : .bold, clip: heading)
         buffer.write(" " + model.aggregation.rawValue, x: rect.x, y: rect.y + 1, style: .muted, clip: heading)
-        for (k, w) in visible.prefix(shown).enumerated() {
+        if layout.shown < visible.count {
+            // How many writers are out of view on each side, and the keys that bring them.
+            let before = layout.first, after = visible.count - layout.first - layout.shown
+            let text = "\(before > 0 ? "\(g.moreLeft)\(before)" : "") \(after > 0 ? "\(after)\(g.moreRight)" : "")"
+            let y = rect.y + max(0, headingRows - 1)
+            let x = rect.x + dateWidth - 1 - DisplayWidth.of(text)
+            buffer.write(text, x: x, y: y, style: .title, clip: Rect(x: rect.x, y: y, width: dateWidth - 1, height: 1))
+        }
+        for (k, w) in shownWriters.enumerated() {
             let writer = index.writers[w]
             let x = rect.x + dateWidth + k * columnWidth
             let cellClip = Rect(x: x, y: rect.y, width: columnWidth - 1, height: heading.height)
-            let name = "\(w < 9 ? "\(w + 1) " : "")"
-            var used = buffer.write(name, x: x, y: rect.y, style: .muted, clip: cellClip)
+            // In ASCII the glyph is the writer's number.
+            let number = layout.compact || w >= 9 || !g.unicode ? "" : "\(w + 1) "
+            var used = buffer.write(number, x: x, y: rect.y, style: .muted, clip: cellClip)
             used += buffer.write(String(g.series(w)) + " ", x: x + used, y: rect.y, style: .series(w), clip: cellClip)
             buffer.write(TextFit.truncate(g.shortName(writer), columnWidth - 1 - used, ellipsis: g.ellipsis),
                          x: x + used, y: rect.y, style: .bold, clip: cellClip)
             let identifier: String? = writer.store == .healthConnect ? writer.name : writer.bundleIdentifier
-            var lines = [writer.store.displayName]
-            if let identifier {
+            var lines = [layout.compact ? (writer.store == .healthKit ? "HK" : "HC") : writer.store.displayName]
+            if let identifier, !layout.compact {
                 if headingRows >= 3 { lines.append(g.text(identifier)) } else { lines[0] += " \(g.dot) " + g.text(identifier) }
             }
             for (i, line) in lines.prefix(headingRows - 1).enumerated() {
@@ -73,51 +150,59 @@ enum ColumnsView {
                              style: .muted, clip: cellClip)
             }
         }
-        if more > 0 {
-            let note = "+\(more) more"
-            buffer.write(note, x: rect.maxX - DisplayWidth.of(note) - 1, y: rect.y, style: .muted, clip: heading)
-        }
 
         // Day rows, the cursor in the middle; a row for the flags' meaning at the bottom when there is room.
-        let legendRows = rect.height >= 6 ? 1 : 0
-        let rows = max(0, rect.height - heading.height - legendRows)
-        guard rows > 0 else { return }
-        var first = model.cursor.adding(days: -(rows - 1) / 2)
-        // Rows end with the data (or the cursor, past it): no column of empty days after the last value.
-        let lastRow = model.lastDay
-        let lastAllowed = lastRow.adding(days: -(rows - 1))
-        if first > lastAllowed { first = lastAllowed }
-        if first < model.firstDay { first = model.firstDay }
-        for r in 0..<rows {
-            let day = first.adding(days: r)
-            let y = rect.y + heading.height + r
+        let rows = dayRows(model, in: rect, columns: layout)
+        for r in 0..<rows.count {
+            let day = rows.first.adding(days: r)
+            let y = rows.top + r
             let isCursor = day == model.cursor
-            guard day <= lastRow else { continue }
+            guard day <= model.lastDay else { continue }
             let rowRect = Rect(x: rect.x, y: y, width: rect.width, height: 1)
             buffer.write(isCursor ? String(g.cursorRow) : " ", x: rect.x, y: y, style: .title, clip: rowRect)
-            buffer.write(DayText.long(day, padded: true), x: rect.x + 1, y: y,
-                         style: day == model.today ? .bold : .plain, clip: rowRect)
+            let date = layout.compact ? "\(DayText.weekdays[day.weekday]) \(day.day < 10 ? " " : "")\(day.shortText)"
+                : DayText.long(day, padded: true)
+            buffer.write(date, x: rect.x + 1, y: y, style: day == model.today ? .bold : .plain, clip: rowRect)
             // A live update's day, marked right after the date until the next key.
             if model.changedDays.contains(day) {
                 buffer.put(g.changed, x: rect.x + dateWidth - 1, y: y, style: .title, clip: rowRect)
             }
-            for (k, w) in visible.prefix(shown).enumerated() {
+            for (k, w) in shownWriters.enumerated() {
                 let x = rect.x + dateWidth + k * columnWidth
                 let value = index.value(writer: w, day: day, aggregation: model.aggregation)
-                let (number, flags) = cell(value, glyphs: g)
+                let (number, flags) = cell(value, glyphs: g, compact: layout.compact)
                 let clip = Rect(x: x, y: y, width: columnWidth - 1, height: 1)
-                let used = buffer.write(TextFit.padLeft(number, 5), x: x, y: y, style: .plain, clip: clip)
+                let used = buffer.write(TextFit.padLeft(number, layout.compact ? 4 : 5), x: x, y: y, style: .plain, clip: clip)
                 if !flags.isEmpty { buffer.write(" " + flags, x: x + used, y: y, style: .muted, clip: clip) }
             }
             if isCursor {
                 buffer.restyle(Rect(x: rect.x + 1, y: y, width: rect.width - 1, height: 1)) { $0.with(.reverse) }
             }
         }
-        if legendRows > 0 {
-            let y = rect.maxY - 1
+        guard rows.footer > 0 else { return }
+        let footer = Rect(x: rect.x, y: rect.maxY - rows.footer, width: rect.width, height: rows.footer)
+        if layout.shown < visible.count {
+            drawCursorDay(model, in: footer, glyphs: g, on: &buffer)
+        } else {
             let text = "p provisional \(g.dot) o offset assumed \(g.dot) x out of range (kept, not in the value)"
-            buffer.write(" " + TextFit.truncate(text, rect.width - 2, ellipsis: g.ellipsis), x: rect.x, y: y,
-                         style: .muted, clip: Rect(x: rect.x, y: y, width: rect.width, height: 1))
+            buffer.write(" " + TextFit.truncate(text, rect.width - 2, ellipsis: g.ellipsis), x: rect.x, y: footer.y,
+                         style: .muted, clip: footer.row(0))
+        }
+    }
+
+    /// Every visible writer's value on the cursor day (those with samples that day), for when not all their
+    /// columns are in view.
+    static func drawCursorDay(_ model: Model, in rect: Rect, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {
+        var items: [[Span]] = [[Span("\(g.cursorRow) \(model.cursor.shortText):", .title)]]
+        for w in model.visible {
+            guard let value = model.index.value(writer: w, day: model.cursor, aggregation: model.aggregation) else { continue }
+            let (number, flags) = cell(value, glyphs: g, compact: true)
+            items.append([Span(String(g.series(w)), .series(w)), Span(" " + number + (flags.isEmpty ? "" : " " + flags))])
+        }
+        if items.count == 1 { items.append([Span("no values", .muted)]) }
+        for (row, line) in Flow.lines(items, width: rect.width - 1, gap: 2, indent: 1, firstIndent: 1, ellipsis: g.ellipsis).prefix(rect.height)
+            .enumerated() {
+            buffer.drawRow(line, in: rect, row: row)
         }
     }
 }

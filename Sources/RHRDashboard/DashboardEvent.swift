@@ -15,6 +15,8 @@ public enum LoadReason: Sendable, Hashable {
 /// Everything that can change the dashboard's state.
 public enum DashboardEvent: Sendable {
     case key(Key)
+    /// A click or the wheel (ignored when the config turned the mouse off).
+    case mouse(MouseEvent)
     case resize(TerminalSize)
     /// The clock moved on: `today` may be a new day.
     case tick(today: LocalDay)

@@ -15,18 +15,27 @@ struct DashboardLayout {
     /// Between columns and detail when they sit side by side.
     var divider: Rect?
     var footer = Rect(x: 0, y: 0, width: 0, height: 0)
+    /// A message's own row above the key hints, while there is one (it never covers them).
+    var message: Rect?
     /// The body below the header for the empty states.
     var body = Rect(x: 0, y: 0, width: 0, height: 0)
 
     var isTooSmall: Bool { !size.contains(Self.minimum) }
 
-    init(size: TerminalSize, noticeCount: Int, focus: Focus, writerCount: Int = 1, showContext: Bool = false) {
+    init(size: TerminalSize, noticeCount: Int, focus: Focus, writerCount: Int = 1, showContext: Bool = false,
+         hasMessage: Bool = false) {
         self.size = size
         guard !isTooSmall else { return }
         var rest = Rect(size)
         (header, rest) = rest.splitTop(2)
         (rest, footer) = rest.splitBottom(1)
         body = rest
+        // The message row comes out of the panes below the chart (or the empty state's body), so the chart
+        // keeps its size when a message comes and goes.
+        if hasMessage {
+            message = body.splitBottom(1).bottom
+            body = body.splitBottom(1).rest
+        }
         let noticeRows = size.height >= 30 ? min(noticeCount, 3) : size.height >= 20 ? min(noticeCount, 1) : 0
         (notices, rest) = rest.splitTop(noticeRows)
 
@@ -40,12 +49,16 @@ struct DashboardLayout {
         let block: Rect
         (block, rest) = rest.splitTop(chartBlock)
         chart = ChartLayout(block, legendRows: legendRows)
+        if hasMessage { rest = rest.splitBottom(1).rest }
 
         if rest.height <= 0 { return }
         if size.width >= 120 {
             // Wide: columns and detail side by side.
-            // The columns get what their writers need (date, then about 13 cells each); the detail at least 55.
-            let leftWidth = min(max(60, 17 + 13 * writerCount + 1), rest.width - 55)
+            // The columns get what their writers need (date, then about 13 cells each); the detail at least 55,
+            // or 48 when that lets every writer's column in at its narrowest.
+            var leftWidth = min(max(60, ColumnsView.wideDate + ColumnsView.minColumn * writerCount + 1), rest.width - 55)
+            let compact = ColumnsView.shortDate + ColumnsView.compactColumn * writerCount + 1
+            if leftWidth < compact { leftWidth = max(leftWidth, min(compact, rest.width - 48)) }
             let (left, right) = rest.splitLeft(leftWidth)
             let (line, remainder) = right.splitLeft(1)
             columns = left

@@ -25,6 +25,10 @@ public enum DashboardRenderer {
             HelpView.draw(HelpView.Model(state, notices: notices), glyphs: glyphs, on: &buffer)
             return
         }
+        if state.overlay == .comparison {
+            ComparisonView.draw(ComparisonView.Model(state), glyphs: glyphs, on: &buffer)
+            return
+        }
         HeaderView.draw(HeaderView.Model(state), in: layout.header, glyphs: glyphs, on: &buffer)
         if case .resting = state.index.diagnosis, state.index.hasResting {
             NoticesView.draw(notices, in: layout.notices, glyphs: glyphs, on: &buffer)
@@ -42,6 +46,9 @@ public enum DashboardRenderer {
         } else {
             EmptyStateView.draw(EmptyStateView.Model(state, notices: notices), in: layout.body, glyphs: glyphs,
                                 on: &buffer)
+        }
+        if let rect = layout.message, let message = state.message {
+            FooterView.drawMessage(message, in: rect, glyphs: glyphs, on: &buffer)
         }
         FooterView.draw(FooterView.Model(state), in: layout.footer, glyphs: glyphs, on: &buffer)
     }

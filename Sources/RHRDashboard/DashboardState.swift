@@ -25,6 +25,8 @@ public enum Overlay: Sendable, Hashable {
     case help
     /// The `/` prompt with what was typed so far.
     case goTo(String)
+    /// How far apart the writers read, pair by pair (`v`).
+    case comparison
 }
 
 /// The whole state of the dashboard: the data, where the cursor is, and how it is looked at.
@@ -40,14 +42,26 @@ public struct DashboardState: Sendable {
     public var aggregation: Aggregation = .latest
     /// Show the sedentary minimum (R8) as a context series.
     public var showContext = false
-    /// Writers toggled off with 1–9.
+    /// Writers toggled off with 1–9 or a click on the legend.
     public var hidden: Set<WriterKey> = []
+    /// Trend aids: the 7-day rolling mean, the usual range of `bandWriter`, min–max whiskers.
+    public var showMean = false
+    public var showBand = false
+    public var showWhiskers = false
+    /// The writer the usual range follows; nil: the first visible one.
+    public var bandWriter: WriterKey?
     public var focus: Focus = .chart
     public var overlay: Overlay = .none
     public var detailScroll = 0
     public var helpScroll = 0
-    /// The last chart bucket on screen; kept so the chart only scrolls when the cursor leaves it.
-    public var windowEnd: Int
+    /// The comparison's pairs while it is open (`v`): worked out once, not on every key.
+    var comparisonPairs: ComparisonView.Pairs?
+    /// The first visible writer in the per-source columns when not all fit (they scroll sideways).
+    public var columnScroll = 0
+    /// The first chart bucket on screen; kept so the chart only scrolls when the cursor leaves it.
+    public var windowStart: Int
+    /// Whether the mouse is on (the config file can turn it off): a click and the wheel are ignored otherwise.
+    public var mouse = true
     /// A one-line message in the footer until the next key.
     public var message: String?
     /// Days live updates changed since the last key, marked until the next one.
@@ -69,8 +83,35 @@ public struct DashboardState: Sendable {
         // Open on the most recent day with data, not on today when the data ends earlier.
         let start = index.lastRestingDay ?? index.lastDay ?? today
         self.cursor = start
-        self.windowEnd = Zoom.day.bucket(of: start)
-        self.windowEnd = ChartWindow(self).end
+        self.windowStart = Zoom.day.bucket(of: start)
+        self.windowStart = ChartWindow(self, previousStart: nil).start
+    }
+
+    /// The view a person chose: what is kept per store between runs.
+    public var settings: ViewSettings {
+        get {
+            ViewSettings(aggregation: aggregation, zoom: zoom, hidden: hidden, showMean: showMean, showBand: showBand,
+                         showWhiskers: showWhiskers, bandWriter: bandWriter)
+        }
+        set {
+            aggregation = newValue.aggregation
+            zoom = newValue.zoom
+            hidden = newValue.hidden
+            showMean = newValue.showMean
+            showBand = newValue.showBand
+            showWhiskers = newValue.showWhiskers
+            bandWriter = newValue.bandWriter
+            windowStart = ChartWindow(self, previousStart: nil).start
+        }
+    }
+
+    /// The writer whose usual range the band shows: the chosen one while it is visible, else the visible
+    /// writer with the most days (the one a band says most about).
+    public var bandWriterIndex: Int? {
+        let writers = index.writers
+        if let key = bandWriter, let i = writers.firstIndex(where: { $0.key == key }), isVisible(writers[i]) { return i }
+        let visible = writers.indices.filter { isVisible(writers[$0]) }
+        return visible.max { index.values(writer: $0, aggregation: .latest).count < index.values(writer: $1, aggregation: .latest).count }
     }
 
     /// The range the cursor may move in: the data, and today.
@@ -86,13 +127,18 @@ public struct DashboardState: Sendable {
         let followsEdge = cursor == self.index.lastRestingDay
         self.index = index
         if followsEdge, let last = index.lastRestingDay, last > cursor { cursor = last }
-        let known = Set(index.writers.map(\.key))
-        hidden = hidden.filter { known.contains($0) }
+        // A writer not in the data any more is no longer hidden; while only recent days are read, an older
+        // writer may still come.
+        if !index.data.isPartial {
+            let known = Set(index.writers.map(\.key))
+            hidden = hidden.filter { known.contains($0) }
+        }
         if !hadData, let last = index.lastRestingDay {
             cursor = last
         }
         if showContext && index.contextWriters.isEmpty { showContext = false }
         cursor = min(max(cursor, firstNavigableDay), lastNavigableDay)
-        windowEnd = ChartWindow(self).end
+        windowStart = ChartWindow(self).start
+        if overlay == .comparison { comparisonPairs = ComparisonView.pairs(index, aggregation: aggregation) }
     }
 }

@@ -13,12 +13,17 @@ public enum DashboardUpdate {
             return handle(key, &state)
         case .resize(let size):
             state.size = size
-            state.windowEnd = ChartWindow(state).end
+            state.windowStart = ChartWindow(state).start
             return nil
         case .tick(let today):
             state.today = today
-            state.windowEnd = ChartWindow(state).end
+            state.windowStart = ChartWindow(state).start
             return nil
+        case .mouse(let event):
+            guard state.mouse else { return nil }
+            state.message = nil
+            state.changedDays = []
+            return DashboardMouse.handle(event, &state)
         case .dataLoaded(let index, let reason):
             state.replaceIndex(index)
             switch reason {
@@ -64,6 +69,8 @@ public enum DashboardUpdate {
             return handlePrompt(key, text, &state)
         case .help:
             return handleHelp(key, &state)
+        case .comparison:
+            return handleComparison(key, &state)
         case .none:
             break
         }
@@ -92,7 +99,7 @@ public enum DashboardUpdate {
             case .columns:
                 move(days: sign * max(1, pageRows(state)), &state)
             case .chart:
-                step(buckets: sign * ChartWindow(state).buckets, &state)
+                page(sign, &state)
             }
         case .first:
             moveTo(state.index.firstRestingDay ?? state.firstNavigableDay, &state)
@@ -116,8 +123,28 @@ public enum DashboardUpdate {
                 state.message = "No sedentary heart-rate samples to show: no HealthKit heart rate with a motion context."
             } else {
                 state.showContext.toggle()
-                state.windowEnd = ChartWindow(state).end
+                state.windowStart = ChartWindow(state).start
             }
+        case .mean:
+            state.showMean.toggle()
+        case .band:
+            state.showBand.toggle()
+            if state.showBand, let w = state.bandWriterIndex {
+                state.message = "Usual range of \(Glyphs(unicode: true).shortName(state.index.writers[w])): f follows another writer."
+            }
+        case .bandWriter:
+            nextBandWriter(&state)
+        case .whiskers:
+            state.showWhiskers.toggle()
+            if state.showWhiskers && state.zoom == .day {
+                state.message = "Whiskers show at week and month zoom (-): each point's lowest and highest day."
+            }
+        case .comparison:
+            state.overlay = .comparison
+            state.comparisonPairs = ComparisonView.pairs(state.index, aggregation: state.aggregation)
+            state.helpScroll = 0
+        case .columnsLeft, .columnsRight:
+            scrollColumns(action == .columnsLeft ? -1 : 1, &state)
         case .toggleWriter:
             guard case .character(let c) = key, let n = c.wholeNumberValue else { return nil }
             guard let writer = state.index.writer(number: n) else {
@@ -125,7 +152,7 @@ public enum DashboardUpdate {
                     : "There is no writer \(n); writers are numbered 1–\(min(9, state.index.writers.count)) in the legend."
                 return nil
             }
-            if state.hidden.contains(writer.key) { state.hidden.remove(writer.key) } else { state.hidden.insert(writer.key) }
+            toggle(writer.key, &state)
         case .focusNext:
             state.focus = state.focus.next
             state.detailScroll = 0
@@ -146,16 +173,30 @@ public enum DashboardUpdate {
         return nil
     }
 
+    /// Help and the comparison: arrows and pages scroll, `q` closes (Ctrl-C and F10 still quit).
     static func handleHelp(_ key: Key, _ state: inout DashboardState) -> DashboardEffect? {
-        switch KeyTable.action(for: key) {
-        case .quit: return .quit
-        case .close, .help: state.overlay = .none
+        scrollOverlay(key, &state, maxScroll: HelpView.maxScroll(state), closers: [.help])
+    }
+
+    static func handleComparison(_ key: Key, _ state: inout DashboardState) -> DashboardEffect? {
+        scrollOverlay(key, &state, maxScroll: ComparisonView.maxScroll(state), closers: [.comparison])
+    }
+
+    static func scrollOverlay(_ key: Key, _ state: inout DashboardState, maxScroll: Int,
+                              closers: Set<DashboardAction>) -> DashboardEffect? {
+        let action = KeyTable.action(for: key)
+        if action == .quit && key != .character("q") { return .quit }
+        if action == .quit || action == .close || action.map(closers.contains) == true {
+            state.overlay = .none
+            return nil
+        }
+        switch action {
         case .up: state.helpScroll = max(0, state.helpScroll - 1)
-        case .down: state.helpScroll = min(state.helpScroll + 1, HelpView.maxScroll(state))
+        case .down: state.helpScroll = min(state.helpScroll + 1, maxScroll)
         case .pageEarlier: state.helpScroll = max(0, state.helpScroll - max(1, state.size.height - 4))
-        case .pageLater: state.helpScroll = min(state.helpScroll + max(1, state.size.height - 4), HelpView.maxScroll(state))
+        case .pageLater: state.helpScroll = min(state.helpScroll + max(1, state.size.height - 4), maxScroll)
         case .first: state.helpScroll = 0
-        case .last: state.helpScroll = HelpView.maxScroll(state)
+        case .last: state.helpScroll = maxScroll
         default: break
         }
         return nil
@@ -177,10 +218,12 @@ public enum DashboardUpdate {
                 return nil
             }
             moveTo(day, &state)
+            // Said whenever the day had to be clamped, so a jump is never silent.
             if day < state.firstNavigableDay {
-                state.message = "\(day.mediumText) is before the first day with data; showing \(state.cursor.mediumText)."
+                state.message = "\(day.mediumText) is before the first day with data; showing \(state.cursor.mediumText), the first."
             } else if day > state.lastNavigableDay {
-                state.message = "\(day.mediumText) is after today; showing \(state.cursor.mediumText)."
+                state.message = "\(day.mediumText) is after the last day (today or the last with data); "
+                    + "showing \(state.cursor.mediumText)."
             }
         case .character(let c) where DateInput.accepts(c) && text.count < DateInput.maxLength:
             state.overlay = .goTo(text + String(c))
@@ -199,11 +242,12 @@ public enum DashboardUpdate {
             move(days: 7 * buckets, &state)
         case .month:
             let c = state.cursor
-            var month = c.year * 12 + c.month - 1 + buckets
-            month = max(month, 0)
-            let year = month / 12, m = month % 12 + 1
+            // Floor division: a garbage date before year 1 must not make a negative month number.
+            let month = c.year * 12 + c.month - 1 + buckets
+            let year = Zoom.floorDiv(month, 12), m = month - year * 12 + 1
             let day = min(c.day, LocalDay.daysIn(month: m, year: year))
-            moveTo(LocalDay(year: year, month: m, day: day)!, &state)
+            guard let target = LocalDay(year: year, month: m, day: day) else { return }
+            moveTo(target, &state)
         }
     }
 
@@ -214,16 +258,56 @@ public enum DashboardUpdate {
     static func moveTo(_ day: LocalDay, _ state: inout DashboardState) {
         state.cursor = min(max(day, state.firstNavigableDay), state.lastNavigableDay)
         state.detailScroll = 0
-        state.windowEnd = ChartWindow(state).end
+        state.windowStart = ChartWindow(state).start
     }
 
-    /// After a zoom: the cursor a quarter of the width from the right edge, or at the end of the data.
-    static func recentre(_ state: inout DashboardState) {
+    /// PgUp/PgDn in the chart: the window and the cursor move by one screen of buckets together, so the
+    /// cursor keeps its place on screen (at the ends, the cursor goes on to the first or last day).
+    static func page(_ sign: Int, _ state: inout DashboardState) {
         let window = ChartWindow(state)
+        let before = state.cursor
+        step(buckets: sign * window.buckets, &state)
+        let moved = state.zoom.bucket(of: state.cursor) - state.zoom.bucket(of: before)
+        state.windowStart = ChartWindow(state, previousStart: window.start + moved).start
+    }
+
+    /// After a zoom: the cursor a quarter of the width from the right edge (as far as the ends allow).
+    static func recentre(_ state: inout DashboardState) {
+        let probe = ChartWindow(state, previousStart: nil)
         let c = state.zoom.bucket(of: state.cursor)
-        let last = max(state.index.lastDay ?? state.cursor, state.cursor)
-        state.windowEnd = min(c + window.buckets / 4, state.zoom.bucket(of: last))
-        state.windowEnd = ChartWindow(state).end
+        state.windowStart = ChartWindow(state, previousStart: c + probe.buckets / 4 - probe.buckets + 1).start
+    }
+
+    /// Shows or hides a writer.
+    static func toggle(_ writer: WriterKey, _ state: inout DashboardState) {
+        if state.hidden.contains(writer) { state.hidden.remove(writer) } else { state.hidden.insert(writer) }
+    }
+
+    /// The usual range follows the next visible writer (and is turned on).
+    static func nextBandWriter(_ state: inout DashboardState) {
+        let writers = state.index.writers
+        let visible = writers.indices.filter { state.isVisible(writers[$0]) }
+        guard !visible.isEmpty else {
+            state.message = "No visible writer for the usual range."
+            return
+        }
+        let current = state.bandWriterIndex
+        let next = visible.first { $0 > (current ?? -1) } ?? visible[0]
+        state.bandWriter = writers[next].key
+        state.showBand = true
+        state.message = "Usual range of \(Glyphs(unicode: true).shortName(writers[next]))."
+    }
+
+    /// Scrolls the per-source columns sideways by one writer.
+    static func scrollColumns(_ by: Int, _ state: inout DashboardState) {
+        let count = state.index.writers.filter(state.isVisible).count
+        let width = DashboardLayout(state).columns?.width ?? state.size.width
+        let limit = ColumnsView.maxScroll(count: count, width: width)
+        if limit == 0 {
+            state.message = "Every writer's column is in view."
+            return
+        }
+        state.columnScroll = min(max(0, state.columnScroll + by), limit)
     }
 
     /// Rows a page moves in the columns and detail panes.

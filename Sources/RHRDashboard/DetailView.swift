@@ -53,14 +53,14 @@ enum DetailView {
                 head.append([Span("written by \(g.shortName(writer)) (Health Connect)", .muted)])
                 head.append([Span(g.text(writer.name), .muted)])
             }
-            out += Flow.lines(head, width: width, gap: 2, indent: 3, firstIndent: 1)
+            out += Flow.lines(head, width: width, gap: 2, indent: 3, firstIndent: 1, ellipsis: g.ellipsis)
             var about: [String] = []
             if let bundle = writer.bundleIdentifier { about.append(bundle) }
             if let product = writer.productType { about.append(product) }
             if !about.isEmpty { out.append(StyledLine("     " + g.text(about.joined(separator: "  ")), .muted)) }
             for s in samples[start..<end] {
                 out += Flow.lines(items(s, writer: w, machineZone: index.data.machineZone, thisYear: thisYear, glyphs: g), width: width, gap: 2, indent: 5,
-                                  firstIndent: 3)
+                                  firstIndent: 3, ellipsis: g.ellipsis)
             }
             start = end
         }
@@ -157,7 +157,7 @@ enum DetailView {
 
     static func draw(_ model: Model, in rect: Rect, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {
         buffer.fill(rect)
-        var title = [Span(" \(DayText.long(model.day))", model.focused ? .title : .bold)]
+        var title = [Span(" \(DayText.long(model.day))", model.focused ? .focusedTitle : .bold)]
         // Before the pane's title, which gives way first on a narrow pane.
         if model.changed {
             title.append(Span("  \(g.changed) just changed", .title))

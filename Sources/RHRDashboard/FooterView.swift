@@ -1,11 +1,11 @@
 import RHRScreen
 
-/// The bottom row: the `/` prompt when it is open, else a message, else key hints from the key table.
+/// The bottom row: the `/` prompt when it is open, else key hints from the key table. A message has its own
+/// row above (`drawMessage`), so the hints are never covered.
 enum FooterView {
     struct Model {
         /// What was typed at the open `/` prompt; nil when it is closed.
         var prompt: String?
-        var message: String?
         /// Without resting values only reload, help and quit are hinted.
         var hasResting: Bool
     }
@@ -18,12 +18,14 @@ enum FooterView {
             buffer.drawRow(StyledLine(prompt), in: rect, row: 0)
             return
         }
-        if let message = model.message {
-            buffer.drawRow(StyledLine(" " + glyphs.text(message), .accent), in: rect, row: 0)
-            return
-        }
         buffer.drawRow(StyledLine(hints(hasResting: model.hasResting, width: rect.width, unicode: glyphs.unicode)),
                        in: rect, row: 0)
+    }
+
+    /// The message row: the text, cut with an ellipsis when it is longer than the row.
+    static func drawMessage(_ message: String, in rect: Rect, glyphs: Glyphs, on buffer: inout ScreenBuffer) {
+        let text = TextFit.truncate(glyphs.text(message), rect.width - 1, ellipsis: glyphs.ellipsis)
+        buffer.drawRow(StyledLine(" " + text, .accent), in: rect, row: 0)
     }
 
     /// As many hints as fit; help and quit always stay.
@@ -42,8 +44,8 @@ enum FooterView {
         }
         var list = bindings
         // Dropped first when the row is short: the least needed to find one's way.
-        let dropOrder: [DashboardAction] = [.reload, .context, .goToDate, .toggleWriter, .zoomIn, .aggregation,
-                                            .focusNext, .earlier]
+        let dropOrder: [DashboardAction] = [.reload, .context, .comparison, .band, .mean, .goToDate, .toggleWriter,
+                                            .zoomIn, .aggregation, .focusNext, .earlier]
         for action in dropOrder where spans(list).reduce(0, { $0 + $1.width }) > width {
             list.removeAll { $0.action == action }
         }

@@ -1,14 +1,17 @@
 import Foundation
 import RHRCore
 
-/// The symbols the dashboard draws, in UTF-8 or plain ASCII (non-UTF-8 locales). Each writer gets its own
-/// glyph so the chart reads without colour; a provisional value (R3) is the hollow form of its writer's glyph.
+/// The symbols the dashboard draws, in UTF-8 or plain ASCII (non-UTF-8 locales). One meaning per glyph in
+/// either set: a writer's glyph is never a flag, an axis mark or the cursor (the cursor day is a highlighted
+/// column, not a glyph). Each writer gets its own glyph so the chart reads without colour; a provisional value
+/// (R3) is the hollow form of its writer's glyph (in ASCII, `?`). In ASCII a writer's glyph is its number,
+/// the key that toggles it.
 struct Glyphs: Sendable {
     let unicode: Bool
 
-    private static let filled: [Character] = ["●", "◆", "■", "▲", "▼", "◀", "▶", "★", "◉"]
-    private static let hollow: [Character] = ["○", "◇", "□", "△", "▽", "◁", "▷", "☆", "◎"]
-    private static let asciiSeries: [Character] = ["o", "+", "*", "#", "@", "%", "&", "=", "$"]
+    private static let filled: [Character] = ["●", "◆", "■", "▲", "▼", "★", "✚", "◀", "▶"]
+    private static let hollow: [Character] = ["○", "◇", "□", "△", "▽", "☆", "✙", "◁", "▷"]
+    private static let asciiSeries: [Character] = ["1", "2", "3", "4", "5", "6", "7", "8", "9"]
 
     /// Writer `index`'s glyph (0-based).
     func series(_ index: Int) -> Character {
@@ -23,20 +26,23 @@ struct Glyphs: Sendable {
 
     var context: Character { unicode ? "·" : ":" }
     var outOfRange: Character { unicode ? "×" : "x" }
-    var cursorMark: Character { unicode ? "▲" : "^" }
-    /// A day a live update just changed. In ASCII not `*` (a writer's glyph) nor `~` (a cut name's end).
-    var changed: Character { unicode ? "✱" : "<" }
+    /// A day a live update just changed: a mark no writer, flag or axis uses.
+    var changed: Character { unicode ? "↻" : "*" }
     var cursorRow: Character { unicode ? "▸" : ">" }
-    var cursorColumn: Character { unicode ? "│" : "|" }
     var horizontal: Character { unicode ? "─" : "-" }
     var vertical: Character { unicode ? "│" : "|" }
     var tick: Character { unicode ? "┬" : "+" }
     var axisTick: Character { unicode ? "┤" : "+" }
     var corner: Character { unicode ? "└" : "+" }
+    /// The usual range's edges where there is no colour to shade it.
+    var bandEdge: Character { unicode ? "┄" : "." }
     var ellipsis: String { unicode ? "…" : "~" }
     var dash: String { unicode ? "–" : "-" }
     var emDash: String { unicode ? "—" : "-" }
     var dot: String { unicode ? "·" : "-" }
+    /// More per-source columns that way.
+    var moreLeft: String { unicode ? "←" : "<-" }
+    var moreRight: String { unicode ? "→" : "->" }
 
     /// "Jane’s Apple Watch", "Oura": a writer's short name for legends and column headings.
     func shortName(_ writer: Writer) -> String {

@@ -19,6 +19,8 @@ enum HeaderView {
         var source: String
         var today: LocalDay
         var live: LiveStatus
+        /// The trend aids that are on, each in a long and a short form: "7-day mean" / "mean".
+        var aids: [(long: String, short: String)] = []
     }
 
     /// "12 Jan – 12 Mar 2026", or with both years when they differ.
@@ -28,20 +30,39 @@ enum HeaderView {
         return "\(first.mediumText) \(g.dash) \(last.mediumText)"
     }
 
+    /// The aids that are on and the aggregation, in the longest form that fits in `room` columns.
+    static func aidsAndAggregation(_ model: Model, room: Int, glyphs g: Glyphs) -> [Span] {
+        guard let aggregation = model.aggregation else { return [] }
+        let forms: [(aids: [String], aggregation: String)] = [
+            (model.aids.map(\.long), aggregation.words),
+            (model.aids.map(\.short), aggregation.words),
+            (model.aids.map(\.short), aggregation.rawValue),
+        ]
+        func spans(_ form: (aids: [String], aggregation: String)) -> [Span] {
+            (form.aids.isEmpty ? [] : [Span(form.aids.joined(separator: " \(g.dot) ") + "  ", .accent)])
+                + [Span(form.aggregation + " ", .bold)]
+        }
+        return forms.map(spans).first { StyledLine($0).width <= room } ?? spans(forms.last!)
+    }
+
     static func draw(_ model: Model, in rect: Rect, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {
-        let right = model.aggregation.map { [Span($0.words + " ", .bold)] } ?? []
-        let rightWidth = right.reduce(0) { $0 + $1.width }
         var left = [Span(" rhr ", .title)]
+        var words: Span?, dates: Span?
         if case let (first, last)? = model.restingDays {
-            let words = Span("  resting heart rate  ", .muted)
+            words = Span("  resting heart rate  ", .muted)
             // While the history is still being read, its first day is not known yet.
-            let dates = model.isPartial ? Span("\(g.ellipsis) \(g.dash) \(last.mediumText)  reading earlier days")
+            dates = model.isPartial ? Span("\(g.ellipsis) \(g.dash) \(last.mediumText)  reading earlier days")
                 : Span(range(first, last, g))
+        } else if model.stores.isEmpty {
+            left.append(Span("  no data yet", .muted))
+        }
+        let datesWidth = 5 + 2 + (dates?.width ?? 0)
+        let right = aidsAndAggregation(model, room: rect.width - datesWidth - 2, glyphs: g)
+        let rightWidth = right.reduce(0) { $0 + $1.width }
+        if let words, let dates {
             // The words go first when the row is short; the dates stay.
             let fits = 5 + words.width + dates.width + 2 + rightWidth <= rect.width
             left += fits ? [words, dates] : [Span("  "), dates]
-        } else if model.stores.isEmpty {
-            left.append(Span("  no data yet", .muted))
         }
         buffer.drawRow(left: left, right: right, in: rect, row: 0, ellipsis: g.ellipsis)
 

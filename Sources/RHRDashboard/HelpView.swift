@@ -51,7 +51,11 @@ enum HelpView {
         heading("Markers")
         let count = max(1, min(model.writerCount, 9))
         let filled = (0..<min(count, 4)).map { Span(String(g.series($0)) + " ", .series($0)) }
-        entry(filled, "one glyph and colour per writer; the legend under the chart numbers them 1\(g.dash)9")
+        entry(filled, "one glyph and colour per writer; the legend under the chart numbers them 1\(g.dash)9. "
+              + (unicode ? "Each writer's days are a line of braille dots in its colour, broken where a day has no "
+                 + "value; its glyph marks the cursor day, the line's last point in view, a point alone, and every "
+                 + "point when there are few (3 or more columns a day)."
+                 : "In plain ASCII each point is its writer's number."))
         let hollow = unicode ? (0..<min(count, 4)).map { Span(String(g.provisional($0)) + " ", .series($0)) }
             : [Span(String(g.provisional(0)))]
         entry(hollow, "provisional: Apple may still replace this estimate. An Apple Watch value for the day the data "
@@ -60,7 +64,18 @@ enum HelpView {
               + "from heart-rate samples. Context, not resting heart rate, and never in a resting value.")
         entry([Span(String(g.outOfRange), .bold)], "a day with a value out of range (below 1, above 300 bpm, or not a "
               + "number): kept and flagged, never plotted or aggregated")
-        entry([Span(String(g.cursorMark), .title)], "the cursor day; its samples are in the detail pane")
+        entry([Span(" ", Style(tint: .muted, .reverse))], "the highlighted column is the cursor day; its samples are in "
+              + "the detail pane")
+        if unicode {
+            entry([Span("⠉⠒⠤", .series(0))], "a line; dotted where it is provisional. With the 7-day mean on (m), the "
+                  + "line is the mean and the daily values are single dots.")
+        }
+        entry([Span("   ", Style.series(0).on(.band)), Span(" " + String(repeating: g.bandEdge, count: 2), .series(0))],
+              "usual range (b): behind the lines, the middle half of one writer's values in the 28 days ending on "
+              + "each day, once 14 of them have a value (without colour, its two edges). It describes that writer's "
+              + "own recent values; it is not a norm.")
+        entry([Span(unicode ? "⡇" : "|", .muted)], "whiskers (w, week and month zoom): from the lowest to the highest "
+              + "day in the column")
         entry([Span("p o x", .bold)], "in the per-source columns: provisional, offset assumed (a Health Connect value "
               + "without a zone offset; this machine's offset was assumed), out of range")
         entry([Span(String(g.changed), .title)], "a day a live update changed (rhr daemon pushed new data for it): marked "
@@ -75,6 +90,20 @@ enum HelpView {
                   + "of the day's valid samples. The a key switches between them.")
         paragraph("At week and month zoom a column holds several days: each writer's point is the median of its "
                   + "daily values in that week or month; the per-source columns and the detail pane keep showing days.")
+        paragraph("The scale stays put: columns per day (or week, or month) depend on the zoom, the width and the "
+                  + "span of the data, never on the cursor, which scrolls the chart. The bpm axis fits what is drawn.")
+        paragraph("The comparison (v) takes each pair of writers with at least 14 days on which both have a value, "
+                  + "and gives the mean of their daily differences and how much those differences vary (standard "
+                  + "deviation). It says how far apart two writers read, not which one is right.")
+
+        heading("Mouse and settings")
+        paragraph("Mouse: a click on a day in the chart or the per-source columns moves the cursor there; a click on a "
+                  + "legend entry shows or hides that writer; a click on a pane focuses it; the wheel scrolls. "
+                  + "Turn it off with \"mouse = off\" in the config file.")
+        paragraph("Config file: $XDG_CONFIG_HOME/rhr/config (else ~/.config/rhr/config), one \"key = value\" a line: "
+                  + "theme = default, high-contrast or mono; mouse = on or off; aggregation = latest, lowest or mean.")
+        paragraph("The aggregation, zoom, hidden writers and aids are kept per store in $XDG_STATE_HOME/rhr/ (else "
+                  + "~/.local/state/rhr/) and restored when the store is opened again.")
 
         heading("This data")
         if !model.source.isEmpty { paragraph("Source: \(model.source)") }
@@ -99,29 +128,16 @@ enum HelpView {
 
     /// How far the help can scroll on a screen of `size`.
     static func maxScroll(_ model: Model, size: TerminalSize, glyphs: Glyphs) -> Int {
-        max(0, lines(model, width: size.width - 1, glyphs: glyphs).count - max(0, size.height - 2))
+        OverlayPage.maxScroll(lineCount: lines(model, width: size.width - 1, glyphs: glyphs).count, size: size)
     }
 
     /// Over the whole of `buffer`.
     static func draw(_ model: Model, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {
-        let rect = buffer.bounds
-        buffer.fill(rect)
-        guard rect.height >= 3 else { return }
-        let body = Rect(x: 0, y: 1, width: rect.width, height: rect.height - 2)
-        let all = lines(model, width: rect.width - 1, glyphs: g)
-        let maxScroll = max(0, all.count - body.height)
-        let scroll = min(model.scroll, maxScroll)
-        let position = maxScroll > 0
-            ? "lines \(scroll + 1)\(g.dash)\(min(all.count, scroll + body.height)) of \(all.count) \(g.dot) \(g.unicode ? "↑↓" : "j k") PgUp PgDn \(g.dot) "
-            : ""
-        buffer.drawRow(left: [Span(" rhr ", .title), Span("  help", .bold)],
-                       right: [Span(position + "Esc or ? closes \(g.dot) q quits ", .muted)], in: rect, row: 0,
-                       ellipsis: g.ellipsis)
-        for (row, line) in all.dropFirst(scroll).prefix(body.height).enumerated() {
-            line.draw(in: &buffer, x: body.x, y: body.y + row, clip: body)
-        }
+        let width = buffer.width
         // The wellness note stays in view however far the help is scrolled (R11).
-        let note = DisplayWidth.of(wellnessNote) + 2 <= rect.width ? wellnessNote : "Not medical advice."
-        buffer.drawRow(StyledLine(" " + note, .bold), in: rect, row: rect.height - 1)
+        let note = DisplayWidth.of(wellnessNote) + 2 <= width ? wellnessNote : "Not medical advice."
+        OverlayPage.draw(lines(model, width: width - 1, glyphs: g), title: "help",
+                         closes: "Esc, q or ? closes \(g.dot) F10 quits", scroll: model.scroll,
+                         lastRow: StyledLine(" " + note, .bold), glyphs: g, on: &buffer)
     }
 }

@@ -8,6 +8,8 @@ public enum DashboardAction: String, Sendable, Hashable, CaseIterable {
     case first, last, today
     case zoomIn, zoomOut
     case aggregation, context, toggleWriter
+    case mean, band, bandWriter, whiskers, comparison
+    case columnsLeft, columnsRight
     case focusNext, focusPrevious
     case goToDate, reload, help, close, quit
 }
@@ -72,15 +74,29 @@ public enum KeyTable {
         KeyBinding([.character("c")], .context, "show or hide the sedentary minimum (context, not resting)",
                    hint: "context"),
         KeyBinding((1...9).map { .character(Character(String($0))) }, .toggleWriter,
-                   "show or hide writer 1–9 (numbers in the legend)", hint: "writers", label: "1–9",
-                   footerKeys: "1–9"),
-        KeyBinding([.tab], .focusNext, "focus: chart → per-source columns → detail", hint: "focus"),
+                   "show or hide writer 1–9 (numbers in the legend; a click on its entry does the same)",
+                   hint: "writers", label: "1–9", footerKeys: "1–9"),
+        KeyBinding([.character("m")], .mean, "7-day mean on or off: each writer's line becomes the mean of the 7 days "
+                   + "ending on each day (when 4 of them have a value); the daily values stay as dots", hint: "mean"),
+        KeyBinding([.character("b")], .band, "usual range on or off: behind the lines, the middle half (first to third "
+                   + "quartile) of one writer's values in the 28 days ending on each day, once 14 of them have a value",
+                   hint: "band"),
+        KeyBinding([.character("f")], .bandWriter, "the usual range follows the next visible writer"),
+        KeyBinding([.character("w")], .whiskers, "whiskers on or off: at week and month zoom, each point's lowest and "
+                   + "highest day"),
+        KeyBinding([.character("v")], .comparison, "compare writers: for each pair with at least 14 shared days, how far "
+                   + "apart they read", hint: "compare"),
+        KeyBinding([.character("<")], .columnsLeft, "per-source columns: scroll to the writers on the left"),
+        KeyBinding([.character(">")], .columnsRight, "per-source columns: scroll to the writers on the right"),
+        KeyBinding([.tab], .focusNext, "focus: chart → per-source columns → detail (a click focuses a pane)",
+                   hint: "focus"),
         KeyBinding([.backTab], .focusPrevious, "focus the other way"),
         KeyBinding([.character("/")], .goToDate, "go to a date: 2026-03-12, 2026-03, 2026 or 12 Mar 2026", hint: "date"),
         KeyBinding([.character("r")], .reload, "reload from the store", hint: "reload"),
-        KeyBinding([.character("?")], .help, "this help", hint: "help"),
-        KeyBinding([.escape], .close, "close help or the date prompt"),
-        KeyBinding([.character("q"), .control("c")], .quit, "quit", hint: "quit"),
+        KeyBinding([.character("?"), .function(1)], .help, "this help", hint: "help"),
+        KeyBinding([.escape], .close, "close help, the comparison or the date prompt"),
+        KeyBinding([.character("q"), .control("c"), .function(10)], .quit,
+                   "quit (q closes help or the comparison first)", hint: "quit"),
     ]
 
     private static let byKey: [Key: DashboardAction] = {

@@ -79,8 +79,9 @@ struct StyledLine: Sendable {
 
 enum Flow {
     /// Places items (each a few spans that stay together) left to right, `gap` apart, wrapping onto new lines
-    /// that start with `indent` spaces; an item wider than a line is cut.
-    static func lines(_ items: [[Span]], width: Int, gap: Int = 2, indent: Int = 0, firstIndent: Int = 0) -> [StyledLine] {
+    /// that start with `indent` spaces; an item wider than a line is cut, ending in `ellipsis`.
+    static func lines(_ items: [[Span]], width: Int, gap: Int = 2, indent: Int = 0, firstIndent: Int = 0,
+                      ellipsis: String = "…") -> [StyledLine] {
         guard width > 0 else { return [] }
         var lines: [StyledLine] = []
         var current: [Span] = firstIndent > 0 ? [Span(String(repeating: " ", count: firstIndent))] : []
@@ -96,10 +97,48 @@ enum Flow {
                 current.append(Span(String(repeating: " ", count: gap)))
                 used += gap
             }
-            current += item
-            used += w
+            let room = width - used
+            if w > room, item.count == 1, case let words = TextFit.wrap(item[0].text, room, ellipsis: ellipsis),
+               words.count > 1 {
+                // Words too long for the line go on, indented, on the next lines.
+                current.append(Span(words[0], item[0].style))
+                for more in words.dropFirst().flatMap({ TextFit.wrap($0, width - indent, ellipsis: ellipsis) }) {
+                    lines.append(StyledLine(current))
+                    current = [Span(String(repeating: " ", count: indent)), Span(more, item[0].style)]
+                }
+                used = indent + (current.last?.width ?? 0)
+                continue
+            }
+            // Any other item wider than a line is cut, ending in an ellipsis.
+            current += w > room ? cut(item, room, ellipsis: ellipsis) : item
+            used += min(w, room)
         }
         if used > (lines.isEmpty ? firstIndent : indent) { lines.append(StyledLine(current)) }
         return lines
+    }
+
+    /// Spans cut to `width` columns, ending in `ellipsis`.
+    static func cut(_ spans: [Span], _ width: Int, ellipsis: String) -> [Span] {
+        let room = width - DisplayWidth.of(ellipsis)
+        guard room > 0 else { return [Span(TextFit.truncate(spans.map(\.text).joined(), width, ellipsis: ellipsis))] }
+        var out: [Span] = []
+        var used = 0
+        for span in spans {
+            if used + span.width <= room {
+                out.append(span)
+                used += span.width
+                continue
+            }
+            var text = ""
+            for ch in span.text {
+                let w = DisplayWidth.of(ch)
+                if used + w > room { break }
+                text.append(ch)
+                used += w
+            }
+            out.append(Span(text + ellipsis, span.style))
+            return out
+        }
+        return out
     }
 }

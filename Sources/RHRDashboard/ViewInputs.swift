@@ -9,7 +9,8 @@ extension DashboardLayout {
     init(_ state: DashboardState, size: TerminalSize? = nil, noticeCount: Int? = nil) {
         self.init(size: size ?? state.size,
                   noticeCount: noticeCount ?? state.index.notices(today: state.today).count, focus: state.focus,
-                  writerCount: state.index.writers.count, showContext: state.showContext)
+                  writerCount: state.index.writers.count, showContext: state.showContext,
+                  hasMessage: state.message != nil && state.overlay == .none)
     }
 }
 
@@ -25,7 +26,23 @@ extension HeaderView.Model {
                   asOf: Dictionary(index.storeAsOf.map { ($0.store, $0.asOf) }, uniquingKeysWith: max),
                   source: index.data.source,
                   today: state.today,
-                  live: state.live)
+                  live: state.live,
+                  aids: HeaderView.aids(state))
+    }
+}
+
+extension HeaderView {
+    /// The trend aids that are on, named as the header shows them.
+    static func aids(_ state: DashboardState) -> [(long: String, short: String)] {
+        guard state.index.hasResting else { return [] }
+        var aids: [(long: String, short: String)] = []
+        if state.showMean { aids.append(("7-day mean", "mean")) }
+        if state.showBand, let w = state.bandWriterIndex {
+            let name = Glyphs(unicode: state.capabilities.unicode).shortName(state.index.writers[w])
+            aids.append(("usual range of \(name)", "range"))
+        }
+        if state.showWhiskers { aids.append(("whiskers", "whiskers")) }
+        return aids
     }
 }
 
@@ -33,20 +50,30 @@ extension ChartView.Model {
     /// The series are computed here, for the window at `plotWidth`, before the chart draws anything.
     init(_ state: DashboardState, plotWidth: Int, glyphs: Glyphs) {
         let index = state.index
-        let window = ChartWindow(state, width: plotWidth)
-        self.init(series: ChartSeries(index, window: window, aggregation: state.aggregation, hidden: state.hidden,
-                                      showContext: state.showContext, changedDays: state.changedDays, glyphs: glyphs),
+        let window = ChartWindow(state, width: plotWidth, previousStart: state.windowStart)
+        let options = ChartSeries.Options(aggregation: state.aggregation, hidden: state.hidden,
+                                          showContext: state.showContext, changedDays: state.changedDays,
+                                          showMean: state.showMean, showWhiskers: state.showWhiskers,
+                                          bandWriter: state.showBand ? state.bandWriterIndex : nil)
+        self.init(series: ChartSeries(index, window: window, options: options),
                   window: window,
                   cursor: state.cursor,
                   today: state.today,
                   focused: state.focus == .chart,
                   cursorChanged: state.changedDays.contains(state.cursor),
-                  writers: index.writers.map {
-                      ChartView.LegendWriter(store: $0.store, name: glyphs.shortName($0), visible: state.isVisible($0))
-                  },
+                  writers: ChartLegend.writers(state, glyphs: glyphs),
                   contextWriterNames: index.contextWriters.map(glyphs.shortName),
-                  showContext: state.showContext,
-                  allHidden: index.hasResting && index.writers.allSatisfy { !state.isVisible($0) })
+                  allHidden: index.hasResting && index.writers.allSatisfy { !state.isVisible($0) },
+                  showMean: state.showMean,
+                  showWhiskers: state.showWhiskers,
+                  color: state.capabilities.color)
+    }
+}
+
+extension ChartLegend {
+    /// Every writer as the legend shows it.
+    static func writers(_ state: DashboardState, glyphs: Glyphs) -> [Writer] {
+        state.index.writers.map { Writer(store: $0.store, name: glyphs.shortName($0), visible: state.isVisible($0)) }
     }
 }
 
@@ -61,7 +88,8 @@ extension ColumnsView.Model {
                   firstDay: state.firstNavigableDay,
                   lastDay: max(index.lastDay ?? state.cursor, state.cursor),
                   changedDays: state.changedDays,
-                  focused: state.focus == .columns)
+                  focused: state.focus == .columns,
+                  scroll: state.columnScroll)
     }
 }
 
@@ -85,7 +113,7 @@ extension FooterView.Model {
     init(_ state: DashboardState) {
         var prompt: String?
         if case .goTo(let text) = state.overlay { prompt = text }
-        self.init(prompt: prompt, message: state.message, hasResting: state.index.hasResting)
+        self.init(prompt: prompt, hasResting: state.index.hasResting)
     }
 }
 
@@ -109,5 +137,20 @@ extension HelpView {
 extension EmptyStateView.Model {
     init(_ state: DashboardState, notices: [String]) {
         self.init(diagnosis: state.index.diagnosis, notices: notices)
+    }
+}
+
+extension ComparisonView.Model {
+    init(_ state: DashboardState) {
+        self.init(index: state.index, aggregation: state.aggregation,
+                  pairs: state.comparisonPairs ?? ComparisonView.pairs(state.index, aggregation: state.aggregation),
+                  scroll: state.helpScroll)
+    }
+}
+
+extension ComparisonView {
+    /// How far the comparison can scroll at the state's size.
+    static func maxScroll(_ state: DashboardState) -> Int {
+        maxScroll(Model(state), size: state.size, glyphs: Glyphs(unicode: state.capabilities.unicode))
     }
 }

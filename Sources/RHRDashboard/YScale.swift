@@ -1,50 +1,57 @@
-/// The bpm axis: a whole-number step per row chosen so the values in view fit, centred, with labels on
-/// round values. Autoscaled to what is on screen; never a fixed "normal" band (R11).
+/// The bpm axis: the range of the values in view with a little air, never a fixed "normal" band (R11), and
+/// labels on round values (multiples of 1, 2, 5, 10, …) at least two rows apart. Rows are split in four braille
+/// dots, so a value's height is drawn to a quarter of a row.
 struct YScale: Equatable {
-    /// The value of the bottom row.
+    /// The values at the bottom and the top edge of the plot.
     let low: Double
-    /// bpm per row.
-    let step: Double
+    let high: Double
     let rows: Int
+    /// The distance between labelled values.
+    let tick: Double
 
-    static let steps: [Double] = [1, 2, 3, 4, 5, 10, 15, 20, 25, 50, 100, 200, 500]
+    static let ticks: [Double] = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]
+    /// A flat series still gets this many bpm of height, so a line of equal values is not drawn as a cliff.
+    static let minimumSpan = 4.0
 
     static func fit(min lo: Double, max hi: Double, rows: Int) -> YScale {
         let rows = Swift.max(1, rows)
-        let span = Swift.max(0, hi - lo)
-        let room = Double(Swift.max(1, rows - 1))
-        // Leave a little air above and below when the rows allow it.
-        let step = steps.first { $0 * room >= span + (rows > 6 ? $0 : 0) } ?? steps.last!
-        let height = step * room
-        var low = ((lo + hi) / 2 - height / 2) / step
-        low = low.rounded(.down) * step
-        if low + height < hi { low += step }
-        if low > lo { low = (lo / step).rounded(.down) * step }
-        return YScale(low: low, step: step, rows: rows)
+        var lo = lo, hi = Swift.max(lo, hi)
+        if hi - lo < minimumSpan {
+            let middle = (lo + hi) / 2
+            lo = middle - minimumSpan / 2
+            hi = middle + minimumSpan / 2
+        }
+        let air = Swift.max(0.5, (hi - lo) * 0.04)
+        let low = lo - air, high = hi + air
+        for tick in ticks {
+            let scale = YScale(low: low, high: high, rows: rows, tick: tick)
+            let labelled = scale.labelledRows()
+            if zip(labelled, labelled.dropFirst()).allSatisfy({ $1.row - $0.row >= 2 }) { return scale }
+        }
+        return YScale(low: low, high: high, rows: rows, tick: ticks.last!)
+    }
+
+    /// Dot rows in the plot: four a row.
+    var dots: Int { rows * 4 }
+
+    /// The dot row (0 at the top) a value falls on, clamped into the plot.
+    func dot(of value: Double) -> Int {
+        guard high > low else { return dots / 2 }
+        let d = Int(((high - value) / (high - low) * Double(dots - 1)).rounded())
+        return Swift.min(Swift.max(d, 0), dots - 1)
     }
 
     /// The row (0 at the top) a value falls on, clamped into the plot.
-    func row(of value: Double) -> Int {
-        let r = rows - 1 - Int(((value - low) / step).rounded())
-        return Swift.min(Swift.max(r, 0), rows - 1)
-    }
+    func row(of value: Double) -> Int { dot(of: value) / 4 }
 
-    func value(ofRow row: Int) -> Double { low + Double(rows - 1 - row) * step }
-
-    /// The rows that carry a label: about five, evenly spaced, at least two rows apart, placed so the
-    /// roundest value in reach gets one.
-    func labelledRows() -> [Int] {
-        guard rows >= 2 else { return [0] }
-        let every = max(2, rows / 5)
-        func roundness(_ row: Int) -> Int {
-            let v = value(ofRow: row)
-            if v.truncatingRemainder(dividingBy: 10) == 0 { return 3 }
-            if v.truncatingRemainder(dividingBy: 5) == 0 { return 2 }
-            return v.truncatingRemainder(dividingBy: 2) == 0 ? 1 : 0
+    /// The labelled values, top row first: the multiples of `tick` in range, each on the row it falls on.
+    func labelledRows() -> [(row: Int, value: Double)] {
+        var out: [(row: Int, value: Double)] = []
+        var value = (high / tick).rounded(.down) * tick
+        while value >= low {
+            out.append((row(of: value), value))
+            value -= tick
         }
-        // From the bottom up: the first `every` rows compete for the anchor.
-        let candidates = (0..<min(every, rows)).map { rows - 1 - $0 }
-        let anchor = candidates.max { (roundness($0), $0) < (roundness($1), $1) } ?? rows - 1
-        return (0..<rows).filter { (anchor - $0) % every == 0 }
+        return out
     }
 }

@@ -47,3 +47,23 @@ public enum Zoom: Int, Sendable, Hashable, CaseIterable {
 
     static func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
 }
+
+/// The buckets of days met in order, the calendar worked out once per bucket rather than once per day: ten
+/// years at month zoom are 3,650 days in 120 buckets, and a key press redraws them all.
+struct BucketCursor {
+    let zoom: Zoom
+    private var current = 0
+    private var first = LocalDay(daysSinceEpoch: 1)
+    private var last = LocalDay(daysSinceEpoch: 0)
+
+    init(_ zoom: Zoom) { self.zoom = zoom }
+
+    mutating func bucket(of day: LocalDay) -> Int {
+        if day < first || day > last {
+            current = zoom.bucket(of: day)
+            first = zoom.firstDay(ofBucket: current)
+            last = zoom.lastDay(ofBucket: current)
+        }
+        return current
+    }
+}

@@ -17,6 +17,8 @@ public final class DashboardSession {
     private let loader: BackgroundLoader
     private let feed: DashboardFeed?
     private let today: () -> LocalDay
+    /// How the store was looked at when the last run ended (to keep for the next one).
+    public private(set) var finalSettings: ViewSettings?
 
     /// `load` reads the whole store; `loadDays`, when given, reads some days of it for a live update (else a
     /// live update reads everything). Both run on a background thread (open a connection of their own there).
@@ -32,12 +34,18 @@ public final class DashboardSession {
     }
 
     /// Runs until `q`, Ctrl-C or a signal; the caller opens and closes the terminal. `initial` is drawn at
-    /// once (when partial, the whole history follows from `load`); without it, `load` runs first.
-    public func run(on terminal: TerminalDevice, initial: DashboardData? = nil) throws -> DashboardExit {
+    /// once (when partial, the whole history follows from `load`); without it, `load` runs first. `settings`:
+    /// the view to open with (a store's kept state); `mouse`: whether clicks and the wheel count. The view at
+    /// the end is left in `finalSettings`.
+    public func run(on terminal: TerminalDevice, initial: DashboardData? = nil, settings: ViewSettings? = nil,
+                    mouse: Bool = true) throws -> DashboardExit {
         // Without initial data, read on this thread: there is nothing to show until then anyway.
         let data = try initial ?? load()
         var state = DashboardState(data: data, size: terminal.size, today: today(),
                                    capabilities: terminal.capabilities)
+        if let settings { state.settings = settings }
+        state.mouse = mouse
+        defer { finalSettings = state.settings }
         loader.setBase(state.index)
         if data.isPartial { loader.start(.history) }
         if let effect = apply(feed?.start() ?? [], to: &state), effect == .quit { return .quit }
@@ -54,6 +62,8 @@ public final class DashboardSession {
                 events = [.tick(today: today())]
             case .key(let key):
                 events = [.key(key)]
+            case .mouse(let event):
+                events = [.mouse(event)]
             case .resize(let size):
                 events = [.resize(size)]
             case .signal(let signal):

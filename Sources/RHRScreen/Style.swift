@@ -3,10 +3,14 @@
 public struct Style: Sendable, Hashable {
     public var tint: Tint
     public var attributes: Attributes
+    /// A background role (the chart's "usual range" band); nil: the terminal's own background. Dropped
+    /// without colour, so a view that needs the area seen without colour draws it with glyphs as well.
+    public var background: Tint?
 
-    public init(tint: Tint = .plain, _ attributes: Attributes = []) {
+    public init(tint: Tint = .plain, _ attributes: Attributes = [], background: Tint? = nil) {
         self.tint = tint
         self.attributes = attributes
+        self.background = background
     }
 
     public static let plain = Style()
@@ -14,7 +18,10 @@ public struct Style: Sendable, Hashable {
     public static let dim = Style(tint: .muted)
     public static let reverse = Style(tint: .plain, .reverse)
 
-    public func with(_ extra: Attributes) -> Style { Style(tint: tint, attributes.union(extra)) }
+    public func with(_ extra: Attributes) -> Style { Style(tint: tint, attributes.union(extra), background: background) }
+
+    /// The same style over a background role.
+    public func on(_ background: Tint?) -> Style { Style(tint: tint, attributes, background: background) }
 
     /// Text attributes that every terminal and `NO_COLOR` allow.
     public struct Attributes: OptionSet, Sendable, Hashable {
@@ -37,6 +44,8 @@ public enum Tint: Sendable, Hashable {
     case accent
     /// The sedentary context series (R8): visibly not one of the resting series.
     case context
+    /// Behind the chart: the "usual range" band (a quiet background, never a colour that judges).
+    case band
     case series(Int)
 
     /// Distinct series colours the palette offers before it repeats.

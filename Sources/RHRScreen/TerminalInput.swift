@@ -6,6 +6,8 @@ public enum Key: Sendable, Hashable, CustomStringConvertible {
     case up, down, left, right
     case pageUp, pageDown, home, end
     case escape, tab, backTab, enter, backspace, delete
+    /// F1…F12.
+    case function(Int)
 
     public var description: String {
         switch self {
@@ -25,6 +27,7 @@ public enum Key: Sendable, Hashable, CustomStringConvertible {
         case .enter: return "Enter"
         case .backspace: return "Backspace"
         case .delete: return "Delete"
+        case .function(let n): return "F\(n)"
         }
     }
 
@@ -57,4 +60,26 @@ public enum TerminalInput: Sendable, Hashable {
     case signal(TerminalSignal)
     /// One of the extra file descriptors the caller asked to watch is readable (a daemon socket).
     case readable(Int32)
+    case mouse(MouseEvent)
+}
+
+/// A mouse button or wheel event at a cell (0-based, from the top left), as the terminal reported it.
+public struct MouseEvent: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        /// The left button went down.
+        case press
+        /// The wheel turned away from the user (content moves up: earlier rows).
+        case wheelUp
+        case wheelDown
+    }
+
+    public var kind: Kind
+    public var x: Int
+    public var y: Int
+
+    public init(_ kind: Kind, x: Int, y: Int) {
+        self.kind = kind
+        self.x = x
+        self.y = y
+    }
 }

@@ -15,21 +15,32 @@ public final class CursesTerminal: TerminalDevice {
     /// The terminal went away (SIGHUP, or a hang-up seen on stdin first).
     private var hungUp = false
 
-    /// Opens the terminal, or returns nil when stdin or stdout is not a terminal or `TERM` is unknown, so the
-    /// caller can print plain text instead. Call `close()` on every way out.
-    public static func open(environment: [String: String]) -> CursesTerminal? {
+    /// The mouse is reported (a press and the wheel).
+    private let mouse: Bool
+
+    /// Opens the terminal, or returns nil when stdin or stdout is not a terminal, `TERM` is unknown, or the
+    /// terminal cannot move its cursor (`TERM=dumb`), so the caller can print plain text instead. `theme` mono
+    /// means no colour; `mouse` asks for clicks and the wheel. Call `close()` on every way out.
+    public static func open(environment: [String: String], theme: Theme = .standard, mouse: Bool = true) -> CursesTerminal? {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { return nil }
         // Without this, wide glyphs come out as garbage.
         setlocale(LC_ALL, "")
         let codeset = nl_langinfo(rhr_codeset()).map { String(cString: $0) } ?? ""
-        let capabilities = TerminalCapabilities.detect(environment: environment, codeset: codeset)
+        var capabilities = TerminalCapabilities.detect(environment: environment, codeset: codeset)
+        if theme == .mono { capabilities.color = false }
         TerminalSignals.saveTerminalModes()
         // newterm returns nil on an unknown TERM where initscr would exit the process.
         guard let screen = newterm(nil, rhr_stdout(), rhr_stdin()) else { return nil }
-        return CursesTerminal(screen: screen, capabilities: capabilities)
+        // A terminal without cursor addressing would get the whole screen on one line: plain text instead.
+        guard rhr_terminfo_string("cup") != nil else {
+            endwin()
+            delscreen(screen)
+            return nil
+        }
+        return CursesTerminal(screen: screen, capabilities: capabilities, theme: theme, mouse: mouse)
     }
 
-    private init(screen: OpaquePointer, capabilities: TerminalCapabilities) {
+    private init(screen: OpaquePointer, capabilities: TerminalCapabilities, theme: Theme, mouse: Bool) {
         self.screen = screen
         set_term(screen)
         cbreak()
@@ -43,18 +54,27 @@ public final class CursesTerminal: TerminalDevice {
         if capabilities.color && has_colors() {
             start_color()
             use_default_colors()
-            palette = Palette.start(colors: Int(rhr_colors()))
+            palette = Palette.start(colors: Int(rhr_colors()), highContrast: theme == .highContrast)
         }
         self.palette = palette
         self.capabilities = TerminalCapabilities(unicode: capabilities.unicode, color: palette.pairs > 0)
         self.size = TerminalSize(width: Int(rhr_cols()), height: Int(rhr_lines()))
-        let restore = ["sgr0", "cnorm", "rmkx", "rmcup"].flatMap(TerminalSignals.terminfoBytes)
+        self.mouse = mouse
+        var restore = ["sgr0", "cnorm", "rmkx", "rmcup"].flatMap(TerminalSignals.terminfoBytes)
+        if mouse {
+            // Reported at once, not held back to tell clicks from double clicks.
+            mouseinterval(0)
+            mousemask(rhr_mouse_events(), nil)
+            // A crash must switch mouse reporting off too, or the shell gets escape codes for every click.
+            restore += Array("\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1006l".utf8)
+        }
         TerminalSignals.install(restoreBytes: restore)
     }
 
     /// Ends curses and gives the terminal back as the shell had it. Safe to call twice.
     public func close() {
         guard let screen else { return }
+        if mouse { mousemask(0, nil) }
         endwin()
         delscreen(screen)
         self.screen = nil
@@ -129,6 +149,10 @@ public final class CursesTerminal: TerminalDevice {
                     size = TerminalSize(width: Int(rhr_cols()), height: Int(rhr_lines()))
                     return .resize(size)
                 }
+                if Int32(code) == rhr_key_mouse() {
+                    if let event = Self.mouseEvent() { return .mouse(event) }
+                    continue
+                }
                 if let key = Self.functionKey(Int32(code)) { return .key(key) }
                 continue   // a function key rhr has no use for
             }
@@ -150,8 +174,27 @@ public final class CursesTerminal: TerminalDevice {
         case KEY_ENTER: return .enter
         case KEY_BACKSPACE: return .backspace
         case KEY_DC: return .delete
+        case rhr_key_f(1)...rhr_key_f(12): return .function(Int(code - rhr_key_f(0)))
         default: return nil
         }
+    }
+
+    /// The mouse event curses decoded: a left press or a turn of the wheel; nil for the rest (releases).
+    private static func mouseEvent() -> MouseEvent? {
+        var event = MEVENT()
+        guard getmouse(&event) == OK else { return nil }
+        let state = event.bstate
+        let kind: MouseEvent.Kind
+        if state & rhr_button1_pressed() != 0 {
+            kind = .press
+        } else if state & rhr_wheel_up() != 0 {
+            kind = .wheelUp
+        } else if state & rhr_wheel_down() != 0 {
+            kind = .wheelDown
+        } else {
+            return nil
+        }
+        return MouseEvent(kind, x: Int(event.x), y: Int(event.y))
     }
 
     static func characterKey(_ value: UInt32) -> Key? {
@@ -183,10 +226,13 @@ struct Palette {
 
     static let none = Palette(pairs: 0)
 
-    // Pair numbers: 1 muted, 2 accent, 3 context, 4… the series.
-    static func pair(for tint: Tint) -> Int16 {
+    /// Foreground roles, in pair order: 0 plain (the default pair when on the default background), 1 muted,
+    /// 2 accent, 3 context, 4… the series.
+    static let roles = 4 + Tint.seriesCount
+
+    static func role(_ tint: Tint) -> Int16 {
         switch tint {
-        case .plain: return 0
+        case .plain, .band: return 0
         case .muted: return 1
         case .accent: return 2
         case .context: return 3
@@ -194,21 +240,33 @@ struct Palette {
         }
     }
 
+    /// The pair for a foreground role on the default background, or (from `roles` on) on the band's.
+    static func pair(for tint: Tint, onBand: Bool = false) -> Int16 {
+        onBand ? Int16(roles) + role(tint) : role(tint)
+    }
+
     @MainActor
-    static func start(colors: Int) -> Palette {
+    static func start(colors: Int, highContrast: Bool = false) -> Palette {
         let rich = colors >= 256
-        // 256 colours: blue, gold, violet, teal, salmon, sky, khaki, orchid, pale cyan.
-        let series256: [Int16] = [74, 179, 140, 73, 216, 110, 186, 176, 152]
+        // 256 colours: blue, gold, violet, teal, salmon, sky, khaki, orchid, pale cyan; brighter ones for
+        // high contrast.
+        let series256: [Int16] = highContrast ? [39, 214, 171, 51, 209, 117, 227, 213, 159]
+            : [74, 179, 140, 73, 216, 110, 186, 176, 152]
         let series8: [Int16] = [Int16(COLOR_CYAN), Int16(COLOR_YELLOW), Int16(COLOR_MAGENTA), Int16(COLOR_BLUE),
                                 Int16(COLOR_CYAN), Int16(COLOR_YELLOW), Int16(COLOR_MAGENTA), Int16(COLOR_BLUE),
                                 Int16(COLOR_WHITE)]
-        init_pair(1, rich ? 245 : -1, -1)
-        init_pair(2, rich ? 110 : Int16(COLOR_CYAN), -1)
-        init_pair(3, rich ? 181 : Int16(COLOR_WHITE), -1)
-        for i in 0..<Tint.seriesCount {
-            init_pair(4 + Int16(i), rich ? series256[i] : series8[i], -1)
+        // Foregrounds per role (-1: the terminal's own); the band a quiet grey, or blue with 8 colours.
+        var foreground: [Int16] = [-1, rich ? (highContrast ? 250 : 245) : -1, rich ? (highContrast ? 117 : 110) : Int16(COLOR_CYAN),
+                                   rich ? (highContrast ? 224 : 181) : Int16(COLOR_WHITE)]
+        foreground += (0..<Tint.seriesCount).map { rich ? series256[$0] : series8[$0] }
+        let band: Int16 = rich ? (highContrast ? 238 : 236) : Int16(COLOR_BLUE)
+        for (role, colour) in foreground.enumerated() where role > 0 {
+            init_pair(Int16(role), colour, -1)
         }
-        return Palette(pairs: 4 + Int16(Tint.seriesCount), rich: rich)
+        for (role, colour) in foreground.enumerated() {
+            init_pair(Int16(roles + role), colour, band)
+        }
+        return Palette(pairs: Int16(2 * roles), rich: rich)
     }
 
     func attributes(for style: Style) -> (attr_t, Int16) {
@@ -222,8 +280,9 @@ struct Palette {
             if style.tint == .muted || style.tint == .context { attributes |= rhr_a_dim() }
             return (attributes, 0)
         }
+        let onBand = style.background == .band
         // With 8 colours there is no grey: muted is the default colour, dimmed.
-        if style.tint == .muted && !rich { return (attributes | rhr_a_dim(), 0) }
-        return (attributes, Palette.pair(for: style.tint))
+        if style.tint == .muted && !rich { return (attributes | rhr_a_dim(), Palette.pair(for: .plain, onBand: onBand)) }
+        return (attributes, Palette.pair(for: style.tint, onBand: onBand))
     }
 }

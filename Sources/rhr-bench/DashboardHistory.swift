@@ -2,7 +2,7 @@ import Foundation
 import RHRCore
 
 /// A made-up but realistically shaped history for the dashboard benchmark and for looking at the dashboard:
-/// ten years of resting heart rate from six writers (two HealthKit, four Health Connect), with gaps, a
+/// ten years of resting heart rate from eight writers (two HealthKit, six Health Connect), with gaps, a
 /// summer-time offset, a few out-of-range values, Health Connect values without an offset, sedentary heart
 /// rate for the watch, and two exports in a row so the last days carry revisions (R4).
 struct DashboardHistory {
@@ -17,7 +17,12 @@ struct DashboardHistory {
         Writer(store: .healthConnect, name: "com.fitbit.FitbitMobile", appName: "Fitbit"),
         Writer(store: .healthConnect, name: "com.sec.android.app.shealth", appName: "Samsung Health"),
         Writer(store: .healthConnect, name: "com.garmin.android.apps.connectmobile", appName: "Garmin Connect"),
+        Writer(store: .healthConnect, name: "fi.polar.polarflow", appName: "Polar Flow"),
+        Writer(store: .healthConnect, name: "com.whoop.android", appName: "WHOOP"),
     ]
+
+    /// The writers in every history: the watch, Withings and the Health Connect apps.
+    static var writerCount: Int { 2 + healthConnectWriters.count }
 
     /// The batches to apply, oldest first.
     func batches() -> [SyncBatch] {

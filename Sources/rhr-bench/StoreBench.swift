@@ -4,7 +4,7 @@ import RHRFormats
 import RHRJSON
 import RHRStore
 
-/// Applies a 1,000-sample batch to a store holding 10 years × 6 writers (docs/design.md section 7: ≤ 50 ms),
+/// Applies a 1,000-sample batch to a store holding 10 years × 8 writers (docs/design.md section 7: ≤ 50 ms),
 /// beside a baseline measured in the same run: the same store applying a batch of one sample.
 enum StoreBench {
     static func run(_ arguments: [String]) throws {
@@ -23,7 +23,7 @@ enum StoreBench {
         }
         let built = Date().timeIntervalSince(buildStart)
         let total = try store.samples().count
-        print(String(format: "store: built %d samples (10 years × 6 writers) in %.2f s", total, built))
+        print(String(format: "store: built %d samples (10 years × %d writers) in %.2f s", total, DashboardHistory.writerCount, built))
 
         var big: [Double] = []
         var small: [Double] = []

@@ -106,7 +106,7 @@ struct DashboardEndToEndTests {
         let tmux = try dashboardOnRestingStore(environment: "LANG=C NO_COLOR=1")
         let screen = try tmux.waitFor("12 Jan - 12 Mar 2026")
         #expect(screen.unicodeScalars.allSatisfy { $0.isASCII })
-        #expect(screen.contains("Health Connect: 1 o Oura  HealthKit: 2 + Jane's Apple Watch"))
+        #expect(screen.contains("Health Connect: 1 Oura  HealthKit: 2 Jane's Apple Watch"))
         #expect(screen.contains("? provisional: Apple may still replace this estimate"))
         #expect(screen.contains(">Thu 12 Mar 2026"))
         // Colours are SGR 30–37, 40–47, 90–97, 100–107 and 38;5/48;5; 39 and 49 only reset to the default.
@@ -186,7 +186,7 @@ struct LiveDashboardEndToEndTests {
     /// A bridge's batch: the watch's estimate for 13 Mar, the day after the store's last.
     static let batch = #"{"store":"healthkit","stream":"bridge","asOf":"2026-03-13T08:00:00+01:00","cursor":{"previous":null,"next":"b1"},"upserted":[{"type":"restingHeartRate","uuid":"E2E-1","start":"2026-03-13T00:02:00+01:00","end":"2026-03-13T07:30:00+01:00","value":47,"unit":"count/min","source":{"name":"Jane’s Apple Watch","productType":"Watch7,1"}}],"deleted":[]}"#
 
-    @Test("A push shows with its ✱ mark; SIGTERM to the daemon: 'daemon stopped', keys still work, q restores the terminal")
+    @Test("A push shows with its ↻ mark; SIGTERM to the daemon: 'daemon stopped', keys still work, q restores the terminal")
     func liveDashboard() throws {
         let dir = try TemporaryDirectory(prefix: "rhr-e2e")
         let store = dir.storePath, socket = dir.socketPath, pidFile = dir.file("daemon.pid")
@@ -208,7 +208,7 @@ struct LiveDashboardEndToEndTests {
         // The cursor was on the most recent day, so it follows the new one; the day is marked.
         // (Each wait asks for all it checks in one capture: a capture can catch a frame half drawn.)
         try tmux.waitUntil("the pushed day, marked, with its value") {
-            $0.contains(#/▸Fri 13 Mar 2026✱ +47/#) && $0.contains("Updated: 13 Mar.")
+            $0.contains(#/▸Fri 13 Mar 2026↻ +47/#) && $0.contains("Updated: 13 Mar.")
         }
 
         let text = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -221,7 +221,7 @@ struct LiveDashboardEndToEndTests {
         try tmux.send("Left")
         // The dashboard goes on: the cursor moves, a key clears the marks, the header still says it.
         try tmux.waitUntil("the cursor moved, the marks gone") {
-            $0.contains("▸Thu 12 Mar 2026") && !$0.contains("✱") && $0.contains("daemon stopped")
+            $0.contains("▸Thu 12 Mar 2026") && !$0.contains("↻") && $0.contains("daemon stopped")
         }
         try tmux.send("q")
         try tmux.waitFor("rhr exited 0", history: true)

@@ -9,11 +9,14 @@ enum Binary {
 
     /// A command line for tmux: the dashboard in a UTF-8 locale and a fixed zone, then, once it exits, its
     /// status and the terminal modes it left behind. The inner shell writes its pid (which `exec` hands to rhr).
+    /// The config and view state go nowhere (a directory that cannot exist) unless `environment` names them, so
+    /// a test never reads or writes the files of whoever runs it.
     static func dashboard(_ arguments: String, pidFile: String? = nil, environment: String = "") throws -> String {
         let rhr = try rhr()
         // \$\$: expanded by the inner shell, whose pid `exec` passes on to rhr.
         let pid = pidFile.map { "echo \\$\\$ > '\($0)'; " } ?? ""
-        let inner = "\(pid)exec env TZ=UTC LANG=C.UTF-8 TERM=xterm-256color \(environment) '\(rhr)' \(arguments)"
+        let settings = "XDG_CONFIG_HOME=/dev/null/config XDG_STATE_HOME=/dev/null/state"
+        let inner = "\(pid)exec env TZ=UTC LANG=C.UTF-8 TERM=xterm-256color \(settings) \(environment) '\(rhr)' \(arguments)"
         // (Variables in `environment` come after the defaults, so they win: LANG=C, NO_COLOR=1.)
         return "sh -c \"\(inner)\"; echo \"rhr exited $?\"; stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' '; echo"
     }

@@ -15,20 +15,25 @@ struct DashboardTypesTests {
         #expect(TextFit.padLeft("58", 5) == "   58")
     }
 
-    @Test("The bpm axis fits the values with whole steps and labels about five rows")
+    @Test("The bpm axis fits the values in view, with a little air, and labels round values two rows apart")
     func yScale() {
-        let scale = YScale.fit(min: 51, max: 68, rows: 7)
-        #expect(scale.low <= 51 && scale.value(ofRow: 0) >= 68)
-        #expect(scale.step == scale.step.rounded())
-        #expect(scale.row(of: 68) >= 0 && scale.row(of: 51) <= 6)
+        // 53–62 over 7 rows: no 45–65 any more.
+        let scale = YScale.fit(min: 53, max: 62, rows: 7)
+        #expect(scale.low < 53 && scale.low > 51 && scale.high > 62 && scale.high < 64)
+        #expect(scale.row(of: 62) == 0 && scale.row(of: 53) == 6)
         #expect(scale.row(of: 500) == 0 && scale.row(of: -5) == 6)
+        let labels = scale.labelledRows()
+        #expect(labels.map(\.value) == [60, 55])
+        #expect(labels.allSatisfy { $0.value.truncatingRemainder(dividingBy: 5) == 0 })
+        // Four dot rows a row: a quarter of a row's worth of bpm is told apart.
+        #expect(scale.dot(of: 62) == 1 && scale.dot(of: 53) > scale.dot(of: 54))
+        // A flat series gets a few bpm of height, centred.
         let flat = YScale.fit(min: 58, max: 58, rows: 10)
-        #expect(flat.step == 1 && flat.row(of: 58) > 0 && flat.row(of: 58) < 9)
+        #expect(flat.high - flat.low >= YScale.minimumSpan && flat.row(of: 58) > 2 && flat.row(of: 58) < 7)
         let tall = YScale.fit(min: 40, max: 80, rows: 25)
-        let labels = tall.labelledRows()
-        #expect(labels.count >= 4 && labels.count <= 6)
-        #expect(zip(labels, labels.dropFirst()).allSatisfy { $1 - $0 >= 2 })
-        #expect(labels.contains { tall.value(ofRow: $0).truncatingRemainder(dividingBy: 10) == 0 })
+        let rows = tall.labelledRows().map(\.row)
+        #expect(rows.count >= 4 && rows.count <= 10)
+        #expect(zip(rows, rows.dropFirst()).allSatisfy { $1 - $0 >= 2 })
     }
 
     @Test("Buckets: weeks start on Monday, months are calendar months")
@@ -45,27 +50,69 @@ struct DashboardTypesTests {
         #expect(Zoom.month.bucket(of: LocalDay("2024-03-01")!) == feb + 1)
     }
 
-    @Test("The chart window keeps the cursor in view and never scrolls past the data")
+    /// A window on ten years of days, the cursor where asked, today the last day.
+    func window(width: Int = 74, cursor: LocalDay, first: LocalDay = LocalDay("2016-03-12")!,
+                last: LocalDay = LocalDay("2026-03-12")!, zoom: Zoom = .day, previous: Int? = nil) -> ChartWindow {
+        ChartWindow(zoom: zoom, width: width, cursor: cursor, dataFirst: first, dataLast: last, firstNavigable: first,
+                    lastNavigable: last, previousStart: previous)
+    }
+
+    @Test("The chart window keeps the cursor in view, scrolls only when it leaves, never past the ends")
     func chartWindow() {
-        let first = LocalDay("2020-01-01")!, last = LocalDay("2026-03-12")!
-        let w = ChartWindow(zoom: .day, width: 74, cursor: last, first: first, last: last, previousEnd: 0)
-        #expect(w.end == last.daysSinceEpoch && w.buckets == 74)
-        let back = ChartWindow(zoom: .day, width: 74, cursor: last.adding(days: -100), first: first, last: last,
-                               previousEnd: w.end)
+        let last = LocalDay("2026-03-12")!
+        let w = window(cursor: last)
+        #expect(w.end == last.daysSinceEpoch && w.buckets == 74 && w.cellsPerBucket == 1)
+        let back = window(cursor: last.adding(days: -100), previous: w.start)
         #expect(back.start == last.adding(days: -100).daysSinceEpoch)
-        let inside = ChartWindow(zoom: .day, width: 74, cursor: last.adding(days: -90), first: first, last: last,
-                                 previousEnd: back.end)
-        #expect(inside.end == back.end, "no scrolling while the cursor stays in view")
-        // A short history is drawn wider: up to six cells a day.
-        let short = ChartWindow(zoom: .day, width: 74, cursor: last, first: last.adding(days: -9), last: last, previousEnd: 0)
-        #expect(short.cellsPerBucket == 6 && short.end == last.daysSinceEpoch)
+        let inside = window(cursor: last.adding(days: -90), previous: back.start)
+        #expect(inside.start == back.start, "no scrolling while the cursor stays in view")
+        let early = window(cursor: LocalDay("2016-03-14")!, previous: back.start)
+        #expect(early.start == LocalDay("2016-03-14")!.daysSinceEpoch, "scrolled just enough")
+        let first = window(cursor: LocalDay("2016-03-14")!, previous: nil)
+        #expect(first.start == LocalDay("2016-03-12")!.daysSinceEpoch, "never a day before the first that can be reached")
+        // Sixty days in 74 columns: 60 buckets, the rest of the plot blank (no day the cursor cannot reach).
+        let short = window(cursor: last, first: last.adding(days: -59))
+        #expect(short.buckets == 60 && short.cellsPerBucket == 1 && short.usedWidth == 60)
+    }
+
+    @Test("The scale is fixed per zoom and width: moving the cursor anywhere never changes it")
+    func fixedScale() {
+        let last = LocalDay("2026-03-12")!, first = last.adding(days: -9)
+        var previous: Int?
+        var cells: Set<Int> = []
+        // Ten days of data, today 20 days later: the cursor walks past the last day to today.
+        for offset in 0...29 {
+            let w = ChartWindow(zoom: .day, width: 74, cursor: first.adding(days: offset), dataFirst: first, dataLast: last,
+                                firstNavigable: first, lastNavigable: last.adding(days: 20), previousStart: previous)
+            cells.insert(w.cellsPerBucket)
+            #expect(w.contains(bucket: first.adding(days: offset).daysSinceEpoch))
+            #expect(w.start >= first.daysSinceEpoch)
+            previous = w.start
+        }
+        #expect(cells == [7], "a short history is drawn wider, at one scale: \(cells)")
+        #expect(window(cursor: last, first: first).scaleWords == "7 columns a day")
+        #expect(window(cursor: last, zoom: .week).scaleWords == "1 column a week")
+    }
+
+    @Test("Issue 11: a sample on 0001-01-01 at month zoom; month ticks and steps stay real dates")
+    func yearOne() {
+        let first = LocalDay(year: 1, month: 1, day: 1)!, last = LocalDay("2026-03-12")!
+        let w = window(width: 74, cursor: first, first: first, last: last, zoom: .month)
+        #expect(w.firstDay == first)
+        let ticks = ChartView.ticks(w)
+        #expect(ticks.first?.label == "1")
+        #expect(ticks.allSatisfy { !$0.label.hasPrefix("-") })
+        // Before year 1 (a window reaching back, or a step from January of year 0): floor division.
+        let before = ChartWindow(zoom: .month, width: 74, cursor: first, dataFirst: first.adding(days: -800),
+                                 dataLast: last, firstNavigable: first.adding(days: -800), lastNavigable: last,
+                                 previousStart: nil)
+        #expect(!ChartView.ticks(before).isEmpty)
     }
 }
 
 @Suite("Chart series: what the chart draws, computed before it draws")
 struct ChartSeriesTests {
     let last = Fixture.lastDay
-    let glyphs = Glyphs(unicode: true)
 
     /// Three days of the watch in the week of 9 Mar (one provisional), and Oura's zero on one of them.
     func index() -> DashboardIndex {
@@ -79,41 +126,46 @@ struct ChartSeriesTests {
         return DashboardIndex(DashboardData(samples: samples, revision: 1, machineZone: TimeZone(secondsFromGMT: 3600)!))
     }
 
-    func series(_ zoom: Zoom, hidden: Set<WriterKey> = []) -> (ChartSeries, ChartWindow) {
-        let window = ChartWindow(zoom: zoom, width: 20, cursor: last, first: last.adding(days: -3), last: last,
-                                 previousEnd: 0)
-        return (ChartSeries(index(), window: window, aggregation: .latest, hidden: hidden, showContext: false,
-                            changedDays: [last.adding(days: -2)], glyphs: glyphs), window)
+    func series(_ zoom: Zoom, hidden: Set<WriterKey> = [], whiskers: Bool = false) -> ChartSeries {
+        let window = ChartWindow(zoom: zoom, width: 20, cursor: last, dataFirst: last.adding(days: -3), dataLast: last,
+                                 firstNavigable: last.adding(days: -3), lastNavigable: last, previousStart: nil)
+        return ChartSeries(index(), window: window,
+                           options: .init(hidden: hidden, changedDays: [last.adding(days: -2)], showWhiskers: whiskers))
     }
 
-    @Test("At day zoom: a point per writer and day in its glyph and colour, a hollow one when provisional")
+    var watch: Int { index().writers.firstIndex(of: Fixture.watch)! }
+
+    @Test("At day zoom: a point per writer and day, provisional marked; out of range marked, never a point")
     func days() {
-        let (series, window) = series(.day)
-        let watch = index().writers.firstIndex(of: Fixture.watch)!
-        let points = series.points.filter { $0.style == Style(tint: .series(watch)) }
-        #expect(points.map(\.bpm) == [50, 70, 61])
-        #expect(points.map(\.glyph) == [glyphs.series(watch), glyphs.series(watch), glyphs.provisional(watch)])
-        #expect(points.map(\.cell) == [-3, -2, -1].map { window.pointCell(ofBucket: Zoom.day.bucket(of: last.adding(days: $0))) })
+        let series = series(.day)
+        let line = series.lines.first { $0.writer == watch }!
+        #expect(line.points.map(\.bpm) == [50, 70, 61])
+        #expect(line.points.map(\.provisional) == [false, false, true])
+        #expect(line.points.map(\.bucket) == [-3, -2, -1].map { last.adding(days: $0).daysSinceEpoch })
         #expect(series.provisionalWriters == [watch])
-        // Oura's zero is out of range: marked on its day, never a point.
-        #expect(series.outOfRangeCells == [window.pointCell(ofBucket: Zoom.day.bucket(of: last.adding(days: -2)))])
-        #expect(!series.points.contains { $0.bpm == 0 })
-        #expect(series.changedCells == series.outOfRangeCells)
+        #expect(series.outOfRangeBuckets == [last.adding(days: -2).daysSinceEpoch])
+        #expect(!series.lines.flatMap(\.points).contains { $0.bpm == 0 })
+        #expect(series.changedBuckets == series.outOfRangeBuckets)
+        // The axis fits what is drawn: 50 to 70, not Oura's zero.
+        #expect(series.range?.min == 50 && series.range?.max == 70)
     }
 
-    @Test("At week zoom: one point per writer and week, the median of its days, provisional when one day is")
+    @Test("At week zoom: one point per writer and week, the median of its days, with its lowest and highest day")
     func weeks() {
-        let (series, _) = series(.week)
-        let watch = index().writers.firstIndex(of: Fixture.watch)!
-        let points = series.points.filter { $0.style == Style(tint: .series(watch)) }
-        #expect(points.map(\.bpm) == [61])
-        #expect(points.map(\.glyph) == [glyphs.provisional(watch)])
+        let line = series(.week).lines.first { $0.writer == watch }!
+        #expect(line.points.map(\.bpm) == [61])
+        #expect(line.points.map(\.low) == [50] && line.points.map(\.high) == [70])
+        #expect(line.points.map(\.provisional) == [true])
+        // The whiskers widen the range only when they are drawn.
+        #expect(series(.week).range.map { [$0.min, $0.max] } == [55, 61])
+        #expect(series(.week, whiskers: true).range.map { [$0.min, $0.max] } == [50, 70])
     }
 
-    @Test("A hidden writer has no points and no provisional mark")
+    @Test("A hidden writer has no line and no provisional mark")
     func hidden() {
-        let (series, _) = series(.day, hidden: [Fixture.watch.key])
-        #expect(series.points.map(\.bpm) == [55])
+        let series = series(.day, hidden: [Fixture.watch.key])
+        #expect(series.lines.map(\.writer) == [index().writers.firstIndex(of: Fixture.oura)!])
+        #expect(series.lines.flatMap(\.points).map(\.bpm) == [55])
         #expect(series.provisionalWriters.isEmpty)
     }
 }

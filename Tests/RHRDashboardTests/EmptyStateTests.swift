@@ -93,7 +93,7 @@ struct EmptyStateTests {
         #expect(lines[2].hasPrefix(" · Health Connect holds 40 heart-rate samples from Fitbit (com.fitbit.Fitbit"))
         // In full in the help.
         var help = Fixture.state(data, size: TerminalSize(width: 160, height: 70))
-        Fixture.press(&help, .character("?"))
+        Fixture.press(&help, .character("?"), .character("G"))
         #expect(Fixture.screen(help).contains { $0.contains("Health Connect holds 40 heart-rate samples from Fitbit (com.fitbit.FitbitMobile), but no app writes resting heart rate.") })
         #expect(lines[3].hasPrefix(" Resting heart rate, bpm"))
     }
@@ -111,7 +111,7 @@ struct EmptyStateTests {
         DashboardUpdate.update(&state, .tick(today: Fixture.lastDay.adding(days: 45)))
         Fixture.press(&state, .character("?"))
         lines = Fixture.screen(state)
-        Fixture.press(&state, .pageDown)
+        Fixture.press(&state, .character("G"))
         lines += Fixture.screen(state)
         let text = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         #expect(text.contains("last read 45 days ago; its changes token expires after 30 days unused"))
@@ -120,18 +120,21 @@ struct EmptyStateTests {
 
     @Test("Help lists every key of the key table, every marker, and the note that this is not medical advice")
     func help() {
-        var state = Fixture.state(size: TerminalSize(width: 100, height: 70))
+        var state = Fixture.state(size: TerminalSize(width: 100, height: 120))
         Fixture.press(&state, .character("?"))
         let buffer = Fixture.render(state)
         let lines = buffer.lines
-        let text = lines.joined(separator: "\n")
+        // Long entries wrap: read the help as words.
+        let words = lines.joined(separator: " ").split(separator: " ").joined(separator: " ")
         for binding in KeyTable.bindings {
-            #expect(lines.contains { $0.hasPrefix("  " + binding.label(unicode: true) + " ") && $0.contains(binding.help) },
+            #expect(lines.contains { $0.hasPrefix("  " + binding.label(unicode: true) + " ") }
+                    && words.contains(binding.label(unicode: true) + " " + binding.help),
                     "help lacks \(binding.label(unicode: true))")
         }
         for marker in ["provisional: Apple may still replace this estimate", "sedentary minimum (c)",
-                       "out of range (below 1, above 300 bpm", "the cursor day", "provisional, offset assumed"] {
-            #expect(text.contains(marker))
+                       "out of range (below 1, above 300 bpm", "is the cursor day", "provisional, offset assumed",
+                       "usual range (b)", "whiskers (w", "With the 7-day mean on (m)"] {
+            #expect(words.contains(marker), "help lacks \(marker)")
         }
         #expect(lines.last!.hasPrefix(" rhr shows what your devices and apps recorded. It is not medical advice."))
         // Headings in the accent colour, keys bold, each marker as the chart draws it: writers' glyphs (filled
@@ -139,12 +142,16 @@ struct EmptyStateTests {
         // in the accent colour; the wellness note bold.
         func styles(_ needle: String) -> String { StyleMap.row(buffer, Fixture.rowIndex(lines, containing: needle)!) }
         #expect(styles(" Keys").hasPrefix("TTTTT "))
-        #expect(styles("this help").hasPrefix("  b "))
+        #expect(styles("this help").hasPrefix("  bbbb "))
         #expect(styles("one glyph and colour per writer").hasPrefix("  112233  "))
         #expect(styles("provisional: Apple may still").hasPrefix("  112233  "))
         #expect(styles("sedentary minimum (c)").hasPrefix("  c "))
         #expect(styles("a day with a value out of range").hasPrefix("  b "))
-        #expect(styles("the cursor day").hasPrefix("  T "))
+        #expect(styles("is the cursor day").hasPrefix("  M "), "the cursor: a highlighted column, not a glyph")
+        #expect(styles("a line; dotted where").hasPrefix("  111 "))
+        let band = StyleMap.row(buffer, Fixture.rowIndex(lines, containing: "usual range (b)")!,
+                                extra: ["B": Style(tint: .series(0), background: .band)])
+        #expect(band.hasPrefix("  BBB111 "), "the band's swatch in colour, its edges for when there is none")
         #expect(styles("in the per-source columns").hasPrefix("  bbbbb "))
         #expect(styles("a day a live update changed").hasPrefix("  T "))
         #expect(styles("It is not medical advice.").hasPrefix(String(repeating: "b", count: 73)))

@@ -20,32 +20,32 @@ struct LiveTests {
         return state
     }
 
-    @Test("Changed days are marked ✱: after the date in the columns, over the chart and in its legend")
+    @Test("Changed days are marked ↻: after the date in the columns, on the date axis, in the chart's legend")
     func marks80() {
         let buffer = Fixture.render(updated())
         let lines = buffer.lines
-        #expect(lines[2] == " Resting heart rate, bpm  one column per day  ✱ just changed  ▸ Thu 12 Mar 2026 ")
-        // On the date axis the cursor's ▲ stays; the other changed day gets ✱.
-        #expect(lines[10] == "    └───┬──────┬──────┬──────┬─────────┬──────┬──────┬──────┬──────┬──────×─✱─▲ ")
-        // The mark's meaning takes the place of the out-of-range one while it shows (× stays on the axis).
-        #expect(lines[13] == " ◇ provisional: Apple may still replace this estimate   ✱ just changed          ")
-        #expect(lines[19] == " Tue 10 Mar 2026✱   57 o                 60                   67                ")
-        #expect(lines[21] == "▸Thu 12 Mar 2026✱   56                   58 p                                   ")
-        #expect(lines[23] == " Updated: 10 Mar, 12 Mar.                                                       ")
-        // The marks in the accent colour, bold; the changed days' points underlined ("w", "j", "o": writers 3, 2
-        // and 1; "K", "Q": writers 2 and 1 in bold too, on the cursor day); the footer's message in the accent
-        // colour.
-        let extra = StyleMap.writers("ojw", .underline).merging(StyleMap.writers("QKX", [.bold, .underline])) { $1 }
+        #expect(lines[2] == " Resting heart rate, bpm  1 column a day      ↻ just changed  ▸ Thu 12 Mar 2026 ")
+        // On the date axis both changed days get ↻ (the cursor's inside its highlighted column); × stays.
+        #expect(lines[10] == "    └───┬──────┬─────────┬──────┬──────┬──────┬──────┬──────×─↻─↻               ")
+        // The legend shortens its entries so every mark's meaning fits.
+        #expect(lines[13] == " ◇ provisional   × out of range   ↻ just changed                                ")
+        #expect(lines[18] == " Tue 10 Mar 2026↻   57 o                 60                   67                ")
+        #expect(lines[20] == "▸Thu 12 Mar 2026↻   56                   58 p                                   ")
+        // The message has its own row: the key hints stay.
+        #expect(lines[22] == " Updated: 10 Mar, 12 Mar.                                                       ")
+        #expect(lines[23].hasPrefix(" ←→ day  +- zoom"))
+        // The marks in the accent colour, bold; the changed days' points underlined ("J", "O": writers 2 and 1;
+        // "K", "Q": reversed too, in the cursor's column); the message in the accent colour.
+        let extra = StyleMap.writers("OJW", .underline).merging(StyleMap.writers("QKX", [.reverse, .underline])) { $1 }
         let expected: [Int: String] = [
-            2: "TTTTTTTTTTTTTTTTTTTTTTTTmmmmmmmmmmmmmmmmmmmm  TTTTTTTTTTTTTTTTbbbbbbbbbbbbbbbbbb",
-            3: "mmm m                                                     3              3  w m ",
-            5: "mmm m              3212122121 21  3      2 222 2 22121  1 1  1  3222222 2222j K ",
-            6: "    m              21 1 11 1 11 1121121  121 1111 1 1 11 1211211211 1  1 1 1o1Q ",
-            10: "    mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmbmTmT ",
-            13: " 2                                                      T                       ",
-            19: "T               T     mm                                                        ",
-            21: "TRRRRRRRRRRRRRRRtrrrrrrrrrrrrrrrrrrrrrrrrrrMMrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr",
-            23: "aaaaaaaaaaaaaaaaaaaaaaaaa                                                       ",
+            2: "ttttttttttttttttttttttttmmmmmmmmmmmmmmmm      TTTTTTTTTTTTTTTTbbbbbbbbbbbbbbbbbb",
+            6: "mmm m 212121121 21  3      22222 2232121 11 1  1  322322  2222J K               ",
+            7: "    m211111111111111 1122  22  1111 11111111111111211        1O2Q               ",
+            10: "    mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmbmTmt               ",
+            13: " 2               b                T                                             ",
+            18: "T               T     mm                                                        ",
+            20: "TRRRRRRRRRRRRRRRtrrrrrrrrrrrrrrrrrrrrrrrrrrMMrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr",
+            22: "aaaaaaaaaaaaaaaaaaaaaaaaa                                                       ",
         ]
         for (row, styles) in expected {
             #expect(StyleMap.row(buffer, row, extra: extra) == styles, "row \(row)")
@@ -55,16 +55,17 @@ struct LiveTests {
     @Test("At 200×60 the legend explains the mark and the detail pane says the cursor day just changed")
     func marks200() {
         let lines = Fixture.screen(updated(size: TerminalSize(width: 200, height: 60)))
-        #expect(lines.contains { $0.contains("◇ provisional: Apple may still replace this estimate   ✱ just changed   × out of range") })
-        #expect(lines.contains { $0.contains("│ Thu 12 Mar 2026  ✱ just changed  raw samples and revisions") })
+        #expect(lines.contains { $0.contains("◇ provisional: Apple may still replace this estimate   × out of range   ↻ just changed") })
+        #expect(lines.contains { $0.contains("│ Thu 12 Mar 2026  ↻ just changed  raw samples and revisions") })
     }
 
-    @Test("Without UTF-8 the mark is <, which no writer uses")
+    @Test("Without UTF-8 the mark is *, which no writer, flag or axis uses (writers are digits there)")
     func marksASCII() {
         let lines = Fixture.screen(updated(unicode: false))
-        #expect(lines[2].hasSuffix("< just changed  > Thu 12 Mar 2026 "))
-        #expect(lines.contains { $0.hasPrefix(" Tue 10 Mar 2026<") })
-        #expect(lines[13].contains("< just changed"))
+        #expect(lines[2].hasSuffix("* just changed  > Thu 12 Mar 2026 "))
+        #expect(lines.contains { $0.hasPrefix(" Tue 10 Mar 2026*") })
+        #expect(lines[13].contains("* just changed"))
+        #expect(!lines[3...9].joined().contains("*"))
     }
 
     @Test("The marks add up over live updates and go at the next key")
@@ -75,7 +76,7 @@ struct LiveTests {
         #expect(state.message == "Updated: 7 Mar.")
         Fixture.press(&state, .character("a"))
         #expect(state.changedDays.isEmpty)
-        #expect(!Fixture.screen(state).joined().contains("✱"))
+        #expect(!Fixture.screen(state).joined().contains("↻"))
     }
 
     @Test("A live update with no value changed says the revision and marks nothing")
@@ -105,12 +106,12 @@ struct LiveTests {
         #expect(Fixture.row(state, 1).hasSuffix("live: daemon stopped; showing the store as of 12 Mar 14:02 "))
     }
 
-    @Test("The help says whether the dashboard is live and what ✱ means")
+    @Test("The help says whether the dashboard is live and what ↻ means")
     func help() {
         var state = Fixture.state(size: TerminalSize(width: 100, height: 200))
         Fixture.press(&state, .character("?"))
         var text = Fixture.screen(state).joined(separator: "\n")
-        #expect(text.contains("✱"))
+        #expect(text.contains("↻"))
         #expect(text.contains("a day a live update changed"))
         #expect(text.contains("Not live: no rhr daemon serves this store."))
         DashboardUpdate.update(&state, .liveFeedStarted(revision: 3, socket: "/run/user/1000/rhr/rhr.sock"))
@@ -134,11 +135,12 @@ struct LiveTests {
         #expect(state.message == "The daemon is back: live again.")
     }
 
-    @Test("A note from the feed goes to the footer")
+    @Test("A note from the feed goes to the message row above the key hints")
     func note() {
         var state = Fixture.state()
         DashboardUpdate.update(&state, .liveFeedNote("The daemon on /s serves another store (/x); not following it."))
-        #expect(Fixture.row(state, 23).hasPrefix(" The daemon on /s serves another store (/x); not following it."))
+        #expect(Fixture.row(state, 22).hasPrefix(" The daemon on /s serves another store (/x); not following it."))
+        #expect(Fixture.row(state, 23).hasPrefix(" ←→ day"))
     }
 
     @Test("On the most recent day the cursor follows newer data; elsewhere it stays")

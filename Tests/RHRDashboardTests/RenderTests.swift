@@ -43,23 +43,23 @@ struct RenderTests {
         ])
     }
 
-    @Test("80×24: header, chart, legend, per-source columns and footer, in their styles")
+    @Test("80×24: header, chart in braille lines, legend, per-source columns and footer, in their styles")
     func standardScreen() {
         let buffer = Fixture.render(Fixture.state())
         let lines = buffer.lines
         let expected = [
             " rhr   resting heart rate  12 Jan – 12 Mar 2026       one value per day: latest ",
             " Health Connect as of 12 Mar 08:00  ·  HealthKit as of 12 Mar 21:00             ",
-            " Resting heart rate, bpm  one column per day            today ▸ Thu 12 Mar 2026 ",
-            " 68 ┤                                                     ■              ■  ■ │ ",
-            "    │                ◆■◆ ■◆ ■  ■     ■  ■  ■  ◆ ◆  ◆   ■     ■        ■◆      │ ",
-            " 60 ┤              ■◆●◆●◆◆●◆● ◆●  ■      ◆ ◆◆◆ ◆ ◆◆●◆●  ● ●  ●  ■◆◆◆◆◆◆ ◆◆◆◆◆ ◇ ",
-            "    │              ◆● ● ●● ● ●● ●●◆●●◆●  ●◆● ●●●● ● ● ●● ●◆●●◆●●◆●● ●  ● ● ●●●● ",
-            " 52 ┤              ●              ●  ● ●● ● ●    ●         ◆    ●  ● ●● ●     │ ",
-            "    │                                                                         │ ",
-            " 44 ┤                                                                         │ ",
-            "    └───┬──────┬──────┬──────┬─────────┬──────┬──────┬──────┬──────┬──────×───▲ ",
-            "        1 Jan 2026    15 Jan 22 Jan    1 Feb  8 Feb  15 Feb 22 Feb 1 Mar 12 Mar ",
+            " Resting heart rate, bpm  1 column a day                today ▸ Thu 12 Mar 2026 ",
+            "    │                                       ■              ■  ■                 ",
+            " 65 ┤   ■  ■⡀ ■  ■     ■  ■  ■  ■        ■     ■        ■⡀                      ",
+            "    │■⢀⢆⢀⢆ ⡜⢱ ⡄                ⡰⠱⣠⢆ ⢠⢆■             ⣄ ⣄ ⡜⠱⣀⡄                    ",
+            " 60 ┤ ⡎⡈⠎⡈⠞⢀⢌⠞⣸ ⡰⣣  ■      ⢄⢠⠳⡰⠁ ⠁⠈■⠁⡘⣄⣄ ⢀⣄ ⡀  ⡀  ■⡜⠈■⠈⠞  ⠁⠘⣄⠔⠡ ◇               ",
+            "    │⠜⡰⠱⡰⠱⣠⠊⠈⠞⠱⣋⠜⠹⣦⣦ ⢠⣦⢀⠄  ⠈⠃  ⢀⢄⢀⡄ ⡜⠘⠜⠹⣦⠊⠹⣞⣵⢀⢼⢳⢠⣦⡰⢁⡄        ⢀⢦◇●               ",
+            " 55 ┤⡰⠁ ⠁ ⠁    ⠁  ⠁⠘⡷⠋⠘⡯⢆ ⡰⠱⣠⢆⢀⠎⠈⠊⠘⡜    ⠁  ⠁⠘⡿⠁ ⠋⠸⣡⠊⠸⣠⢆ ⡰⠱⣠⠂ ⠊ ⠋                ",
+            "    │                   ⠈⠞  ⠁⠈⠎                   ⠁  ⠁⠈⠞  ⠁                     ",
+            "    └───┬──────┬─────────┬──────┬──────┬──────┬──────┬──────×────               ",
+            "        15 Jan 22 Jan    1 Feb  8 Feb  15 Feb 22 Feb 1 Mar   12 Mar             ",
             " Health Connect: 1 ● Oura  HealthKit: 2 ◆ Jane’s Apple Watch  3 ■ Withings      ",
             " ◇ provisional: Apple may still replace this estimate   × out of range          ",
             " Per source      1 ● Oura             2 ◆ Jane’s Apple Wa… 3 ■ Withings         ",
@@ -74,22 +74,24 @@ struct RenderTests {
             " ←→ day  +- zoom  a aggregation  1–9 writers  Tab focus  / date  ? help  q quit ",
         ]
         #expect(lines == expected)
-        // The focused chart's title in the accent colour; each writer's points, legend glyph and column heading in
-        // its colour ("O", "J": writer 1 and 2 in bold, on the cursor day); the cursor row reversed, today in
-        // bold; axes, flags and hint words muted.
+        // The focused chart's title reversed in the accent colour (focus shows without colour); each writer's line,
+        // glyphs, legend entry and column heading in its colour; the cursor day a reversed column through the plot
+        // and the axis ("M" where empty, "o", "j": writers 1 and 2 reversed); the cursor row reversed, today in
+        // bold; axes, flags and hint words muted. Sixty days take 60 of the 74 plot columns: no day after the last
+        // that the cursor could not reach.
         let styles = [
             "TTTTTmmmmmmmmmmmmmmmmmmmmmm                           bbbbbbbbbbbbbbbbbbbbbbbbbb",
             "mbbbbbbbbbbbbbbmmmmmmm            mmmmmbbbbbbbbbmmmmmmm                         ",
-            "TTTTTTTTTTTTTTTTTTTTTTTTmmmmmmmmmmmmmmmmmmmm            mmmmmmbbbbbbbbbbbbbbbbbb",
-            "mmm m                                                     3              3  3 m ",
-            "    m                232 32 3  3     3  3  3  2 2  2   3     3        32      m ",
-            "mmm m              3212122121 21  3      2 222 2 22121  1 1  1  3222222 22222 J ",
-            "    m              21 1 11 1 11 1121121  121 1111 1 1 11 1211211211 1  1 1 111O ",
-            "mmm m              1              1  1 11 1 1    1         2    1  1 11 1     m ",
-            "    m                                                                         m ",
-            "mmm m                                                                         m ",
-            "    mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmbmmmT ",
-            "        mmmmmmmmmm    mmmmmm mmmmmm    mmmmm  mmmmm  mmmmmm mmmmmm mmmmm TTTTTT ",
+            "ttttttttttttttttttttttttmmmmmmmmmmmmmmmm                mmmmmmbbbbbbbbbbbbbbbbbb",
+            "    m                                       3              3  3 M               ",
+            "mmm m   3  32 3  3     3  3  3  3        3     3        32      M               ",
+            "    m32222 22 2                2222 223             2 2 2222    M               ",
+            "mmm m 212121121 21  3      22222 2232121 11 1  1  322322  22222 j               ",
+            "    m211111111111111 1122  22  1111 11111111111111211        112o               ",
+            "mmm m11 1 1    1  1111111 1111111111    1  2212 1111111 1111 1 1M               ",
+            "    m                   11  111                   1  111  1     M               ",
+            "    mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmbmmmM               ",
+            "        mmmmmm mmmmmm    mmmmm  mmmmm  mmmmmm mmmmmm mmmmm   TTTTTT             ",
             " mmmmmmmmmmmmmmmmmm1       mmmmmmmmmmmmm2                     mm3               ",
             " 2                                                      b                       ",
             "bbbbbbbbbbb      mm11bbbb             mm22bbbbbbbbbbbbbbbb mm33bbbbbbbb         ",
@@ -104,7 +106,7 @@ struct RenderTests {
             "bbbmmmmmbbbmmmmmmbbmmmmmmmmmmmmmbbbbmmmmmmmmmbbbbmmmmmmmbbmmmmmmbbmmmmmmbbmmmmmm",
         ]
         for (y, row) in styles.enumerated() {
-            #expect(StyleMap.row(buffer, y, extra: StyleMap.writers("OJW", .bold)) == row, "row \(y)")
+            #expect(StyleMap.row(buffer, y, extra: StyleMap.writers("ojw", .reverse)) == row, "row \(y)")
         }
     }
 
@@ -163,10 +165,16 @@ struct RenderTests {
     @Test("An out-of-range day is marked on the axis and flagged in the columns, never plotted")
     func outOfRange() {
         let lines = Fixture.screen(Fixture.state())
-        // 8 Mar is four days before the cursor, which sits at the last plot column (x = 78).
-        #expect(Fixture.character(lines[10], 74) == "×")
+        // 8 Mar is four days before the cursor, which sits at plot column 59 (x = 64).
+        #expect(Fixture.character(lines[10], 60) == "×")
         #expect(lines[17].hasPrefix(" Sun  8 Mar 2026     — x "))
-        for y in 3...9 { #expect(Fixture.character(lines[y], 74) != "●", "Oura's zero must not be plotted") }
+        for y in 3...9 { #expect(Fixture.character(lines[y], 60) != "●", "Oura's zero must not be plotted") }
+        // On the cursor's day the mark stays readable inside the highlighted column.
+        var state = Fixture.state()
+        Fixture.press(&state, .left, .left, .left, .left)
+        let buffer = Fixture.render(state)
+        #expect(Fixture.character(buffer.lines[10], 60) == "×")
+        #expect(buffer[60, 10].style == Style(tint: .plain, [.bold, .reverse]))
     }
 
     @Test("Days without a value stay empty: gaps are gaps")
@@ -175,22 +183,27 @@ struct RenderTests {
         var state = Fixture.state()
         Fixture.press(&state, .character("1"), .character("3"))
         let lines = Fixture.screen(state)
-        // The watch (◆) has no sample on days 20 and 21 of 60: 39 and 38 days before the cursor.
-        let gapColumns = [78 - 39, 78 - 38]
-        for x in gapColumns {
-            #expect((3...9).allSatisfy { Fixture.character(lines[$0], x) != "◆" }, "column \(x) must be empty for the watch")
+        // The watch has no sample on days 20 and 21 of 60: plot columns 20 and 21 (x = 25, 26) hold no dot of
+        // its line.
+        for x in [25, 26] {
+            #expect((3...9).allSatisfy { Fixture.character(lines[$0], x) == " " }, "column \(x) must be empty for the watch")
         }
-        // The day before the gap has its point, so the check above could fail.
-        #expect((3...9).contains { Fixture.character(lines[$0], 78 - 40) == "◆" })
+        // The days around the gap have their dots, so the check above could fail.
+        #expect((3...9).contains { Fixture.character(lines[$0], 24) != " " })
+        #expect((3...9).contains { Fixture.character(lines[$0], 27) != " " })
     }
 
-    @Test("The cursor day is marked under the chart, labelled, and highlighted in the columns")
+    @Test("The cursor day is a highlighted column (no glyph of its own), labelled, and highlighted in the columns")
     func cursor() {
         var state = Fixture.state()
-        #expect(Fixture.character(Fixture.row(state, 10), 78) == "▲")
+        func highlighted(_ buffer: ScreenBuffer) -> [Int] {
+            (0..<80).filter { x in (3...10).allSatisfy { buffer[x, $0].style.attributes.contains(.reverse) } }
+        }
+        #expect(highlighted(Fixture.render(state)) == [64])
+        #expect(Fixture.character(Fixture.row(state, 10), 64) == "─", "the axis keeps its own glyph")
         Fixture.press(&state, .left)
         let lines = Fixture.screen(state)
-        #expect(Fixture.character(lines[10], 77) == "▲")
+        #expect(highlighted(Fixture.render(state)) == [63])
         #expect(lines[11].contains("11 Mar"))
         #expect(lines[2].hasSuffix("▸ Wed 11 Mar 2026 "))
         #expect(lines.contains { $0.hasPrefix("▸Wed 11 Mar 2026") })
@@ -205,7 +218,7 @@ struct RenderTests {
         #expect(lines.contains { $0.contains("◇ provisional: Apple may still replace this estimate") })
         // 52 bpm on the cursor day, below the watch's 58 (◇) in the cursor column.
         let axis = lines.firstIndex { $0.hasPrefix("    └") }!
-        let column = (3..<axis).map { Fixture.character(lines[$0], 78) }
+        let column = (3..<axis).map { Fixture.character(lines[$0], 64) }
         #expect(column.contains("·"))
         if let dot = column.firstIndex(of: "·"), let watch = column.firstIndex(of: "◇") { #expect(dot > watch) }
         Fixture.press(&state, .character("c"))
@@ -221,6 +234,9 @@ struct RenderTests {
         let lines = Fixture.screen(state)
         #expect(lines[12].contains("2 ◆ Jane’s Apple W… (hidden)"))
         #expect(!lines[3...9].joined().contains("◆"))
+        // Nothing in the chart in the watch's colour: no line either.
+        let buffer = Fixture.render(state)
+        #expect((3...9).allSatisfy { !StyleMap.row(buffer, $0).contains("2") })
         #expect(!lines[14].contains("Jane"))
     }
 
@@ -229,7 +245,7 @@ struct RenderTests {
         var state = Fixture.state()
         Fixture.press(&state, .character("-"))
         let lines = Fixture.screen(state)
-        #expect(lines[2].contains("weekly median of daily values"))
+        #expect(lines[2].contains("8 columns a week, weekly medians"))
         #expect(lines[11].contains("week of 9 Mar"))
         for x in 5..<79 {
             let column = (3...9).map { Fixture.character(lines[$0], x) }
@@ -249,13 +265,17 @@ struct RenderTests {
         }
         state.overlay = .none
         let lines = Fixture.screen(state)
-        #expect(lines[12].contains("2 + Jane's Apple Watch"))
+        // A writer's glyph is its number, said once; no braille: each point is its writer's number.
+        #expect(lines[12].contains("Health Connect: 1 Oura  HealthKit: 2 Jane's Apple Watch  3 Withings"))
         #expect(lines[13].contains("? provisional: Apple may still replace this estimate"))
-        #expect(Fixture.character(lines[10], 78) == "^")
-        // Only the glyphs change: every style stays (the footer's key names differ in length).
-        let extra = StyleMap.writers("OJW", .bold)
-        #expect(StyleMap.rows(Fixture.render(state), 0...22, extra: extra)
-                == StyleMap.rows(Fixture.render(Fixture.state()), 0...22, extra: extra))
+        #expect(lines[7].contains("1") && lines[7].contains("2") && !lines[3...9].joined().contains("o"))
+        // Outside the plot only the glyphs change: every style stays (the footer's key names differ in length).
+        let extra = StyleMap.writers("ojw", .reverse)
+        #expect(StyleMap.rows(Fixture.render(state), 15...22, extra: extra)
+                == StyleMap.rows(Fixture.render(Fixture.state()), 15...22, extra: extra))
+        #expect(StyleMap.rows(Fixture.render(state), 10...11, extra: extra)
+                == StyleMap.rows(Fixture.render(Fixture.state()), 10...11, extra: extra))
+        #expect(StyleMap.rows(Fixture.render(state), 0...2) == StyleMap.rows(Fixture.render(Fixture.state()), 0...2))
     }
 
     @Test("The / prompt shows what was typed")
@@ -277,12 +297,12 @@ struct RenderTests {
         #expect(lines[14].hasPrefix(" Thu 12 Mar 2026  raw samples and revisions"))
         #expect(lines[15].contains("● Oura  latest 56  written by Oura (Health Connect)"))
         // The focused pane's title in the accent colour; the writer's glyph in its colour, its name bold.
-        #expect(StyleMap.row(buffer, 14).hasPrefix("TTTTTTTTTTTTTTTTmmmmmmmmmmmmmmmmmmmmmmmmmmm"))
+        #expect(StyleMap.row(buffer, 14).hasPrefix("ttttttttttttttttmmmmmmmmmmmmmmmmmmmmmmmmmmm"))
         #expect(StyleMap.row(buffer, 15).hasPrefix(" 1bbbbb             mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm"))
         #expect(StyleMap.row(buffer, 2).hasPrefix(String(repeating: "b", count: 24)), "the chart's title, not focused")
     }
 
-    @Test("The focused pane's title is bold in the accent colour; the other panes' titles are only bold")
+    @Test("The focused pane's title is reversed, bold, in the accent colour (seen without colour); the others only bold")
     func focusStyles() {
         var state = Fixture.state(size: TerminalSize(width: 200, height: 60))
         /// The styles of the chart's, the columns' and the detail pane's titles.
@@ -294,7 +314,7 @@ struct RenderTests {
             let chartStyles = Array(StyleMap.row(buffer, 2)), paneStyles = Array(StyleMap.row(buffer, row))
             return [String(chartStyles[0..<24]), String(paneStyles[0..<11]), String(paneStyles[detail..<(detail + 16)])]
         }
-        let focused = { (n: Int) in String(repeating: "T", count: n) }, bold = { (n: Int) in String(repeating: "b", count: n) }
+        let focused = { (n: Int) in String(repeating: "t", count: n) }, bold = { (n: Int) in String(repeating: "b", count: n) }
         #expect(titles() == [focused(24), bold(11), bold(16)])
         Fixture.press(&state, .tab)
         #expect(titles() == [bold(24), focused(11), bold(16)])

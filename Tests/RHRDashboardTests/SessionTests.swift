@@ -116,11 +116,11 @@ struct SessionTests {
         }, today: { Fixture.lastDay })
         _ = try session.run(on: terminal)
         #expect(loads.count == 3)
-        #expect(terminal.frames[1].lines[23].hasPrefix(" Reading the store…"))
+        #expect(terminal.frames[1].lines[22].hasPrefix(" Reading the store…"))
         // The key after r was answered before the load finished.
         #expect(terminal.frames[2].lines[2].hasSuffix("▸ Wed 11 Mar 2026 "))
-        #expect(terminal.frames[3].lines[23].hasPrefix(" Reloaded: store revision 2."))
-        #expect(terminal.frames[5].lines[23].hasPrefix(" Could not read the store: the store is gone"))
+        #expect(terminal.frames[3].lines[22].hasPrefix(" Reloaded: store revision 2."))
+        #expect(terminal.frames[5].lines[22].hasPrefix(" Could not read the store: the store is gone"))
         #expect(terminal.frames[5].lines[0].contains("12 Jan – 12 Mar 2026"))
     }
 
@@ -146,7 +146,7 @@ struct SessionTests {
         return data
     }
 
-    @Test("A live update reads only the changed days, patches them in and marks them ✱")
+    @Test("A live update reads only the changed days, patches them in and marks them ↻")
     func liveFeedPatch() throws {
         let feed = ListFeed([.storeChanged(revision: 9, days: [Fixture.lastDay])])
         let loads = Counter(), dayLoads = Counter()
@@ -166,9 +166,9 @@ struct SessionTests {
         #expect(loads.count == 1 && dayLoads.count == 1, "one full read to start, then only the day")
         #expect(terminal.watched.first?.contains(feed.fileDescriptor!) == true)
         let screen = terminal.frames[2].lines
-        #expect(screen[23].hasPrefix(" Updated: 12 Mar."))
-        #expect(screen.contains { $0.hasPrefix("▸Thu 12 Mar 2026✱   56                   70 p") })
-        #expect(screen[2].hasSuffix("✱ just changed  ▸ Thu 12 Mar 2026 "))
+        #expect(screen[22].hasPrefix(" Updated: 12 Mar."))
+        #expect(screen.contains { $0.hasPrefix("▸Thu 12 Mar 2026↻   56                   70 p") })
+        #expect(screen[2].hasSuffix("↻ just changed  ▸ Thu 12 Mar 2026 "))
     }
 
     @Test("A change without days (a resync) reads everything and marks the days that differ")
@@ -181,7 +181,7 @@ struct SessionTests {
         }, loadDays: { _ in throw LoadError() }, feed: feed, today: { Fixture.lastDay })
         _ = try session.run(on: terminal)
         #expect(loads.count == 2)
-        #expect(terminal.frames[2].lines[23].hasPrefix(" Updated: 12 Mar."))
+        #expect(terminal.frames[2].lines[22].hasPrefix(" Updated: 12 Mar."))
     }
 
     @Test("A feed that starts connected shows live; when it ends, its descriptor is no longer watched")
@@ -197,7 +197,7 @@ struct SessionTests {
         #expect(terminal.frames[0].lines[1].hasSuffix(" live "))
         // At 80 columns the header has room for the short form; the footer says it all.
         #expect(terminal.frames[2].lines[1].hasSuffix("HealthKit 12 Mar 21:00            daemon stopped "))
-        #expect(terminal.frames[2].lines[23].hasPrefix(" The daemon stopped: no more live updates."))
+        #expect(terminal.frames[2].lines[22].hasPrefix(" The daemon stopped: no more live updates."))
         #expect(terminal.watched[1].contains(feed.pipe.fileHandleForReading.fileDescriptor))
         #expect(!terminal.watched[2].contains(feed.pipe.fileHandleForReading.fileDescriptor))
         // The dashboard goes on: the key after the end still moves the cursor.

@@ -215,7 +215,8 @@ struct UpdateTests {
         for key in Fixture.typing("2001") { Fixture.press(&state, key) }
         Fixture.press(&state, .enter)
         #expect(state.cursor == last.adding(days: -59))
-        #expect(state.message == "1 Jan 2001 is before the first day with data; showing 12 Jan 2026.")
+        #expect(state.message == "1 Jan 2001 is before the first day with data; showing 12 Jan 2026, the first.")
+        #expect(Fixture.row(state, 22) == " 1 Jan 2001 is before the first day with data; showing 12 Jan 2026, the first.  ")
 
         Fixture.press(&state, .character("/"), .character("2"), .escape)
         #expect(state.overlay == .none)
@@ -241,7 +242,7 @@ struct UpdateTests {
         #expect(state.index.revision == 4)
     }
 
-    @Test("? opens help; Esc or ? closes it; ↑↓ scroll it, G and g to its end and start; q still quits")
+    @Test("? and F1 open help; Esc, ? or q close it; ↑↓ scroll it, G and g to its end and start; F10 and Ctrl-C quit")
     func help() {
         var state = Fixture.state()
         Fixture.press(&state, .character("?"))
@@ -262,8 +263,14 @@ struct UpdateTests {
         #expect(state.overlay == .none)
         Fixture.press(&state, .character("?"), .character("?"))
         #expect(state.overlay == .none)
-        Fixture.press(&state, .character("?"))
-        #expect(Fixture.press(&state, .character("q")) == .quit)
+        Fixture.press(&state, .function(1))
+        #expect(state.overlay == .help)
+        #expect(Fixture.press(&state, .character("q")) == nil)
+        #expect(state.overlay == .none, "q closes the help")
+        Fixture.press(&state, .function(1))
+        #expect(Fixture.press(&state, .function(10)) == .quit)
+        #expect(Fixture.press(&state, .control("c")) == .quit)
+        #expect(Fixture.press(&state, .function(10)) == .quit, "F10 quits from the dashboard too")
     }
 
     @Test("Esc closes overlays and is harmless otherwise")
@@ -298,7 +305,7 @@ struct UpdateTests {
         DashboardUpdate.update(&state, .resize(TerminalSize(width: 59, height: 15)))
         #expect(Fixture.screen(state)[6].contains("Terminal too small"))
         DashboardUpdate.update(&state, .resize(TerminalSize(width: 80, height: 24)))
-        #expect(Fixture.screen(state)[10].contains("▲"))
+        #expect(Fixture.screen(state)[11].contains("6 Feb"), "the cursor's date under the axis")
         DashboardUpdate.update(&state, .tick(today: last.adding(days: 3)))
         #expect(state.today == last.adding(days: 3))
         Fixture.press(&state, .character("t"))
@@ -339,5 +346,22 @@ struct UpdateTests {
         #expect(Fixture.row(state, 0).contains("12 Jan – 12 Mar 2026"))
         #expect(state.cursor == last.adding(days: -2))
         #expect(state.message == nil)
+    }
+
+    @Test("Issue 11: a store with a sample on 0001-01-01; - - g (month zoom, first day) and a month back do not crash")
+    func yearOne() {
+        let yearOne = LocalDay(year: 1, month: 1, day: 1)!
+        var data = Fixture.standard()
+        data.samples.append(Fixture.healthConnect(Fixture.oura, yearOne, 55, id: "year-one"))
+        var state = Fixture.state(data)
+        Fixture.press(&state, .character("-"), .character("-"), .character("g"))
+        #expect(state.zoom == .month && state.cursor == yearOne)
+        let lines = Fixture.screen(state)
+        #expect(lines[2].hasSuffix("▸ Mon 1 Jan 1 "))
+        #expect(lines.contains { $0.contains("Jan 1") })
+        // A month before January of year 1 is year 0 (floor division), outside the data: the cursor stays.
+        Fixture.press(&state, .left)
+        #expect(state.cursor == yearOne)
+        #expect(!Fixture.screen(state).isEmpty)
     }
 }

@@ -156,7 +156,7 @@ struct DaemonFeedTests {
         let screens = terminal.frames.map { $0.lines.joined(separator: "\n") }
         #expect(screens.first?.contains(" live ") == true)
         let patched = try #require(screens.first { $0.contains("  47 p") })
-        #expect(patched.contains("▸Fri 13 Mar 2026✱"))
+        #expect(patched.contains("▸Fri 13 Mar 2026↻"))
         #expect(patched.contains("Updated: 13 Mar."))
         #expect(loads.count == 1, "the replacement was patched in; only the new stream was read in full")
         #expect(screens.last?.contains("live: daemon stopped; showing the store as of") == true)

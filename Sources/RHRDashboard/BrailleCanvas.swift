@@ -1,0 +1,60 @@
+/// A grid of braille dots, two across and four down in each cell (the way btop draws its graphs), that lines
+/// are drawn on before they become glyphs. Each cell remembers the layer that drew in it with the highest
+/// priority (lowest number), whose colour the cell then takes.
+struct BrailleCanvas {
+    let width: Int
+    let height: Int
+    private(set) var bits: [UInt8]
+    /// Per cell, the highest-priority layer with a dot there; `Int.max` for none.
+    private(set) var owner: [Int]
+
+    init(width: Int, height: Int) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        bits = Array(repeating: 0, count: self.width * self.height)
+        owner = Array(repeating: Int.max, count: self.width * self.height)
+    }
+
+    var dotWidth: Int { width * 2 }
+    var dotHeight: Int { height * 4 }
+
+    /// The bit of each dot in a cell, by column and row (Unicode's braille dot numbering).
+    private static let dotBits: [[UInt8]] = [[0x01, 0x02, 0x04, 0x40], [0x08, 0x10, 0x20, 0x80]]
+
+    /// Sets one dot; outside the grid nothing happens.
+    mutating func set(_ x: Int, _ y: Int, layer: Int) {
+        guard x >= 0, y >= 0, x < dotWidth, y < dotHeight else { return }
+        let cell = (y / 4) * width + x / 2
+        bits[cell] |= Self.dotBits[x % 2][y % 4]
+        owner[cell] = min(owner[cell], layer)
+    }
+
+    /// A straight line of dots from one dot to another, both ends included, with no holes (each step moves
+    /// to a neighbouring dot). `every` 2 draws every other dot: a dotted line.
+    mutating func line(from a: (x: Int, y: Int), to b: (x: Int, y: Int), layer: Int, every: Int = 1) {
+        let steps = max(abs(b.x - a.x), abs(b.y - a.y))
+        guard steps > 0 else {
+            set(a.x, a.y, layer: layer)
+            return
+        }
+        for i in stride(from: 0, through: steps, by: 1) where i % every == 0 {
+            let t = Double(i) / Double(steps)
+            let x = Int((Double(a.x) + t * Double(b.x - a.x)).rounded())
+            let y = Int((Double(a.y) + t * Double(b.y - a.y)).rounded())
+            set(x, y, layer: layer)
+        }
+    }
+
+    /// The cell's braille glyph, nil when it has no dot.
+    func glyph(x: Int, y: Int) -> Character? {
+        let b = bits[y * width + x]
+        guard b != 0 else { return nil }
+        return Character(Unicode.Scalar(0x2800 + UInt32(b))!)
+    }
+
+    /// The layer that owns the cell, nil when it has no dot.
+    func layer(x: Int, y: Int) -> Int? {
+        let o = owner[y * width + x]
+        return o == Int.max ? nil : o
+    }
+}

@@ -1,0 +1,117 @@
+import RHRCore
+import RHRScreen
+
+/// Where the legend's entries go: every writer, grouped by store (R1), and after them the markers' meanings
+/// where there is room. A writer is never dropped: names are cut (ending in "…") and, when even that does not
+/// fit, an entry is its number and glyph only. The writers' places depend only on the writers and the
+/// rectangle, so a click can be matched to an entry without drawing.
+struct ChartLegend {
+    /// One writer in the legend.
+    struct Writer {
+        var store: HealthStore
+        var name: String
+        var visible: Bool
+    }
+
+    /// An entry placed on a row, relative to the legend's rectangle.
+    struct Placed {
+        var row: Int
+        var x: Int
+        var spans: [Span]
+        /// The writer it stands for; nil for a marker.
+        var writer: Int?
+        var width: Int { spans.reduce(0) { $0 + $1.width } }
+    }
+
+    private(set) var entries: [Placed] = []
+
+    static let gap = 2
+
+    /// The writers laid out in `rect` (rows after the first are kept for the markers when there are two or
+    /// more), then `markers` wherever they still fit.
+    init(writers: [Writer], markers: [[Span]], in rect: Rect, glyphs g: Glyphs) {
+        guard rect.width > 2, rect.height > 0 else { return }
+        // One column of margin at the left.
+        let width = rect.width - 1
+        let writerRows = rect.height >= 2 ? rect.height - 1 : 1
+        var items = Self.items(writers, nameWidth: nil, compact: false, glyphs: g)
+        var rows = Self.flow(items, width: width)
+        var nameWidth = writers.map { DisplayWidth.of($0.name) }.max() ?? 0
+        while rows.count > writerRows && nameWidth > 5 {
+            nameWidth -= 1
+            items = Self.items(writers, nameWidth: nameWidth, compact: false, glyphs: g)
+            rows = Self.flow(items, width: width)
+        }
+        if rows.count > writerRows {
+            items = Self.items(writers, nameWidth: nil, compact: true, glyphs: g)
+            rows = Self.flow(items, width: width)
+        }
+        for (r, row) in rows.prefix(rect.height).enumerated() {
+            for (x, i) in row { entries.append(Placed(row: r, x: 1 + x, spans: items[i], writer: i)) }
+        }
+        // Markers after the last writer, on its row when there is room, then on the rows below.
+        var row = max(0, min(rows.count, rect.height) - 1)
+        var x = entries.last.map { $0.x + $0.width + Self.gap + 1 } ?? 1
+        for marker in markers {
+            let w = marker.reduce(0) { $0 + $1.width }
+            if x + w > rect.width {
+                row += 1
+                x = 1
+            }
+            guard row < rect.height, x + w <= rect.width else { break }
+            entries.append(Placed(row: row, x: x, spans: marker, writer: nil))
+            x += w + Self.gap + 1
+        }
+    }
+
+    /// The writer whose entry covers column `x` of row `row` (relative to the legend), if any.
+    func writer(atRow row: Int, x: Int) -> Int? {
+        entries.first { $0.writer != nil && $0.row == row && x >= $0.x && x < $0.x + $0.width }?.writer
+    }
+
+    /// "Health Connect: 1 ● Oura", "3 ■ Withings (hidden)", or compact "1●", "(3■)".
+    static func items(_ writers: [Writer], nameWidth: Int?, compact: Bool, glyphs g: Glyphs) -> [[Span]] {
+        var previousStore: HealthStore?
+        return writers.enumerated().map { w, writer in
+            // In ASCII the glyph is the number itself: said once.
+            let number = w < 9 && g.unicode ? "\(w + 1)" : ""
+            var item: [Span] = []
+            if writer.store != previousStore && !compact {
+                item.append(Span(writer.store.displayName + ": ", .muted))
+            }
+            previousStore = writer.store
+            let glyph = String(g.series(w))
+            if compact {
+                item += writer.visible ? [Span(number, .muted), Span(glyph, .series(w))]
+                    : [Span("(\(number)\(glyph))", .muted)]
+                return item
+            }
+            var name = writer.name
+            if let nameWidth { name = TextFit.truncate(name, nameWidth, ellipsis: g.ellipsis) }
+            if writer.visible {
+                item += [Span(number.isEmpty ? "" : number + " ", .muted), Span(glyph, .series(w)), Span(" " + name)]
+            } else {
+                item += [Span((number.isEmpty ? "" : number + " ") + glyph + " " + name + " (hidden)", .muted)]
+            }
+            return item
+        }
+    }
+
+    /// Items placed left to right, `gap` apart, wrapping: per row, each item's x and index.
+    static func flow(_ items: [[Span]], width: Int) -> [[(x: Int, index: Int)]] {
+        var rows: [[(x: Int, index: Int)]] = [[]]
+        var x = 0
+        for (i, item) in items.enumerated() {
+            let w = item.reduce(0) { $0 + $1.width }
+            if x > 0 && x + gap + w > width {
+                rows.append([])
+                x = 0
+            } else if x > 0 {
+                x += gap
+            }
+            rows[rows.count - 1].append((x, i))
+            x += w
+        }
+        return rows.first?.isEmpty == true ? [] : rows
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import RHRCore
+import RHRScreen
+
+/// `v`: how far apart the writers read, pair by pair, over the whole history under the chosen aggregation:
+/// for each pair with at least 14 shared days, the mean of the daily differences and their spread, both
+/// writers named with their stores (R1). Drawn over the whole screen like the help; descriptive only (R11).
+enum ComparisonView {
+    struct Model {
+        var index: DashboardIndex
+        var aggregation: Aggregation
+        /// The pairs, computed once when the view opens (ten years of eight writers take a while).
+        var pairs: Pairs
+        /// Rows scrolled away at the top (more than there are is fine).
+        var scroll: Int
+    }
+
+    struct Pairs: Sendable {
+        var compared: [WriterComparison] = []
+        /// Pairs with some shared days, but fewer than the minimum: (first, second, shared days).
+        var tooFew: [(first: Int, second: Int, days: Int)] = []
+    }
+
+    /// Every pair of writers, in writer order.
+    static func pairs(_ index: DashboardIndex, aggregation: Aggregation) -> Pairs {
+        var pairs = Pairs()
+        let series = index.writers.indices.map { index.values(writer: $0, aggregation: aggregation) }
+        for a in series.indices {
+            for b in series.indices where b > a {
+                if let c = WriterComparison.compare(series[a], series[b], first: a, second: b) {
+                    pairs.compared.append(c)
+                } else {
+                    let days = WriterComparison.sharedDays(series[a], series[b])
+                    if days > 0 { pairs.tooFew.append((a, b, days)) }
+                }
+            }
+        }
+        return pairs
+    }
+
+    static func lines(_ model: Model, width: Int, glyphs g: Glyphs) -> [StyledLine] {
+        let index = model.index
+        var out: [StyledLine] = []
+        func paragraph(_ text: String, _ style: Style = .plain, indent: Int = 2) {
+            for line in TextFit.wrap(g.text(text), width - indent, ellipsis: g.ellipsis) {
+                out.append(StyledLine(String(repeating: " ", count: indent) + line, style))
+            }
+        }
+        func writer(_ w: Int) -> [Span] {
+            let writer = index.writers[w]
+            return [Span(w < 9 ? "\(w + 1) " : "", .muted), Span(String(g.series(w)), .series(w)),
+                    Span(" " + g.shortName(writer), .bold), Span(" (\(writer.store.displayName))", .muted)]
+        }
+        out.append(StyledLine(""))
+        paragraph("For each pair of writers with at least \(WriterComparison.minimumSharedDays) days on which both "
+                  + "have a value (\(model.aggregation.words)): the mean of the daily differences, first minus second, "
+                  + "and their spread (standard deviation). It says how far apart two writers read, not which one "
+                  + "is right.", .muted)
+        let pairs = model.pairs
+        if pairs.compared.isEmpty {
+            out.append(StyledLine(""))
+            paragraph(index.writers.count < 2 ? "There is only one writer: nothing to compare."
+                      : "No pair of writers has \(WriterComparison.minimumSharedDays) days with a value from both yet.")
+        }
+        for c in pairs.compared {
+            out.append(StyledLine(""))
+            out += Flow.lines([writer(c.first), [Span("and", .muted)], writer(c.second)], width: width - 1, gap: 2,
+                              indent: 4, firstIndent: 2, ellipsis: g.ellipsis)
+            let first = g.shortName(index.writers[c.first]), second = g.shortName(index.writers[c.second])
+            // Items that stay whole when the line wraps.
+            out += Flow.lines([[Span("mean difference \(signed(c.meanDifference, g)) bpm", .bold)],
+                               [Span("(\(first) minus \(second))", .muted)],
+                               [Span("spread \(String(format: "%.1f", c.spread)) bpm", .bold)],
+                               [Span("\(c.sharedDays) shared days", .muted)],
+                               [Span(HeaderView.range(c.firstDay, c.lastDay, g), .muted)]],
+                              width: width - 1, gap: 2, indent: 6, firstIndent: 6, ellipsis: g.ellipsis)
+        }
+        if !pairs.tooFew.isEmpty {
+            out.append(StyledLine(""))
+            paragraph("Not compared: fewer than \(WriterComparison.minimumSharedDays) shared days", .bold)
+            for p in pairs.tooFew {
+                out += Flow.lines([writer(p.first), [Span("and", .muted)], writer(p.second),
+                                   [Span("\(p.days) shared day\(p.days == 1 ? "" : "s")", .muted)]],
+                                  width: width - 1, gap: 2, indent: 6, firstIndent: 4, ellipsis: g.ellipsis)
+            }
+        }
+        return out
+    }
+
+    /// "+2.3", "−0.4" (ASCII "-0.4"), "0.0".
+    static func signed(_ value: Double, _ g: Glyphs) -> String {
+        let text = String(format: "%.1f", abs(value))
+        if text == "0.0" { return text }
+        return (value < 0 ? (g.unicode ? "−" : "-") : "+") + text
+    }
+
+    /// How far the view can scroll on a screen of `size`.
+    static func maxScroll(_ model: Model, size: TerminalSize, glyphs: Glyphs) -> Int {
+        OverlayPage.maxScroll(lineCount: lines(model, width: size.width - 1, glyphs: glyphs).count, size: size)
+    }
+
+    /// Over the whole of `buffer`.
+    static func draw(_ model: Model, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {
+        let note = "Descriptive only: differences between writers, not a judgement of either."
+        OverlayPage.draw(lines(model, width: buffer.width - 1, glyphs: g), title: "how far apart the writers read",
+                         closes: "Esc, q or v closes", scroll: model.scroll,
+                         lastRow: StyledLine(" " + TextFit.truncate(note, buffer.width - 2, ellipsis: g.ellipsis), .muted),
+                         glyphs: g, on: &buffer)
+    }
+}

@@ -1,0 +1,77 @@
+import RHRCore
+import RHRScreen
+
+/// The dashboard's config file (`$XDG_CONFIG_HOME/rhr/config`): the theme, the mouse, and the aggregation a
+/// store opens with until its own view state says otherwise. Parsed here, read from disk by the caller.
+///
+///     # rhr dashboard
+///     theme = high-contrast     # default, high-contrast or mono
+///     mouse = off               # on (the default) or off
+///     aggregation = lowest      # latest (the default), lowest or mean
+public struct DashboardConfig: Sendable, Equatable {
+    public var theme: Theme
+    public var mouse: Bool
+    /// Nil: latest, unless the store's view state says otherwise.
+    public var aggregation: Aggregation?
+
+    public init(theme: Theme = .standard, mouse: Bool = true, aggregation: Aggregation? = nil) {
+        self.theme = theme
+        self.mouse = mouse
+        self.aggregation = aggregation
+    }
+
+    /// The settings in `text`; a line that is not a known `key = value` is an error naming `path` and the line.
+    public static func parse(_ text: String, path: String) throws(ConfigError) -> DashboardConfig {
+        let entries: [KeyValueLines.Entry]
+        switch KeyValueLines.parse(text) {
+        case .success(let list): entries = list
+        case .failure(let error):
+            throw ConfigError(path: path, line: error.line, message: "expected \"key = value\" (theme, mouse or aggregation)")
+        }
+        var config = DashboardConfig()
+        var seen: [String: Int] = [:]
+        for entry in entries {
+            func fail(_ message: String) -> ConfigError { ConfigError(path: path, line: entry.line, message: message) }
+            if let first = seen[entry.key] { throw fail("\(entry.key) is set twice (first on line \(first))") }
+            seen[entry.key] = entry.line
+            let value = entry.value.lowercased()
+            switch entry.key {
+            case "theme":
+                guard let theme = Theme(rawValue: value) else {
+                    throw fail("theme \"\(entry.value)\" is not one rhr knows; use default, high-contrast or mono")
+                }
+                config.theme = theme
+            case "mouse":
+                switch value {
+                case "on", "true", "yes": config.mouse = true
+                case "off", "false", "no": config.mouse = false
+                default: throw fail("mouse must be on or off, not \"\(entry.value)\"")
+                }
+            case "aggregation":
+                guard let aggregation = Aggregation(rawValue: value) else {
+                    throw fail("aggregation must be latest, lowest or mean, not \"\(entry.value)\"")
+                }
+                config.aggregation = aggregation
+            default:
+                throw fail("unknown setting \"\(entry.key)\"; the settings are theme, mouse and aggregation")
+            }
+        }
+        return config
+    }
+}
+
+/// A config file rhr cannot use: the file and line, and what is wrong there.
+public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    public var line: Int
+    public var message: String
+
+    public init(path: String, line: Int, message: String) {
+        self.path = path
+        self.line = line
+        self.message = message
+    }
+
+    /// "…/rhr/config:3: …", or without a line for the file as a whole (line 0).
+    public var description: String { line > 0 ? "\(path):\(line): \(message)" : "\(path): \(message)" }
+}

@@ -1,0 +1,73 @@
+import RHRCore
+import RHRScreen
+
+/// The mouse, as htop and lazygit users expect it: a click on a day in the chart or the per-source columns
+/// moves the cursor there, a click on a legend entry shows or hides that writer, a click on a pane focuses it,
+/// and the wheel scrolls what is under it (days in the chart and columns, lines in the detail, help and
+/// comparison). Hit-testing uses the same layout the frame is drawn with.
+enum DashboardMouse {
+    static func handle(_ event: MouseEvent, _ state: inout DashboardState) -> DashboardEffect? {
+        switch state.overlay {
+        case .help, .comparison:
+            let key: Key? = event.kind == .wheelUp ? .up : event.kind == .wheelDown ? .down : nil
+            if let key {
+                for _ in 0..<3 { _ = DashboardUpdate.handle(key, &state) }
+            }
+            return nil
+        case .goTo:
+            return nil
+        case .none:
+            break
+        }
+        let layout = DashboardLayout(state)
+        guard !layout.isTooSmall, state.index.hasResting else { return nil }
+        let x = event.x, y = event.y
+        let wheel = event.kind == .wheelUp ? -1 : event.kind == .wheelDown ? 1 : 0
+        let chart = layout.chart
+
+        if contains(chart.legend, x, y) {
+            guard event.kind == .press else { return nil }
+            let legend = ChartLegend(writers: ChartLegend.writers(state, glyphs: Glyphs(unicode: state.capabilities.unicode)),
+                                     markers: [], in: chart.legend, glyphs: Glyphs(unicode: state.capabilities.unicode))
+            if let w = legend.writer(atRow: y - chart.legend.y, x: x - chart.legend.x) {
+                DashboardUpdate.toggle(state.index.writers[w].key, &state)
+            }
+            return nil
+        }
+        if contains(Rect(x: 0, y: chart.title.y, width: state.size.width, height: chart.legend.y - chart.title.y), x, y) {
+            if wheel != 0 {
+                DashboardUpdate.step(buckets: wheel, &state)
+                return nil
+            }
+            state.focus = .chart
+            let window = ChartWindow(state)
+            if contains(chart.plot, x, y) || contains(chart.xAxis, x, y),
+               let bucket = window.bucket(atCell: x - chart.plot.x) {
+                DashboardUpdate.step(buckets: bucket - state.zoom.bucket(of: state.cursor), &state)
+            }
+            return nil
+        }
+        if let rect = layout.columns, contains(rect, x, y) {
+            if wheel != 0 {
+                DashboardUpdate.move(days: wheel, &state)
+                return nil
+            }
+            state.focus = .columns
+            if let day = ColumnsView.day(atRow: y, ColumnsView.Model(state), in: rect) { DashboardUpdate.moveTo(day, &state) }
+            return nil
+        }
+        if let rect = layout.detail, contains(rect, x, y) {
+            if wheel != 0 {
+                state.detailScroll = min(max(0, state.detailScroll + 3 * wheel), DetailView.maxScroll(state))
+                return nil
+            }
+            if state.focus != .detail { state.detailScroll = 0 }
+            state.focus = .detail
+        }
+        return nil
+    }
+
+    static func contains(_ rect: Rect, _ x: Int, _ y: Int) -> Bool {
+        x >= rect.x && x < rect.maxX && y >= rect.y && y < rect.maxY
+    }
+}
