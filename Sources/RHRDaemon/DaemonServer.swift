@@ -1,5 +1,6 @@
 import Foundation
 import RHRCore
+import RHRJSON
 import RHRFormats
 import RHRStore
 
@@ -79,7 +80,11 @@ public final class DaemonServer: @unchecked Sendable {
     private var recentImports: [WatchImport]
     private var stopping = false
     private var stopDeadline = Date.distantFuture
+    /// While stopping: since when no request has been in flight.
+    private var idleSince: Date?
     private var acceptPausedUntil: Date?
+    /// Out of descriptors: accepting is paused, for longer each time it fails again, and said once.
+    private var acceptBackoff = 0.0
 
     /// Lines longer than this are parsed off the loop's thread, so a 16 MiB push never delays others.
     static let inlineParseLimit = 64 << 10
@@ -244,12 +249,23 @@ public final class DaemonServer: @unchecked Sendable {
                 }
             }
             closeExpired()
-            if stopping && (busyCount == 0 && connections.values.allSatisfy { $0.output.isEmpty || $0.peerGone }
-                            || Date() >= stopDeadline) {
-                break
-            }
+            if stopping && mayStopNow() { break }
         }
         finishStop()
+    }
+
+    /// Requests in flight finish (within the grace) and their replies go out; events are no acknowledgements and
+    /// wait for nobody. A reply its client does not read holds the stop up for half a second at most.
+    private func mayStopNow() -> Bool {
+        let now = Date()
+        if now >= stopDeadline { return true }
+        guard busyCount == 0 else {
+            idleSince = nil
+            return false
+        }
+        let idle = idleSince ?? now
+        idleSince = idle
+        return connections.values.allSatisfy { $0.output.unsentReplies == 0 || $0.peerGone } || now >= idle.addingTimeInterval(0.5)
     }
 
     private func pollTimeout() -> Int32 {
@@ -273,11 +289,21 @@ public final class DaemonServer: @unchecked Sendable {
             if fd < 0 {
                 switch errno {
                 case EINTR, ECONNABORTED: continue
-                case EAGAIN, EWOULDBLOCK: return
+                case EAGAIN, EWOULDBLOCK:
+                    // Every waiting client taken: a shortage of descriptors, if there was one, is over.
+                    if acceptBackoff > 0 {
+                        acceptBackoff = 0
+                        log("accepting clients again")
+                    }
+                    return
                 default:
-                    // Out of descriptors: stop accepting for a moment rather than spin.
-                    log("cannot accept a client: \(errnoText())")
-                    acceptPausedUntil = Date().addingTimeInterval(0.1)
+                    // Out of descriptors: stop accepting for a moment rather than spin, longer each time (up to a
+                    // second), and say so once rather than at every try.
+                    if acceptBackoff == 0 {
+                        log("cannot accept a client: \(errnoText()); new clients wait until descriptors are free")
+                    }
+                    acceptBackoff = min(max(acceptBackoff * 2, 0.1), 1)
+                    acceptPausedUntil = Date().addingTimeInterval(acceptBackoff)
                     return
                 }
             }
@@ -338,7 +364,7 @@ public final class DaemonServer: @unchecked Sendable {
     private func processLines(_ connection: ClientConnection) {
         while !stopping && !connection.busy && connection.closeDeadline == nil
                 && connection.output.byteCount < configuration.outputByteLimit {
-            guard let item = connection.framer.next() else { break }
+            guard let item = connection.framer.next() ?? lastLine(of: connection) else { break }
             switch item {
             case .tooLong(let number):
                 let limit = connection.framer.maxLineLength
@@ -347,7 +373,12 @@ public final class DaemonServer: @unchecked Sendable {
                     .tooLarge, "line \(number) is longer than \(size), the limit for one message; closing the connection")))
                 connection.closeDeadline = Date().addingTimeInterval(5)
             case .line(let bytes, _):
-                guard !bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) else { continue }
+                // One reply for every line, so a client counting replies stays in step.
+                guard !bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) else {
+                    reply(connection, DaemonMessage.error(id: nil, ProtocolError(
+                        .badRequest, "an empty line is not a request; send one JSON object per line")))
+                    continue
+                }
                 if bytes.count > DaemonServer.inlineParseLimit {
                     connection.busy = true
                     busyCount += 1
@@ -361,6 +392,14 @@ public final class DaemonServer: @unchecked Sendable {
             }
         }
         finishIfDone(connection)
+    }
+
+    /// Once the client has closed its side: what it sent after its last line end, as a line of its own (`printf
+    /// '{"op":"hello"}' | nc -U …` sends no line end). Given once; nil after that or when nothing is left.
+    private func lastLine(of connection: ClientConnection) -> JSONLineFramer.Item? {
+        guard connection.inputEnded || connection.peerGone, !connection.lastLineTaken else { return nil }
+        connection.lastLineTaken = true
+        return connection.framer.finish()
     }
 
     private func handle(_ connection: ClientConnection, _ decoded: RequestDecoder.Decoded) {
