@@ -12,6 +12,7 @@ let commands: [Command] = [
     StatusCommand.command,
     DaemonCommand.command,
     PushCommand.command,
+    TokenCommand.command,
     DemoCommand.command,
 ]
 
