@@ -18,8 +18,8 @@ public struct HTTPFeedConfiguration: Sendable {
     public var requestTime = 120.0
     /// Requests per second each token may make in the long run, and how many at once (a token bucket): a phone
     /// sending several automations at once is served, one stuck in a loop gets 429.
-    public var ratePerSecond = 1.0
-    public var rateBurst = 30.0
+    public var ratePerSecond = 2.0
+    public var rateBurst = 60.0
     /// The token file (`FeedTokens`); nil takes the one beside the store.
     public var tokensPath: String?
 
