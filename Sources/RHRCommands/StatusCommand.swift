@@ -34,7 +34,18 @@ enum StatusCommand {
             line += ", changed at revision \(s.revision)"
             lines.append(line)
             for limit in s.permissionLimits { lines.append("    \(limit.words)") }
+            if let freshness = FeedFreshness(s) { lines.append("    " + feedLine(freshness)) }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A phone feed's freshness (docs/design.md section 4b): "resting values through 27 Nov, heart rate through
+    /// 30 Nov", and when resting values stopped, what to change on the phone.
+    static func feedLine(_ freshness: FeedFreshness) -> String {
+        var line = "phone feed: " + freshness.throughWords
+        if freshness.restingStopped {
+            line += "; resting values stopped arriving while heart rate still does: \(freshness.phoneAdvice)"
+        }
+        return line
     }
 }
