@@ -76,6 +76,7 @@ public struct FeedFreshness: Sendable, Hashable {
     public var stoppedWords: String? {
         guard restingStopped, let heartRate = newestHeartRateDay else { return nil }
         let resting = newestRestingDay.map { "resting values stopped after \($0.shortText)" } ?? "no resting values arrive"
-        return "\(stream): \(resting), while heart rate arrives through \(heartRate.shortText); \(phoneAdvice)."
+        return "\(stream) (\(store.displayName)): \(resting), while heart rate arrives through \(heartRate.shortText); "
+            + "\(phoneAdvice)."
     }
 }

@@ -8,8 +8,9 @@ enum FeedNotices {
         var notes: [String] = []
         let http = feeds.filter { $0.stream.hasPrefix("http-") }
         if !http.isEmpty {
-            notes.append("Phone feeds: " + http.map { feed in
-                "\(feed.stream) delivered " + (feed.lastDelivery.map { DayText.recent($0, today: today) } ?? "nothing yet")
+            notes.append("Phone feeds, last delivered: " + http.map { feed in
+                "\(feed.stream) " + (feed.lastDelivery.map { DayText.recent($0, today: today) } ?? "never")
+                    + " (\(feed.store.displayName))"
             }.joined(separator: " · "))
         }
         return notes + feeds.compactMap(\.stoppedWords)

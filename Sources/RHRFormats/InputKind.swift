@@ -47,9 +47,8 @@ public enum InputKind: Sendable, Hashable, CustomStringConvertible {
         guard let first = head.first(where: { !isSpace($0) }), first == UInt8(ascii: "{") else { return nil }
         let text = String(decoding: head, as: UTF8.self)
         if text.contains("\"metrics\"") && text.contains("\"data\"") { return .healthAutoExportJSON }
-        if text.contains("\"app_version\"") && (text.contains("\"heart_rate\"") || text.contains("\"resting_heart_rate\"")) {
-            return .hcWebhookJSON
-        }
+        // HC Webhook writes `timestamp` and `app_version` first; no other format rhr reads has `app_version`.
+        if text.contains("\"app_version\"") { return .hcWebhookJSON }
         return .syncBatches
     }
 

@@ -28,13 +28,13 @@ struct FeedFreshnessTests {
         let stopped = try #require(FeedFreshness(Self.stream(resting: "2026-11-27", heartRate: "2026-11-30")))
         #expect(stopped.restingStopped)
         #expect(stopped.throughWords == "resting values through 27 Nov, heart rate through 30 Nov")
-        #expect(stopped.stoppedWords == "http-phone: resting values stopped after 27 Nov, while heart rate arrives through 30 Nov; "
+        #expect(stopped.stoppedWords == "http-phone (HealthKit): resting values stopped after 27 Nov, while heart rate arrives through 30 Nov; "
             + "in Health Auto Export, set the automation's period to Default (the previous day and today), not Since Last Sync, "
             + "and keep Resting Heart Rate among its metrics.")
         let never = try #require(FeedFreshness(Self.stream(origin: "HC Webhook over HTTP", resting: nil, heartRate: "2026-11-30",
                                                            store: .healthConnect)))
         #expect(never.restingStopped)
-        #expect(never.stoppedWords?.hasPrefix("http-phone: no resting values arrive, while heart rate arrives through 30 Nov; "
+        #expect(never.stoppedWords?.hasPrefix("http-phone (Health Connect): no resting values arrive, while heart rate arrives through 30 Nov; "
             + "in HC Webhook, turn on the 48-hour look-back") == true)
         // Without heart rate there is nothing to compare with.
         #expect(FeedFreshness(Self.stream(resting: "2026-11-01", heartRate: nil))?.restingStopped == false)

@@ -19,11 +19,11 @@ struct FeedNoticesTests {
         ]
         let state = Fixture.state(data, size: TerminalSize(width: 200, height: 40))
         let notices = state.index.notices(today: Fixture.lastDay)
-        #expect(notices.contains("Phone feeds: http-phone delivered 14:02 · http-pixel delivered 10 Mar 08:15"))
-        #expect(notices.contains { $0.hasPrefix("http-phone: resting values stopped after 9 Mar, while heart rate arrives through 12 Mar; in Health Auto Export") })
-        #expect(!notices.contains { $0.hasPrefix("http-pixel:") })
+        #expect(notices.contains("Phone feeds, last delivered: http-phone 14:02 (HealthKit) · http-pixel 10 Mar 08:15 (Health Connect)"))
+        #expect(notices.contains { $0.hasPrefix("http-phone (HealthKit): resting values stopped after 9 Mar, while heart rate arrives through 12 Mar; in Health Auto Export") })
+        #expect(!notices.contains { $0.hasPrefix("http-pixel (") })
         let screen = Fixture.screen(state).joined(separator: "\n")
-        #expect(screen.contains("Phone feeds: http-phone delivered 14:02"))
+        #expect(screen.contains("Phone feeds, last delivered: http-phone 14:02 (HealthKit)"))
         // A store without phone feeds has no such note.
         #expect(!Fixture.state().index.notices(today: Fixture.lastDay).contains { $0.hasPrefix("Phone feeds") })
     }
