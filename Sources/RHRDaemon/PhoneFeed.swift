@@ -316,13 +316,13 @@ final class PhoneFeed: Sendable {
 }
 
 /// What an HTTP request becomes in the store (docs/design.md section 4b): its data, for the token's stream, read
-/// (`asOf`) when the daemon received it.
-enum PhoneFeedBatches {
+/// (`asOf`) when the daemon received it. Public for the bench's in-process baseline.
+public enum PhoneFeedBatches {
     /// A Health Auto Export request is a snapshot of the metrics it carries for the days it covers: its resting
     /// values replace what this stream said about those days (a value Apple replaced is gone, R4), and its heart
     /// rate replaces the days' counts it carries. Days it does not carry a metric for keep what they had, so a
     /// request without the late resting estimate removes nothing.
-    static func healthAutoExport(_ read: ImportedFile, stream: String, asOf received: Timestamp) -> ImportedFile {
+    public static func healthAutoExport(_ read: ImportedFile, stream: String, asOf received: Timestamp) -> ImportedFile {
         let file = read.batches.first
         // The phone's offset, as its points were written, places the days of R3.
         let asOf = Timestamp(date: received.date, offsetSeconds: file?.resting.last?.offsetSeconds ?? file?.asOf.offsetSeconds
@@ -340,7 +340,7 @@ enum PhoneFeedBatches {
 
     /// HC Webhook sends records, not periods: each one is added or updated by its identity (writer, type, time),
     /// and nothing is removed.
-    static func hcWebhook(_ read: ImportedFile, stream: String, asOf: Timestamp) -> ImportedFile {
+    public static func hcWebhook(_ read: ImportedFile, stream: String, asOf: Timestamp) -> ImportedFile {
         var batch = read.batches.first ?? SyncBatch(store: .healthConnect, stream: stream, asOf: asOf)
         batch.origin = "HC Webhook over HTTP"
         var imported = read
