@@ -10,7 +10,7 @@ public struct HTTPFeedConfiguration: Sendable {
     public var allowPlainHTTP = false
     /// The largest request body: a day of heart rate per minute is about 150 KB; a year's backfill tens of MB.
     public var maxBody = 64 << 20
-    /// Connections open at once; more wait in the kernel's queue until one closes.
+    /// Connections open at once; libmicrohttpd closes any more at once (the phone tries again later).
     public var maxConnections = 32
     /// Seconds a connection may send nothing before it is closed.
     public var idleTimeout = 30
