@@ -40,13 +40,7 @@ public enum HCWebhookReader {
     /// `timestamp` (when the app built it), else its newest record. `label` stands for the path in errors.
     public static func read(bytes: [UInt8], label: String, stream: String = stream, asOf: Timestamp? = nil,
                             options: ImportOptions) throws(InputError) -> ImportedFile {
-        let skip = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        let root: JSONValue
-        do {
-            root = try JSONParser.parse(bytes[skip...])
-        } catch {
-            throw InputError(path: label, line: error.line, offset: Int64(error.offset + skip), message: error.messageWithPath)
-        }
+        let root = try JSONDocument.parse(bytes, label: label)
         do {
             return try read(JSONMembers(root, path: ""), label: label, stream: stream, asOf: asOf, options: options)
         } catch {

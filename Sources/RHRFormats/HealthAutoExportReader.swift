@@ -40,13 +40,7 @@ public enum HealthAutoExportReader {
     /// `stream`; `label` stands for the path in errors and in the result. Also the unwrapped `{"metrics":[…]}`
     /// that some relays send.
     public static func read(bytes: [UInt8], label: String, stream: String, options: ImportOptions) throws(InputError) -> ImportedFile {
-        let skip = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        let root: JSONValue
-        do {
-            root = try JSONParser.parse(bytes[skip...])
-        } catch {
-            throw InputError(path: label, line: error.line, offset: Int64(error.offset + skip), message: error.messageWithPath)
-        }
+        let root = try JSONDocument.parse(bytes, label: label)
         return try read(root, label: label, stream: stream, options: options)
     }
 

@@ -72,7 +72,8 @@ struct HTTPFeedTests {
         #expect(announced.errorMessage.contains("4096 bytes"))
         #expect(client.closedByServer(timeout: 5))
 
-        // Sent in chunks without a length: cut off once it passes the limit; the rest is not read.
+        // Sent in chunks without a length: cut off once it passes the limit (libmicrohttpd takes no answer in the
+        // middle of a body, so the connection is closed); the rest is not read.
         let chunked = try daemon.http()
         try chunked.send(HTTPTestClient.requestBytes("POST", HTTPFeedTests.hae, headers: [
             ("Authorization", "Bearer \(token)"), ("Content-Type", "application/json"), ("Transfer-Encoding", "chunked"),
