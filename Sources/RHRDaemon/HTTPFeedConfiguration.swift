@@ -14,7 +14,7 @@ public struct HTTPFeedConfiguration: Sendable {
     public var maxConnections = 32
     /// Seconds a connection may send nothing before it is closed.
     public var idleTimeout = 30
-    /// Seconds one request may take to arrive whole: a phone trickling its body is cut off (408).
+    /// Seconds one request may take to arrive whole: a phone trickling its body has its connection closed.
     public var requestTime = 120.0
     /// Requests per second each token may make in the long run, and how many at once (a token bucket): a phone
     /// sending several automations at once is served, one stuck in a loop gets 429.

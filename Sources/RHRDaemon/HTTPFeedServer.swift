@@ -170,12 +170,12 @@ final class HTTPFeedServer: @unchecked Sendable {
         if uploadSize.pointee > 0 {
             let count = uploadSize.pointee
             uploadSize.pointee = 0
-            let refusal = exchange.body.count + count > feed.configuration.maxBody ? feed.tooLarge()
-                : Date().timeIntervalSince(exchange.started) > feed.configuration.requestTime ? feed.tooSlow() : nil
-            if let refusal {
-                // Mid-body libmicrohttpd may not take an answer; then the connection is closed without one.
+            // Over the limit, or trickled in too slowly: libmicrohttpd takes no answer in the middle of a body, so the
+            // connection is closed, and nothing more of it is read.
+            if exchange.body.count + count > feed.configuration.maxBody
+                || Date().timeIntervalSince(exchange.started) > feed.configuration.requestTime {
                 exchange.answered = true
-                return respond(connection, refusal) == .YES ? .YES : .NO
+                return .NO
             }
             if let upload { exchange.body.append(contentsOf: UnsafeRawBufferPointer(start: upload, count: count)) }
             return .YES

@@ -147,10 +147,6 @@ final class PhoneFeed: Sendable {
             + "(rhr daemon --http-max-body); send a shorter period")
     }
 
-    func tooSlow() -> HTTPAnswer {
-        .error(408, "too_slow", "the request took longer than \(Int(configuration.requestTime)) s to arrive")
-    }
-
     /// Health Auto Export's CSV comes as `multipart/form-data`: refused before its body is read.
     static func notJSON(mediaType: String) -> HTTPAnswer? {
         let type = mediaType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
@@ -170,29 +166,36 @@ final class PhoneFeed: Sendable {
     /// the store has answered.
     func answer(_ admitted: Admitted, body: [UInt8], receivedAt: Date = Date()) -> HTTPAnswer {
         let stream = FeedTokens.stream(ofToken: admitted.token)
-        if admitted.endpoint == .status { return status(token: admitted.token, stream: stream) }
+        switch admitted.endpoint {
+        case .status:
+            return status(token: admitted.token, stream: stream)
+        case .batches:
+            return PhoneFeed.notJSON(body: body) ?? batches(body, stream: stream)
+        case .healthAutoExport, .hcWebhook:
+            return PhoneFeed.notJSON(body: body) ?? payload(admitted.endpoint, body, stream: stream, receivedAt: receivedAt)
+        }
+    }
+
+    /// An empty body, or one that does not start like JSON (a CSV sent without its type).
+    static func notJSON(body: [UInt8]) -> HTTPAnswer? {
         guard let first = body.drop(while: { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }).first else {
             return .error(400, "bad_json", "the body is empty; send the JSON the app writes")
         }
-        guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
-            return PhoneFeed.unsupported("the body does not start like JSON")
-        }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? nil : unsupported("the body does not start like JSON")
+    }
+
+    /// A Health Auto Export or HC Webhook body: read, applied in one transaction, answered with its counts.
+    private func payload(_ endpoint: Endpoint, _ body: [UInt8], stream: String, receivedAt: Date) -> HTTPAnswer {
         let asOf = Timestamp(date: receivedAt, offsetSeconds: machineZone.secondsFromGMT(for: receivedAt))
         let options = ImportOptions(machineZone: machineZone)
         let imported: ImportedFile
         do throws(InputError) {
-            switch admitted.endpoint {
-            case .healthAutoExport:
-                let read = try HealthAutoExportReader.read(bytes: body, label: admitted.endpoint.rawValue, stream: stream, options: options)
+            if endpoint == .healthAutoExport {
+                let read = try HealthAutoExportReader.read(bytes: body, label: endpoint.rawValue, stream: stream, options: options)
                 imported = PhoneFeedBatches.healthAutoExport(read, stream: stream, asOf: asOf)
-            case .hcWebhook:
-                let read = try HCWebhookReader.read(bytes: body, label: admitted.endpoint.rawValue, stream: stream, asOf: asOf,
-                                                    options: options)
+            } else {
+                let read = try HCWebhookReader.read(bytes: body, label: endpoint.rawValue, stream: stream, asOf: asOf, options: options)
                 imported = PhoneFeedBatches.hcWebhook(read, stream: stream, asOf: asOf)
-            case .batches:
-                return batches(body, stream: stream)
-            case .status:
-                return status(token: admitted.token, stream: stream)
             }
         } catch {
             // A syntax error has a place in the bytes; a payload of the wrong shape a JSON path in its message.
