@@ -7,8 +7,8 @@ import RHRDaemon
 enum DaemonCommand {
     static let command = Command(
         name: "daemon",
-        arguments: "[--socket PATH] [--watch DIR]... [--http ADDR:PORT [--tls-cert F --tls-key F] [--allow-plain-http] [--http-max-body N]]",
-        summary: "serve the store to live feeds over a Unix socket, to phones over HTTP, and import exports from folders",
+        arguments: "[--socket PATH] [--watch DIR]... [--http ADDR:PORT [--tls-cert F --tls-key F]]",
+        summary: "serve the store to live feeds: a Unix socket, phones over HTTP, watched folders",
         options: [
             socketOption,
             .value("watch", "DIR", "import every export that lands in DIR (repeatable)", repeatable: true),

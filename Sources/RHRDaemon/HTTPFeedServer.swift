@@ -157,7 +157,9 @@ final class HTTPFeedServer: @unchecked Sendable {
                 return respond(connection, answer)
             case .read(let admitted):
                 exchange.admitted = admitted
-                if let length = admitted.expectedLength { exchange.body.reserveCapacity(length) }
+                // Room for what is announced, up to a few MiB: a slow phone announcing 64 MiB reserves no more until
+                // it sends it.
+                if let length = admitted.expectedLength { exchange.body.reserveCapacity(min(length, 4 << 20)) }
                 return .YES
             }
         }
