@@ -94,7 +94,7 @@ struct TokenAndFeedCommandTests {
         let status = rhr.run(["status"])
         #expect(status.stdout.contains("""
               healthkit/http-phone: as of 2026-11-30T10:00:00+01:00, last from Health Auto Export over HTTP, changed at revision 1
-                phone feed: resting values through 26 Nov, heart rate through 30 Nov; resting values stopped arriving while heart \
+                phone feed: last delivered 2026-11-30T10:00:00+01:00; resting values through 26 Nov, heart rate through 30 Nov; resting values stopped arriving while heart \
             rate still does: in Health Auto Export, set the automation's period to Default
             """), "\(status.stdout)")
     }
