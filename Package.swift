@@ -13,6 +13,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CNCurses", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        // Phone feeds over HTTP (docs/design.md section 4b); TLS through its GnuTLS support.
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // The full-screen session's signal handlers and their state, in C: a handler must be async-signal-safe.
         .target(name: "CTerminalSignals"),
 
@@ -21,7 +23,7 @@ let package = Package(
         .target(name: "RHRJSON"),
         .target(name: "RHRFormats", dependencies: ["RHRCore", "RHRJSON", "CArchive", "CSQLite"]),
         .target(name: "RHRStore", dependencies: ["RHRCore", "CSQLite"]),
-        .target(name: "RHRDaemon", dependencies: ["RHRCore", "RHRJSON", "RHRStore", "RHRFormats"]),
+        .target(name: "RHRDaemon", dependencies: ["RHRCore", "RHRJSON", "RHRStore", "RHRFormats", "CMicroHTTPD"]),
         // The screen model: cells, styles, keys, the device protocol. Pure: no ncurses.
         .target(name: "RHRScreen"),
         .target(name: "RHRTerminal", dependencies: ["RHRScreen", "CNCurses", "CTerminalSignals"]),

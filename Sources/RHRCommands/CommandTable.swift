@@ -19,6 +19,7 @@ struct CommandTable: Sendable {
             StatusCommand.command,
             DaemonCommand.command,
             PushCommand.command,
+            TokenCommand.command,
             DemoCommand.command,
             CompletionsCommand.command,
             HelpCommand.command,

@@ -2,25 +2,33 @@ import Foundation
 import RHRDaemon
 
 /// `rhr daemon`: serves the store over a Unix socket (docs/design.md section 4) until SIGTERM or SIGINT, which
-/// let the push in flight finish and exit 0. `--watch DIR` imports exports that land in DIR.
+/// let the push in flight finish and exit 0. `--watch DIR` imports exports that land in DIR; `--http ADDR:PORT`
+/// takes phone feeds over HTTP (section 4b).
 enum DaemonCommand {
     static let command = Command(
         name: "daemon", operands: .none(hint: "use --watch DIR"),
-        summary: "serve the store to live feeds over a Unix socket (and import exports from folders)",
+        summary: "serve the store to live feeds: a Unix socket, phones over HTTP, watched folders",
         options: [
             socketOption,
             .value("watch", "DIR", "import every export that lands in DIR (repeatable)", repeatable: true),
+            .value("http", "ADDR:PORT", "take phone feeds over HTTP there (127.0.0.1:8787; see docs/phone-feeds.md)"),
+            .value("tls-cert", "FILE", "with --http: serve TLS with this PEM certificate (and its chain)"),
+            .value("tls-key", "FILE", "with --http: the certificate's PEM private key"),
+            .flag("allow-plain-http", "with --http: plain HTTP off loopback, for a private tunnel (WireGuard, Tailscale)"),
+            .value("http-max-body", "N", "with --http: the largest request body, in bytes or with K, M, G (default 64M)"),
         ],
         run: run)
 
     static let socketOption = OptionSpec.value("socket", "PATH", "the daemon's socket (default $XDG_RUNTIME_DIR/rhr/rhr.sock)")
 
     static func run(_ invocation: Invocation) throws -> Int32 {
+        let http = try httpConfiguration(invocation)
         try StorePath.preparePrivateDirectory(for: invocation.storePath)
         // Absolute, so a client (the dashboard) can tell whether the daemon serves the store it shows.
         var configuration = DaemonConfiguration(socketPath: socketPath(invocation), storePath: absolutePath(invocation.storePath))
         configuration.watchDirectories = invocation.arguments.all("watch").map(absolutePath)
         configuration.machineZone = invocation.machineZone
+        configuration.http = http
         configuration.log = { message in invocation.report(message) }
         let server: DaemonServer
         do {
@@ -31,6 +39,46 @@ enum DaemonCommand {
         server.installSignalHandlers()
         server.run()
         return 0
+    }
+
+    /// The phone feeds the options ask for; nil without `--http`. Plain HTTP off loopback is refused here, before
+    /// anything starts (docs/design.md section 4b).
+    static func httpConfiguration(_ invocation: Invocation) throws -> HTTPFeedConfiguration? {
+        let arguments = invocation.arguments
+        guard let text = arguments.value("http") else {
+            if let stray = ["tls-cert", "tls-key", "http-max-body"].first(where: { arguments.value($0) != nil })
+                ?? (arguments.has("allow-plain-http") ? "allow-plain-http" : nil) {
+                throw UsageError("--\(stray) goes with --http ADDR:PORT")
+            }
+            return nil
+        }
+        var configuration: HTTPFeedConfiguration
+        do {
+            configuration = HTTPFeedConfiguration(address: try HTTPAddress(parsing: text))
+        } catch {
+            throw UsageError(error.message)
+        }
+        switch (arguments.value("tls-cert"), arguments.value("tls-key")) {
+        case (let certificate?, let key?):
+            configuration.tls = .init(certificate: absolutePath(certificate), key: absolutePath(key))
+        case (nil, nil):
+            break
+        default:
+            throw UsageError("--tls-cert and --tls-key go together: the certificate and its private key")
+        }
+        configuration.allowPlainHTTP = arguments.has("allow-plain-http")
+        if let size = arguments.value("http-max-body") {
+            guard let bytes = HTTPFeedConfiguration.byteCount(size) else {
+                throw UsageError("--http-max-body \(size): expected a number of bytes, or one with K, M or G (64M)")
+            }
+            configuration.maxBody = bytes
+        }
+        do {
+            try configuration.checkTransport()
+        } catch {
+            throw UsageError(error.message)
+        }
+        return configuration
     }
 
     /// `--socket PATH` (made absolute), else the default of docs/design.md section 4.

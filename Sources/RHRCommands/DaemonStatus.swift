@@ -25,6 +25,12 @@ enum DaemonStatus {
             lines.append("    \(stream.store.rawValue)/\(stream.stream): \(cursor)"
                 + (stream.asOf.map { ", as of \($0.iso8601)" } ?? ""))
         }
+        if let http = status.http {
+            lines.append("  phone feeds: \(http.tls ? "https" : "http")://\(http.address)/v1/, \(http.requests) "
+                + "request\(http.requests == 1 ? "" : "s") answered")
+        } else {
+            lines.append("  phone feeds: off (rhr daemon --http ADDR:PORT)")
+        }
         if status.watchDirectories.isEmpty {
             lines.append("  folder watch: off")
         } else {

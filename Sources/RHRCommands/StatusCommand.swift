@@ -33,7 +33,20 @@ enum StatusCommand {
             line += ", changed at revision \(s.revision)"
             lines.append(line)
             for limit in s.permissionLimits { lines.append("    \(limit.words)") }
+            if let freshness = FeedFreshness(s) { lines.append("    " + feedLine(freshness)) }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A phone feed's freshness (docs/design.md section 4b): "resting values through 27 Nov, heart rate through
+    /// 30 Nov", and when resting values stopped, what to change on the phone.
+    static func feedLine(_ freshness: FeedFreshness) -> String {
+        // Over HTTP the stream's "as of" is when the daemon received its last request; a file's is its newest data.
+        let delivered = freshness.stream.hasPrefix("http-") ? freshness.lastDelivery.map { "last delivered \($0.iso8601); " } : nil
+        var line = "phone feed: " + (delivered ?? "") + freshness.throughWords
+        if freshness.restingStopped {
+            line += "; resting values stopped arriving while heart rate still does: \(freshness.phoneAdvice)"
+        }
+        return line
     }
 }

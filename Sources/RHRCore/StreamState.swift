@@ -13,9 +13,14 @@ public struct StreamState: Sendable, Hashable {
     public var grantedPermissions: [String]?
     /// The store revision at which this stream last changed something.
     public var revision: Int64
+    /// For a phone feed (`isPhoneFeed`): the newest local day of a resting value, and of heart rate, it delivered
+    /// (`FeedFreshness`); nil for other streams, and when it delivered none.
+    public var newestRestingDay: LocalDay?
+    public var newestHeartRateDay: LocalDay?
 
     public init(store: HealthStore, stream: String, cursor: String? = nil, asOf: Timestamp? = nil, origin: String = "",
-                grantedPermissions: [String]? = nil, revision: Int64 = 0) {
+                grantedPermissions: [String]? = nil, revision: Int64 = 0, newestRestingDay: LocalDay? = nil,
+                newestHeartRateDay: LocalDay? = nil) {
         self.store = store
         self.stream = stream
         self.cursor = cursor
@@ -23,6 +28,8 @@ public struct StreamState: Sendable, Hashable {
         self.origin = origin
         self.grantedPermissions = grantedPermissions
         self.revision = revision
+        self.newestRestingDay = newestRestingDay
+        self.newestHeartRateDay = newestHeartRateDay
     }
 
     /// R10: the limits its permissions set, for Health Connect feeds that reported them.

@@ -19,11 +19,15 @@ public struct SyncBatch: Sendable, Hashable {
         public var to: Timestamp?
         /// Apply even when an export newer than this one was imported already. Never deletes then.
         public var allowOlder: Bool
+        /// Whether the snapshot also speaks for the stream's heart-rate summaries in its period (R8, R9). A
+        /// Health Auto Export request speaks only for the metrics it carries (docs/design.md section 4b).
+        public var coversHeartRate: Bool
 
-        public init(from: Timestamp? = nil, to: Timestamp? = nil, allowOlder: Bool = false) {
+        public init(from: Timestamp? = nil, to: Timestamp? = nil, allowOlder: Bool = false, coversHeartRate: Bool = true) {
             self.from = from
             self.to = to
             self.allowOlder = allowOlder
+            self.coversHeartRate = coversHeartRate
         }
     }
 

@@ -203,10 +203,12 @@ public struct StatusReply: DaemonReplyBody, Equatable {
     public var watchLooks: Int
     /// The folder watch's latest imports, oldest first.
     public var imports: [WatchImport]
+    /// The phone feeds, when the daemon listens for HTTP.
+    public var http: HTTPFeedStatus?
 
     public init(pid: Int32, socket: String, store: String, uptime: Double, clients: Int, subscribers: Int,
                 revision: Int64, streams: [StreamState], watchDirectories: [String], watchLooks: Int,
-                imports: [WatchImport]) {
+                imports: [WatchImport], http: HTTPFeedStatus? = nil) {
         self.pid = pid
         self.socket = socket
         self.store = store
@@ -218,6 +220,7 @@ public struct StatusReply: DaemonReplyBody, Equatable {
         self.watchDirectories = watchDirectories
         self.watchLooks = watchLooks
         self.imports = imports
+        self.http = http
     }
 
     public init(members: JSONMembers) throws(JSONPathError) {
@@ -242,6 +245,10 @@ public struct StatusReply: DaemonReplyBody, Equatable {
         watchLooks = Int(try watch.integer("looks") ?? 0)
         imports = []
         for entry in try watch.objects("imports") ?? [] { imports.append(try WatchImport(members: entry)) }
+        http = try members.members("http").map { http throws(JSONPathError) in
+            HTTPFeedStatus(address: try http.requiredString("address"), tls: try http.requiredBool("tls"),
+                           requests: Int(try http.integer("requests") ?? 0))
+        }
     }
 
     public var members: JSONObject {
@@ -256,7 +263,22 @@ public struct StatusReply: DaemonReplyBody, Equatable {
                 "pid": .number(JSONNumber(Int(pid))), "socket": .string(socket), "store": .string(store),
                 "uptime": .number(JSONNumber(uptime)), "clients": .number(JSONNumber(clients)),
                 "subscribers": .number(JSONNumber(subscribers)), "revision": .number(JSONNumber(revision)),
-                "streams": .array(streams), "watch": .object(watch)]
+                "streams": .array(streams), "watch": .object(watch),
+                "http": http.map { ["address": .string($0.address), "tls": .bool($0.tls), "requests": .number(JSONNumber($0.requests))] }
+                    ?? .null]
+    }
+}
+
+/// The phone feeds in a `status` reply: where they listen, whether over TLS, how many requests they answered.
+public struct HTTPFeedStatus: Sendable, Equatable {
+    public var address: String
+    public var tls: Bool
+    public var requests: Int
+
+    public init(address: String, tls: Bool, requests: Int) {
+        self.address = address
+        self.tls = tls
+        self.requests = requests
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import RHRCore
+import RHRJSON
 import RHRFormats
 import RHRStore
 
@@ -29,6 +30,8 @@ public struct DaemonConfiguration: Sendable {
     public var shutdownGrace: Double = 15
     /// Where the daemon says what it does (stderr for `rhr daemon`).
     public var log: (@Sendable (String) -> Void)?
+    /// `--http`: the phone feeds (docs/design.md section 4b); nil listens on no network.
+    public var http: HTTPFeedConfiguration?
 
     public init(socketPath: String, storePath: String) {
         self.socketPath = socketPath
@@ -36,11 +39,13 @@ public struct DaemonConfiguration: Sendable {
     }
 }
 
-/// `rhr daemon`: one store served over a Unix socket (docs/design.md section 4).
+/// `rhr daemon`: one store served over a Unix socket (docs/design.md section 4), and to phones over HTTP when asked
+/// (section 4b).
 ///
 /// Threads: the event loop (the thread that calls `run()`) owns every socket and all client state; it
 /// never touches the store and never blocks on a client (non-blocking sockets, `poll(2)`). The store
 /// thread (`StoreWorker`) owns the store and runs requests one at a time. The folder watch has its own
+/// thread, and the HTTP feeds libmicrohttpd's threads (`HTTPFeedServer`), whose requests go to the same store
 /// thread. The other threads talk to the loop through `Inbox`, which wakes it with a byte on a pipe.
 ///
 /// `@unchecked Sendable`: the compiler cannot check state that belongs to a thread rather than to a lock, and
@@ -51,6 +56,8 @@ public struct DaemonConfiguration: Sendable {
 public final class DaemonServer: @unchecked Sendable {
     public let configuration: DaemonConfiguration
     public var socketPath: String { configuration.socketPath }
+    /// The port the phone feeds listen on (the one the system chose for `--http ADDR:0`); nil without `--http`.
+    public var httpPort: UInt16? { http?.port }
 
     private let listener: SocketListener
     private let worker: StoreWorker
@@ -58,6 +65,7 @@ public final class DaemonServer: @unchecked Sendable {
     private let tracker: RevisionTracker
     private let ledger: ImportLedger
     private var watch: FolderWatch?
+    private let http: HTTPFeedServer?
     private let startTime = Date()
     /// Guards `phase`; signalled when the daemon has stopped.
     private let lifecycle = NSCondition()
@@ -79,7 +87,11 @@ public final class DaemonServer: @unchecked Sendable {
     private var recentImports: [WatchImport]
     private var stopping = false
     private var stopDeadline = Date.distantFuture
+    /// While stopping: since when no request has been in flight.
+    private var idleSince: Date?
     private var acceptPausedUntil: Date?
+    /// Out of descriptors: accepting is paused, for longer each time it fails again, and said once.
+    private var acceptBackoff = 0.0
 
     /// Lines longer than this are parsed off the loop's thread, so a 16 MiB push never delays others.
     static let inlineParseLimit = 64 << 10
@@ -127,6 +139,24 @@ public final class DaemonServer: @unchecked Sendable {
         }
         revision = current
         _ = tracker.noteRead(revision: current)
+        if let feeds = configuration.http {
+            let store = DaemonServer.feedStore(worker: worker, tracker: tracker, inbox: inbox)
+            let tokens = FeedTokens(path: feeds.tokensPath ?? FeedTokens.path(forStore: configuration.storePath))
+            let feed = PhoneFeed(configuration: feeds, tokens: tokens, store: store, machineZone: configuration.machineZone,
+                                 log: configuration.log)
+            do throws(DaemonError) {
+                let server = try HTTPFeedServer(feed: feed)
+                try server.start()
+                http = server
+            } catch {
+                worker.stop()
+                listener.close()
+                inbox.close()
+                throw error
+            }
+        } else {
+            http = nil
+        }
         ledger = ImportLedger(path: ImportLedger.path(forStore: configuration.storePath), storeRevision: current,
                               log: configuration.log.map { log in { log($0) } })
         recentImports = ledger.recent
@@ -151,6 +181,10 @@ public final class DaemonServer: @unchecked Sendable {
         lifecycle.unlock()
         guard first else { return }
         log("listening on \(socketPath) (store \(configuration.storePath), revision \(revision))")
+        if let http {
+            log("phone feeds on \(http.usesTLS ? "https" : "http")://\(http.address)/v1/ (docs/phone-feeds.md)")
+            if http.feed.tokens.isEmpty { log("no tokens yet: every request is refused until `rhr token new NAME` makes one") }
+        }
         watch?.start()
         if let watch { log("watching \(watch.directories.joined(separator: ", "))") }
         eventLoop()
@@ -244,12 +278,23 @@ public final class DaemonServer: @unchecked Sendable {
                 }
             }
             closeExpired()
-            if stopping && (busyCount == 0 && connections.values.allSatisfy { $0.output.isEmpty || $0.peerGone }
-                            || Date() >= stopDeadline) {
-                break
-            }
+            if stopping && mayStopNow() { break }
         }
         finishStop()
+    }
+
+    /// Requests in flight finish (within the grace) and their replies go out; events are no acknowledgements and
+    /// wait for nobody. A reply its client does not read holds the stop up for half a second at most.
+    private func mayStopNow() -> Bool {
+        let now = Date()
+        if now >= stopDeadline { return true }
+        guard busyCount == 0, http?.inFlight ?? 0 == 0 else {
+            idleSince = nil
+            return false
+        }
+        let idle = idleSince ?? now
+        idleSince = idle
+        return connections.values.allSatisfy { $0.output.unsentReplies == 0 || $0.peerGone } || now >= idle.addingTimeInterval(0.5)
     }
 
     private func pollTimeout() -> Int32 {
@@ -273,11 +318,21 @@ public final class DaemonServer: @unchecked Sendable {
             if fd < 0 {
                 switch errno {
                 case EINTR, ECONNABORTED: continue
-                case EAGAIN, EWOULDBLOCK: return
+                case EAGAIN, EWOULDBLOCK:
+                    // Every waiting client taken: a shortage of descriptors, if there was one, is over.
+                    if acceptBackoff > 0 {
+                        acceptBackoff = 0
+                        log("accepting clients again")
+                    }
+                    return
                 default:
-                    // Out of descriptors: stop accepting for a moment rather than spin.
-                    log("cannot accept a client: \(errnoText())")
-                    acceptPausedUntil = Date().addingTimeInterval(0.1)
+                    // Out of descriptors: stop accepting for a moment rather than spin, longer each time (up to a
+                    // second), and say so once rather than at every try.
+                    if acceptBackoff == 0 {
+                        log("cannot accept a client: \(errnoText()); new clients wait until descriptors are free")
+                    }
+                    acceptBackoff = min(max(acceptBackoff * 2, 0.1), 1)
+                    acceptPausedUntil = Date().addingTimeInterval(acceptBackoff)
                     return
                 }
             }
@@ -338,7 +393,7 @@ public final class DaemonServer: @unchecked Sendable {
     private func processLines(_ connection: ClientConnection) {
         while !stopping && !connection.busy && connection.closeDeadline == nil
                 && connection.output.byteCount < configuration.outputByteLimit {
-            guard let item = connection.framer.next() else { break }
+            guard let item = connection.framer.next() ?? lastLine(of: connection) else { break }
             switch item {
             case .tooLong(let number):
                 let limit = connection.framer.maxLineLength
@@ -347,7 +402,12 @@ public final class DaemonServer: @unchecked Sendable {
                     .tooLarge, "line \(number) is longer than \(size), the limit for one message; closing the connection")))
                 connection.closeDeadline = Date().addingTimeInterval(5)
             case .line(let bytes, _):
-                guard !bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) else { continue }
+                // One reply for every line, so a client counting replies stays in step.
+                guard !bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) else {
+                    reply(connection, DaemonMessage.error(id: nil, ProtocolError(
+                        .badRequest, "an empty line is not a request; send one JSON object per line")))
+                    continue
+                }
                 if bytes.count > DaemonServer.inlineParseLimit {
                     connection.busy = true
                     busyCount += 1
@@ -361,6 +421,14 @@ public final class DaemonServer: @unchecked Sendable {
             }
         }
         finishIfDone(connection)
+    }
+
+    /// Once the client has closed its side: what it sent after its last line end, as a line of its own (`printf
+    /// '{"op":"hello"}' | nc -U …` sends no line end). Given once; nil after that or when nothing is left.
+    private func lastLine(of connection: ClientConnection) -> JSONLineFramer.Item? {
+        guard connection.inputEnded || connection.peerGone, !connection.lastLineTaken else { return nil }
+        connection.lastLineTaken = true
+        return connection.framer.finish()
     }
 
     private func handle(_ connection: ClientConnection, _ decoded: RequestDecoder.Decoded) {
@@ -386,7 +454,8 @@ public final class DaemonServer: @unchecked Sendable {
                     pid: getpid(), socket: socketPath, store: configuration.storePath,
                     uptime: Date().timeIntervalSince(startTime), clients: connections.count,
                     subscribers: connections.values.filter(\.subscribed).count,
-                    watchDirectories: watch?.directories ?? [], watchLooks: watch?.looks ?? 0, imports: recentImports)
+                    watchDirectories: watch?.directories ?? [], watchLooks: watch?.looks ?? 0, imports: recentImports,
+                    http: http.map { HTTPFeedStatus(address: $0.address, tls: $0.usesTLS, requests: $0.requests) })
             }
             let inbox = self.inbox, tracker = self.tracker, connectionID = connection.id, context = status
             let submitted = worker.submit { database in
@@ -432,6 +501,9 @@ public final class DaemonServer: @unchecked Sendable {
                 if !entry.days.isEmpty { broadcastChange(Change(revision: entry.revision, days: entry.days)) }
             case .externalChange(let moved):
                 storeChangedElsewhere(moved)
+            case .fedOverHTTP(let change, let external):
+                if let external { storeChangedElsewhere(external) }
+                if let change { broadcastChange(change) }
             }
         }
         if delivery.interrupted && !stopping { beginStop() }
@@ -510,6 +582,7 @@ public final class DaemonServer: @unchecked Sendable {
         stopping = true
         stopDeadline = Date().addingTimeInterval(configuration.shutdownGrace)
         listener.close()
+        http?.quiesce()
         watch?.stop()
         log("stopping: finishing \(busyCount) request\(busyCount == 1 ? "" : "s") in flight")
     }
@@ -532,12 +605,43 @@ public final class DaemonServer: @unchecked Sendable {
         if !stopping {
             stopping = true
             listener.close()
+            http?.quiesce()
         }
         watch?.stop()
+        // Every HTTP connection closes; what was in flight has been answered (or the grace ran out).
+        http?.stop()
         // Requests already queued on the store (and a folder import being applied) complete first.
         worker.stop()
         ShutdownSignals.uninstall(wakeFD: inbox.interruptDescriptor)
         inbox.close()
+    }
+}
+
+extension DaemonServer {
+    /// The HTTP feeds' way to the store: the store thread, and the event loop's inbox for subscribers.
+    static func feedStore(worker: StoreWorker, tracker: RevisionTracker, inbox: Inbox) -> FeedStore {
+        FeedStore(
+            apply: { groups in
+                worker.perform { database in
+                    groups.map { group in
+                        Result { () throws(StoreError) in
+                            let outcomes = try database.apply(group)
+                            let changed = outcomes.filter { $0.changedSomething && !$0.duplicate }
+                            let revision = outcomes.map(\.revision).max() ?? 0
+                            let external = tracker.noteApplied(revision: revision, increments: changed.count)
+                            let days = changed.reduce(into: Set<LocalDay>()) { $0.formUnion($1.changedDays) }
+                            if !changed.isEmpty || external != nil {
+                                inbox.post(.fedOverHTTP(changed.isEmpty ? nil : Change(revision: revision, days: days.sorted()),
+                                                        externalRevision: external))
+                            }
+                            return outcomes
+                        }
+                    }
+                }
+            },
+            deliveries: { stream in
+                worker.perform { database in Result { () throws(StoreError) in try database.deliveries(stream: stream) } }
+            })
     }
 }
 

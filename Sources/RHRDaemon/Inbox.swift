@@ -11,4 +11,7 @@ enum InboxMessage: Sendable {
     case imported(WatchImport, externalRevision: Int64?)
     /// The store's revision moved without the daemon.
     case externalChange(revision: Int64)
+    /// A phone's HTTP request was applied: what it changed (nil: nothing), and whether the store had moved without
+    /// the daemon before it.
+    case fedOverHTTP(Change?, externalRevision: Int64?)
 }

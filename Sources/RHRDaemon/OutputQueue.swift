@@ -22,6 +22,10 @@ struct OutputQueue {
     private var pendingEventBytes = 0
     /// Bytes waiting in `head` and `pending`.
     private(set) var byteCount = 0
+    /// Replies not yet written whole: what a stopping daemon still waits for (events are no acknowledgements).
+    private(set) var unsentReplies = 0
+    /// Replies joined into `head`: written once `head` is.
+    private var headReplies = 0
     /// Events dropped since the last `resync` was queued.
     private var dropped = 0
 
@@ -30,6 +34,7 @@ struct OutputQueue {
     mutating func append(reply bytes: [UInt8]) {
         pending.append(Message(bytes: bytes, isEvent: false))
         byteCount += bytes.count
+        unsentReplies += 1
     }
 
     /// Queues an event; when `limit` events or `byteLimit` bytes of events wait already, drops them and
@@ -63,6 +68,12 @@ struct OutputQueue {
         return false
     }
 
+    /// `head` went out whole: so did the replies in it.
+    private mutating func headWritten() {
+        unsentReplies -= headReplies
+        headReplies = 0
+    }
+
     private func isResync(_ bytes: [UInt8]) -> Bool {
         bytes.starts(with: Array(#"{"event":"resync""#.utf8))
     }
@@ -71,6 +82,7 @@ struct OutputQueue {
     mutating func flush(to fd: Int32) -> Bool {
         while byteCount > 0 {
             if headOffset == head.count {
+                headWritten()
                 head.removeAll(keepingCapacity: true)
                 headOffset = 0
                 while pendingStart < pending.count && (head.isEmpty || head.count + pending[pendingStart].bytes.count <= 64 << 10) {
@@ -80,6 +92,8 @@ struct OutputQueue {
                         pendingEvents -= 1
                         pendingEventBytes -= message.bytes.count
                         if isResync(message.bytes) { dropped = 0 }
+                    } else {
+                        headReplies += 1
                     }
                     pendingStart += 1
                 }
@@ -94,6 +108,7 @@ struct OutputQueue {
             headOffset += sent
             byteCount -= sent
         }
+        headWritten()
         if head.capacity > 1 << 20 { head = [] } else { head.removeAll(keepingCapacity: true) }
         headOffset = 0
         return true

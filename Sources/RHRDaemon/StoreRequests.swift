@@ -15,6 +15,7 @@ struct StatusContext: Sendable {
     var watchDirectories: [String]
     var watchLooks: Int
     var imports: [WatchImport]
+    var http: HTTPFeedStatus?
 }
 
 /// A store request's reply line, the change subscribers hear of, and whether the store had moved without
@@ -52,7 +53,8 @@ enum StoreRequests {
                 let status = StatusReply(
                     pid: context.pid, socket: context.socket, store: context.store, uptime: context.uptime,
                     clients: context.clients, subscribers: context.subscribers, revision: revision, streams: streams,
-                    watchDirectories: context.watchDirectories, watchLooks: context.watchLooks, imports: context.imports)
+                    watchDirectories: context.watchDirectories, watchLooks: context.watchLooks, imports: context.imports,
+                    http: context.http)
                 return StoreAnswer(reply: DaemonMessage.ok(id: id, status), externalRevision: external)
             case .hello, .subscribe:
                 return StoreAnswer(reply: DaemonMessage.ok(id: id))

@@ -178,7 +178,8 @@ public final class DashboardIndex: Sendable {
     }
 
     /// R9 and R10, in words: a store with heart rate but no resting writer, and the limits the Health Connect
-    /// feeds' permissions set. A changes token unused for more than 30 days (relative to `today`) too.
+    /// feeds' permissions set. A changes token unused for more than 30 days (relative to `today`) too. Then the
+    /// phone feeds' freshness (`FeedNotices`).
     public func notices(today: LocalDay) -> [String] {
         var notes: [String] = []
         if case .resting(let without) = diagnosis {
@@ -192,6 +193,7 @@ public final class DashboardIndex: Sendable {
                 notes.append("Health Connect (\(stream.stream)): \(PermissionLimit.changesTokenWords(idleDays: idle)).")
             }
         }
+        notes += FeedNotices.notes(data.streams, today: today)
         return notes
     }
 

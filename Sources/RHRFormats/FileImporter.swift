@@ -26,6 +26,8 @@ public enum FileImporter {
             return try AppleHealthReader.read(path: path, options: options, progress: progress)
         case .healthAutoExportJSON:
             return try HealthAutoExportReader.read(path: path, options: options, progress: progress)
+        case .hcWebhookJSON:
+            return try HCWebhookReader.read(path: path, options: options)
         }
     }
 }

@@ -31,14 +31,28 @@ public enum HealthAutoExportReader {
 
     public static func read(path: String, options: ImportOptions, progress: ImportProgress?) throws(InputError) -> ImportedFile {
         let (root, total) = try parse(path: path)
-        guard let metrics = root["data"]?["metrics"]?.array else {
+        let imported = try read(root, label: path, stream: stream, options: options)
+        progress?(total, total)
+        return imported
+    }
+
+    /// The same JSON as bytes (a request body of the app's REST API automation, docs/design.md section 4b), for
+    /// `stream`; `label` stands for the path in errors and in the result. Also the unwrapped `{"metrics":[…]}`
+    /// that some relays send.
+    public static func read(bytes: [UInt8], label: String, stream: String, options: ImportOptions) throws(InputError) -> ImportedFile {
+        let root = try JSONDocument.parse(bytes, label: label)
+        return try read(root, label: label, stream: stream, options: options)
+    }
+
+    private static func read(_ root: JSONValue, label path: String, stream: String, options: ImportOptions) throws(InputError) -> ImportedFile {
+        let wrapped = root["data"]?["metrics"]
+        guard let metrics = (wrapped ?? root["metrics"])?.array else {
             throw InputError(path: path, message: "data.metrics: missing; not Health Auto Export JSON")
         }
         var contents = HealthAutoExportContents(path: path)
         for (i, metric) in metrics.enumerated() {
-            try contents.add(metric, at: "data.metrics[\(i)]")
+            try contents.add(metric, at: wrapped == nil ? "metrics[\(i)]" : "data.metrics[\(i)]")
         }
-        progress?(total, total)
         var batches: [SyncBatch] = []
         if let period = contents.period {
             let asOf = period.newestEnd

@@ -15,6 +15,8 @@ public enum InputKind: Sendable, Hashable, CustomStringConvertible {
     case healthConnectZip(member: String)
     /// Health Auto Export JSON.
     case healthAutoExportJSON
+    /// What the HC Webhook app posts: Health Connect records as JSON.
+    case hcWebhookJSON
 
     public var description: String {
         switch self {
@@ -24,6 +26,7 @@ public enum InputKind: Sendable, Hashable, CustomStringConvertible {
         case .healthConnectDatabase: return "Health Connect export (SQLite)"
         case .healthConnectZip: return "Health Connect export (zip)"
         case .healthAutoExportJSON: return "Health Auto Export JSON"
+        case .hcWebhookJSON: return "HC Webhook JSON"
         }
     }
 
@@ -36,6 +39,7 @@ public enum InputKind: Sendable, Hashable, CustomStringConvertible {
         case .healthConnectDatabase: return "a Health Connect export (SQLite)"
         case .healthConnectZip: return "a Health Connect export (zip)"
         case .healthAutoExportJSON: return "a Health Auto Export file (JSON)"
+        case .hcWebhookJSON: return "an HC Webhook payload (JSON)"
         }
     }
 
@@ -46,7 +50,7 @@ public enum InputKind: Sendable, Hashable, CustomStringConvertible {
         if ArchiveReader.looksLikeZip(head) { return try detectZip(path: path) }
         if let kind = detect(head: head) { return kind }
         throw InputError(path: path, message: "not a file rhr reads: expected an Apple Health export (zip or XML), "
-            + "a Health Connect export (zip or .db), Health Auto Export JSON, or sync batches (JSON lines)")
+            + "a Health Connect export (zip or .db), Health Auto Export JSON, HC Webhook JSON, or sync batches (JSON lines)")
     }
 
     /// The kinds a file's first bytes tell alone (everything but zips).
@@ -56,6 +60,8 @@ public enum InputKind: Sendable, Hashable, CustomStringConvertible {
         guard let first = head.first(where: { !isSpace($0) }), first == UInt8(ascii: "{") else { return nil }
         let text = String(decoding: head, as: UTF8.self)
         if text.contains("\"metrics\"") && text.contains("\"data\"") { return .healthAutoExportJSON }
+        // HC Webhook writes `timestamp` and `app_version` first; no other format rhr reads has `app_version`.
+        if text.contains("\"app_version\"") { return .hcWebhookJSON }
         return .syncBatches
     }
 

@@ -425,7 +425,7 @@ struct BatchApplication {
                 .merge(summary)
         }
         // A snapshot's whole-day summaries replace the stream's earlier ones in its period.
-        if mayRemove && (batch.snapshot != nil || batch.fullResync) {
+        if mayRemove && (batch.snapshot?.coversHeartRate == true || batch.fullResync) {
             let fromDay = batch.fullResync ? nil : batch.snapshot?.from.map { Int64($0.localDay.daysSinceEpoch) - 1 }
             let toDay = batch.fullResync ? nil : batch.snapshot?.to.map { Int64($0.localDay.daysSinceEpoch) + 1 }
             let select = try db.statement("""

@@ -203,7 +203,9 @@ public struct StoreSnapshot {
 
     /// Every stream the store has heard from, by store and name.
     public func streams() throws(StoreError) -> [StreamState] {
-        try loadStreams().values.sorted { ($0.store, $0.stream) < ($1.store, $1.stream) }
+        var streams = try loadStreams()
+        try addNewestDays(&streams)
+        return streams.values.sorted { ($0.store, $0.stream) < ($1.store, $1.stream) }
     }
 
     /// The writers the store knows, with whether each counts as an Apple Watch (R3).

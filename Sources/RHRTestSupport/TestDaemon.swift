@@ -22,6 +22,17 @@ public final class TestDaemon: Sendable {
 
     public var socketPath: String { server.socketPath }
 
+    /// With `configuration.http` set: where the phone feeds listen.
+    public var httpPort: UInt16 { server.httpPort ?? 0 }
+
+    /// Makes a token for the phone feeds, as `rhr token new NAME` does, beside the daemon's store.
+    public func token(_ name: String) throws -> String {
+        try FeedTokens(path: FeedTokens.path(forStore: directory.storePath)).create(name: name)
+    }
+
+    /// A connection to the phone feeds.
+    public func http() throws -> HTTPTestClient { try HTTPTestClient(port: httpPort) }
+
     public func client() throws -> DaemonClient { try DaemonClient(socketPath: socketPath, timeout: 5) }
 
     /// Pushes a batch on a connection of its own, as `rhr push` does, and returns what it changed as the reply

@@ -6,9 +6,10 @@ final class BenchDaemon {
     let server: DaemonServer
     let socketPath: String
 
-    init(directory: String, storePath: String, zone: TimeZone) throws {
+    init(directory: String, storePath: String, zone: TimeZone, configure: (inout DaemonConfiguration) -> Void = { _ in }) throws {
         var configuration = DaemonConfiguration(socketPath: directory + "/rhr.sock", storePath: storePath)
         configuration.machineZone = zone
+        configure(&configuration)
         server = try DaemonServer(configuration)
         socketPath = configuration.socketPath
         server.start()

@@ -5,6 +5,7 @@ import Foundation
 let arguments = Array(CommandLine.arguments.dropFirst())
 let sections: [String: ([String]) throws -> Void] = [
     "daemon": DaemonBench.run,
+    "http": HTTPBench.run,
     "import": ImportBench.run,
     "store": StoreBench.run,
     "dashboard": DashboardBench.run,

@@ -1,0 +1,63 @@
+import Foundation
+
+/// `rhr daemon --http ADDR:PORT [--tls-cert F --tls-key F] [--allow-plain-http] [--http-max-body N]` and the
+/// limits that keep one misbehaving phone from starving the rest (docs/design.md section 4b).
+public struct HTTPFeedConfiguration: Sendable {
+    public var address: HTTPAddress
+    /// PEM files of the certificate (with its chain) and its private key; nil serves plain HTTP.
+    public var tls: TLSFiles?
+    /// Plain HTTP on an address other than loopback, for a private tunnel (WireGuard, Tailscale).
+    public var allowPlainHTTP = false
+    /// The largest request body: a day of heart rate per minute is about 150 KB; a year's backfill tens of MB.
+    public var maxBody = 64 << 20
+    /// Connections open at once; libmicrohttpd closes any more at once (the phone tries again later).
+    public var maxConnections = 32
+    /// Seconds a connection may send nothing before it is closed.
+    public var idleTimeout = 30
+    /// Seconds one request may take to arrive whole: a phone trickling its body has its connection closed.
+    public var requestTime = 120.0
+    /// Requests per second each token may make in the long run, and how many at once (a token bucket): a phone
+    /// sending several automations at once is served, one stuck in a loop gets 429.
+    public var ratePerSecond = 2.0
+    public var rateBurst = 60.0
+    /// The token file (`FeedTokens`); nil takes the one beside the store.
+    public var tokensPath: String?
+
+    public struct TLSFiles: Sendable, Equatable {
+        public var certificate: String
+        public var key: String
+
+        public init(certificate: String, key: String) {
+            self.certificate = certificate
+            self.key = key
+        }
+    }
+
+    public init(address: HTTPAddress) {
+        self.address = address
+    }
+
+    /// Plain HTTP only on loopback, unless asked for a private tunnel: a phone's health data and its token would
+    /// otherwise cross the network readable by anyone on the way.
+    public func checkTransport() throws(DaemonError) {
+        guard tls == nil, !allowPlainHTTP, try !address.isLoopback() else { return }
+        throw DaemonError("refusing plain HTTP on \(address): the phones' health data and tokens would cross the network "
+            + "unencrypted. Serve TLS with --tls-cert FILE --tls-key FILE (a certificate the phone trusts), listen on "
+            + "127.0.0.1 behind a reverse proxy that does TLS, or, on a private tunnel (WireGuard, Tailscale), give "
+            + "--allow-plain-http. See docs/phone-feeds.md")
+    }
+
+    /// `64M`, `512K`, `1G` (binary multiples) or a number of bytes.
+    public static func byteCount(_ text: String) -> Int? {
+        let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        var digits = text.uppercased()
+        if digits.hasSuffix("IB") { digits.removeLast(2) } else if digits.hasSuffix("B") && digits.count > 1 { digits.removeLast() }
+        var scale = 1
+        if let last = digits.last, let unit = units[last] {
+            scale = unit
+            digits.removeLast()
+        }
+        guard let value = Int(digits), value > 0, value <= Int.max / scale else { return nil }
+        return value * scale
+    }
+}

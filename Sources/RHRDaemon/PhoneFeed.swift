@@ -1,0 +1,369 @@
+import Foundation
+import RHRCore
+import RHRFormats
+import RHRJSON
+import RHRStore
+import Synchronization
+
+/// A request before its body, as `HTTPFeedServer` hands it over.
+struct HTTPRequestHead {
+    var method: String
+    /// The path without its query.
+    var path: String
+    /// A request header by name (case-insensitive), nil when absent.
+    var header: (String) -> String?
+}
+
+/// What the daemon answers an HTTP request with: always JSON (JSON lines for `/v1/batches`).
+struct HTTPAnswer: Sendable {
+    var status: Int
+    var body: [UInt8]
+    var contentType = "application/json"
+    var headers: [(String, String)] = []
+
+    /// `{"ok":true,…}`.
+    static func ok(_ members: JSONObject) -> HTTPAnswer {
+        var object: JSONObject = ["ok": true]
+        for (key, value) in members { object[key] = value }
+        return HTTPAnswer(status: 200, body: Array((JSONWriter.string(.object(object)) + "\n").utf8))
+    }
+
+    /// `{"ok":false,"error":{"code":…,"message":…}}`.
+    static func error(_ status: Int, _ code: String, _ message: String, headers: [(String, String)] = []) -> HTTPAnswer {
+        let object: JSONObject = ["ok": false, "error": ["code": .string(code), "message": .string(message)]]
+        return HTTPAnswer(status: status, body: Array((JSONWriter.string(.object(object)) + "\n").utf8), headers: headers)
+    }
+}
+
+/// What the HTTP feeds need of the store, through the daemon's store thread (so a subscriber hears of every
+/// change at once, as for a socket push).
+struct FeedStore: Sendable {
+    /// Applies each group of batches in one transaction of its own, in order; nil when the daemon is stopping.
+    var apply: @Sendable (_ groups: [[SyncBatch]]) -> [Result<[BatchOutcome], StoreError>]?
+    /// What the streams named `stream` delivered; nil when the daemon is stopping.
+    var deliveries: @Sendable (_ stream: String) -> Result<[StreamDeliveries], StoreError>?
+}
+
+/// The phone feeds' endpoints and answers (docs/design.md section 4b): who may send, what a body means, what
+/// it changed. `HTTPFeedServer` carries the bytes; this decides. Safe from any of its threads.
+final class PhoneFeed: Sendable {
+    enum Endpoint: String, CaseIterable, Sendable {
+        case healthAutoExport = "/v1/health-auto-export"
+        case hcWebhook = "/v1/health-connect-webhook"
+        case batches = "/v1/batches"
+        case status = "/v1/status"
+
+        var method: String { self == .status ? "GET" : "POST" }
+    }
+
+    /// A request let in: its body is read (up to the limit) and then answered by `answer`.
+    struct Admitted: Sendable {
+        var endpoint: Endpoint
+        /// The token's name; its stream is `http-NAME`.
+        var token: String
+        var expectedLength: Int?
+    }
+
+    enum Admission {
+        case answer(HTTPAnswer)
+        case read(Admitted)
+    }
+
+    let configuration: HTTPFeedConfiguration
+    let tokens: FeedTokens
+    private let limiter: RateLimiter
+    private let store: FeedStore
+    private let machineZone: TimeZone
+    private let stopping = Atomic<Bool>(false)
+    private let log: (@Sendable (String) -> Void)?
+
+    init(configuration: HTTPFeedConfiguration, tokens: FeedTokens, store: FeedStore, machineZone: TimeZone,
+         log: (@Sendable (String) -> Void)? = nil) {
+        self.configuration = configuration
+        self.tokens = tokens
+        self.store = store
+        self.machineZone = machineZone
+        self.log = log
+        limiter = RateLimiter(perSecond: configuration.ratePerSecond, burst: configuration.rateBurst)
+    }
+
+    /// From now on every new request is answered 503.
+    func beginStop() { stopping.store(true, ordering: .sequentiallyConsistent) }
+
+    // MARK: - Before the body
+
+    /// Decides on the head alone whether the body is read at all: a refusal here reads none of it.
+    func admit(_ head: HTTPRequestHead) -> Admission {
+        guard let presented = PhoneFeed.presentedToken(head) else {
+            return .answer(unauthorized("no token: send the header 'Authorization: Bearer TOKEN' or 'api-key: TOKEN' "
+                + "(rhr token new NAME makes one)"))
+        }
+        guard let token = tokens.name(of: presented) else {
+            return .answer(unauthorized("this token is not known: it was revoked or mistyped (rhr token list shows the names)"))
+        }
+        if stopping.load(ordering: .sequentiallyConsistent) {
+            return .answer(.error(503, "stopping", "the daemon is stopping; send again in a moment", headers: [("Retry-After", "5")]))
+        }
+        guard let endpoint = Endpoint(rawValue: head.path) else {
+            let paths = Endpoint.allCases.map { "\($0.method) \($0.rawValue)" }.joined(separator: ", ")
+            return .answer(.error(404, "not_found", "no such endpoint \(head.path); there are \(paths)"))
+        }
+        guard head.method == endpoint.method else {
+            return .answer(.error(405, "method_not_allowed", "\(endpoint.rawValue) takes \(endpoint.method), not \(head.method)",
+                                  headers: [("Allow", endpoint.method)]))
+        }
+        if let wait = limiter.take(token) {
+            let seconds = Int(wait.rounded(.up))
+            return .answer(.error(429, "too_many_requests", "token \(token) sent more requests than the daemon takes from one "
+                + "phone; send again in \(seconds) s", headers: [("Retry-After", String(seconds))]))
+        }
+        if let type = head.header("Content-Type"), let refusal = PhoneFeed.notJSON(mediaType: type) {
+            return .answer(refusal)
+        }
+        let length = head.header("Content-Length").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        if let length, length > configuration.maxBody { return .answer(tooLarge()) }
+        return .read(Admitted(endpoint: endpoint, token: token, expectedLength: length))
+    }
+
+    /// `Authorization: Bearer TOKEN`, else `api-key: TOKEN`.
+    static func presentedToken(_ head: HTTPRequestHead) -> String? {
+        if let authorization = head.header("Authorization")?.trimmingCharacters(in: .whitespaces),
+           authorization.lowercased().hasPrefix("bearer ") {
+            let token = authorization.dropFirst(7).trimmingCharacters(in: .whitespaces)
+            if !token.isEmpty { return token }
+        }
+        if let key = head.header("api-key")?.trimmingCharacters(in: .whitespaces), !key.isEmpty { return key }
+        return nil
+    }
+
+    private func unauthorized(_ message: String) -> HTTPAnswer {
+        .error(401, "unauthorized", message, headers: [("WWW-Authenticate", "Bearer realm=\"rhr\"")])
+    }
+
+    func tooLarge() -> HTTPAnswer {
+        let limit = configuration.maxBody
+        let size = limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"
+        return .error(413, "too_large", "the body is larger than \(size), the most this daemon takes in one request "
+            + "(rhr daemon --http-max-body); send a shorter period")
+    }
+
+    /// Health Auto Export's CSV comes as `multipart/form-data`: refused before its body is read.
+    static func notJSON(mediaType: String) -> HTTPAnswer? {
+        let type = mediaType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let refused = type.hasPrefix("multipart/") || ["text/csv", "application/csv", "text/comma-separated-values",
+                                                       "application/xml", "text/xml", "application/zip"].contains(type)
+        return refused ? unsupported("the body is \(type)") : nil
+    }
+
+    private static func unsupported(_ what: String) -> HTTPAnswer {
+        .error(415, "unsupported_media_type", "\(what), not JSON: rhr reads JSON only. In Health Auto Export, set the "
+            + "automation's Export Format to JSON (CSV is not read)")
+    }
+
+    // MARK: - With the body
+
+    /// Reads the body, applies what it says through the store thread and answers with what changed. Blocks until
+    /// the store has answered.
+    func answer(_ admitted: Admitted, body: [UInt8], receivedAt: Date = Date()) -> HTTPAnswer {
+        let stream = FeedTokens.stream(ofToken: admitted.token)
+        switch admitted.endpoint {
+        case .status:
+            return status(token: admitted.token, stream: stream)
+        case .batches:
+            return PhoneFeed.notJSON(body: body) ?? batches(body, stream: stream)
+        case .healthAutoExport, .hcWebhook:
+            return PhoneFeed.notJSON(body: body) ?? payload(admitted.endpoint, body, stream: stream, receivedAt: receivedAt)
+        }
+    }
+
+    /// An empty body, or one that does not start like JSON (a CSV sent without its type).
+    static func notJSON(body: [UInt8]) -> HTTPAnswer? {
+        guard let first = body.drop(while: { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }).first else {
+            return .error(400, "bad_json", "the body is empty; send the JSON the app writes")
+        }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? nil : unsupported("the body does not start like JSON")
+    }
+
+    /// A Health Auto Export or HC Webhook body: read, applied in one transaction, answered with its counts.
+    private func payload(_ endpoint: Endpoint, _ body: [UInt8], stream: String, receivedAt: Date) -> HTTPAnswer {
+        let asOf = Timestamp(date: receivedAt, offsetSeconds: machineZone.secondsFromGMT(for: receivedAt))
+        let options = ImportOptions(machineZone: machineZone)
+        let imported: ImportedFile
+        do throws(InputError) {
+            if endpoint == .healthAutoExport {
+                let read = try HealthAutoExportReader.read(bytes: body, label: endpoint.rawValue, stream: stream, options: options)
+                imported = PhoneFeedBatches.healthAutoExport(read, stream: stream, asOf: asOf)
+            } else {
+                let read = try HCWebhookReader.read(bytes: body, label: endpoint.rawValue, stream: stream, asOf: asOf, options: options)
+                imported = PhoneFeedBatches.hcWebhook(read, stream: stream, asOf: asOf)
+            }
+        } catch {
+            // A syntax error has a place in the bytes; a payload of the wrong shape a JSON path in its message.
+            return .error(400, error.offset == nil ? "invalid_payload" : "bad_json",
+                          error.offset.map { "not JSON: line \(error.line ?? 1), byte \($0): \(error.message)" } ?? error.message)
+        }
+        guard let results = store.apply([imported.batches]) else { return stoppingAnswer() }
+        switch results[0] {
+        case .failure(let error):
+            return PhoneFeed.storeRefusal(error)
+        case .success(let outcomes):
+            var members = outcomes.first?.members ?? BatchOutcome().members
+            members["stream"] = .string(stream)
+            members["store"] = .string(imported.batches.first?.store.rawValue ?? "")
+            members["kind"] = .string(imported.kind.description)
+            members["records"] = .number(JSONNumber(imported.recordsRead))
+            let summary = ImportSummary.words(imported, outcomes)
+            members["summary"] = .string(summary)
+            log?("\(stream): \(summary)")
+            return .ok(members)
+        }
+    }
+
+    /// `POST /v1/batches`: one batch per line, each applied (or refused) on its own and answered with a line as a
+    /// socket `push` is, its `id` the line's number. A batch feeds the token's stream, whatever stream it names:
+    /// a token cannot write another phone's stream.
+    private func batches(_ body: [UInt8], stream: String) -> HTTPAnswer {
+        enum Line { case batch(Int, SyncBatch), refused(Int, ProtocolError) }
+        var lines: [Line] = []
+        var framer = JSONLineFramer()
+        framer.append(body)
+        var items: [JSONLineFramer.Item] = []
+        while let item = framer.next() { items.append(item) }
+        if let last = framer.finish() { items.append(last) }
+        for item in items {
+            switch item {
+            case .tooLong(let number):
+                lines.append(.refused(number, ProtocolError(.tooLarge, "line \(number) is longer than 16 MiB, the limit for one batch")))
+            case .line(let bytes, let number):
+                guard let text = BatchFileReader.batchText(bytes, number: number) else { continue }
+                do {
+                    guard case .object(var object) = try JSONParser.parse(text.text) else {
+                        lines.append(.refused(number, ProtocolError(.invalidBatch, "a batch must be a JSON object")))
+                        continue
+                    }
+                    if object["stream"] == nil { object["stream"] = .string(stream) }
+                    var batch = try SyncBatchJSON.decode(.object(object), machineZone: machineZone, origin: "batches over HTTP")
+                    batch.stream = stream
+                    lines.append(.batch(number, batch))
+                } catch let error as JSONSyntaxError {
+                    lines.append(.refused(number, ProtocolError(.badJSON, "not JSON: column \(error.column + text.columnShift): \(error.messageWithPath)")))
+                } catch let error as BatchError {
+                    lines.append(.refused(number, ProtocolError(.invalidBatch, error.description)))
+                } catch {
+                    lines.append(.refused(number, ProtocolError(.internalError, "\(error)")))
+                }
+            }
+        }
+        let groups: [[SyncBatch]] = lines.compactMap { if case .batch(_, let batch) = $0 { return [batch] } else { return nil } }
+        guard let results = groups.isEmpty ? [] : store.apply(groups) else { return stoppingAnswer() }
+        var applied = results.makeIterator()
+        var out: [UInt8] = []
+        for line in lines {
+            switch line {
+            case .refused(let number, let error):
+                out += DaemonMessage.error(id: .number(JSONNumber(number)), error)
+            case .batch(let number, _):
+                switch applied.next() {
+                case .success(let outcomes)?: out += DaemonMessage.ok(id: .number(JSONNumber(number)), outcomes[0])
+                case .failure(let error)?: out += DaemonMessage.error(id: .number(JSONNumber(number)), ProtocolError(error))
+                case nil: break
+                }
+            }
+        }
+        return HTTPAnswer(status: 200, body: out, contentType: "application/x-ndjson")
+    }
+
+    /// `GET /v1/status`: the token's stream in each store it fed: as of, last delivery, counts, freshness.
+    private func status(token: String, stream: String) -> HTTPAnswer {
+        guard let result = store.deliveries(stream) else { return stoppingAnswer() }
+        switch result {
+        case .failure(let error):
+            return PhoneFeed.storeRefusal(error)
+        case .success(let deliveries):
+            let streams: [JSONValue] = deliveries.map { PhoneFeed.json($0) }
+            return .ok(["token": .string(token), "stream": .string(stream), "version": .string(RHRVersion.current),
+                        "streams": .array(streams)])
+        }
+    }
+
+    static func json(_ delivery: StreamDeliveries) -> JSONValue {
+        let state = delivery.state
+        var object: JSONObject = ["store": .string(state.store.rawValue), "stream": .string(state.stream),
+                                  "asOf": state.asOf.map { .string($0.iso8601) } ?? .null, "origin": .string(state.origin),
+                                  "restingSamples": .number(JSONNumber(delivery.restingSamples)),
+                                  "heartRateSamples": .number(JSONNumber(delivery.heartRateSamples)),
+                                  "newestRestingDay": state.newestRestingDay.map { .string($0.description) } ?? .null,
+                                  "newestHeartRateDay": state.newestHeartRateDay.map { .string($0.description) } ?? .null]
+        if let freshness = FeedFreshness(state) {
+            object["lastDelivery"] = freshness.lastDelivery.map { .string($0.iso8601) } ?? .null
+            object["restingStopped"] = .bool(freshness.restingStopped)
+            if freshness.restingStopped { object["advice"] = .string(freshness.phoneAdvice) }
+        }
+        return .object(object)
+    }
+
+    private func stoppingAnswer() -> HTTPAnswer {
+        .error(503, "stopping", "the daemon is stopping; nothing of this request was applied; send it again in a moment",
+               headers: [("Retry-After", "5")])
+    }
+
+    /// The store's refusals in HTTP's words; nothing of the request was applied.
+    static func storeRefusal(_ error: StoreError) -> HTTPAnswer {
+        switch error.code {
+        case .invalidBatch: return .error(400, "invalid_batch", error.message)
+        case .cursorMismatch: return .error(409, "cursor_mismatch", error.message)
+        case .olderSnapshot: return .error(409, "older", error.message)
+        case .database: return .error(500, "internal", "the store failed, nothing was applied: \(error.message)")
+        }
+    }
+}
+
+/// What an HTTP request becomes in the store (docs/design.md section 4b): its data, for the token's stream, read
+/// (`asOf`) when the daemon received it. Public for the bench's in-process baseline.
+public enum PhoneFeedBatches {
+    /// A Health Auto Export request is a snapshot of the metrics it carries for the days it covers: its resting
+    /// values replace what this stream said about those days (a value Apple replaced is gone, R4), and its heart
+    /// rate replaces the days' counts it carries. Days it does not carry a metric for keep what they had, so a
+    /// request without the late resting estimate removes nothing.
+    public static func healthAutoExport(_ read: ImportedFile, stream: String, asOf received: Timestamp) -> ImportedFile {
+        let file = read.batches.first
+        // The phone's offset, as its points were written, places the days of R3.
+        let asOf = Timestamp(date: received.date, offsetSeconds: file?.resting.last?.offsetSeconds ?? file?.asOf.offsetSeconds
+                                ?? received.offsetSeconds)
+        var batch = SyncBatch(store: .healthKit, stream: stream, asOf: asOf, resting: file?.resting ?? [],
+                              heartRate: file?.heartRate ?? [], watchWriters: file?.watchWriters ?? [],
+                              origin: "Health Auto Export over HTTP")
+        if let days = restingDays(batch.resting) {
+            batch.snapshot = SyncBatch.Snapshot(from: days.from, to: days.to, coversHeartRate: false)
+        }
+        var imported = read
+        imported.batches = [batch]
+        return imported
+    }
+
+    /// HC Webhook sends records, not periods: each one is added or updated by its identity (writer, type, time),
+    /// and nothing is removed.
+    public static func hcWebhook(_ read: ImportedFile, stream: String, asOf: Timestamp) -> ImportedFile {
+        var batch = read.batches.first ?? SyncBatch(store: .healthConnect, stream: stream, asOf: asOf)
+        batch.origin = "HC Webhook over HTTP"
+        var imported = read
+        imported.batches = [batch]
+        return imported
+    }
+
+    /// From the start of the first local day of the samples to the end of the last, each day in the offset its
+    /// sample was written with.
+    static func restingDays(_ samples: [RestingSample]) -> (from: Timestamp, to: Timestamp)? {
+        var from: Timestamp?, to: Timestamp?
+        for sample in samples {
+            let offset = sample.offsetSeconds ?? 0
+            let day = LocalDayRule.healthKit(start: sample.start, end: sample.end, writtenOffset: offset, timeZone: nil)
+            let start = Timestamp(epochSeconds: day.startEpochSeconds - Double(offset), offsetSeconds: offset)
+            let end = Timestamp(epochSeconds: start.epochSeconds + 86_399.999, offsetSeconds: offset)
+            if from.map({ start < $0 }) ?? true { from = start }
+            if to.map({ $0 < end }) ?? true { to = end }
+        }
+        guard let from, let to else { return nil }
+        return (from, to)
+    }
+}

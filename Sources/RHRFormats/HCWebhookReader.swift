@@ -1,0 +1,145 @@
+import Foundation
+import RHRCore
+import RHRJSON
+
+/// Reads the JSON that HC Webhook posts: an open-source Android app that reads Health Connect and sends its
+/// records to a URL every 15 minutes or more, with an optional 48-hour look-back (docs/design.md section 2).
+///
+/// The field names are the app's own, from its payload code: `SyncManager.buildJsonPayload` and
+/// `putRecordMetadata` in github.com/mcnaveen/health-connect-webhook,
+/// `app/src/main/java/com/hcwebhook/app/SyncManager.kt` (and `RecordMetadata` in `HealthConnectManager.kt`):
+///
+/// ```
+/// {"timestamp":"2026-11-28T07:10:00Z","app_version":"…",
+///  "resting_heart_rate":[{"bpm":57,"time":"2026-11-27T05:58:00Z",
+///     "metadata":{"data_origin":"com.ouraring.oura","recording_method":"automatically_recorded",
+///                 "device":{"manufacturer":"Oura","model":"Ring 4","type":4}}}],
+///  "heart_rate":[{"bpm":71,"time":"…","metadata":{…}},                          every sample, or
+///                {"time":"…","avg":70,"min":61,"max":88,"metadata":{…}}],       N-minute buckets
+///  "steps":[…], …}
+/// ```
+///
+/// - Store `healthconnect`; the writer is `metadata.data_origin` (older versions of the app send no metadata:
+///   then `HC Webhook`). `recording_method` comes as the app's words (`actively_recorded`,
+///   `automatically_recorded`, `manual_entry`, `unknown`) or as Health Connect's number (0–3).
+/// - Times are UTC instants (`Instant.toString()`): no zone offset is sent, so the machine's offset is assumed
+///   and the value flagged (R5). No record id is sent either: a record is known by writer, type and time, so a
+///   look-back that sends it again changes nothing.
+/// - Heart rate feeds the per-day counts of R8 and R9 (context not set: Health Connect has none), one count per
+///   sample or per bucket (a bucket says neither how many samples it holds nor whether they came from one writer:
+///   the app names the first one's), each under its own key (writer, type, time), so overlapping requests count
+///   every sample once.
+/// - Other types are counted and skipped.
+public enum HCWebhookReader {
+    /// The stream of a payload imported from a file (`rhr import`); over HTTP the token names it.
+    public static let stream = "hc-webhook"
+    /// The writer of records without metadata (versions of the app before June 2026).
+    public static let defaultWriter = "HC Webhook"
+
+    /// `asOf` is when the data was read (R3): the time the daemon received the request; nil takes the payload's
+    /// `timestamp` (when the app built it), else its newest record. `label` stands for the path in errors.
+    public static func read(bytes: [UInt8], label: String, stream: String = stream, asOf: Timestamp? = nil,
+                            options: ImportOptions) throws(InputError) -> ImportedFile {
+        let root = try JSONDocument.parse(bytes, label: label)
+        do {
+            return try read(JSONMembers(root, path: ""), label: label, stream: stream, asOf: asOf, options: options)
+        } catch {
+            throw InputError(path: label, message: error.description)
+        }
+    }
+
+    /// A payload is read whole: one request of the app, which the daemon takes up to 64 MiB.
+    public static let maxFileSize = 64 << 20
+
+    /// A file of one payload, as `rhr import` reads it.
+    public static func read(path: String, options: ImportOptions) throws(InputError) -> ImportedFile {
+        let bytes = try ReadOnlyFile.head(path: path, count: maxFileSize + 1)
+        guard bytes.count <= maxFileSize else {
+            throw InputError(path: path, message: "larger than \(maxFileSize >> 20) MiB, more than one HC Webhook request holds")
+        }
+        return try read(bytes: bytes, label: path, options: options)
+    }
+
+    private static func read(_ payload: JSONMembers, label: String, stream: String, asOf given: Timestamp?,
+                             options: ImportOptions) throws(JSONPathError) -> ImportedFile {
+        var resting: [RestingSample] = []
+        var heartRate = HeartRateSummarizer()
+        var newest: Date?
+        var skipped = 0
+        let sentAt = try payload.decode("timestamp", "an ISO-8601 instant", { $0.string.flatMap(Timestamp.parse) })
+
+        for record in try payload.objects("resting_heart_rate") ?? [] {
+            let time = try instant(record)
+            let (writer, device, method) = try provenance(record)
+            let bpm = try record.requiredNumber("bpm", why: "a resting heart rate record carries its value in bpm")
+            resting.append(RestingSample(store: .healthConnect, writer: writer, device: device, start: time, end: time,
+                                         offsetSeconds: nil, value: bpm, recordingMethod: method))
+            newest = max(newest ?? time, time)
+        }
+        for record in try payload.objects("heart_rate") ?? [] {
+            let time = try instant(record)
+            let (writer, _, _) = try provenance(record)
+            let sample = try record.number("bpm"), bucket = try record.number("avg")
+            guard let bpm = sample ?? bucket else {
+                throw JSONPathError(path: record.path, "a heart rate record carries bpm (or avg, min and max); this one has neither")
+            }
+            let day = LocalDayRule.healthConnect(time: time, zoneOffset: nil, machineZone: options.machineZone).day
+            let key = SampleIdentity.naturalKey(type: "HeartRate", writer: writer.name, start: time, end: time)
+            heartRate.add(writer: writer, day: day, bpm: bpm, context: .notSet, recordKey: key)
+            newest = max(newest ?? time, time)
+        }
+        for (key, value) in payload.object where !["resting_heart_rate", "heart_rate"].contains(key) {
+            if case .array(let records) = value { skipped += records.count }
+        }
+
+        let records = resting.count + (try payload.array("heart_rate")?.count ?? 0)
+        var batches: [SyncBatch] = []
+        if let asOf = given ?? sentAt ?? newest.map({ Timestamp(date: $0, offsetSeconds: 0) }) {
+            let batch = SyncBatch(store: .healthConnect, stream: stream, asOf: asOf, resting: resting,
+                                  heartRate: heartRate.result, origin: "HC Webhook of \(asOf.localDay.shortText)")
+            do {
+                try batch.validate()
+            } catch {
+                throw JSONPathError(path: "", "the payload reads as an invalid batch: \(error.description)")
+            }
+            batches.append(batch)
+        }
+        return ImportedFile(path: label, kind: .hcWebhookJSON, batches: batches, recordsRead: records,
+                            skipped: skipped > 0 ? ["records of other types": skipped] : [:])
+    }
+
+    /// `time`: an instant as `Instant.toString()` writes it (`2026-11-27T05:58:00Z`, with fractions of a second).
+    private static func instant(_ record: JSONMembers) throws(JSONPathError) -> Date {
+        try record.requiredDecode("time", #"an ISO-8601 instant like "2026-11-27T05:58:00Z""#) {
+            $0.string.flatMap(Timestamp.parse)?.date
+        }
+    }
+
+    /// The writer, the device and how the value was recorded, from `metadata` (R2).
+    private static func provenance(_ record: JSONMembers) throws(JSONPathError) -> (Writer, Device?, RecordingMethod?) {
+        guard let metadata = try record.members("metadata") else {
+            return (Writer(store: .healthConnect, name: defaultWriter), nil, nil)
+        }
+        let origin = try metadata.string("data_origin")?.trimmingCharacters(in: .whitespaces)
+        let writer = Writer(store: .healthConnect, name: origin.flatMap { $0.isEmpty ? nil : $0 } ?? defaultWriter)
+        let method = try metadata.decode("recording_method", #""actively_recorded", "automatically_recorded", "manual_entry", "unknown" or 0–3"#) {
+            value -> RecordingMethod? in
+            if let number = value.int64 { return RecordingMethod(rawValue: Int(number)) }
+            return recordingMethods[value.string ?? ""]
+        }
+        var device: Device?
+        if let fields = try metadata.members("device") {
+            let type = try fields.integer("type").map { Int($0) }
+            device = Device(manufacturer: try fields.string("manufacturer"), model: try fields.string("model"), type: type)
+            if device?.isEmpty == true { device = nil }
+        }
+        return (writer, device, method)
+    }
+
+    /// The app's words for Health Connect's recording methods (`Metadata.toRecordMetadata` in its
+    /// `HealthConnectManager.kt`).
+    static let recordingMethods: [String: RecordingMethod] = [
+        "unknown": .unknown, "actively_recorded": .activelyRecorded, "automatically_recorded": .automaticallyRecorded,
+        "manual_entry": .manualEntry,
+    ]
+}

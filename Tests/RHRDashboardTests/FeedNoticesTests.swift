@@ -1,0 +1,30 @@
+import Foundation
+import RHRCore
+import RHRDashboard
+import RHRScreen
+import Testing
+
+/// The phone feeds under the header (docs/design.md section 4b).
+@Suite("Render: phone feed notices")
+struct FeedNoticesTests {
+    @Test func eachHTTPFeedSaysWhenItLastDeliveredAndAStoppedOneWhatToChange() {
+        var data = Fixture.standard()
+        data.streams += [
+            StreamState(store: .healthKit, stream: "http-phone", asOf: Timestamp.parse("2026-03-12T14:02:00+01:00"),
+                        origin: "Health Auto Export over HTTP", newestRestingDay: LocalDay("2026-03-09"),
+                        newestHeartRateDay: LocalDay("2026-03-12")),
+            StreamState(store: .healthConnect, stream: "http-pixel", asOf: Timestamp.parse("2026-03-10T08:15:00+01:00"),
+                        origin: "HC Webhook over HTTP", newestRestingDay: LocalDay("2026-03-10"),
+                        newestHeartRateDay: LocalDay("2026-03-10")),
+        ]
+        let state = Fixture.state(data, size: TerminalSize(width: 200, height: 40))
+        let notices = state.index.notices(today: Fixture.lastDay)
+        #expect(notices.contains("Phone feeds, last delivered: http-phone 14:02 (HealthKit) · http-pixel 10 Mar 08:15 (Health Connect)"))
+        #expect(notices.contains { $0.hasPrefix("http-phone (HealthKit): resting values stopped after 9 Mar, while heart rate arrives through 12 Mar; in Health Auto Export") })
+        #expect(!notices.contains { $0.hasPrefix("http-pixel (") })
+        let screen = Fixture.screen(state).joined(separator: "\n")
+        #expect(screen.contains("Phone feeds, last delivered: http-phone 14:02 (HealthKit)"))
+        // A store without phone feeds has no such note.
+        #expect(!Fixture.state().index.notices(today: Fixture.lastDay).contains { $0.hasPrefix("Phone feeds") })
+    }
+}
