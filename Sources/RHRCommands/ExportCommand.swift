@@ -17,7 +17,7 @@ enum ExportCommand {
         ],
         run: run)
 
-    static let header = "date,store,writer,aggregate,bpm,samples,provisional,offset_assumed,out_of_range"
+    static let header = "date,store,writer,aggregate,bpm,samples,provisional,offset_assumed,out_of_range,implausible_date"
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let args = invocation.arguments
@@ -40,7 +40,8 @@ enum ExportCommand {
 
     static func csvRow(_ day: DayValue) -> String {
         [day.day.description, day.store.rawValue, csvField(day.writer.name), day.aggregation.rawValue, day.bpmText,
-         String(day.samples), String(day.provisional), String(day.offsetAssumed), String(day.outOfRange)]
+         String(day.samples), String(day.provisional), String(day.offsetAssumed), String(day.outOfRange),
+         String(day.implausibleDate)]
             .joined(separator: ",")
     }
 

@@ -65,10 +65,10 @@ public enum AppleHealthReader {
                 + "the export has no <ExportDate>: rhr needs it to know when the data was read")
         }
         let batch = SyncBatch(store: .healthKit, stream: stream, asOf: asOf,
-                              snapshot: .init(from: nil, to: asOf, allowOlder: options.allowOlderExport),
+                              snapshot: .init(from: nil, to: asOf),
                               resting: collector.resting, heartRate: collector.heartRate,
                               watchWriters: collector.watchWriters,
-                              origin: "export of \(asOf.localDay.shortText)")
+                              origin: "Apple Health export")
         do {
             try batch.validate()
         } catch {

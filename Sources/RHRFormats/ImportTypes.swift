@@ -5,12 +5,9 @@ import RHRCore
 public struct ImportOptions: Sendable {
     /// R5: the zone whose offset is assumed for Health Connect values with a null offset.
     public var machineZone: TimeZone
-    /// R4: apply an export older than the newest one imported (never deletes then).
-    public var allowOlderExport: Bool
 
-    public init(machineZone: TimeZone = .current, allowOlderExport: Bool = false) {
+    public init(machineZone: TimeZone = .current) {
         self.machineZone = machineZone
-        self.allowOlderExport = allowOlderExport
     }
 }
 
