@@ -233,6 +233,11 @@ private struct HealthAutoExportDocument {
         try at(path) { () throws(JSONStreamError) in try s.skipValue() }
     }
 
+    /// Passes over a metric's points, one at a time, so an error names the point.
+    private static func skipPoints(_ s: inout Scanner, path: String) throws(Failure) {
+        _ = try elements(&s, path: path) { (s: inout Scanner, j: Int) throws(Failure) in try skip(&s, path: "\(path)[\(j)]") }
+    }
+
     /// `metrics`: false when it is not an array.
     private mutating func metrics(_ s: inout Scanner, path: String) throws(Failure) -> Bool {
         try Self.elements(&s, path: path) { (s: inout Scanner, i: Int) throws(Failure) in
@@ -274,12 +279,12 @@ private struct HealthAutoExportDocument {
                 let kind: HealthAutoExportContents.Kind?? = named ? try? HealthAutoExportContents.kind(members) : nil
                 switch kind {
                 case .some(.none):
-                    try Self.skip(&s, path: "\(path).data")
+                    try Self.skipPoints(&s, path: "\(path).data")
                 case .some(.some(let kind)) where kind == .heartRate || hasUnits:
                     try self.points(&s, path: "\(path).data", kind: kind, metric: members)
                 default:
                     pending = s.mark()
-                    try Self.skip(&s, path: "\(path).data")
+                    try Self.skipPoints(&s, path: "\(path).data")
                 }
             default:
                 try Self.skip(&s, path: "\(path).\(key)")

@@ -139,15 +139,19 @@ struct HealthAutoExportReaderTests {
         #expect(file.batches.first?.resting.map(\.value) == [55])
     }
 
-    @Test("only skipped metrics, or no points at all: no batch, since an empty snapshot covers no period")
+    @Test("only skipped metrics, or no points at all: a batch that covers nothing, so the store remembers the import")
     func nothingToApply() throws {
         let file = try read("""
             {"data":{"metrics":[{"name":"step_count","units":"count","data":[{"date":"2024-01-02 00:00:00 +0100","qty":1}]},
               {"name":"resting_heart_rate","units":"count/min","data":[]}]}}
             """)
-        #expect(file.batches.isEmpty)
+        let batch = try #require(file.batches.first)
+        #expect(file.batches.count == 1)
+        #expect(batch.resting.isEmpty && batch.heartRate.isEmpty)
+        // An empty snapshot covers nothing: it replaces nothing an earlier file said.
+        #expect(batch.snapshot == SyncBatch.Snapshot(from: nil, to: nil, coversResting: false, coversHeartRate: false))
         #expect(file.skipped == ["unknown metric": 1])
-        #expect(try read("{\"data\":{\"metrics\":[]}}").batches.isEmpty)
+        #expect(try read("{\"data\":{\"metrics\":[]}}").batches.first?.snapshot?.coversResting == false)
     }
 
     @Test("units: count/s is kept as delivered for the store to convert; other units are refused by path")
