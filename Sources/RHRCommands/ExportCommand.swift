@@ -27,15 +27,17 @@ enum ExportCommand {
         let range = try DayRange(args)
         let aggregation = try AggregationOption.parse(args)
         let store = try openStore(invocation)
-        let days = DaySeries(try store.samples(from: range.from, to: range.to)).values(by: aggregation)
-        if format == "csv" {
-            var text = header + "\n"
-            for day in days { text += csvRow(day) + "\n" }
-            invocation.output.write(text)
-        } else {
-            invocation.output.print(JSONWriter.string(.array(days.map { DayValueJSON.encode($0) }), style: .pretty))
-        }
+        invocation.output.write(try text(store: store, json: format == "json", aggregation: aggregation, range: range))
         return 0
+    }
+
+    /// What `rhr export` prints for a store.
+    static func text(store: HealthDatabase, json: Bool, aggregation: Aggregation, range: DayRange = DayRange()) throws -> String {
+        let days = DaySeries(try store.samples(from: range.from, to: range.to)).values(by: aggregation)
+        if json { return JSONWriter.string(.array(days.map { DayValueJSON.encode($0) }), style: .pretty) + "\n" }
+        var text = header + "\n"
+        for day in days { text += csvRow(day) + "\n" }
+        return text
     }
 
     static func csvRow(_ day: DayValue) -> String {
@@ -56,6 +58,9 @@ enum ExportCommand {
 struct DayRange {
     var from: LocalDay?
     var to: LocalDay?
+
+    /// Every day.
+    init() {}
 
     init(_ args: ParsedArguments) throws(UsageError) {
         from = try DayRange.day(args, "from")

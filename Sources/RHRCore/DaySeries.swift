@@ -147,14 +147,17 @@ public struct DaySeries: Sendable {
         return isEarlier(b.sample, a.sample)
     }
 
-    /// The series' order of samples: by day, writer (numbered by store and name) and time; the identity breaks
-    /// ties, so the order never depends on the order the store returned them in.
+    /// The series' order of samples: by day, writer (numbered by store and name) and time; the identity, then the
+    /// road holding it (two roads may hold one sample, R12), break ties, so the order never depends on the order
+    /// the store returned them in.
     public static func precedes(_ a: DaySample, _ writerA: Int, _ b: DaySample, _ writerB: Int) -> Bool {
         if a.day != b.day { return a.day < b.day }
         if writerA != writerB { return writerA < writerB }
         let sa = a.sample, sb = b.sample
         if sa.start != sb.start { return sa.start < sb.start }
         if sa.end != sb.end { return sa.end < sb.end }
-        return sa.identity < sb.identity
+        let ia = sa.identity, ib = sb.identity
+        if ia != ib { return ia < ib }
+        return b.road < a.road
     }
 }
