@@ -17,6 +17,13 @@ public enum PlausibleTimeRule {
         problem(start: start, end: end, asOf: asOf) == nil
     }
 
+    /// The same for a day of heart-rate samples summarised before rhr sees their times (R8): a day before 2000, or
+    /// after the day following the day the road read it, is left out of the summaries shown.
+    public static func isPlausible(day: LocalDay, asOf: Timestamp?) -> Bool {
+        day >= LocalDay(epochSeconds: earliest.timeIntervalSince1970, offsetSeconds: 0)
+            && (asOf.map { day <= $0.localDay.adding(days: 1) } ?? true)
+    }
+
     /// What is implausible about it, in words for the detail view; nil when nothing is.
     public static func problem(start: Date, end: Date, asOf: Timestamp?) -> String? {
         if start < earliest { return "dated before 2000" }

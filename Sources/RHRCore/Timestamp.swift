@@ -114,6 +114,36 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         return Timestamp(epochSeconds: local - Double(offset), offsetSeconds: offset)
     }
 
+    /// Parses the compact form exports of iOS 8–9 wrote, `YYYYMMDDHHMMSS±HHMM` (`20151107171924+0100`). Kept apart
+    /// from `parse`: sync batches take ISO-8601 only.
+    public static func parseCompact(_ text: String) -> Timestamp? {
+        var text = text
+        return text.withUTF8 { parseCompact(UnsafeRawBufferPointer($0)) }
+    }
+
+    public static func parseCompact(_ bytes: UnsafeRawBufferPointer) -> Timestamp? {
+        guard bytes.count >= 15 else { return nil }
+        func number(_ i: Int, _ count: Int) -> Int? {
+            var value = 0
+            for k in i..<(i + count) {
+                let b = bytes[k]
+                guard b >= 0x30 && b <= 0x39 else { return nil }
+                value = value * 10 + Int(b - 0x30)
+            }
+            return value
+        }
+        guard let year = number(0, 4), let month = number(4, 2), let day = number(6, 2), let hour = number(8, 2),
+              let minute = number(10, 2), let second = number(12, 2),
+              (1...12).contains(month), day >= 1, day <= LocalDay.daysIn(month: month, year: year),
+              hour <= 23, minute <= 59, second <= 60 else { return nil }
+        var i = 14
+        if bytes[i] == 0x20 { i += 1 }
+        guard let offset = parseZone(bytes, &i, end: bytes.count), i == bytes.count else { return nil }
+        let days = LocalDay.daysFromCivil(year: year, month: month, day: day)
+        let local = Double(days) * 86_400 + Double(hour * 3600 + minute * 60 + second)
+        return Timestamp(epochSeconds: local - Double(offset), offsetSeconds: offset)
+    }
+
     private static func parseZone<Bytes: RandomAccessCollection>(_ b: Bytes, _ i: inout Int, end: Int) -> Int?
     where Bytes.Element == UInt8, Bytes.Index == Int {
         guard i < end else { return nil }

@@ -42,6 +42,9 @@ struct AppleHealthCollector {
     private var recentDevices = RawCache<Bool>()
 
     var exportDate: Timestamp?
+    /// The latest end date of any record, kept while the export has shown no `ExportDate`: a trimmed or hand-made
+    /// export is taken as of it.
+    private(set) var latestEnd: Timestamp?
     private(set) var resting: [RestingSample] = []
     /// Heart-rate samples per writer and day (R8), keyed by writer index and day: hashing an integer instead of
     /// the writer's name keeps this off the scan's critical path.
@@ -71,6 +74,13 @@ struct AppleHealthCollector {
     }
 
     func isWatch(_ writer: Int) -> Bool { writerIsWatch[writer] }
+
+    /// Whether record ends are still needed: no `ExportDate` has come (Apple writes it before every record).
+    var needsEnds: Bool { exportDate == nil }
+
+    mutating func noteEnd(_ end: Timestamp) {
+        if latestEnd.map({ end > $0 }) ?? true { latestEnd = end }
+    }
 
     mutating func markWatch(_ writer: Int) { writerIsWatch[writer] = true }
 

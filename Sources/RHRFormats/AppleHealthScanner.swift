@@ -278,9 +278,10 @@ struct AppleHealthScanner {
         var cursor = AttributeCursor(base: p, start: nameEnd, limit: n)
         var kind: OpenRecord.Kind?
         var source = ByteSpan.empty, device = ByteSpan.empty, unit = ByteSpan.empty, value = ByteSpan.empty
-        var created = ByteSpan.empty, start = ByteSpan.empty, end = ByteSpan.empty
+        var created = ByteSpan.empty, start = ByteSpan.empty, end = ByteSpan.empty, legacySource = ByteSpan.empty
         var sawType = false, sawSource = false, sawDevice = false, sawUnit = false, sawValue = false
-        var sawCreated = false, sawStart = false, sawEnd = false
+        var sawCreated = false, sawStart = false, sawEnd = false, sawLegacySource = false
+        let needsEnds = collector.needsEnds
         while true {
             switch cursor.next() {
             case .attribute(let name, let raw):
@@ -302,6 +303,9 @@ struct AppleHealthScanner {
                     try once(&sawValue, "value", p, lt, base); value = raw
                 case 6 where spanEquals(p, name, "device"):
                     try once(&sawDevice, "device", p, lt, base); device = raw
+                case 6 where spanEquals(p, name, "source"):
+                    // iOS 8–9 named the writer in `source`; `sourceName` wins where both are.
+                    try once(&sawLegacySource, "source", p, lt, base); legacySource = raw
                 case 7 where spanEquals(p, name, "endDate"):
                     try once(&sawEnd, "endDate", p, lt, base); end = raw
                 case 9 where spanEquals(p, name, "startDate"):
@@ -313,14 +317,20 @@ struct AppleHealthScanner {
                 default:
                     break
                 }
-                // Other types: only the source and its device matter (R3), and only until both are seen.
-                if sawType && kind == nil && sawSource && sawDevice {
+                // Other types: only the source and its device matter (R3), and only until both are seen; their end
+                // too while the export has shown no ExportDate.
+                if sawType && kind == nil && sawSource && sawDevice && !needsEnds {
                     noteDevice(p, source: source, device: device)
                     return (fastEnd, selfClosing)
                 }
             case .end(let closes, let tagEnd):
+                if !sawSource && sawLegacySource { source = legacySource; sawSource = true }
                 guard let kind else {
-                    if sawType { return (tagEnd, closes) }
+                    if sawType {
+                        if needsEnds && sawEnd, let t = try? date(p, end, "endDate", 0) { collector.noteEnd(t) }
+                        if sawSource && sawDevice { noteDevice(p, source: source, device: device) }
+                        return (tagEnd, closes)
+                    }
                     throw AppleHealthScanError(offset: base + Int64(lt), message: "a Record without a type attribute")
                 }
                 let where_ = base + Int64(lt)
@@ -329,7 +339,7 @@ struct AppleHealthScanner {
                         throw AppleHealthScanError(offset: where_, message: "a \(kindName(kind)) record without \(attribute)")
                     }
                 }
-                try required(sawSource, "sourceName")
+                try required(sawSource, "sourceName (or source)")
                 try required(sawStart, "startDate")
                 try required(sawEnd, "endDate")
                 try required(sawValue, "value")
@@ -349,6 +359,7 @@ struct AppleHealthScanner {
                 if record.end < record.start {
                     throw AppleHealthScanError(offset: where_, message: "a \(kindName(kind)) record whose endDate is before its startDate")
                 }
+                if needsEnds { collector.noteEnd(record.end) }
                 switch kind {
                 case .resting:
                     if sawCreated { record.created = try date(p, created, "creationDate", where_) }
@@ -420,8 +431,9 @@ struct AppleHealthScanner {
     private func date(_ p: UnsafeRawPointer, _ span: ByteSpan, _ attribute: String, _ offset: Int64)
         throws(AppleHealthScanError) -> Timestamp {
         let raw = bytes(p, span)
-        if let t = Timestamp.parse(raw) { return t }
-        if AppleHealthText.needsDecoding(raw), let t = Timestamp.parse(AppleHealthText.attributeValue(raw)) { return t }
+        if let t = Timestamp.parse(raw) ?? Timestamp.parseCompact(raw) { return t }
+        if AppleHealthText.needsDecoding(raw), let t = Timestamp.parse(AppleHealthText.attributeValue(raw))
+            ?? Timestamp.parseCompact(AppleHealthText.attributeValue(raw)) { return t }
         throw AppleHealthScanError(offset: offset, message:
             "\(attribute) \"\(AppleHealthText.attributeValue(raw))\" is not a date like 2022-02-17 12:22:00 +0200")
     }

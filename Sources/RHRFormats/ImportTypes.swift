@@ -23,12 +23,16 @@ public struct ImportedFile: Sendable {
     public var recordsRead: Int
     /// Things passed over, by reason: "unknown metric" → 3.
     public var skipped: [String: Int]
+    /// What the import line must say about how the file was read: "no <ExportDate>: taken as of …".
+    public var notes: [String]
 
-    public init(path: String, kind: InputKind, batches: [SyncBatch], recordsRead: Int, skipped: [String: Int] = [:]) {
+    public init(path: String, kind: InputKind, batches: [SyncBatch], recordsRead: Int, skipped: [String: Int] = [:],
+                notes: [String] = []) {
         self.path = path
         self.kind = kind
         self.batches = batches
         self.recordsRead = recordsRead
         self.skipped = skipped
+        self.notes = notes
     }
 }

@@ -98,6 +98,7 @@ public struct StoreSnapshot {
 
     /// Heart-rate summaries per writer and day (R8), never summed across roads (R12): the road that decides the
     /// writer's resting values of the day gives them when it has heart rate that day, else the freshest road that has.
+    /// Days of implausible time (R13) are left out.
     public func heartRateDays(from: LocalDay? = nil, to: LocalDay? = nil) throws(StoreError) -> [HeartRateDaySummary] {
         let writers = try loadWriters()
         let layers = try loadLayers()
@@ -119,6 +120,8 @@ public struct StoreSnapshot {
         while try select.step() {
             guard let writer = writers[select.int(writerID)], let layer = layers[select.int(layerID)] else { continue }
             let key = WriterDay(writer: select.int(writerID), day: select.int(day))
+            // R13: a day no plausible sample has (before 2000, or after the road read it) is kept, not shown.
+            guard PlausibleTimeRule.isPlausible(day: LocalDay(daysSinceEpoch: Int(key.day)), asOf: layer.road.asOf) else { continue }
             let road = layer.road
             if let known = chosen[key] {
                 let decides = resting[key]

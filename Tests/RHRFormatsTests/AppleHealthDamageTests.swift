@@ -55,11 +55,13 @@ struct AppleHealthDamageTests {
         #expect(inDoctype.message.contains("inside the document type declaration that starts at byte"))
     }
 
-    @Test("an export without ExportDate is refused: R3 needs to know when the data was read")
+    @Test("an export without ExportDate is read as of its latest end date, and says so (R3 needs a read time)")
     func missingExportDate() throws {
         let xml = "<?xml version=\"1.0\"?>\n<HealthData locale=\"en_US\">\n\(appleHealthRecord())</HealthData>\n"
-        let error = try #require(try appleHealthError(xml))
-        #expect(error.message.contains("no <ExportDate>"))
+        #expect(try appleHealthError(xml) == nil)
+        let file = try readAppleHealth(xml)
+        #expect(file.batches.first?.asOf == Timestamp.parse("2024-03-13 23:30:00 +0100"))
+        #expect(file.notes.first?.hasPrefix("no <ExportDate>") == true)
     }
 
     @Test("bad dates, numbers and missing attributes name the record's byte offset")
