@@ -217,7 +217,8 @@ private struct HealthAutoExportDocument {
         while true {
             try body(&s, index)
             index += 1
-            let more = try at(path) { () throws(JSONStreamError) -> Bool in
+            // After a ',' the error names the element that should follow, as `JSONParser` does.
+            let more = try at("\(path)[\(index)]") { () throws(JSONStreamError) -> Bool in
                 if try s.take(0x2C) {
                     if try s.peek() == 0x5D { throw JSONStreamError(offset: s.offset, message: "a trailing ',' is not allowed before ']'") }
                     return true
@@ -276,11 +277,12 @@ private struct HealthAutoExportDocument {
                 let members = JSONMembers(JSONObject(header), path: path)
                 // Known now: a metric rhr reads (with its units, for resting values), or one it does not.
                 let named = header.contains { $0.0 == "name" }, hasUnits = header.contains { $0.0 == "units" }
-                let kind: HealthAutoExportContents.Kind?? = named ? try? HealthAutoExportContents.kind(members) : nil
+                let kind: Result<HealthAutoExportContents.Kind?, JSONPathError>? =
+                    named ? Result { () throws(JSONPathError) in try HealthAutoExportContents.kind(members) } : nil
                 switch kind {
-                case .some(.none):
+                case .success(.none):
                     try Self.skipPoints(&s, path: "\(path).data")
-                case .some(.some(let kind)) where kind == .heartRate || hasUnits:
+                case .success(.some(let kind)) where kind == .heartRate || hasUnits:
                     try self.points(&s, path: "\(path).data", kind: kind, metric: members)
                 default:
                     pending = s.mark()
