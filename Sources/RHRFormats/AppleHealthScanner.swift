@@ -152,10 +152,42 @@ struct AppleHealthScanner {
         }
         // An element's tag reaches at most to the next `<`: attribute values cannot hold a raw one.
         let next = memchr(p + lt + 1, 0x3C, n - lt - 1).map { p.distance(to: UnsafeRawPointer($0)) }
-        if next == nil && !atEnd { return nil }
-        let segmentEnd = next ?? n
+        var segmentEnd = next ?? n
+        if next == nil && !atEnd {
+            // No `<` in the rest of the block: the tag may still end in it, before a long run of white space that
+            // must not count as the tag's length. Only the last tag of a block comes here.
+            guard let end = Self.tagEnd(p, lt, n) else { return nil }
+            segmentEnd = end
+        }
         if c1 == 0x2F { return try endTag(p, lt, segmentEnd, n, base: base) }
         return try startTag(p, lt, segmentEnd, n, base: base)
+    }
+
+    /// The index just past the `>` of the tag at `lt` when the block holds it whole (quote-aware), else nil.
+    private static func tagEnd(_ p: UnsafeRawPointer, _ lt: Int, _ n: Int) -> Int? {
+        if lt + 1 < n && p.load(fromByteOffset: lt + 1, as: UInt8.self) == 0x2F {
+            return memchr(p + lt, 0x3E, n - lt).map { p.distance(to: UnsafeRawPointer($0)) + 1 }
+        }
+        var nameEnd = lt + 1
+        while nameEnd < n {
+            let b = p.load(fromByteOffset: nameEnd, as: UInt8.self)
+            if b == 0x3E || b == 0x2F || AttributeCursor.isSpace(b) { break }
+            nameEnd += 1
+        }
+        var cursor = AttributeCursor(base: p, start: nameEnd, limit: n)
+        while true {
+            switch cursor.next() {
+            case .attribute: continue
+            case .end(_, let end): return end
+            case .needMore: return nil
+            // Malformed: up to the block's last `>`, where the element's own reading says what is wrong, as it
+            // does when the next `<` bounds the tag.
+            case .malformed:
+                var k = n - 1
+                while k > lt && p.load(fromByteOffset: k, as: UInt8.self) != 0x3E { k -= 1 }
+                return k > lt ? k + 1 : nil
+            }
+        }
     }
 
     private mutating func endTag(_ p: UnsafeRawPointer, _ lt: Int, _ segmentEnd: Int, _ n: Int, base: Int64)

@@ -63,9 +63,20 @@ struct BatchApplication {
     private var watchWriterIDs: Set<Int64> = []
     /// Own deletions whose replacement on this road is looked up at the end: (revision row, layer, writer, day).
     private var pendingReplacements: [(Int64, Int64, Int64, Int64)] = []
-    /// Identities whose copies this batch changed, and whether one of them stood before: those that stood and no
-    /// longer do are the batch's deletions.
+    /// Identities whose copies this batch changed, and whether one of them stood before; those that may have
+    /// stopped standing (a copy removed or taken) are checked at the end: the ones standing nowhere then are the
+    /// batch's deletions.
     private var touched: [String: Bool] = [:]
+    private var maybeGone: Set<String> = []
+    /// Facts looked up once per batch that spare a query per sample on the common paths (a first import, a road
+    /// with no newer snapshot, a store without deletions).
+    private var facts = Facts()
+
+    private struct Facts {
+        var storeHasSamples = true
+        var storeHasTombstones = true
+        var newerSnapshots = true
+    }
 
     init(database: HealthDatabase, batch: SyncBatch) {
         self.database = database
@@ -91,6 +102,7 @@ struct BatchApplication {
 
         try markWatchWriters()
         let layer = try layerRow(stream)
+        facts = try lookUpFacts(stream: stream, layer: layer)
         var delivered = Set<String>()
         for sample in batch.resting {
             delivered.insert(sample.identity.key)
@@ -161,6 +173,21 @@ struct BatchApplication {
                   .bool(snapshot?.coversResting ?? true), .bool(snapshot?.coversHeartRate ?? true), .text(origin))
             .run()
         return LayerRow(id: db.lastInsertRowID, snapshot: isSnapshot, previousAsOf: nil, existed: false)
+    }
+
+    private func lookUpFacts(stream: StreamRow, layer: LayerRow) throws(StoreError) -> Facts {
+        func exists(_ sql: String, _ values: SQLValue...) throws(StoreError) -> Bool {
+            let select = try db.statement(sql)
+            select.bind(values)
+            return try select.step()
+        }
+        let newer = layer.snapshot
+            ? try exists("SELECT 1 FROM layer WHERE stream_id = ? AND snapshot = 1 AND as_of > ? LIMIT 1", .integer(stream.id), .real(asOf))
+            : false
+        return Facts(
+            storeHasSamples: try exists("SELECT 1 FROM sample WHERE store = ? LIMIT 1", .text(batch.store.rawValue)),
+            storeHasTombstones: try exists("SELECT 1 FROM tombstone WHERE store = ? LIMIT 1", .text(batch.store.rawValue)),
+            newerSnapshots: newer)
     }
 
     /// The stored cursor, or one the stream moved to earlier since its last full resync.
@@ -325,13 +352,14 @@ struct BatchApplication {
         let writer = try writerID(sample.writer, isWatch: isWatch(sample))
         let row = SampleRow(sample, writerID: writer, machineZone: database.machineZone)
         if !row.inRange { outcome.outOfRange += 1 }
-        let all = try copies(of: row.identity)
+        let all = facts.storeHasSamples ? try copies(of: row.identity) : []
         touch(row.identity, all)
         // A deletion of its UUID seen before it arrived takes its identity too, on every road (R4).
         if let uuid = row.uuid, uuid != row.identity, let deletion = try tombstone(uuid) {
             try recordTombstone(row.identity, at: deletion.at, offset: deletion.offset, origin: deletion.origin)
         }
         let current = try stands(identity: row.identity, uuid: row.uuid, deliveredAt: asOf, start: row.start, layer: layer)
+        if !current { maybeGone.insert(row.identity) }
         if let own = all.first(where: { $0.layer == layer.id }) {
             if own.row == row && own.asOf == asOf && own.current == current {
                 outcome.unchanged += 1
@@ -373,12 +401,14 @@ struct BatchApplication {
     /// Whether a copy delivered at `deliveredAt` stands in its road: no later deletion took it (R4), and, in a
     /// snapshot, no newer snapshot of the same stream covers its start.
     private func stands(identity: String, uuid: String?, deliveredAt: Double, start: Double, layer: LayerRow) throws(StoreError) -> Bool {
-        let deleted = try db.statement("""
-            SELECT 1 FROM tombstone WHERE store = ?1 AND key IN (?2, ?3) AND at > ?4 LIMIT 1
-            """)
-        deleted.bind(.text(batch.store.rawValue), .text(identity), .string(uuid), .real(deliveredAt))
-        if try deleted.step() { return false }
-        guard layer.snapshot else { return true }
+        if facts.storeHasTombstones {
+            let deleted = try db.statement("""
+                SELECT 1 FROM tombstone WHERE store = ?1 AND key IN (?2, ?3) AND at > ?4 LIMIT 1
+                """)
+            deleted.bind(.text(batch.store.rawValue), .text(identity), .string(uuid), .real(deliveredAt))
+            if try deleted.step() { return false }
+        }
+        guard layer.snapshot, facts.newerSnapshots else { return true }
         let newer = try db.statement("""
             SELECT 1 FROM layer mine JOIN layer newer ON newer.stream_id = mine.stream_id
             WHERE mine.id = ?1 AND newer.snapshot = 1 AND newer.covers_resting = 1 AND newer.as_of > mine.as_of
@@ -405,11 +435,12 @@ struct BatchApplication {
                 try recordRevision(of: row, reason: .fullResync, replacedBy: nil, oldAsOf: layer.previousAsOf,
                                    pending: layer.id)
             }
-            try removeCopy(rowID, day: row.day)
+            try removeCopy(rowID, identity: row.identity, day: row.day)
         }
     }
 
-    private mutating func removeCopy(_ rowID: Int64, day: Int64) throws(StoreError) {
+    private mutating func removeCopy(_ rowID: Int64, identity: String, day: Int64) throws(StoreError) {
+        maybeGone.insert(identity)
         try db.statement("DELETE FROM sample WHERE id = ?").bind(.integer(rowID)).run()
         outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(day)))
     }
@@ -453,7 +484,7 @@ struct BatchApplication {
         for identity in identities.sorted() { try touch(identity) }
         for (id, row) in own {
             try recordRevision(of: row, reason: .deleted, replacedBy: nil, oldAsOf: layer.previousAsOf, pending: layer.id)
-            try removeCopy(id, day: row.day)
+            try removeCopy(id, identity: row.identity, day: row.day)
         }
         for identity in identities.sorted() {
             try recordTombstone(identity, at: asOf, offset: Int64(batch.asOf.offsetSeconds), origin: origin)
@@ -497,6 +528,7 @@ struct BatchApplication {
         while try select.step() { taken.append((select.int(id), select.text(identity), select.int(day))) }
         for (rowID, identity, d) in taken {
             try touch(identity)
+            maybeGone.insert(identity)
             try db.statement("UPDATE sample SET current = 0 WHERE id = ?").bind(.integer(rowID)).run()
             outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(d)))
         }
@@ -504,7 +536,7 @@ struct BatchApplication {
 
     /// How many values left the trend: identities that stood before the batch and stand nowhere after it.
     private mutating func countDeletions() throws(StoreError) {
-        for (identity, stood) in touched where stood {
+        for identity in maybeGone where touched[identity] == true {
             let select = try db.statement("SELECT 1 FROM sample WHERE store = ? AND identity = ? AND current = 1 LIMIT 1")
             select.bind(.text(batch.store.rawValue), .text(identity))
             if try !select.step() { outcome.deleted += 1 }
@@ -528,6 +560,7 @@ struct BatchApplication {
             while try select.step() { covered.append((select.int(id), select.text(identity), select.int(day))) }
             for (rowID, identity, d) in covered {
                 try touch(identity)
+                maybeGone.insert(identity)
                 try db.statement("UPDATE sample SET current = 0 WHERE id = ?").bind(.integer(rowID)).run()
                 outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(d)))
             }
@@ -670,26 +703,9 @@ struct BatchApplication {
         for key in incoming.keys.sorted(by: { ($0.day, $0.writer, $0.record) < ($1.day, $1.writer, $1.record) }) {
             let summary = incoming[key]!
             // A record deleted after this road read it stays deleted (R4).
-            if !key.record.isEmpty, let deletion = try tombstone(key.record), deletion.at > asOf { continue }
-            let current = try heartRateStands(day: key.day, layer: layer)
-            let select = try db.statement("""
-                SELECT not_set, sedentary, active, sedentary_min, sedentary_histogram, as_of, current FROM heart_rate
-                WHERE layer_id = ? AND writer_id = ? AND day = ? AND record_key = ?
-                """)
-            select.bind(.integer(layer.id), .integer(key.writer), .integer(key.day), .text(key.record))
-            let histogram = summary.histogramText
-            if try select.step(), select.int(try select.column("not_set")) == Int64(summary.notSet),
-               select.int(try select.column("sedentary")) == Int64(summary.sedentary),
-               select.int(try select.column("active")) == Int64(summary.active),
-               select.optionalDouble(try select.column("sedentary_min")) == summary.sedentaryMin,
-               select.text(try select.column("sedentary_histogram")) == histogram,
-               (select.int(try select.column("current")) != 0) == current {
-                if select.double(try select.column("as_of")) != asOf {
-                    try db.statement("UPDATE heart_rate SET as_of = ? WHERE layer_id = ? AND writer_id = ? AND day = ? AND record_key = ?")
-                        .bind(.real(asOf), .integer(layer.id), .integer(key.writer), .integer(key.day), .text(key.record)).run()
-                }
-                continue
-            }
+            if facts.storeHasTombstones, !key.record.isEmpty, let deletion = try tombstone(key.record), deletion.at > asOf { continue }
+            let current = facts.newerSnapshots ? try heartRateStands(day: key.day, layer: layer) : true
+            if layer.existed || !layer.snapshot, try heartRateUnchanged(key, summary, current: current, layer: layer) { continue }
             try db.statement("""
                 INSERT OR REPLACE INTO heart_rate(layer_id, writer_id, day, record_key, as_of, current, not_set, sedentary,
                                                   active, sedentary_min, sedentary_histogram)
@@ -697,10 +713,31 @@ struct BatchApplication {
                 """)
                 .bind(.integer(layer.id), .integer(key.writer), .integer(key.day), .text(key.record), .real(asOf),
                       .bool(current), .integer(Int64(summary.notSet)), .integer(Int64(summary.sedentary)),
-                      .integer(Int64(summary.active)), .double(summary.sedentaryMin), .text(histogram)).run()
+                      .integer(Int64(summary.active)), .double(summary.sedentaryMin), .text(summary.histogramText)).run()
             outcome.heartRateSummaries += 1
             outcome.changedDays.insert(summary.day)
         }
+    }
+
+    /// Whether the road holds this summary already, as it is (then only when it was delivered moves).
+    private func heartRateUnchanged(_ key: HeartRateKey, _ summary: HeartRateDaySummary, current: Bool,
+                                    layer: LayerRow) throws(StoreError) -> Bool {
+        let select = try db.statement("""
+            SELECT not_set, sedentary, active, sedentary_min, sedentary_histogram, as_of, current FROM heart_rate
+            WHERE layer_id = ? AND writer_id = ? AND day = ? AND record_key = ?
+            """)
+        select.bind(.integer(layer.id), .integer(key.writer), .integer(key.day), .text(key.record))
+        guard try select.step(), select.int(try select.column("not_set")) == Int64(summary.notSet),
+              select.int(try select.column("sedentary")) == Int64(summary.sedentary),
+              select.int(try select.column("active")) == Int64(summary.active),
+              select.optionalDouble(try select.column("sedentary_min")) == summary.sedentaryMin,
+              select.text(try select.column("sedentary_histogram")) == summary.histogramText,
+              (select.int(try select.column("current")) != 0) == current else { return false }
+        if select.double(try select.column("as_of")) != asOf {
+            try db.statement("UPDATE heart_rate SET as_of = ? WHERE layer_id = ? AND writer_id = ? AND day = ? AND record_key = ?")
+                .bind(.real(asOf), .integer(layer.id), .integer(key.writer), .integer(key.day), .text(key.record)).run()
+        }
+        return true
     }
 
     /// Whether a day's heart rate stands in this road: in a snapshot, no newer snapshot of its stream covers the day.

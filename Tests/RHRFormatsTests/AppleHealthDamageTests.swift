@@ -144,4 +144,25 @@ struct AppleHealthDamageTests {
                 && (error as? InputError)?.offset == appleHealthByteOffset(of: "<Record type=\"HKQuantityTypeIdentifierStepCount\"", in: xml)
         }
     }
+
+    @Test("a tag followed by more than 1 MiB of white space is well formed: read, not refused")
+    func longWhiteSpaceAfterATag() throws {
+        let space = String(repeating: " \n\t", count: AppleHealthScanner.maxTagLength / 2)
+        for tag in [appleHealthRecord(), " <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"x\"/>",
+                    appleHealthRecord(metadata: [("HKTimeZone", "Europe/Berlin")])] {
+            let xml = appleHealthExport(tag + space)
+            let scratch = try TemporaryDirectory()
+            let path = try scratch.write("export.xml", xml)
+            for tuning in [AppleHealthReader.Tuning(), AppleHealthReader.Tuning(blockSize: 256 << 10, blocks: 2, threadedXML: true)] {
+                let file = try AppleHealthReader.read(path: path, options: ImportOptions(), progress: nil, tuning: tuning)
+                #expect(file.recordsRead == 1)
+            }
+        }
+        // After an end tag too.
+        let xml = appleHealthExport(appleHealthRecord(metadata: [("HKTimeZone", "Europe/Berlin")]).replacingOccurrences(
+            of: " </Record>", with: " </Record>" + space))
+        let scratch = try TemporaryDirectory()
+        let path = try scratch.write("export.xml", xml)
+        #expect(try AppleHealthReader.read(path: path, options: ImportOptions(), progress: nil).batches.first?.resting.count == 1)
+    }
 }
