@@ -99,7 +99,7 @@ enum SummaryCommand {
         }
         lines.append(line(headings))
         for row in rows { lines.append(line(row)) }
-        let shownRevisions = revisions.filter { $0.day >= first && $0.day <= last }.suffix(5)
+        let shownRevisions = recentChains(revisions.filter { $0.day >= first && $0.day <= last })
         if !shownRevisions.isEmpty {
             lines.append("")
             lines.append("revisions (values deleted or replaced, kept for the record):")
@@ -117,6 +117,20 @@ enum SummaryCommand {
         if !legend.isEmpty { lines.append(legend.map { "\($0.0) \($0.1)" }.joined(separator: " · ")) }
         lines.append(wellness)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The history of the most recent writer-days with revisions, each day's chain whole ("61 → 59", "59 → 58",
+    /// …), up to about `limit` lines; by day, then as `RevisionEntry.precedes` orders them.
+    static func recentChains(_ revisions: [RevisionEntry], limit: Int = 8) -> [RevisionEntry] {
+        var chains: [WriterKey: [LocalDay: [RevisionEntry]]] = [:]
+        for r in revisions { chains[r.writer.key, default: [:]][r.day, default: []].append(r) }
+        let keys = chains.flatMap { writer, days in days.keys.map { (day: $0, writer: writer) } }
+            .sorted { ($0.day, $0.writer) > ($1.day, $1.writer) }
+        var taken: [RevisionEntry] = []
+        for key in keys where taken.count < limit {
+            taken = chains[key.writer]![key.day]!.sorted(by: RevisionEntry.precedes) + taken
+        }
+        return taken
     }
 
     /// "HK Jane’s Apple Watch", "HC Oura": the column heading; the legend below names the package.
