@@ -430,6 +430,7 @@ struct HealthAutoExportContents {
             possibleWatches.insert(HealthAutoExportReader.defaultWriter)
             return Writer(store: .healthKit, name: HealthAutoExportReader.defaultWriter)
         }
+        guard name.utf8.contains(UInt8(ascii: "|")) else { return Writer(store: .healthKit, name: name) }
         return Writer(store: .healthKit, name: Writer.combinedName(name.split(separator: "|").map(String.init)))
     }
 
