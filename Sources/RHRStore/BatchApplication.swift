@@ -601,9 +601,12 @@ struct BatchApplication {
                 for d in firstOld...min(batch.asOf.localDay, previous.localDay.adding(days: 60)) { outcome.changedDays.insert(d) }
             }
         }
-        // Only roads read between the old and the new asOf can change places with this one.
-        let passed = try db.statement("SELECT 1 FROM layer WHERE id <> ? AND as_of >= ? AND as_of <= ? LIMIT 1")
-        passed.bind(.integer(layer.id), .real(previous.epochSeconds), .real(asOf))
+        // Only roads of the same store read between the old and the new asOf can change places with this one.
+        let passed = try db.statement("""
+            SELECT 1 FROM layer l JOIN stream st ON st.id = l.stream_id
+            WHERE l.id <> ? AND st.store = ? AND l.as_of >= ? AND l.as_of <= ? LIMIT 1
+            """)
+        passed.bind(.integer(layer.id), .text(batch.store.rawValue), .real(previous.epochSeconds), .real(asOf))
         guard try passed.step() else { return }
         for table in ["sample", "heart_rate"] {
             let select = try db.statement("""

@@ -96,7 +96,8 @@ struct SampleRow: Equatable {
 
         init(_ s: SQLiteStatement) throws(StoreError) {
             var found: [SQLColumn] = []
-            for column in Column.allCases { found.append(try s.column(column.name)) }
+            // The names worked out once (`columnNames`): a statement's columns are found for every sample applied.
+            for name in SampleRow.columnNames { found.append(try s.column(name)) }
             self.found = found
         }
 

@@ -200,7 +200,8 @@ enum StoreSchema {
             device_hardware TEXT,
             device_software TEXT,
             device_type INTEGER,
-            UNIQUE(layer_id, identity)
+            -- One copy per road; also the lookup of every road's copy of an identity.
+            UNIQUE(store, identity, layer_id)
         );
         INSERT INTO road_sample(layer_id, store, as_of, current, identity, uuid, writer_id, day, offset_assumed, start,
                                 "end", offset_seconds, time_zone, value, unit, in_range, recording_method, created,
@@ -215,7 +216,6 @@ enum StoreSchema {
         DROP TABLE sample;
         ALTER TABLE road_sample RENAME TO sample;
         CREATE INDEX sample_by_day ON sample(day, writer_id);
-        CREATE INDEX sample_by_identity ON sample(store, identity);
         CREATE INDEX sample_by_uuid ON sample(store, uuid) WHERE uuid IS NOT NULL;
 
         CREATE TABLE road_heart_rate(
