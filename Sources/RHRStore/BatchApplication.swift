@@ -38,6 +38,7 @@ struct StreamRow {
 /// The road a batch writes into (docs/design.md R12): its stream's live state, or the snapshot its export is.
 struct LayerRow {
     var id: Int64
+    var streamID: Int64
     var snapshot: Bool
     /// The road's `asOf` before this batch: when it last read what it holds (nil for a new road).
     var previousAsOf: Timestamp?
@@ -158,7 +159,8 @@ struct BatchApplication {
         if try select.step() {
             let previous = Timestamp(epochSeconds: select.double(try select.column("as_of")),
                                      offsetSeconds: Int(select.int(try select.column("as_of_offset"))))
-            return LayerRow(id: select.int(try select.column("id")), snapshot: isSnapshot, previousAsOf: previous, existed: true)
+            return LayerRow(id: select.int(try select.column("id")), streamID: stream.id, snapshot: isSnapshot,
+                            previousAsOf: previous, existed: true)
         }
         let snapshot = batch.snapshot
         try db.statement("""
@@ -172,7 +174,7 @@ struct BatchApplication {
                   .int64(snapshot?.to.map { Int64($0.localDay.daysSinceEpoch) }),
                   .bool(snapshot?.coversResting ?? true), .bool(snapshot?.coversHeartRate ?? true), .text(origin))
             .run()
-        return LayerRow(id: db.lastInsertRowID, snapshot: isSnapshot, previousAsOf: nil, existed: false)
+        return LayerRow(id: db.lastInsertRowID, streamID: stream.id, snapshot: isSnapshot, previousAsOf: nil, existed: false)
     }
 
     private func lookUpFacts(stream: StreamRow, layer: LayerRow) throws(StoreError) -> Facts {
@@ -316,13 +318,25 @@ struct BatchApplication {
 
     // MARK: - Resting samples
 
-    /// One road's copy of a sample, as stored.
+    /// One road's copy of a sample, as stored, with what its road is.
     private struct StoredCopy {
         var id: Int64
         var layer: Int64
         var asOf: Double
         var current: Bool
         var row: SampleRow
+        var streamID: Int64
+        var snapshot: Bool
+        var layerAsOf: Double
+        var from: Double?
+        var to: Double?
+        var coversResting: Bool
+
+        /// A newer snapshot of `stream` covering `start` holds this copy's value for it.
+        func isNewerSnapshot(of stream: Int64, than asOf: Double, holding row: SampleRow) -> Bool {
+            snapshot && streamID == stream && layerAsOf > asOf && coversResting
+                && (from.map { row.start >= $0 } ?? true) && (to.map { row.start <= $0 } ?? true) && self.row.sameValue(as: row)
+        }
     }
 
     /// Every road's copy of an identity.
@@ -330,11 +344,17 @@ struct BatchApplication {
         let select = try db.statement(SampleRow.selectByIdentity)
         select.bind(.text(batch.store.rawValue), .text(identity))
         let id = try select.column("id"), layer = try select.column("layer_id"), asOf = try select.column("as_of"),
-            current = try select.column("current"), columns = try SampleRow.Columns(select)
+            current = try select.column("current"), columns = try SampleRow.Columns(select),
+            stream = try select.column("stream_id"), snapshot = try select.column("snapshot"),
+            layerAsOf = try select.column("layer_as_of"), from = try select.column("from_at"), to = try select.column("to_at"),
+            coversResting = try select.column("covers_resting")
         var result: [StoredCopy] = []
         while try select.step() {
             result.append(StoredCopy(id: select.int(id), layer: select.int(layer), asOf: select.double(asOf),
-                                     current: select.int(current) != 0, row: SampleRow(select, columns)))
+                                     current: select.int(current) != 0, row: SampleRow(select, columns),
+                                     streamID: select.int(stream), snapshot: select.int(snapshot) != 0,
+                                     layerAsOf: select.double(layerAsOf), from: select.optionalDouble(from),
+                                     to: select.optionalDouble(to), coversResting: select.int(coversResting) != 0))
         }
         return result
     }
@@ -357,6 +377,14 @@ struct BatchApplication {
         // A deletion of its UUID seen before it arrived takes its identity too, on every road (R4).
         if let uuid = row.uuid, uuid != row.identity, let deletion = try tombstone(uuid) {
             try recordTombstone(row.identity, at: deletion.at, offset: deletion.offset, origin: deletion.origin)
+        }
+        // A newer snapshot of this stream holds the same value for it: this older export's copy adds nothing, to the
+        // trend or to the history (the newer copy says the same), and is not kept.
+        if layer.snapshot, all.contains(where: { $0.isNewerSnapshot(of: layer.streamID, than: asOf, holding: row) }) {
+            if let own = all.first(where: { $0.layer == layer.id }) {
+                try removeCopy(own.id, identity: own.row.identity, day: own.row.day)
+            }
+            return
         }
         let current = try stands(identity: row.identity, uuid: row.uuid, deliveredAt: asOf, start: row.start, layer: layer)
         if !current { maybeGone.insert(row.identity) }
@@ -564,13 +592,25 @@ struct BatchApplication {
                 try db.statement("UPDATE sample SET current = 0 WHERE id = ?").bind(.integer(rowID)).run()
                 outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(d)))
             }
+            // Older copies this snapshot holds with the same value say nothing it does not: not kept.
+            try db.statement("""
+                DELETE FROM sample WHERE id IN (
+                    SELECT o.id FROM sample o JOIN layer l ON l.id = o.layer_id
+                    JOIN sample n ON n.store = o.store AND n.identity = o.identity AND n.layer_id = ?1
+                    WHERE l.stream_id = ?2 AND l.snapshot = 1 AND l.as_of < ?3
+                      AND (?4 IS NULL OR o.start >= ?4) AND (?5 IS NULL OR o.start <= ?5)
+                      AND n.value IS o.value AND n.unit = o.unit)
+                """)
+                .bind(.integer(layer.id), .integer(stream.id), .real(asOf), .double(snapshot.from?.epochSeconds),
+                      .double(snapshot.to?.epochSeconds)).run()
         }
         if snapshot.coversHeartRate {
             let fromDay = snapshot.from.map { Int64($0.localDay.daysSinceEpoch) }
             let toDay = snapshot.to.map { Int64($0.localDay.daysSinceEpoch) }
+            // Heart rate has no history: what a newer snapshot covers is gone from the older ones.
             let select = try db.statement("""
                 SELECT DISTINCT h.day FROM heart_rate h JOIN layer l ON l.id = h.layer_id
-                WHERE l.stream_id = ?1 AND l.snapshot = 1 AND l.as_of < ?2 AND h.current = 1
+                WHERE l.stream_id = ?1 AND l.snapshot = 1 AND l.as_of < ?2
                   AND (?3 IS NULL OR h.day >= ?3) AND (?4 IS NULL OR h.day <= ?4)
                 """)
             select.bind(.integer(stream.id), .real(asOf), .int64(fromDay), .int64(toDay))
@@ -579,7 +619,7 @@ struct BatchApplication {
             while try select.step() { days.append(select.int(day)) }
             guard !days.isEmpty else { return }
             try db.statement("""
-                UPDATE heart_rate SET current = 0 WHERE current = 1 AND (?3 IS NULL OR day >= ?3) AND (?4 IS NULL OR day <= ?4)
+                DELETE FROM heart_rate WHERE (?3 IS NULL OR day >= ?3) AND (?4 IS NULL OR day <= ?4)
                   AND layer_id IN (SELECT id FROM layer WHERE stream_id = ?1 AND snapshot = 1 AND as_of < ?2)
                 """)
                 .bind(.integer(stream.id), .real(asOf), .int64(fromDay), .int64(toDay)).run()
@@ -593,8 +633,9 @@ struct BatchApplication {
     /// recent days, and R12 may hand it writer-days another road decided: those days changed too.
     private mutating func moveLiveRoad(_ layer: LayerRow) throws(StoreError) {
         guard !layer.snapshot, let previous = layer.previousAsOf, asOf > previous.epochSeconds else { return }
-        try db.statement("UPDATE layer SET as_of = ?, as_of_offset = ?, origin = ? WHERE id = ?")
-            .bind(.real(asOf), .integer(Int64(batch.asOf.offsetSeconds)), .text(origin), .integer(layer.id)).run()
+        // The road's origin stays its first batch's: the history names a road one way.
+        try db.statement("UPDATE layer SET as_of = ?, as_of_offset = ? WHERE id = ?")
+            .bind(.real(asOf), .integer(Int64(batch.asOf.offsetSeconds)), .integer(layer.id)).run()
         if batch.asOf.localDay > previous.localDay {
             let firstOld = ProvisionalRule.firstProvisionalDay(readOn: previous.localDay)
             if try roadHasWatchSamples(layer.id, since: firstOld) {
@@ -608,11 +649,11 @@ struct BatchApplication {
             """)
         passed.bind(.integer(layer.id), .text(batch.store.rawValue), .real(previous.epochSeconds), .real(asOf))
         guard try passed.step() else { return }
-        for table in ["sample", "heart_rate"] {
+        for (table, standing) in [("sample", "s.current = 1 AND o.current = 1"), ("heart_rate", "1")] {
             let select = try db.statement("""
-                SELECT DISTINCT s.day FROM \(table) s WHERE s.layer_id = ?1 AND s.current = 1 AND EXISTS (
+                SELECT DISTINCT s.day FROM \(table) s WHERE s.layer_id = ?1 AND EXISTS (
                     SELECT 1 FROM \(table) o JOIN layer ol ON ol.id = o.layer_id
-                    WHERE o.day = s.day AND o.writer_id = s.writer_id AND o.layer_id <> ?1 AND o.current = 1
+                    WHERE o.day = s.day AND o.writer_id = s.writer_id AND o.layer_id <> ?1 AND \(standing)
                       AND ol.as_of >= ?2 AND ol.as_of <= ?3)
                 """)
             select.bind(.integer(layer.id), .real(previous.epochSeconds), .real(asOf))
@@ -707,15 +748,16 @@ struct BatchApplication {
             let summary = incoming[key]!
             // A record deleted after this road read it stays deleted (R4).
             if facts.storeHasTombstones, !key.record.isEmpty, let deletion = try tombstone(key.record), deletion.at > asOf { continue }
-            let current = facts.newerSnapshots ? try heartRateStands(day: key.day, layer: layer) : true
-            if layer.existed || !layer.snapshot, try heartRateUnchanged(key, summary, current: current, layer: layer) { continue }
+            // A newer snapshot of the stream covering the day speaks for it: this one's summary is not kept.
+            if facts.newerSnapshots, try !heartRateStands(day: key.day, layer: layer) { continue }
+            if layer.existed || !layer.snapshot, try heartRateUnchanged(key, summary, layer: layer) { continue }
             try db.statement("""
-                INSERT OR REPLACE INTO heart_rate(layer_id, writer_id, day, record_key, as_of, current, not_set, sedentary,
+                INSERT OR REPLACE INTO heart_rate(layer_id, writer_id, day, record_key, as_of, not_set, sedentary,
                                                   active, sedentary_min, sedentary_histogram)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
                 .bind(.integer(layer.id), .integer(key.writer), .integer(key.day), .text(key.record), .real(asOf),
-                      .bool(current), .integer(Int64(summary.notSet)), .integer(Int64(summary.sedentary)),
+                      .integer(Int64(summary.notSet)), .integer(Int64(summary.sedentary)),
                       .integer(Int64(summary.active)), .double(summary.sedentaryMin), .text(summary.histogramText)).run()
             outcome.heartRateSummaries += 1
             outcome.changedDays.insert(summary.day)
@@ -723,10 +765,10 @@ struct BatchApplication {
     }
 
     /// Whether the road holds this summary already, as it is (then only when it was delivered moves).
-    private func heartRateUnchanged(_ key: HeartRateKey, _ summary: HeartRateDaySummary, current: Bool,
+    private func heartRateUnchanged(_ key: HeartRateKey, _ summary: HeartRateDaySummary,
                                     layer: LayerRow) throws(StoreError) -> Bool {
         let select = try db.statement("""
-            SELECT not_set, sedentary, active, sedentary_min, sedentary_histogram, as_of, current FROM heart_rate
+            SELECT not_set, sedentary, active, sedentary_min, sedentary_histogram, as_of FROM heart_rate
             WHERE layer_id = ? AND writer_id = ? AND day = ? AND record_key = ?
             """)
         select.bind(.integer(layer.id), .integer(key.writer), .integer(key.day), .text(key.record))
@@ -734,8 +776,7 @@ struct BatchApplication {
               select.int(try select.column("sedentary")) == Int64(summary.sedentary),
               select.int(try select.column("active")) == Int64(summary.active),
               select.optionalDouble(try select.column("sedentary_min")) == summary.sedentaryMin,
-              select.text(try select.column("sedentary_histogram")) == summary.histogramText,
-              (select.int(try select.column("current")) != 0) == current else { return false }
+              select.text(try select.column("sedentary_histogram")) == summary.histogramText else { return false }
         if select.double(try select.column("as_of")) != asOf {
             try db.statement("UPDATE heart_rate SET as_of = ? WHERE layer_id = ? AND writer_id = ? AND day = ? AND record_key = ?")
                 .bind(.real(asOf), .integer(layer.id), .integer(key.writer), .integer(key.day), .text(key.record)).run()

@@ -108,7 +108,7 @@ public struct StoreSnapshot {
                    sum(h.sedentary) AS sedentary, sum(h.active) AS active, min(h.sedentary_min) AS sedentary_min,
                    group_concat(h.sedentary_histogram) AS sedentary_histogram
             FROM heart_rate h
-            WHERE h.day >= ? AND h.day <= ? AND h.current = 1
+            WHERE h.day >= ? AND h.day <= ?
             GROUP BY h.layer_id, h.writer_id, h.day
             """)
         select.bind(StoreSnapshot.dayBounds(from, to))

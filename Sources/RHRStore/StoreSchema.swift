@@ -121,7 +121,9 @@ enum StoreSchema {
         // 1 → 2: every road keeps what it says (docs/design.md R12). A road is a live stream's running state or one
         // snapshot an export brought (`layer`); each holds its own copy of a sample (`sample.layer_id`), so a value
         // can differ between roads. `current` is 0 where a newer snapshot of the same stream covers the sample or a
-        // later deletion (`tombstone`) took it; which road decides a writer's day is worked out when reading.
+        // later deletion (`tombstone`) took it; a copy a newer snapshot of its stream holds with the same value is
+        // not kept at all, nor heart rate a newer snapshot covers. Which road decides a writer's day is worked out
+        // when reading.
         """
         CREATE TABLE layer(
             id INTEGER PRIMARY KEY,
@@ -224,7 +226,6 @@ enum StoreSchema {
             day INTEGER NOT NULL,
             record_key TEXT NOT NULL,
             as_of REAL NOT NULL,
-            current INTEGER NOT NULL DEFAULT 1,
             not_set INTEGER NOT NULL,
             sedentary INTEGER NOT NULL,
             active INTEGER NOT NULL,
@@ -232,9 +233,9 @@ enum StoreSchema {
             sedentary_histogram TEXT NOT NULL,
             PRIMARY KEY(layer_id, writer_id, day, record_key)
         ) WITHOUT ROWID;
-        INSERT INTO road_heart_rate(layer_id, writer_id, day, record_key, as_of, current, not_set, sedentary, active,
+        INSERT INTO road_heart_rate(layer_id, writer_id, day, record_key, as_of, not_set, sedentary, active,
                                     sedentary_min, sedentary_histogram)
-        SELECT h.stream_id, h.writer_id, h.day, h.record_key, l.as_of, 1, h.not_set, h.sedentary, h.active,
+        SELECT h.stream_id, h.writer_id, h.day, h.record_key, l.as_of, h.not_set, h.sedentary, h.active,
                h.sedentary_min, h.sedentary_histogram
         FROM heart_rate h JOIN layer l ON l.id = h.stream_id;
         DROP TABLE heart_rate;
