@@ -102,7 +102,6 @@ public struct StoreSnapshot {
     public func heartRateDays(from: LocalDay? = nil, to: LocalDay? = nil) throws(StoreError) -> [HeartRateDaySummary] {
         let writers = try loadWriters()
         let layers = try loadLayers()
-        let resting = try restingRoads(from: from, to: to, layers: layers)
         let select = try db.statement("""
             SELECT h.layer_id AS layer_id, h.writer_id AS writer_id, h.day AS day, sum(h.not_set) AS not_set,
                    sum(h.sedentary) AS sedentary, sum(h.active) AS active, min(h.sedentary_min) AS sedentary_min,
@@ -116,25 +115,31 @@ public struct StoreSnapshot {
             notSet = try select.column("not_set"), sedentary = try select.column("sedentary"),
             active = try select.column("active"), sedentaryMin = try select.column("sedentary_min"),
             histogram = try select.column("sedentary_histogram")
-        var chosen: [WriterDay: (road: Road, summary: HeartRateDaySummary)] = [:]
+        var candidates: [WriterDay: [(road: Road, summary: HeartRateDaySummary)]] = [:]
         while try select.step() {
             guard let writer = writers[select.int(writerID)], let layer = layers[select.int(layerID)] else { continue }
             let key = WriterDay(writer: select.int(writerID), day: select.int(day))
             // R13: a day no plausible sample has (before 2000, or after the road read it) is kept, not shown.
             guard PlausibleTimeRule.isPlausible(day: LocalDay(daysSinceEpoch: Int(key.day)), asOf: layer.road.asOf) else { continue }
-            let road = layer.road
-            if let known = chosen[key] {
-                let decides = resting[key]
-                if known.road == decides || (road != decides && road < known.road) { continue }
-            }
-            chosen[key] = (road, HeartRateDaySummary(
+            candidates[key, default: []].append((layer.road, HeartRateDaySummary(
                 writer: writer.writer, day: LocalDay(daysSinceEpoch: Int(key.day)), notSet: Int(select.int(notSet)),
                 sedentary: Int(select.int(sedentary)), active: Int(select.int(active)),
                 sedentaryMin: select.optionalDouble(sedentaryMin),
-                sedentaryHistogram: HeartRateDaySummary.histogram(fromUTF8: select.bytes(histogram))))
+                sedentaryHistogram: HeartRateDaySummary.histogram(fromUTF8: select.bytes(histogram)))))
+        }
+        // Where several roads have heart rate for a writer's day: the one deciding its resting values, if among them.
+        let contested = candidates.contains { $0.value.count > 1 }
+        let resting = contested ? try restingRoads(from: from, to: to, layers: layers) : [:]
+        var result: [HeartRateDaySummary] = []
+        result.reserveCapacity(candidates.count)
+        for (key, options) in candidates {
+            if options.count == 1 { result.append(options[0].summary); continue }
+            let decides = resting[key]
+            let chosen = options.first { $0.road == decides } ?? options.max { $0.road < $1.road }!
+            result.append(chosen.summary)
         }
         // By day, then store and writer.
-        return chosen.values.map(\.summary).sorted { ($0.day, $0.writer.key) < ($1.day, $1.writer.key) }
+        return result.sorted { ($0.day, $0.writer.key) < ($1.day, $1.writer.key) }
     }
 
     /// A writer's day, by row ids.
@@ -165,19 +170,31 @@ public struct StoreSnapshot {
     public func contents() throws(StoreError) -> [StoreContents] {
         let writers = try loadWriters()
         let layers = try loadLayers()
-        let resting = try db.statement("""
-            SELECT writer_id, day, layer_id, count(*) AS samples FROM sample WHERE current = 1 GROUP BY writer_id, day, layer_id
-            """)
-        let restingWriter = try resting.column("writer_id"), restingDay = try resting.column("day"),
-            restingLayer = try resting.column("layer_id"), restingCount = try resting.column("samples")
-        var deciding: [WriterDay: (road: Road, samples: Int)] = [:]
-        while try resting.step() {
-            guard let road = layers[resting.int(restingLayer)]?.road else { continue }
-            let key = WriterDay(writer: resting.int(restingWriter), day: resting.int(restingDay))
-            if deciding[key].map({ $0.road < road }) ?? true { deciding[key] = (road, Int(resting.int(restingCount))) }
-        }
+        // Every standing copy counts, less those of the roads that stand aside on days several roads hold.
+        let totals = try db.statement("SELECT writer_id, count(*) AS samples FROM sample WHERE current = 1 GROUP BY writer_id")
+        let totalWriter = try totals.column("writer_id"), totalCount = try totals.column("samples")
         var restingCounts: [Int64: Int] = [:]
-        for (key, value) in deciding { restingCounts[key.writer, default: 0] += value.samples }
+        while try totals.step() { restingCounts[totals.int(totalWriter)] = Int(totals.int(totalCount)) }
+        let contested = try db.statement("""
+            WITH contested AS (
+                SELECT writer_id, day FROM sample WHERE current = 1
+                GROUP BY writer_id, day HAVING count(DISTINCT layer_id) > 1)
+            SELECT s.writer_id AS writer_id, s.day AS day, s.layer_id AS layer_id, count(*) AS samples
+            FROM contested c JOIN sample s ON s.writer_id = c.writer_id AND s.day = c.day AND s.current = 1
+            GROUP BY s.writer_id, s.day, s.layer_id
+            """)
+        let writer = try contested.column("writer_id"), day = try contested.column("day"),
+            layer = try contested.column("layer_id"), count = try contested.column("samples")
+        var roads: [WriterDay: [(road: Road, samples: Int)]] = [:]
+        while try contested.step() {
+            guard let road = layers[contested.int(layer)]?.road else { continue }
+            roads[WriterDay(writer: contested.int(writer), day: contested.int(day)), default: []]
+                .append((road, Int(contested.int(count))))
+        }
+        for (key, held) in roads {
+            let deciding = held.max { $0.road < $1.road }!.road
+            for h in held where h.road != deciding { restingCounts[key.writer, default: 0] -= h.samples }
+        }
         var heartRateCounts: [WriterKey: (writer: Writer, samples: Int)] = [:]
         for day in try heartRateDays() { heartRateCounts[day.writer.key, default: (day.writer, 0)].samples += day.total }
         return StoreContents.tally(
