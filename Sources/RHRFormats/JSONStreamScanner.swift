@@ -1,4 +1,5 @@
 import Foundation
+import RHRJSON
 
 /// A place in streamed JSON that is wrong: the byte offset in the input and what was expected there.
 struct JSONStreamError: Error, Sendable, Equatable {
@@ -341,17 +342,8 @@ struct JSONStreamScanner: ~Copyable {
     /// One multi-byte UTF-8 sequence at `pos` (Unicode table 3-7), as `JSONParser` checks it.
     private mutating func utf8() throws(JSONStreamError) {
         let lead = byte(pos)
-        var length: Int
-        var second: ClosedRange<UInt8> = 0x80...0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; second = 0xA0...0xBF
-        case 0xED: length = 3; second = 0x80...0x9F
-        case 0xE1...0xEF: length = 3
-        case 0xF0: length = 4; second = 0x90...0xBF
-        case 0xF4: length = 4; second = 0x80...0x8F
-        case 0xF1...0xF3: length = 4
-        default: throw JSONStreamError(offset: offset, message: "invalid UTF-8 (byte 0x\(String(lead, radix: 16, uppercase: true))) in a string")
+        guard let (length, second) = UTF8Sequence.rule(lead: lead) else {
+            throw JSONStreamError(offset: offset, message: "invalid UTF-8 (byte 0x\(String(lead, radix: 16, uppercase: true))) in a string")
         }
         let available = try ensure(length)
         for k in 1..<length {

@@ -76,7 +76,8 @@ struct BatchApplication {
     private struct Facts {
         var storeHasSamples = true
         var storeHasTombstones = true
-        var newerSnapshots = true
+        /// The snapshots of this batch's stream read after it (an older export imported late): they speak over it.
+        var newerSnapshots: [Int64: StoreSnapshot.LayerEntry] = [:]
     }
 
     init(database: HealthDatabase, batch: SyncBatch) {
@@ -184,8 +185,7 @@ struct BatchApplication {
             return try select.step()
         }
         let newer = layer.snapshot
-            ? try exists("SELECT 1 FROM layer WHERE stream_id = ? AND snapshot = 1 AND as_of > ? LIMIT 1", .integer(stream.id), .real(asOf))
-            : false
+            ? try StoreSnapshot(db: db).loadLayers().filter { $0.value.isNewerSnapshot(of: stream.id, than: asOf) } : [:]
         return Facts(
             storeHasSamples: try exists("SELECT 1 FROM sample WHERE store = ? LIMIT 1", .text(batch.store.rawValue)),
             storeHasTombstones: try exists("SELECT 1 FROM tombstone WHERE store = ? LIMIT 1", .text(batch.store.rawValue)),
@@ -318,25 +318,13 @@ struct BatchApplication {
 
     // MARK: - Resting samples
 
-    /// One road's copy of a sample, as stored, with what its road is.
+    /// One road's copy of a sample, as stored.
     private struct StoredCopy {
         var id: Int64
         var layer: Int64
         var asOf: Double
         var current: Bool
         var row: SampleRow
-        var streamID: Int64
-        var snapshot: Bool
-        var layerAsOf: Double
-        var from: Double?
-        var to: Double?
-        var coversResting: Bool
-
-        /// A newer snapshot of `stream` covering `start` holds this copy's value for it.
-        func isNewerSnapshot(of stream: Int64, than asOf: Double, holding row: SampleRow) -> Bool {
-            snapshot && streamID == stream && layerAsOf > asOf && coversResting
-                && (from.map { row.start >= $0 } ?? true) && (to.map { row.start <= $0 } ?? true) && self.row.sameValue(as: row)
-        }
     }
 
     /// Every road's copy of an identity.
@@ -344,17 +332,11 @@ struct BatchApplication {
         let select = try db.statement(SampleRow.selectByIdentity)
         select.bind(.text(batch.store.rawValue), .text(identity))
         let id = try select.column("id"), layer = try select.column("layer_id"), asOf = try select.column("as_of"),
-            current = try select.column("current"), columns = try SampleRow.Columns(select),
-            stream = try select.column("stream_id"), snapshot = try select.column("snapshot"),
-            layerAsOf = try select.column("layer_as_of"), from = try select.column("from_at"), to = try select.column("to_at"),
-            coversResting = try select.column("covers_resting")
+            current = try select.column("current"), columns = try SampleRow.Columns(select)
         var result: [StoredCopy] = []
         while try select.step() {
             result.append(StoredCopy(id: select.int(id), layer: select.int(layer), asOf: select.double(asOf),
-                                     current: select.int(current) != 0, row: SampleRow(select, columns),
-                                     streamID: select.int(stream), snapshot: select.int(snapshot) != 0,
-                                     layerAsOf: select.double(layerAsOf), from: select.optionalDouble(from),
-                                     to: select.optionalDouble(to), coversResting: select.int(coversResting) != 0))
+                                     current: select.int(current) != 0, row: SampleRow(select, columns)))
         }
         return result
     }
@@ -380,13 +362,13 @@ struct BatchApplication {
         }
         // A newer snapshot of this stream holds the same value for it: this older export's copy adds nothing, to the
         // trend or to the history (the newer copy says the same), and is not kept.
-        if layer.snapshot, all.contains(where: { $0.isNewerSnapshot(of: layer.streamID, than: asOf, holding: row) }) {
+        if all.contains(where: { facts.newerSnapshots[$0.layer]?.covers(row.start) == true && $0.row.sameValue(as: row) }) {
             if let own = all.first(where: { $0.layer == layer.id }) {
                 try removeCopy(own.id, identity: own.row.identity, day: own.row.day)
             }
             return
         }
-        let current = try stands(identity: row.identity, uuid: row.uuid, deliveredAt: asOf, start: row.start, layer: layer)
+        let current = try stands(identity: row.identity, uuid: row.uuid, deliveredAt: asOf, start: row.start)
         if !current { maybeGone.insert(row.identity) }
         if let own = all.first(where: { $0.layer == layer.id }) {
             if own.row == row && own.asOf == asOf && own.current == current {
@@ -428,7 +410,7 @@ struct BatchApplication {
 
     /// Whether a copy delivered at `deliveredAt` stands in its road: no later deletion took it (R4), and, in a
     /// snapshot, no newer snapshot of the same stream covers its start.
-    private func stands(identity: String, uuid: String?, deliveredAt: Double, start: Double, layer: LayerRow) throws(StoreError) -> Bool {
+    private func stands(identity: String, uuid: String?, deliveredAt: Double, start: Double) throws(StoreError) -> Bool {
         if facts.storeHasTombstones {
             let deleted = try db.statement("""
                 SELECT 1 FROM tombstone WHERE store = ?1 AND key IN (?2, ?3) AND at > ?4 LIMIT 1
@@ -436,15 +418,7 @@ struct BatchApplication {
             deleted.bind(.text(batch.store.rawValue), .text(identity), .string(uuid), .real(deliveredAt))
             if try deleted.step() { return false }
         }
-        guard layer.snapshot, facts.newerSnapshots else { return true }
-        let newer = try db.statement("""
-            SELECT 1 FROM layer mine JOIN layer newer ON newer.stream_id = mine.stream_id
-            WHERE mine.id = ?1 AND newer.snapshot = 1 AND newer.covers_resting = 1 AND newer.as_of > mine.as_of
-              AND (newer.from_at IS NULL OR ?2 >= newer.from_at) AND (newer.to_at IS NULL OR ?2 <= newer.to_at)
-            LIMIT 1
-            """)
-        newer.bind(.integer(layer.id), .real(start))
-        return try !newer.step()
+        return !facts.newerSnapshots.values.contains { $0.covers(start) }
     }
 
     /// R4 for the same export again, or a full resync: what the road said before and no longer says leaves it.
@@ -749,7 +723,7 @@ struct BatchApplication {
             // A record deleted after this road read it stays deleted (R4).
             if facts.storeHasTombstones, !key.record.isEmpty, let deletion = try tombstone(key.record), deletion.at > asOf { continue }
             // A newer snapshot of the stream covering the day speaks for it: this one's summary is not kept.
-            if facts.newerSnapshots, try !heartRateStands(day: key.day, layer: layer) { continue }
+            if facts.newerSnapshots.values.contains(where: { $0.covers(day: key.day) }) { continue }
             if layer.existed || !layer.snapshot, try heartRateUnchanged(key, summary, layer: layer) { continue }
             try db.statement("""
                 INSERT OR REPLACE INTO heart_rate(layer_id, writer_id, day, record_key, as_of, not_set, sedentary,
@@ -782,19 +756,6 @@ struct BatchApplication {
                 .bind(.real(asOf), .integer(layer.id), .integer(key.writer), .integer(key.day), .text(key.record)).run()
         }
         return true
-    }
-
-    /// Whether a day's heart rate stands in this road: in a snapshot, no newer snapshot of its stream covers the day.
-    private func heartRateStands(day: Int64, layer: LayerRow) throws(StoreError) -> Bool {
-        guard layer.snapshot else { return true }
-        let newer = try db.statement("""
-            SELECT 1 FROM layer mine JOIN layer newer ON newer.stream_id = mine.stream_id
-            WHERE mine.id = ?1 AND newer.snapshot = 1 AND newer.covers_heart_rate = 1 AND newer.as_of > mine.as_of
-              AND (newer.from_day IS NULL OR ?2 >= newer.from_day) AND (newer.to_day IS NULL OR ?2 <= newer.to_day)
-            LIMIT 1
-            """)
-        newer.bind(.integer(layer.id), .integer(day))
-        return try !newer.step()
     }
 
     private struct HeartRateKey: Hashable {

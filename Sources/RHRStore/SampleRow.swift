@@ -84,11 +84,7 @@ struct SampleRow: Equatable {
     private static func quoted(_ name: String) -> String { name == "end" ? "\"end\"" : name }
 
     /// Every road's copy of one identity.
-    static let selectByIdentity = """
-        SELECT s.id, s.layer_id, s.as_of, s.current, \(qualifiedColumns), l.stream_id, l.snapshot, l.as_of AS layer_as_of,
-               l.from_at, l.to_at, l.covers_resting
-        FROM sample s JOIN layer l ON l.id = s.layer_id WHERE s.store = ? AND s.identity = ?
-        """
+    static let selectByIdentity = "SELECT id, layer_id, as_of, current, \(columns) FROM sample WHERE store = ? AND identity = ?"
     static let insert = "INSERT INTO sample(layer_id, store, as_of, current, \(columns)) VALUES (?, ?, ?, ?, "
         + Array(repeating: "?", count: columnNames.count).joined(separator: ", ") + ")"
     static let update = "UPDATE sample SET as_of = ?, current = ?, "

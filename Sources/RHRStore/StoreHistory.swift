@@ -245,7 +245,7 @@ struct StoreHistory {
         func newerSnapshot(covering copy: Copy) -> StoreSnapshot.LayerEntry? {
             guard let own = layers[copy.layer], own.road.snapshot else { return nil }
             return layers.values.filter {
-                $0.streamID == own.streamID && $0.road.snapshot && own.road < $0.road && $0.covers(copy.start)
+                $0.isNewerSnapshot(of: own.streamID, than: own.road.asOf?.epochSeconds ?? -.infinity) && $0.covers(copy.start)
             }.max { $0.road < $1.road }
         }
 

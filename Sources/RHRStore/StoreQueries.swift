@@ -245,25 +245,41 @@ public struct StoreSnapshot {
         var store: HealthStore
         var streamID: Int64
         var origin: String
-        /// The period a snapshot covers (nil: unbounded), and whether it covers resting values.
+        /// The period a snapshot covers (nil: unbounded), as instants and as days, and what it covers.
         var from: Double?
         var to: Double?
+        var fromDay: Int64?
+        var toDay: Int64?
         var coversResting: Bool
+        var coversHeartRate: Bool
 
+        /// Whether it speaks for a resting sample that starts at `start`.
         func covers(_ start: Double) -> Bool {
             coversResting && (from.map { start >= $0 } ?? true) && (to.map { start <= $0 } ?? true)
+        }
+
+        /// Whether it speaks for a day's heart rate.
+        func covers(day: Int64) -> Bool {
+            coversHeartRate && (fromDay.map { day >= $0 } ?? true) && (toDay.map { day <= $0 } ?? true)
+        }
+
+        /// Whether it is a snapshot of `stream` read after `asOf`: one that speaks over an older snapshot (R4).
+        func isNewerSnapshot(of stream: Int64, than asOf: Double) -> Bool {
+            road.snapshot && streamID == stream && (road.asOf?.epochSeconds ?? -.infinity) > asOf
         }
     }
 
     func loadLayers() throws(StoreError) -> [Int64: LayerEntry] {
         let select = try db.statement("""
-            SELECT l.id, l.snapshot, l.as_of, l.as_of_offset, l.from_at, l.to_at, l.covers_resting, l.origin,
-                   l.stream_id, st.name, st.store
+            SELECT l.id, l.snapshot, l.as_of, l.as_of_offset, l.from_at, l.to_at, l.from_day, l.to_day, l.covers_resting,
+                   l.covers_heart_rate, l.origin, l.stream_id, st.name, st.store
             FROM layer l JOIN stream st ON st.id = l.stream_id
             """)
         let id = try select.column("id"), snapshot = try select.column("snapshot"), asOf = try select.column("as_of"),
             offset = try select.column("as_of_offset"), from = try select.column("from_at"), to = try select.column("to_at"),
-            coversResting = try select.column("covers_resting"), origin = try select.column("origin"),
+            fromDay = try select.column("from_day"), toDay = try select.column("to_day"),
+            coversResting = try select.column("covers_resting"), coversHeartRate = try select.column("covers_heart_rate"),
+            origin = try select.column("origin"),
             streamID = try select.column("stream_id"), name = try select.column("name"), storeColumn = try select.column("store")
         var result: [Int64: LayerEntry] = [:]
         while try select.step() {
@@ -273,7 +289,9 @@ public struct StoreSnapshot {
                             snapshot: select.int(snapshot) != 0)
             result[select.int(id)] = LayerEntry(road: road, store: store, streamID: select.int(streamID),
                                                 origin: select.text(origin), from: select.optionalDouble(from),
-                                                to: select.optionalDouble(to), coversResting: select.int(coversResting) != 0)
+                                                to: select.optionalDouble(to), fromDay: select.optionalInt(fromDay),
+                                                toDay: select.optionalInt(toDay), coversResting: select.int(coversResting) != 0,
+                                                coversHeartRate: select.int(coversHeartRate) != 0)
         }
         return result
     }
