@@ -525,10 +525,16 @@ struct BatchApplication {
               AND current = 1 AND as_of < ?3
             """)
         select.bind(.text(batch.store.rawValue), .text(key), .real(at))
-        var taken: [(Int64, String, Int64)] = []
+        try stopStanding(select)
+    }
+
+    /// The copies a statement selects (`id`, `identity`, `day`) no longer stand in their roads: out of the trend,
+    /// kept for the history.
+    private mutating func stopStanding(_ select: SQLiteStatement) throws(StoreError) {
+        var rows: [(Int64, String, Int64)] = []
         let id = try select.column("id"), identity = try select.column("identity"), day = try select.column("day")
-        while try select.step() { taken.append((select.int(id), select.text(identity), select.int(day))) }
-        for (rowID, identity, d) in taken {
+        while try select.step() { rows.append((select.int(id), select.text(identity), select.int(day))) }
+        for (rowID, identity, d) in rows {
             try touch(identity)
             maybeGone.insert(identity)
             try db.statement("UPDATE sample SET current = 0 WHERE id = ?").bind(.integer(rowID)).run()
@@ -557,15 +563,7 @@ struct BatchApplication {
                   AND (?3 IS NULL OR s.start >= ?3) AND (?4 IS NULL OR s.start <= ?4)
                 """)
             select.bind(.integer(stream.id), .real(asOf), .double(snapshot.from?.epochSeconds), .double(snapshot.to?.epochSeconds))
-            var covered: [(Int64, String, Int64)] = []
-            let id = try select.column("id"), identity = try select.column("identity"), day = try select.column("day")
-            while try select.step() { covered.append((select.int(id), select.text(identity), select.int(day))) }
-            for (rowID, identity, d) in covered {
-                try touch(identity)
-                maybeGone.insert(identity)
-                try db.statement("UPDATE sample SET current = 0 WHERE id = ?").bind(.integer(rowID)).run()
-                outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(d)))
-            }
+            try stopStanding(select)
             // Older copies this snapshot holds with the same value say nothing it does not: not kept.
             try db.statement("""
                 DELETE FROM sample WHERE id IN (
