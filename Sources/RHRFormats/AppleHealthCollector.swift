@@ -51,6 +51,9 @@ struct AppleHealthCollector {
     private var heartRateDays: [Int: HeartRateDaySummary] = [:]
     /// Top-level `Record` elements, of every type.
     var recordsRead = 0
+    /// The start of the earliest heart record (resting or heart rate): the export speaks for heart data from there
+    /// on (a trimmed export says nothing of what came before its first record).
+    private(set) var earliestHeartStart: Timestamp?
 
     var watchWriters: Set<String> {
         Set(writers.indices.filter { writerIsWatch[$0] }.map { writers[$0].name })
@@ -117,6 +120,7 @@ struct AppleHealthCollector {
     /// A record's end: it becomes a resting sample or counts in its writer's day.
     /// `timeZone`: the record's `HKTimeZone` metadata.
     mutating func finish(_ record: OpenRecord, timeZone: String?, resting details: RestingDetails?) {
+        if earliestHeartStart.map({ record.start < $0 }) ?? true { earliestHeartStart = record.start }
         switch record.kind {
         case .resting:
             let sample = RestingSample(store: .healthKit, writer: writers[record.writer], device: details?.device,

@@ -75,7 +75,11 @@ public enum AppleHealthReader {
             notes.append("no <ExportDate> and no dated record: taken as of the file's time, \(asOf.iso8601)")
         }
         let batch = SyncBatch(store: .healthKit, stream: stream, asOf: asOf,
-                              snapshot: .init(from: nil, to: asOf),
+                              // A snapshot of heart data from its first heart record to when it was read: before
+                              // that, and without any heart record, it says nothing, and replaces nothing (R4).
+                              snapshot: .init(from: collector.earliestHeartStart, to: asOf,
+                                              coversResting: collector.earliestHeartStart != nil,
+                                              coversHeartRate: collector.earliestHeartStart != nil),
                               resting: collector.resting, heartRate: collector.heartRate,
                               watchWriters: collector.watchWriters,
                               origin: "Apple Health export")

@@ -38,6 +38,26 @@ struct OddImportsCommandTests {
         ])
     }
 
+    @Test func aTrimmedExportReadLaterSpeaksOnlyForItsOwnSpan() throws {
+        #expect(rhr.run(["import", InProcessRHR.sample("apple-health/export-1.xml")]).status == 0)
+        let before = rows(["--to", "2026-03-13"])
+        #expect(before.count > 20)
+        // Cut down to two days after the export above, and newer than it: it says nothing of what came before.
+        let trimmed = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_US">
+             <Record type="HKQuantityTypeIdentifierRestingHeartRate" sourceName="Jane’s Apple Watch" unit="count/min" startDate="2026-03-16 00:00:00 +0100" endDate="2026-03-16 23:40:00 +0100" value="56"/>
+             <Record type="HKQuantityTypeIdentifierRestingHeartRate" sourceName="Jane’s Apple Watch" unit="count/min" startDate="2026-03-17 00:00:00 +0100" endDate="2026-03-17 20:50:00 +0100" value="60"/>
+            </HealthData>
+
+            """
+        let path = try rhr.sandbox.write("trimmed.xml", trimmed)
+        let imported = rhr.run(["import", path])
+        #expect(imported.stdout.contains("2 added, 0 replaced, 0 deleted"), "\(imported.stdout)")
+        #expect(rows(["--to", "2026-03-13"]) == before)
+        #expect(rows(["--from", "2026-03-16"]).count == 2)
+    }
+
     @Test func anIOS9ExportImportsItsHeartRate() {
         let imported = rhr.run(["import", InProcessRHR.sample("odd-exports/ios9-export.xml")])
         #expect(imported.status == 0, "\(imported.stderr)")

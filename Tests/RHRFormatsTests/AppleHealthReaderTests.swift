@@ -122,7 +122,8 @@ struct AppleHealthReaderTests {
         #expect(batch.stream == "apple-health-export")
         #expect(batch.asOf == Timestamp.parse("2022-02-17 21:00:00 +0200"))
         #expect(batch.asOf.offsetSeconds == 7200)
-        #expect(batch.snapshot == SyncBatch.Snapshot(from: nil, to: batch.asOf))
+        // From its first heart record on: a trimmed export says nothing of what came before.
+        #expect(batch.snapshot == SyncBatch.Snapshot(from: Timestamp.parse("2022-02-16 17:56:39 +0200"), to: batch.asOf))
         #expect(batch.origin == "Apple Health export")
         #expect(batch.cursor == nil && !batch.fullResync && batch.deleted.isEmpty)
         #expect(batch.watchWriters == ["Marcell's Apple Watch"])
