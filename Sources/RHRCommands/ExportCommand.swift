@@ -17,7 +17,7 @@ enum ExportCommand {
         ],
         run: run)
 
-    static let header = "date,store,writer,aggregate,bpm,samples,provisional,offset_assumed,out_of_range"
+    static let header = "date,store,writer,aggregate,bpm,samples,provisional,offset_assumed,out_of_range,implausible_date"
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let args = invocation.arguments
@@ -26,20 +26,23 @@ enum ExportCommand {
         let range = try DayRange(args)
         let aggregation = try AggregationOption.parse(args)
         let store = try openStore(invocation)
-        let days = DaySeries(try store.samples(from: range.from, to: range.to)).values(by: aggregation)
-        if format == "csv" {
-            var text = header + "\n"
-            for day in days { text += csvRow(day) + "\n" }
-            invocation.output.write(text)
-        } else {
-            invocation.output.print(JSONWriter.string(.array(days.map { DayValueJSON.encode($0) }), style: .pretty))
-        }
+        invocation.output.write(try text(store: store, json: format == "json", aggregation: aggregation, range: range))
         return 0
+    }
+
+    /// What `rhr export` prints for a store.
+    static func text(store: HealthDatabase, json: Bool, aggregation: Aggregation, range: DayRange = DayRange()) throws -> String {
+        let days = DaySeries(try store.samples(from: range.from, to: range.to)).values(by: aggregation)
+        if json { return JSONWriter.string(.array(days.map { DayValueJSON.encode($0) }), style: .pretty) + "\n" }
+        var text = header + "\n"
+        for day in days { text += csvRow(day) + "\n" }
+        return text
     }
 
     static func csvRow(_ day: DayValue) -> String {
         [day.day.description, day.store.rawValue, csvField(day.writer.name), day.aggregation.rawValue, day.bpmText,
-         String(day.samples), String(day.provisional), String(day.offsetAssumed), String(day.outOfRange)]
+         String(day.samples), String(day.provisional), String(day.offsetAssumed), String(day.outOfRange),
+         String(day.implausibleDate)]
             .joined(separator: ",")
     }
 
@@ -54,6 +57,9 @@ enum ExportCommand {
 struct DayRange {
     var from: LocalDay?
     var to: LocalDay?
+
+    /// Every day.
+    init() {}
 
     init(_ args: ParsedArguments) throws(UsageError) {
         from = try DayRange.day(args, "from")

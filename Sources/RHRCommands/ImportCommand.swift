@@ -8,13 +8,14 @@ enum ImportCommand {
     static let command = Command(
         name: "import", operands: .paths,
         summary: "import exports or sync batch files into the store",
-        options: [.flag("force", "import an export older than the newest one already imported (adds, never removes)")],
+        // Kept for scripts written for older versions: an older export now imports as an older snapshot (R12).
+        options: [.flag("force", "accepted and ignored: an export older than one already imported needs no force now")],
         run: run)
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let paths = invocation.arguments.positionals
         let store = try openStore(invocation)
-        let options = ImportOptions(machineZone: invocation.machineZone, allowOlderExport: invocation.arguments.has("force"))
+        let options = ImportOptions(machineZone: invocation.machineZone)
         var failed = false
         for path in paths {
             do {
@@ -43,8 +44,7 @@ enum ImportCommand {
             outcomes = try store.apply(imported.batches)
         } catch {
             bar?.clear()
-            let hint = error.code == .olderSnapshot ? " (rhr import --force)" : ""
-            throw CommandFailure("\(path): \(error.message)\(hint)")
+            throw CommandFailure("\(path): \(error.message)")
         }
         bar?.clear()
         return resultLine(imported, outcomes)

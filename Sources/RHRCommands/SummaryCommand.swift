@@ -37,7 +37,14 @@ enum SummaryCommand {
             (try tx.contents(), try tx.streams(), try tx.samples(), try tx.revisions())
         }
         var lines: [String] = []
-        switch DataDiagnosis(contents) {
+        let thisYear = today.year
+        switch DataDiagnosis(contents, streams: streams) {
+        case .noHeartData(let imported):
+            lines.append(currency(streams, thisYear: thisYear))
+            lines += DataDiagnosis.explanation(imported: imported, thisYear: thisYear)
+            lines.append("Import an export with resting heart rate or heart rate:  rhr import export.zip")
+            lines.append(wellness)
+            return lines.joined(separator: "\n") + "\n"
         case .noData:
             lines.append("No data yet.")
             lines.append("Import an export:  rhr import export.zip   (Apple Health, Health Connect, Health Auto Export)")
@@ -45,12 +52,12 @@ enum SummaryCommand {
             lines.append(wellness)
             return lines.joined(separator: "\n") + "\n"
         case .noRestingWriter(let stores):
-            lines.append(currency(streams))
+            lines.append(currency(streams, thisYear: thisYear))
             for s in stores { lines.append(DataDiagnosis.explanation(s)) }
             lines.append(wellness)
             return lines.joined(separator: "\n") + "\n"
         case .resting(let without):
-            lines.append(currency(streams))
+            lines.append(currency(streams, thisYear: thisYear))
             for s in without { lines.append(DataDiagnosis.explanation(s)) }
         }
         for stream in streams {
@@ -79,7 +86,7 @@ enum SummaryCommand {
                 guard let v = byKey["\(d) \(w.key)"] else { row.append(""); continue }
                 let flags = Self.flags(v)
                 usedFlags.formUnion(flags)
-                if v.provisional, let read = v.asOf?.shortText, !provisionalReads.contains(read) { provisionalReads.append(read) }
+                if v.provisional, let read = v.asOf?.text(thisYear: thisYear), !provisionalReads.contains(read) { provisionalReads.append(read) }
                 row.append((v.bpmText.isEmpty ? "–" : v.bpmText) + (flags.isEmpty ? "" : " " + flags))
             }
             rows.append(row)
@@ -91,11 +98,11 @@ enum SummaryCommand {
         }
         lines.append(line(headings))
         for row in rows { lines.append(line(row)) }
-        let shownRevisions = revisions.filter { $0.day >= first && $0.day <= last }.suffix(5)
+        let shownRevisions = recentChains(revisions.filter { $0.day >= first && $0.day <= last })
         if !shownRevisions.isEmpty {
             lines.append("")
             lines.append("revisions (values deleted or replaced, kept for the record):")
-            for r in shownRevisions { lines.append("  \(r.day) \(shortName(r.writer)): \(r.text)") }
+            for r in shownRevisions { lines.append("  \(r.day) \(shortName(r.writer)): \(r.text(thisYear: thisYear))") }
         }
         lines.append("")
         for w in writers { lines.append("\(shortName(w)): \(w.provenance)") }
@@ -103,11 +110,26 @@ enum SummaryCommand {
             + (provisionalReads.isEmpty ? "" : " (read \(Wording.list(provisionalReads)))")
         // The same letters as the dashboard's per-source columns.
         let legend = [("p", provisional), ("o", "offset assumed (none recorded)"),
-                      ("x", "out of range (kept, not in the value)"), ("–", "no valid sample that day")]
+                      ("x", "out of range (kept, not in the value)"),
+                      ("d", "implausible date (kept, not in the value)"), ("–", "no valid sample that day")]
             .filter { usedFlags.contains(Character($0.0)) || ($0.0 == "–" && rows.joined().contains { $0.hasPrefix("–") }) }
         if !legend.isEmpty { lines.append(legend.map { "\($0.0) \($0.1)" }.joined(separator: " · ")) }
         lines.append(wellness)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The history of the most recent writer-days with revisions, each day's chain whole ("61 → 59", "59 → 58",
+    /// …), up to about `limit` lines; by day, then as `RevisionEntry.precedes` orders them.
+    static func recentChains(_ revisions: [RevisionEntry], limit: Int = 8) -> [RevisionEntry] {
+        var chains: [WriterKey: [LocalDay: [RevisionEntry]]] = [:]
+        for r in revisions { chains[r.writer.key, default: [:]][r.day, default: []].append(r) }
+        let keys = chains.flatMap { writer, days in days.keys.map { (day: $0, writer: writer) } }
+            .sorted { ($0.day, $0.writer) > ($1.day, $1.writer) }
+        var taken: [RevisionEntry] = []
+        for key in keys where taken.count < limit {
+            taken = chains[key.writer]![key.day]!.sorted(by: RevisionEntry.precedes) + taken
+        }
+        return taken
     }
 
     /// "HK Jane’s Apple Watch", "HC Oura": the column heading; the legend below names the package.
@@ -117,14 +139,15 @@ enum SummaryCommand {
 
     static func flags(_ v: DayValue) -> String {
         (v.provisional ? "p" : "") + (v.offsetAssumed ? "o" : "") + (v.outOfRange > 0 ? "x" : "")
+            + (v.implausibleDate > 0 ? "d" : "")
     }
 
-    /// "HealthKit as of 14 Mar 21:00 · Health Connect as of 21 Mar 09:00".
-    static func currency(_ streams: [StreamState]) -> String {
+    /// "HealthKit as of 14 Mar 21:00 · Health Connect as of 21 Mar 09:00"; "HealthKit as of 19 Jul 2019 10:36".
+    static func currency(_ streams: [StreamState], thisYear: Int) -> String {
         var parts: [String] = []
         for store in HealthStore.allCases {
             guard let newest = streams.filter({ $0.store == store }).compactMap(\.asOf).max() else { continue }
-            parts.append("\(store.displayName) as of \(newest.shortText)")
+            parts.append("\(store.displayName) as of \(newest.text(thisYear: thisYear))")
         }
         return parts.isEmpty ? "No data yet." : parts.joined(separator: " · ")
     }

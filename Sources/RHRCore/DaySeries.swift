@@ -3,9 +3,9 @@
 /// assumed, R6 out of range) and sample counts. `rhr summary`, `rhr export`, the daemon's `days` reply, the
 /// dashboard's index and its live patch all go through it, so a day reads the same everywhere.
 ///
-/// A `Group` (one store's writer on one day: R1 keeps stores apart, the writer names its store) is the unit
-/// R7 aggregates; a rule that decides which of a group's samples stand (R12, by road) belongs in
-/// `standing(_:)`, before the aggregation, and then holds for every aggregation and every reader.
+/// A `Group` (one store's writer on one day: R1 keeps stores apart, the writer names its store) holds the samples
+/// of every road that has that writer's day; `standing(_:)` keeps the deciding road's (R12) before R7 aggregates,
+/// so the rule holds for every aggregation and every reader.
 public struct DaySeries: Sendable {
     /// One writer's samples of one local day.
     public struct Group: Sendable, Hashable {
@@ -76,17 +76,34 @@ public struct DaySeries: Sendable {
 
     // MARK: - The rules on one group
 
-    /// Which of one writer's samples of one day stand: all of them, for now. R12 (which road's knowledge of the
-    /// writer's day is freshest) will decide it here, for every aggregation at once.
-    public static func standing(_ samples: ArraySlice<DaySample>) -> ArraySlice<DaySample> { samples }
+    /// R12: which of one writer's samples of one day stand: those of the road whose knowledge of the day is
+    /// freshest (`Road`'s order); the other roads' samples are superseded, for every aggregation at once and for
+    /// every reader. Samples of one road, the usual case, come back as they are.
+    public static func standing(_ samples: ArraySlice<DaySample>) -> ArraySlice<DaySample> {
+        guard let first = samples.first else { return samples }
+        var deciding = first
+        var mixed = false
+        for s in samples.dropFirst() where !s.sameRoad(as: deciding) {
+            mixed = true
+            if deciding.road < s.road { deciding = s }
+        }
+        guard mixed else { return samples }
+        return ArraySlice(samples.filter { $0.sameRoad(as: deciding) })
+    }
 
-    /// R7 on one writer's samples of one day. Out-of-range samples (R6) are counted, never aggregated; nil
-    /// without samples.
+    /// The road that decides one writer's day (R12), nil without samples.
+    public static func decidingRoad(_ samples: ArraySlice<DaySample>) -> Road? {
+        standing(samples).first?.road
+    }
+
+    /// R7 on one writer's samples of one day, those that stand (R12). Out-of-range (R6) and implausibly dated (R13)
+    /// samples are counted, never aggregated; nil without samples.
     public static func aggregate(_ group: ArraySlice<DaySample>, by aggregation: Aggregation) -> DayValue? {
         let samples = standing(group)
         guard let first = samples.first else { return nil }
-        let valid = samples.filter(\.isInRange)
-        let outOfRange = samples.count - valid.count
+        let valid = samples.filter(\.isValid)
+        let outOfRange = samples.count(where: { !$0.isInRange })
+        let implausible = samples.count(where: \.implausibleDate)
         let chosen: [DaySample]
         var bpm: Double?
         switch aggregation {
@@ -101,7 +118,7 @@ public struct DaySeries: Sendable {
         // A day with no valid sample still says what its samples were.
         let flagged = chosen.isEmpty ? Array(samples) : chosen
         return DayValue(day: first.day, writer: first.sample.writer, aggregation: aggregation, bpm: bpm,
-                        samples: valid.count, outOfRange: outOfRange,
+                        samples: valid.count, outOfRange: outOfRange, implausibleDate: implausible,
                         provisional: flagged.contains(where: \.provisional),
                         offsetAssumed: flagged.contains(where: \.offsetAssumed),
                         asOf: flagged.compactMap(\.asOf).max())
@@ -130,14 +147,17 @@ public struct DaySeries: Sendable {
         return isEarlier(b.sample, a.sample)
     }
 
-    /// The series' order of samples: by day, writer (numbered by store and name) and time; the identity breaks
-    /// ties, so the order never depends on the order the store returned them in.
+    /// The series' order of samples: by day, writer (numbered by store and name) and time; the identity, then the
+    /// road holding it (two roads may hold one sample, R12), break ties, so the order never depends on the order
+    /// the store returned them in.
     public static func precedes(_ a: DaySample, _ writerA: Int, _ b: DaySample, _ writerB: Int) -> Bool {
         if a.day != b.day { return a.day < b.day }
         if writerA != writerB { return writerA < writerB }
         let sa = a.sample, sb = b.sample
         if sa.start != sb.start { return sa.start < sb.start }
         if sa.end != sb.end { return sa.end < sb.end }
-        return sa.identity < sb.identity
+        let ia = sa.identity, ib = sb.identity
+        if ia != ib { return ia < ib }
+        return b.road < a.road
     }
 }

@@ -38,10 +38,12 @@ public struct StoreContents: Sendable, Hashable {
         }
     }
 
-    /// The same from the samples and heart-rate summaries themselves (each summary counts its samples).
+    /// The same from the samples and heart-rate summaries themselves: the samples that stand (R12: those of
+    /// the road that decides each writer's day), and each summary's samples.
     public static func tally(samples: [DaySample], heartRate: [HeartRateDaySummary]) -> [StoreContents] {
-        tally(resting: perWriter(samples.lazy.map { ($0.sample.writer, 1) }),
-              heartRate: perWriter(heartRate.lazy.map { ($0.writer, $0.total) }))
+        let series = DaySeries(samples)
+        return tally(resting: perWriter(series.groups.lazy.map { (series.writers[$0.writer], DaySeries.standing(series.samples(in: $0)).count) }),
+                     heartRate: perWriter(heartRate.lazy.map { ($0.writer, $0.total) }))
     }
 
     private static func perWriter(_ counts: some Sequence<(Writer, Int)>) -> [(writer: Writer, samples: Int)] {
@@ -54,17 +56,22 @@ public struct StoreContents: Sendable, Hashable {
     public var hasHeartRateWithoutResting: Bool { restingSamples == 0 && heartRateSamples > 0 }
 }
 
-/// R9: never an empty chart. Either there is nothing (onboarding), or heart rate without any resting writer
-/// (said in words), or resting values, possibly with a store that has heart rate but no resting writer.
+/// R9: never an empty chart. Either there is nothing (onboarding), or something was imported that held no heart
+/// data (said so, with what it was), or heart rate without any resting writer (said in words), or resting values,
+/// possibly with a store that has heart rate but no resting writer.
 public enum DataDiagnosis: Sendable, Hashable {
     case noData
+    /// Imports or feeds reached the store, and none of them held a resting or heart-rate sample.
+    case noHeartData(imported: [StreamState])
     case noRestingWriter([StoreContents])
     case resting(storesWithoutRestingWriter: [StoreContents])
 
-    public init(_ stores: [StoreContents]) {
+    /// `streams`: the roads the store has heard from, which tell an empty store from one whose imports held
+    /// nothing of heart rate.
+    public init(_ stores: [StoreContents], streams: [StreamState] = []) {
         let withoutResting = stores.filter(\.hasHeartRateWithoutResting).sorted { $0.store < $1.store }
         if stores.allSatisfy(\.isEmpty) {
-            self = .noData
+            self = streams.isEmpty ? .noData : .noHeartData(imported: streams.sorted { ($0.store, $0.stream) < ($1.store, $1.stream) })
         } else if stores.allSatisfy({ $0.restingSamples == 0 }) {
             self = .noRestingWriter(withoutResting)
         } else {
@@ -80,5 +87,16 @@ public enum DataDiagnosis: Sendable, Hashable {
         return "\(contents.store.displayName) holds \(samples)\(who), but no app writes resting heart rate. "
             + "\(contents.store.displayName) does not derive resting heart rate from heart-rate samples, "
             + "so there is no resting value to show."
+    }
+
+    /// The words for imports that held no heart data: what the store holds, and from which import.
+    public static func explanation(imported streams: [StreamState], thisYear: Int) -> [String] {
+        var lines = ["The store holds no resting heart rate and no heart rate: what was imported had none."]
+        for stream in streams {
+            let what = stream.origin.isEmpty ? stream.stream : stream.origin
+            let when = stream.asOf.map { " as of \($0.text(thisYear: thisYear))" } ?? ""
+            lines.append("\(stream.store.displayName): \(what)\(when) (\(stream.stream)), with no resting or heart-rate records.")
+        }
+        return lines
     }
 }

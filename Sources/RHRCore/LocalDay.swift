@@ -54,6 +54,10 @@ public struct LocalDay: Sendable, Hashable, Comparable, Strideable, CustomString
     /// "12 Mar 2026".
     public var mediumText: String { "\(shortText) \(year)" }
 
+    /// "12 Mar" in `thisYear`, "12 Mar 2019" in any other: how a day is written for people wherever the year
+    /// is not evident from around it.
+    public func text(thisYear: Int) -> String { year == thisYear ? shortText : mediumText }
+
     public static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                     "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 

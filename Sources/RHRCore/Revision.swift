@@ -1,16 +1,19 @@
-/// Why a value left the trend (R4).
+/// Why a value left the trend (R4, R12).
 public enum RevisionReason: String, Sendable, Hashable, CaseIterable {
     /// The platform said it was deleted (an anchored HealthKit batch, a Health Connect changes batch).
     case deleted
-    /// The same sample arrived again with another value.
+    /// The same sample arrived again with another value: on its own road, or by a fresher road (R12).
     case replaced
-    /// A newer export of the store no longer had it.
+    /// A newer export of its stream no longer had it, or had another value for the writer's day.
     case notInNewerExport = "not-in-newer-export"
     /// A full resync of its stream no longer had it.
     case fullResync = "full-resync"
+    /// A fresher road holds other samples for the writer's day, and they stand instead (R12).
+    case superseded
 }
 
-/// A deleted or replaced value, kept for the detail view: "draft 62, replaced by 59 in the export of 14 Mar".
+/// A value that left the trend, kept for the detail view and the summary: "draft 63 → 61 (bridge-iphone, 10 Feb
+/// 13:00)". Each names the value that really replaced it on the road that replaced it (R12), never an equal one.
 public struct RevisionEntry: Sendable, Hashable {
     public var writer: Writer
     public var day: LocalDay
@@ -19,14 +22,14 @@ public struct RevisionEntry: Sendable, Hashable {
     public var oldBPM: Double?
     public var oldValue: Double
     public var unit: String
-    /// Whether the old value was provisional when it was last read.
+    /// Whether the old value was provisional when it was last read (R3).
     public var wasProvisional: Bool
     public var reason: RevisionReason
-    /// The value of the same writer and day that took its place, when there is one.
+    /// The value that took its place, when there is one: on the same road, or the deciding road's (R12).
     public var replacedByBPM: Double?
-    /// When it happened: the `asOf` of the batch that removed or replaced it.
+    /// When it happened: the `asOf` of the batch, export or road that removed or replaced it.
     public var at: Timestamp
-    /// The batch's origin: "export of 14 Mar", a file name, a bridge's stream.
+    /// Where that came from: "Apple Health export", a file name, a bridge's stream.
     public var origin: String
 
     public init(writer: Writer, day: LocalDay, identity: String, oldBPM: Double?, oldValue: Double, unit: String,
@@ -44,21 +47,41 @@ public struct RevisionEntry: Sendable, Hashable {
         self.origin = origin
     }
 
-    /// "draft 62, replaced by 59 in the export of 14 Mar"; "58, deleted by the writer (iphone, 12 Mar 23:51)".
-    public var text: String {
+    /// R12: a value "replaced" by an equal one is no revision.
+    public var isRevision: Bool {
+        guard let replacedByBPM, let oldBPM else { return true }
+        return replacedByBPM != oldBPM
+    }
+
+    /// "draft 61 → 59 (bridge-iphone, 14 Mar 12:15)"; "58, deleted (iphone, 12 Mar 23:51)"; "57, not in the newer
+    /// export (Apple Health export, 19 Jul 2019 10:36)": the year written when it is not `thisYear`.
+    public func text(thisYear: Int) -> String {
         let old = (wasProvisional ? "draft " : "") + (oldBPM.map { RestingValue.format($0) } ?? "\(oldValue) \(unit)")
-        let replacement = replacedByBPM.map { ", replaced by " + RestingValue.format($0) } ?? ""
-        let place = origin.isEmpty ? at.shortText : "\(origin), \(at.shortText)"
+        let when = at.text(thisYear: thisYear)
+        let place = origin.isEmpty ? when : "\(origin), \(when)"
+        if let replacedByBPM { return "\(old) → \(RestingValue.format(replacedByBPM)) (\(place))" }
         switch reason {
-        case .deleted:
-            return replacement.isEmpty ? "\(old), deleted (\(place))" : "\(old)\(replacement) (\(place))"
-        case .replaced:
-            return "\(old)\(replacement.isEmpty ? ", replaced" : replacement) (\(place))"
-        case .notInNewerExport:
-            return replacement.isEmpty ? "\(old), gone from the \(origin.isEmpty ? "newer export" : origin) (\(at.shortText))"
-                : "\(old)\(replacement) in the \(origin.isEmpty ? "newer export" : origin)"
-        case .fullResync:
-            return "\(old), gone after a full resync (\(place))"
+        case .deleted: return "\(old), deleted (\(place))"
+        case .replaced: return "\(old), replaced (\(place))"
+        case .notInNewerExport: return "\(old), not in the newer export (\(place))"
+        case .fullResync: return "\(old), gone after a full resync (\(place))"
+        case .superseded: return "\(old), superseded by a fresher road (\(place))"
         }
+    }
+
+    /// The history's one order, whatever order the entries were found or imported in: by time, then writer, day,
+    /// identity and values.
+    public static func precedes(_ a: RevisionEntry, _ b: RevisionEntry) -> Bool {
+        if a.at.epochSeconds != b.at.epochSeconds { return a.at.epochSeconds < b.at.epochSeconds }
+        if a.writer.key != b.writer.key { return a.writer.key < b.writer.key }
+        if a.day != b.day { return a.day < b.day }
+        if a.identity != b.identity { return a.identity < b.identity }
+        func number(_ v: Double) -> Double { v.isNaN ? -.infinity : v }
+        let oa = number(a.oldBPM ?? a.oldValue), ob = number(b.oldBPM ?? b.oldValue)
+        if oa != ob { return oa < ob }
+        let ra = a.replacedByBPM ?? -.infinity, rb = b.replacedByBPM ?? -.infinity
+        if ra != rb { return ra < rb }
+        if a.reason != b.reason { return a.reason.rawValue < b.reason.rawValue }
+        return a.origin < b.origin
     }
 }

@@ -11,23 +11,29 @@ public struct SyncBatch: Sendable, Hashable {
         }
     }
 
-    /// An export file is a snapshot (R4): applying it replaces what earlier snapshots of the same stream
-    /// said about `period`; what the new one no longer says goes to the revision history.
+    /// An export file is a snapshot (R4): one road of its own (R12), read at the batch's `asOf`. Within its stream,
+    /// what it says about `from…to` replaces what older snapshots of the stream said there, whichever was imported
+    /// first: an older export imported late still speaks for what no newer one covers, and its differing values
+    /// go to the history.
     public struct Snapshot: Sendable, Hashable {
-        /// The instants the export covers; nil means everything.
+        /// The instants the export covers; nil means unbounded on that side.
         public var from: Timestamp?
         public var to: Timestamp?
-        /// Apply even when an export newer than this one was imported already. Never deletes then.
-        public var allowOlder: Bool
-        /// Whether the snapshot also speaks for the stream's heart-rate summaries in its period (R8, R9). A
-        /// Health Auto Export request speaks only for the metrics it carries (docs/design.md section 4b).
+        /// What it is a snapshot of: resting samples, heart-rate summaries, or both. A Health Auto Export file
+        /// without a resting metric says nothing about resting values, so replaces none.
+        public var coversResting: Bool
         public var coversHeartRate: Bool
 
-        public init(from: Timestamp? = nil, to: Timestamp? = nil, allowOlder: Bool = false, coversHeartRate: Bool = true) {
+        public init(from: Timestamp? = nil, to: Timestamp? = nil, coversResting: Bool = true, coversHeartRate: Bool = true) {
             self.from = from
             self.to = to
-            self.allowOlder = allowOlder
+            self.coversResting = coversResting
             self.coversHeartRate = coversHeartRate
+        }
+
+        /// Whether an instant is in the period.
+        public func covers(_ epochSeconds: Double) -> Bool {
+            (from.map { epochSeconds >= $0.epochSeconds } ?? true) && (to.map { epochSeconds <= $0.epochSeconds } ?? true)
         }
     }
 

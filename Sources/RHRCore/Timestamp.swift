@@ -41,12 +41,14 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         return text + Timestamp.offsetText(offset, colon: true)
     }
 
-    /// "12 Mar 21:00" in the written offset, for the header.
-    public var shortText: String {
+    /// "12 Mar 21:00" in the written offset, with the year when it is not `thisYear` ("19 Jul 2019 10:36"): the
+    /// one way rhr writes a moment for people (the header, the summary, the revision history).
+    public func text(thisYear: Int) -> String {
         let local = Int((epochSeconds + Double(offsetSeconds)).rounded(.down))
         let day = LocalDay(daysSinceEpoch: Int((Double(local) / 86_400).rounded(.down)))
         let secondOfDay = local - day.daysSinceEpoch * 86_400
-        return day.shortText + " " + LocalDay.pad(secondOfDay / 3600, 2) + ":" + LocalDay.pad(secondOfDay / 60 % 60, 2)
+        return day.text(thisYear: thisYear) + " " + LocalDay.pad(secondOfDay / 3600, 2) + ":"
+            + LocalDay.pad(secondOfDay / 60 % 60, 2)
     }
 
     /// `+01:00`, `-07:00`, `+05:45`; `Z` is never written so the offset stays visible.
@@ -109,6 +111,36 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         guard let offset = parseZone(bytes, &i, end: n), i == n else { return nil }
         let days = LocalDay.daysFromCivil(year: year, month: month, day: day)
         let local = Double(days) * 86_400 + Double(hour * 3600 + minute * 60 + second) + fraction
+        return Timestamp(epochSeconds: local - Double(offset), offsetSeconds: offset)
+    }
+
+    /// Parses the compact form exports of iOS 8–9 wrote, `YYYYMMDDHHMMSS±HHMM` (`20151107171924+0100`). Kept apart
+    /// from `parse`: sync batches take ISO-8601 only.
+    public static func parseCompact(_ text: String) -> Timestamp? {
+        var text = text
+        return text.withUTF8 { parseCompact(UnsafeRawBufferPointer($0)) }
+    }
+
+    public static func parseCompact(_ bytes: UnsafeRawBufferPointer) -> Timestamp? {
+        guard bytes.count >= 15 else { return nil }
+        func number(_ i: Int, _ count: Int) -> Int? {
+            var value = 0
+            for k in i..<(i + count) {
+                let b = bytes[k]
+                guard b >= 0x30 && b <= 0x39 else { return nil }
+                value = value * 10 + Int(b - 0x30)
+            }
+            return value
+        }
+        guard let year = number(0, 4), let month = number(4, 2), let day = number(6, 2), let hour = number(8, 2),
+              let minute = number(10, 2), let second = number(12, 2),
+              (1...12).contains(month), day >= 1, day <= LocalDay.daysIn(month: month, year: year),
+              hour <= 23, minute <= 59, second <= 60 else { return nil }
+        var i = 14
+        if bytes[i] == 0x20 { i += 1 }
+        guard let offset = parseZone(bytes, &i, end: bytes.count), i == bytes.count else { return nil }
+        let days = LocalDay.daysFromCivil(year: year, month: month, day: day)
+        let local = Double(days) * 86_400 + Double(hour * 3600 + minute * 60 + second)
         return Timestamp(epochSeconds: local - Double(offset), offsetSeconds: offset)
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// R2: who wrote a value, named wherever it is shown: the writer, and the device and recording method
 /// the platform reports with it.
 
@@ -85,6 +87,15 @@ public struct Writer: Sendable, Hashable, Comparable {
     }
 
     public var key: WriterKey { WriterKey(store: store, name: name) }
+
+    /// The name of a value several writers gave together (Health Auto Export joins their names with `|` when it
+    /// aggregates them): "Jane’s Apple Watch + Oura (combined)", a writer of its own, never matched to either alone
+    /// (R2). One name alone is itself.
+    public static func combinedName(_ parts: [String]) -> String {
+        let names = parts.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard names.count > 1 else { return names.first ?? "" }
+        return names.joined(separator: " + ") + " (combined)"
+    }
 
     /// The writer's name as the UI shows it, without the store.
     public var displayName: String {

@@ -312,7 +312,6 @@ final class PhoneFeed: Sendable {
         switch error.code {
         case .invalidBatch: return .error(400, "invalid_batch", error.message)
         case .cursorMismatch: return .error(409, "cursor_mismatch", error.message)
-        case .olderSnapshot: return .error(409, "older", error.message)
         case .database: return .error(500, "internal", "the store failed, nothing was applied: \(error.message)")
         }
     }

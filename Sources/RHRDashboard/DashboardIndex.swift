@@ -90,8 +90,9 @@ public final class DashboardIndex: Sendable {
             }
         }
 
-        // Samples are ordered by day: the first and the last hold the range.
-        let firstResting = data.samples.first?.day, lastResting = data.samples.last?.day
+        // Samples are ordered by day: the first and the last plausibly dated (R13) hold the range.
+        let firstResting = data.samples.first { !$0.implausibleDate }?.day
+        let lastResting = data.samples.last { !$0.implausibleDate }?.day
         self.firstRestingDay = firstResting
         self.lastRestingDay = lastResting
         let contextFirst = sedentary.compactMap { $0.first?.day }.min()
@@ -100,7 +101,7 @@ public final class DashboardIndex: Sendable {
         self.lastDay = [lastResting, contextLast].compactMap { $0 }.max()
 
         // Resting samples make it the resting case whatever the contents say.
-        let diagnosis = DataDiagnosis(data.contents)
+        let diagnosis = DataDiagnosis(data.contents, streams: data.streams)
         if !data.samples.isEmpty, case .resting = diagnosis {
             self.diagnosis = diagnosis
         } else if !data.samples.isEmpty {

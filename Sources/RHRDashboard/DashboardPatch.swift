@@ -58,7 +58,8 @@ extension DashboardIndex {
         var refreshed: Set<LocalDay> = []
         for (stream, asOf) in advanced {
             // Names compare quickly; most samples belong to another road.
-            for i in samples.indices where samples[i].stream == stream.name && samples[i].sample.store == stream.store
+            // A snapshot's asOf never moves (R12): only the live road's samples follow its stream.
+            for i in samples.indices where !samples[i].snapshot && samples[i].stream == stream.name && samples[i].sample.store == stream.store
                 && (samples[i].day < firstDay || samples[i].day > lastDay || !days.contains(samples[i].day)) {
                 samples[i].asOf = asOf
                 refreshed.insert(samples[i].day)

@@ -12,10 +12,7 @@ enum DayText {
     }
 
     /// "12 Mar 21:00" (year added when not `thisYear`), in the timestamp's own offset.
-    static func moment(_ t: Timestamp, thisYear: Int) -> String {
-        let day = t.localDay
-        return (day.year == thisYear ? day.shortText : day.mediumText) + " " + clock(t.date, offset: t.offsetSeconds)
-    }
+    static func moment(_ t: Timestamp, thisYear: Int) -> String { t.text(thisYear: thisYear) }
 
     /// "14:02" today, else "12 Mar 14:02" (with the year when not this one).
     static func recent(_ t: Timestamp, today: LocalDay) -> String {

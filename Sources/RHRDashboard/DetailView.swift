@@ -58,9 +58,15 @@ enum DetailView {
             if let bundle = writer.bundleIdentifier { about.append(bundle) }
             if let product = writer.productType { about.append(product) }
             if !about.isEmpty { out.append(StyledLine("     " + g.text(about.joined(separator: "  ")), .muted)) }
+            // R12: the samples of roads other than the one deciding the writer's day stand aside.
+            let deciding = DaySeries.decidingRoad(samples[start..<end])
             for s in samples[start..<end] {
-                out += Flow.lines(items(s, writer: w, machineZone: index.data.machineZone, thisYear: thisYear, glyphs: g), width: width, gap: 2, indent: 5,
-                                  firstIndent: 3, ellipsis: g.ellipsis)
+                var sampleItems = items(s, writer: w, machineZone: index.data.machineZone, thisYear: thisYear, glyphs: g)
+                if let deciding, s.road != deciding {
+                    let when = deciding.asOf.map { " as of \(DayText.moment($0, thisYear: thisYear))" } ?? ""
+                    sampleItems.append([Span("superseded: \(deciding.stream)\(when) decides this day (\(s.stream))", .muted)])
+                }
+                out += Flow.lines(sampleItems, width: width, gap: 2, indent: 5, firstIndent: 3, ellipsis: g.ellipsis)
             }
             start = end
         }
@@ -94,7 +100,7 @@ enum DetailView {
                 let w = index.writers.firstIndex(of: r.writer)
                 var spans = [Span("   ")]
                 if let w { spans.append(Span(String(g.series(w)) + " ", .series(w))) }
-                spans.append(Span(g.text("\(g.shortName(r.writer)): \(r.text)")))
+                spans.append(Span(g.text("\(g.shortName(r.writer)): \(r.text(thisYear: thisYear))")))
                 out.append(StyledLine(spans))
             }
         }
@@ -143,6 +149,10 @@ enum DetailView {
         }
         if s.offsetAssumed { items.append([Span("offset assumed: no zone offset, this machine's used")]) }
         if !s.isInRange { items.append([Span("\(g.outOfRange) out of range: kept, not in the value")]) }
+        if s.implausibleDate {
+            let why = PlausibleTimeRule.problem(start: sample.start, end: sample.end, asOf: s.asOf) ?? "implausible"
+            items.append([Span("\(g.outOfRange) implausible date (\(why)): kept, not in the value")])
+        }
         return items
     }
 

@@ -7,6 +7,8 @@ enum EmptyStateView {
         /// Why there is no chart: no data, or heart rate without a resting writer.
         var diagnosis: DataDiagnosis
         var notices: [String]
+        /// Dates of other years show their year.
+        var thisYear: Int = 0
     }
 
     static func lines(_ model: Model, width: Int, glyphs g: Glyphs) -> [StyledLine] {
@@ -37,6 +39,13 @@ enum EmptyStateView {
             command("rhr import export.json", "a Health Auto Export JSON file")
             command("rhr daemon", "then let a phone bridge push sync batches as they happen")
             command("rhr demo", "look around with the bundled samples")
+        case .noHeartData(let imported):
+            paragraph("No heart data in what was imported.", .title)
+            out.append(StyledLine(""))
+            for line in DataDiagnosis.explanation(imported: imported, thisYear: model.thisYear) { paragraph(line) }
+            out.append(StyledLine(""))
+            command("rhr import export.zip", "an Apple Health export with resting heart rate or heart rate")
+            command("rhr import \"Health Connect.zip\"", "a Health Connect export")
         case .noRestingWriter(let stores):
             paragraph("No resting heart rate to show.", .title)
             out.append(StyledLine(""))

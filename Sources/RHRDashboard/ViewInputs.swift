@@ -136,7 +136,7 @@ extension HelpView {
 
 extension EmptyStateView.Model {
     init(_ state: DashboardState, notices: [String]) {
-        self.init(diagnosis: state.index.diagnosis, notices: notices)
+        self.init(diagnosis: state.index.diagnosis, notices: notices, thisYear: state.today.year)
     }
 }
 

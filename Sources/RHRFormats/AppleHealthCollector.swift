@@ -42,12 +42,18 @@ struct AppleHealthCollector {
     private var recentDevices = RawCache<Bool>()
 
     var exportDate: Timestamp?
+    /// The latest end date of any record, kept while the export has shown no `ExportDate`: a trimmed or hand-made
+    /// export is taken as of it.
+    private(set) var latestEnd: Timestamp?
     private(set) var resting: [RestingSample] = []
     /// Heart-rate samples per writer and day (R8), keyed by writer index and day: hashing an integer instead of
     /// the writer's name keeps this off the scan's critical path.
     private var heartRateDays: [Int: HeartRateDaySummary] = [:]
     /// Top-level `Record` elements, of every type.
     var recordsRead = 0
+    /// The start of the earliest heart record (resting or heart rate): the export speaks for heart data from there
+    /// on (a trimmed export says nothing of what came before its first record).
+    private(set) var earliestHeartStart: Timestamp?
 
     var watchWriters: Set<String> {
         Set(writers.indices.filter { writerIsWatch[$0] }.map { writers[$0].name })
@@ -71,6 +77,13 @@ struct AppleHealthCollector {
     }
 
     func isWatch(_ writer: Int) -> Bool { writerIsWatch[writer] }
+
+    /// Whether record ends are still needed: no `ExportDate` has come (Apple writes it before every record).
+    var needsEnds: Bool { exportDate == nil }
+
+    mutating func noteEnd(_ end: Timestamp) {
+        if latestEnd.map({ end > $0 }) ?? true { latestEnd = end }
+    }
 
     mutating func markWatch(_ writer: Int) { writerIsWatch[writer] = true }
 
@@ -107,6 +120,7 @@ struct AppleHealthCollector {
     /// A record's end: it becomes a resting sample or counts in its writer's day.
     /// `timeZone`: the record's `HKTimeZone` metadata.
     mutating func finish(_ record: OpenRecord, timeZone: String?, resting details: RestingDetails?) {
+        if earliestHeartStart.map({ record.start < $0 }) ?? true { earliestHeartStart = record.start }
         switch record.kind {
         case .resting:
             let sample = RestingSample(store: .healthKit, writer: writers[record.writer], device: details?.device,

@@ -60,15 +60,29 @@ public enum AppleHealthReader {
         }
 
         let collector = scanner.collector
-        guard let asOf = collector.exportDate else {
-            throw InputError(path: path, message: (member.map { "in \($0): " } ?? "")
-                + "the export has no <ExportDate>: rhr needs it to know when the data was read")
+        // A trimmed or hand-made export may lack ExportDate: it is as of its latest record's end, or without any
+        // dated record, of the file's own time; the import line says which.
+        var notes: [String] = []
+        let asOf: Timestamp
+        if let exportDate = collector.exportDate {
+            asOf = exportDate
+        } else if let latest = collector.latestEnd {
+            asOf = latest
+            notes.append("no <ExportDate>: taken as of the latest end date in the file, \(latest.iso8601)")
+        } else {
+            let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date ?? Date()
+            asOf = Timestamp(date: modified, offsetSeconds: options.machineZone.secondsFromGMT(for: modified))
+            notes.append("no <ExportDate> and no dated record: taken as of the file's time, \(asOf.iso8601)")
         }
         let batch = SyncBatch(store: .healthKit, stream: stream, asOf: asOf,
-                              snapshot: .init(from: nil, to: asOf, allowOlder: options.allowOlderExport),
+                              // A snapshot of heart data from its first heart record to when it was read: before
+                              // that, and without any heart record, it says nothing, and replaces nothing (R4).
+                              snapshot: .init(from: collector.earliestHeartStart, to: asOf,
+                                              coversResting: collector.earliestHeartStart != nil,
+                                              coversHeartRate: collector.earliestHeartStart != nil),
                               resting: collector.resting, heartRate: collector.heartRate,
                               watchWriters: collector.watchWriters,
-                              origin: "export of \(asOf.localDay.shortText)")
+                              origin: "Apple Health export")
         do {
             try batch.validate()
         } catch {
@@ -76,7 +90,7 @@ public enum AppleHealthReader {
         }
         // Out-of-range values are kept, not skipped: the store flags and counts them (`BatchOutcome.outOfRange`).
         // Nothing else is passed over: every top-level record was looked at, and the rest is not records.
-        return ImportedFile(path: path, kind: kind, batches: [batch], recordsRead: collector.recordsRead)
+        return ImportedFile(path: path, kind: kind, batches: [batch], recordsRead: collector.recordsRead, notes: notes)
     }
 
     /// Feeds the source's blocks to the scanner, carrying each block's unconsumed tail to the front of the next.

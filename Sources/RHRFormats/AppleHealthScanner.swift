@@ -152,10 +152,42 @@ struct AppleHealthScanner {
         }
         // An element's tag reaches at most to the next `<`: attribute values cannot hold a raw one.
         let next = memchr(p + lt + 1, 0x3C, n - lt - 1).map { p.distance(to: UnsafeRawPointer($0)) }
-        if next == nil && !atEnd { return nil }
-        let segmentEnd = next ?? n
+        var segmentEnd = next ?? n
+        if next == nil && !atEnd {
+            // No `<` in the rest of the block: the tag may still end in it, before a long run of white space that
+            // must not count as the tag's length. Only the last tag of a block comes here.
+            guard let end = Self.tagEnd(p, lt, n) else { return nil }
+            segmentEnd = end
+        }
         if c1 == 0x2F { return try endTag(p, lt, segmentEnd, n, base: base) }
         return try startTag(p, lt, segmentEnd, n, base: base)
+    }
+
+    /// The index just past the `>` of the tag at `lt` when the block holds it whole (quote-aware), else nil.
+    private static func tagEnd(_ p: UnsafeRawPointer, _ lt: Int, _ n: Int) -> Int? {
+        if lt + 1 < n && p.load(fromByteOffset: lt + 1, as: UInt8.self) == 0x2F {
+            return memchr(p + lt, 0x3E, n - lt).map { p.distance(to: UnsafeRawPointer($0)) + 1 }
+        }
+        var nameEnd = lt + 1
+        while nameEnd < n {
+            let b = p.load(fromByteOffset: nameEnd, as: UInt8.self)
+            if b == 0x3E || b == 0x2F || AttributeCursor.isSpace(b) { break }
+            nameEnd += 1
+        }
+        var cursor = AttributeCursor(base: p, start: nameEnd, limit: n)
+        while true {
+            switch cursor.next() {
+            case .attribute: continue
+            case .end(_, let end): return end
+            case .needMore: return nil
+            // Malformed: up to the block's last `>`, where the element's own reading says what is wrong, as it
+            // does when the next `<` bounds the tag.
+            case .malformed:
+                var k = n - 1
+                while k > lt && p.load(fromByteOffset: k, as: UInt8.self) != 0x3E { k -= 1 }
+                return k > lt ? k + 1 : nil
+            }
+        }
     }
 
     private mutating func endTag(_ p: UnsafeRawPointer, _ lt: Int, _ segmentEnd: Int, _ n: Int, base: Int64)
@@ -278,9 +310,10 @@ struct AppleHealthScanner {
         var cursor = AttributeCursor(base: p, start: nameEnd, limit: n)
         var kind: OpenRecord.Kind?
         var source = ByteSpan.empty, device = ByteSpan.empty, unit = ByteSpan.empty, value = ByteSpan.empty
-        var created = ByteSpan.empty, start = ByteSpan.empty, end = ByteSpan.empty
+        var created = ByteSpan.empty, start = ByteSpan.empty, end = ByteSpan.empty, legacySource = ByteSpan.empty
         var sawType = false, sawSource = false, sawDevice = false, sawUnit = false, sawValue = false
-        var sawCreated = false, sawStart = false, sawEnd = false
+        var sawCreated = false, sawStart = false, sawEnd = false, sawLegacySource = false
+        let needsEnds = collector.needsEnds
         while true {
             switch cursor.next() {
             case .attribute(let name, let raw):
@@ -302,6 +335,9 @@ struct AppleHealthScanner {
                     try once(&sawValue, "value", p, lt, base); value = raw
                 case 6 where spanEquals(p, name, "device"):
                     try once(&sawDevice, "device", p, lt, base); device = raw
+                case 6 where spanEquals(p, name, "source"):
+                    // iOS 8–9 named the writer in `source`; `sourceName` wins where both are.
+                    try once(&sawLegacySource, "source", p, lt, base); legacySource = raw
                 case 7 where spanEquals(p, name, "endDate"):
                     try once(&sawEnd, "endDate", p, lt, base); end = raw
                 case 9 where spanEquals(p, name, "startDate"):
@@ -313,14 +349,20 @@ struct AppleHealthScanner {
                 default:
                     break
                 }
-                // Other types: only the source and its device matter (R3), and only until both are seen.
-                if sawType && kind == nil && sawSource && sawDevice {
+                // Other types: only the source and its device matter (R3), and only until both are seen; their end
+                // too while the export has shown no ExportDate.
+                if sawType && kind == nil && sawSource && sawDevice && !needsEnds {
                     noteDevice(p, source: source, device: device)
                     return (fastEnd, selfClosing)
                 }
             case .end(let closes, let tagEnd):
+                if !sawSource && sawLegacySource { source = legacySource; sawSource = true }
                 guard let kind else {
-                    if sawType { return (tagEnd, closes) }
+                    if sawType {
+                        if needsEnds && sawEnd, let t = try? date(p, end, "endDate", 0) { collector.noteEnd(t) }
+                        if sawSource && sawDevice { noteDevice(p, source: source, device: device) }
+                        return (tagEnd, closes)
+                    }
                     throw AppleHealthScanError(offset: base + Int64(lt), message: "a Record without a type attribute")
                 }
                 let where_ = base + Int64(lt)
@@ -329,7 +371,7 @@ struct AppleHealthScanner {
                         throw AppleHealthScanError(offset: where_, message: "a \(kindName(kind)) record without \(attribute)")
                     }
                 }
-                try required(sawSource, "sourceName")
+                try required(sawSource, "sourceName (or source)")
                 try required(sawStart, "startDate")
                 try required(sawEnd, "endDate")
                 try required(sawValue, "value")
@@ -349,6 +391,7 @@ struct AppleHealthScanner {
                 if record.end < record.start {
                     throw AppleHealthScanError(offset: where_, message: "a \(kindName(kind)) record whose endDate is before its startDate")
                 }
+                if needsEnds { collector.noteEnd(record.end) }
                 switch kind {
                 case .resting:
                     if sawCreated { record.created = try date(p, created, "creationDate", where_) }
@@ -420,8 +463,9 @@ struct AppleHealthScanner {
     private func date(_ p: UnsafeRawPointer, _ span: ByteSpan, _ attribute: String, _ offset: Int64)
         throws(AppleHealthScanError) -> Timestamp {
         let raw = bytes(p, span)
-        if let t = Timestamp.parse(raw) { return t }
-        if AppleHealthText.needsDecoding(raw), let t = Timestamp.parse(AppleHealthText.attributeValue(raw)) { return t }
+        if let t = Timestamp.parse(raw) ?? Timestamp.parseCompact(raw) { return t }
+        if AppleHealthText.needsDecoding(raw), let t = Timestamp.parse(AppleHealthText.attributeValue(raw))
+            ?? Timestamp.parseCompact(AppleHealthText.attributeValue(raw)) { return t }
         throw AppleHealthScanError(offset: offset, message:
             "\(attribute) \"\(AppleHealthText.attributeValue(raw))\" is not a date like 2022-02-17 12:22:00 +0200")
     }

@@ -5,13 +5,13 @@ import RHRCore
 /// `days` reply, so both write the same keys and the same numbers.
 ///
 /// The keys are the CSV header's (docs/design.md section 5), in its order:
-/// `date, store, writer, aggregate, bpm, samples, provisional, offset_assumed, out_of_range`. `bpm` is the number
+/// `date, store, writer, aggregate, bpm, samples, provisional, offset_assumed, out_of_range, implausible_date`. `bpm` is the number
 /// `RestingValue.format` writes (R6: `58`, `58.5`, a mean `56.0`), null without a valid sample. With
 /// `provenance` (the daemon's reply) two keys follow that the CSV has no column for: the writer's `appName` when
 /// known (R2) and the `asOf` its value was read at (R3), null when unknown.
 public enum DayValueJSON {
     public static let keys = ["date", "store", "writer", "aggregate", "bpm", "samples", "provisional",
-                              "offset_assumed", "out_of_range"]
+                              "offset_assumed", "out_of_range", "implausible_date"]
 
     public static func encode(_ day: DayValue, provenance: Bool = false) -> JSONValue {
         var object = JSONObject()
@@ -24,6 +24,7 @@ public enum DayValueJSON {
         object["provisional"] = .bool(day.provisional)
         object["offset_assumed"] = .bool(day.offsetAssumed)
         object["out_of_range"] = .number(JSONNumber(day.outOfRange))
+        object["implausible_date"] = .number(JSONNumber(day.implausibleDate))
         if provenance {
             if let app = day.writer.appName { object["appName"] = .string(app) }
             object["asOf"] = day.asOf.map { .string($0.iso8601) } ?? .null
@@ -44,6 +45,7 @@ public enum DayValueJSON {
         return DayValue(day: day, writer: writer, aggregation: aggregation, bpm: try members.number("bpm"),
                         samples: Int(try members.requiredInteger("samples")),
                         outOfRange: Int(try members.requiredInteger("out_of_range")),
+                        implausibleDate: Int(try members.integer("implausible_date") ?? 0),
                         provisional: try members.requiredBool("provisional"),
                         offsetAssumed: try members.requiredBool("offset_assumed"),
                         asOf: try members.decode("asOf", "an ISO-8601 date") { $0.string.flatMap(Timestamp.parse) })

@@ -3,11 +3,14 @@ import Foundation
 import RHRCore
 
 /// Reads Health Auto Export JSON, the iOS app that exports HealthKit data:
-/// `{"data":{"metrics":[{"name":"resting_heart_rate","units":"count/min","data":[{"date":…,"qty":55,"source":…}]}]}}`.
+/// `{"data":{"metrics":[{"name":"resting_heart_rate","units":"count/min","data":[{"date":…,"qty":55,"source":…}]}]}}`,
+/// or the same without the `data` wrapper (`{"metrics":[…]}`), as some relays send it.
 ///
 /// - `resting_heart_rate` points become HealthKit resting samples: writer = the point's `source` (recent versions
-///   write it; several sources of one aggregated point come joined with `|`, kept as written), or
-///   `Health Auto Export` when absent; value `qty` in the metric's `units`.
+///   write it), or `Health Auto Export` when absent, a writer that counts as a possible Apple Watch (R3); a source
+///   joining several writers with `|` (`Watch|Oura`, an aggregated point) is a combined writer of its own,
+///   "Watch + Oura (combined)", never matched to either alone (docs/design.md section 2). Value `qty` in the
+///   metric's `units`.
 /// - `heart_rate` points (`Min`/`Avg`/`Max` of a period) count towards the per-day heart-rate counts (R8, R9):
 ///   one point, one count, context not set, since the app says neither how many samples it summarised nor
 ///   their motion context.
@@ -18,90 +21,340 @@ import RHRCore
 /// was written with; its midpoint keeps it on that day under R5 whatever the offset. A point at any other time
 /// (hourly aggregation, or raw samples) is an instant at that time.
 ///
-/// The file is a snapshot of the period its points cover (from the first window's start to the last one's end):
-/// a newer file for the same period replaces what an older one said about it (R4). `asOf` is the end of the
-/// newest window, in its written offset: the file says nothing about when it was made, and its newest data is
-/// the latest moment it is known to have been read (so R3 keeps the last two days of an Apple Watch provisional).
-/// A file without any heart-rate point gives no batch: it covers no period, and an empty snapshot must not
-/// remove anything.
+/// The file is a snapshot (R4, R12) of the metrics it carries for the period its points cover (from the first
+/// window's start to the last one's end). `asOf` is the end of the newest window, in its written offset: the file
+/// says nothing about when it was made, and its newest data is the latest moment it is known to have been read (so
+/// R3 keeps the last two days of an Apple Watch provisional). A file without any heart point still gives a batch,
+/// so the store remembers it was imported; it covers nothing, so it replaces nothing.
+///
+/// Files reach hundreds of MB: they are streamed (`JSONStreamScanner`) in bounded memory, one point at a time, and
+/// names are bounded (a writer's name or a unit longer than `maxNameLength` bytes is refused, with its place).
 public enum HealthAutoExportReader {
     public static let stream = "health-auto-export"
     /// The writer of points that name no `source` (older versions of the app).
     public static let defaultWriter = "Health Auto Export"
+    /// The longest writer name, unit or metric name rhr takes, in bytes.
+    public static let maxNameLength = 256
+    /// The longest point, in bytes: a point is a date, a few numbers and a source.
+    static let maxPointLength = 64 << 10
 
     public static func read(path: String, options: ImportOptions, progress: ImportProgress?) throws(InputError) -> ImportedFile {
-        let (root, total) = try parse(path: path)
-        let imported = try read(root, label: path, stream: stream, options: options)
-        progress?(total, total)
-        return imported
+        let file = try ReadOnlyFile(path: path)
+        defer { file.close() }
+        var scanner = JSONStreamScanner(.file(file))
+        scanner.progress = progress
+        let contents = try read(&scanner, label: path)
+        progress?(max(scanner.total, scanner.consumed), max(scanner.total, scanner.consumed))
+        let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+        return try imported(contents, label: path, stream: stream, options: options, readAt: modified ?? Date())
     }
 
-    /// The same JSON as bytes (a request body of the app's REST API automation, docs/design.md section 4b), for
-    /// `stream`; `label` stands for the path in errors and in the result. Also the unwrapped `{"metrics":[…]}`
-    /// that some relays send.
+    /// A Health Auto Export body in memory (the REST API's POST, docs/design.md section 4b) on the road `stream`;
+    /// `label` names it in errors, as a path names a file.
     public static func read(bytes: [UInt8], label: String, stream: String, options: ImportOptions) throws(InputError) -> ImportedFile {
-        let root = try JSONDocument.parse(bytes, label: label)
-        return try read(root, label: label, stream: stream, options: options)
+        try bytes.withUnsafeBytes { buffer in
+            Result { () throws(InputError) in try read(buffer: buffer, label: label, stream: stream, options: options) }
+        }.get()
     }
 
-    private static func read(_ root: JSONValue, label path: String, stream: String, options: ImportOptions) throws(InputError) -> ImportedFile {
-        let wrapped = root["data"]?["metrics"]
-        guard let metrics = (wrapped ?? root["metrics"])?.array else {
-            throw InputError(path: path, message: "data.metrics: missing; not Health Auto Export JSON")
+    public static func read(bytes: Data, label: String, stream: String, options: ImportOptions) throws(InputError) -> ImportedFile {
+        try bytes.withUnsafeBytes { buffer in
+            Result { () throws(InputError) in try read(buffer: buffer, label: label, stream: stream, options: options) }
+        }.get()
+    }
+
+    private static func read(buffer: UnsafeRawBufferPointer, label: String, stream: String,
+                             options: ImportOptions) throws(InputError) -> ImportedFile {
+        var scanner = JSONStreamScanner(.memory(buffer))
+        let contents = try read(&scanner, label: label)
+        return try imported(contents, label: label, stream: stream, options: options, readAt: Date())
+    }
+
+    private static func read(_ scanner: inout JSONStreamScanner, label: String) throws(InputError) -> HealthAutoExportContents {
+        var document = HealthAutoExportDocument(contents: HealthAutoExportContents())
+        do {
+            try document.read(&scanner)
+        } catch {
+            throw InputError(path: label, line: error.offset.map { scanner.line(at: $0) }, offset: error.offset,
+                             message: error.description)
         }
-        var contents = HealthAutoExportContents(path: path)
-        for (i, metric) in metrics.enumerated() {
-            try contents.add(metric, at: wrapped == nil ? "metrics[\(i)]" : "data.metrics[\(i)]")
+        return document.contents
+    }
+
+    /// The batch of one file or body. `readAt` dates a file without any heart point.
+    private static func imported(_ contents: HealthAutoExportContents, label: String, stream: String,
+                                 options: ImportOptions, readAt: Date) throws(InputError) -> ImportedFile {
+        let asOf = contents.period?.newestEnd
+            ?? Timestamp(date: readAt, offsetSeconds: options.machineZone.secondsFromGMT(for: readAt))
+        let period = contents.period
+        let batch = SyncBatch(
+            store: .healthKit, stream: stream, asOf: asOf,
+            snapshot: .init(from: period.map { Timestamp(date: $0.from, offsetSeconds: asOf.offsetSeconds) },
+                            to: period.map { Timestamp(date: $0.to, offsetSeconds: asOf.offsetSeconds) },
+                            coversResting: contents.coversResting, coversHeartRate: contents.coversHeartRate),
+            resting: contents.resting, heartRate: contents.heartRate.result,
+            watchWriters: contents.possibleWatches, origin: "Health Auto Export")
+        do {
+            try batch.validate()
+        } catch {
+            throw InputError(path: label, message: "the file reads as an invalid batch: \(error.description)")
         }
-        var batches: [SyncBatch] = []
-        if let period = contents.period {
-            let asOf = period.newestEnd
-            let batch = SyncBatch(
-                store: .healthKit, stream: stream, asOf: asOf,
-                snapshot: .init(from: Timestamp(date: period.from, offsetSeconds: asOf.offsetSeconds),
-                                to: Timestamp(date: period.to, offsetSeconds: asOf.offsetSeconds),
-                                allowOlder: options.allowOlderExport),
-                resting: contents.resting, heartRate: contents.heartRate.result,
-                origin: "Health Auto Export of \(asOf.localDay.shortText)")
-            do {
-                try batch.validate()
-            } catch {
-                throw InputError(path: path, message: "the file reads as an invalid batch: \(error.description)")
-            }
-            batches.append(batch)
-        }
-        return ImportedFile(path: path, kind: .healthAutoExportJSON, batches: batches, recordsRead: contents.points,
+        return ImportedFile(path: label, kind: .healthAutoExportJSON, batches: [batch], recordsRead: contents.points,
                             skipped: contents.skipped)
     }
+}
 
-    /// The whole document (these files are small: a point per day or hour), without a byte order mark.
-    private static func parse(path: String) throws(InputError) -> (JSONValue, Int64) {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            _ = try ReadOnlyFile.head(path: path, count: 1)   // names a missing file or a directory
-            throw InputError(path: path, message: "cannot be read: \(error.localizedDescription)")
+/// An error in a Health Auto Export document: where (the input offset, when known) and the JSON path.
+struct HealthAutoExportError: Error, CustomStringConvertible {
+    var offset: Int64?
+    var path: String
+    var message: String
+
+    init(offset: Int64?, path: String, _ message: String) {
+        self.offset = offset
+        self.path = path
+        self.message = message
+    }
+
+    init(_ error: JSONStreamError, path: String) {
+        self.init(offset: error.offset, path: path, error.message)
+    }
+
+    var description: String { path.isEmpty ? message : "\(path): \(message)" }
+}
+
+/// Walks the document's structure as it streams by: the top object, `data`, `metrics`, each metric's members, and
+/// each point of the metrics rhr reads, one at a time; everything else is skipped (its syntax checked).
+private struct HealthAutoExportDocument {
+    var contents: HealthAutoExportContents
+
+    typealias Failure = HealthAutoExportError
+    typealias Scanner = JSONStreamScanner
+
+    /// Runs scanner calls, naming `path` in what they throw.
+    @inline(__always)
+    private static func at<T>(_ path: String, _ body: () throws(JSONStreamError) -> T) throws(Failure) -> T {
+        do { return try body() } catch { throw Failure(error, path: path) }
+    }
+
+    mutating func read(_ s: inout Scanner) throws(Failure) {
+        var sawMetrics = false
+        try Self.at("") { () throws(JSONStreamError) in try s.skipByteOrderMark() }
+        guard try Self.at("", { () throws(JSONStreamError) in try s.peek() }) != nil else {
+            throw Failure(offset: nil, path: "", "the file is empty")
         }
-        if data.isEmpty { throw InputError(path: path, message: "the file is empty") }
-        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
-        let skip = data.starts(with: bom) ? bom.count : 0
-        do {
-            return (try JSONParser.parse(data.dropFirst(skip)), Int64(data.count))
-        } catch {
-            throw InputError(path: path, line: error.line, offset: Int64(error.offset + skip), message: error.messageWithPath)
+        if try Self.at("", { () throws(JSONStreamError) in try s.take(0x7B) }) {
+            try Self.members(&s, path: "") { (s: inout Scanner, key: String) throws(Failure) in
+                switch key {
+                case "data":
+                    guard try Self.at("data", { () throws(JSONStreamError) in try s.take(0x7B) }) else {
+                        try Self.skip(&s, path: "data")
+                        return
+                    }
+                    try Self.members(&s, path: "data") { (s: inout Scanner, key: String) throws(Failure) in
+                        if key == "metrics" {
+                            sawMetrics = try self.metrics(&s, path: "data.metrics") || sawMetrics
+                        } else {
+                            try Self.skip(&s, path: "data." + key)
+                        }
+                    }
+                case "metrics":
+                    sawMetrics = try self.metrics(&s, path: "metrics") || sawMetrics
+                default:
+                    try Self.skip(&s, path: key)
+                }
+            }
+        } else {
+            try Self.skip(&s, path: "")
         }
+        try Self.at("") { () throws(JSONStreamError) in try s.expectEnd() }
+        if !sawMetrics { throw Failure(offset: nil, path: "data.metrics", "missing; not Health Auto Export JSON") }
+    }
+
+    /// The members of an object whose `{` was consumed, each handed to `body` with the scanner at its value.
+    /// Refuses a repeated key, as `JSONParser` does.
+    private static func members(_ s: inout Scanner, path: String,
+                                _ body: (inout Scanner, String) throws(Failure) -> Void) throws(Failure) {
+        if try at(path, { () throws(JSONStreamError) in try s.take(0x7D) }) { return }
+        var seen = Set<String>()
+        while true {
+            let keyOffset = s.offset
+            // Keys rhr looks for are short; a longer one is passed over with its value.
+            let key = try at(path) { () throws(JSONStreamError) -> String? in
+                guard try s.peek() == 0x22 else { throw s.unexpected("a string key") }
+                let key = try s.capture(limit: 1024) { bytes throws(JSONStreamError) in (try? JSONParser.parse(bytes))?.string ?? "" }
+                try s.expect(0x3A, "':' after an object key")
+                return key
+            }
+            if let key {
+                if !seen.insert(key).inserted { throw Failure(offset: keyOffset, path: path, "duplicate key") }
+                try body(&s, key)
+            } else {
+                try skip(&s, path: path)
+            }
+            let more = try at(path) { () throws(JSONStreamError) -> Bool in
+                if try s.take(0x2C) {
+                    if try s.peek() == 0x7D { throw JSONStreamError(offset: s.offset, message: "a trailing ',' is not allowed before '}'") }
+                    return true
+                }
+                try s.expect(0x7D, "',' or '}' after an object member")
+                return false
+            }
+            if !more { return }
+        }
+    }
+
+    /// The elements of an array, each handed to `body` with its index and the scanner at it. False when the value
+    /// is not an array (then it was skipped).
+    private static func elements(_ s: inout Scanner, path: String,
+                                 _ body: (inout Scanner, Int) throws(Failure) -> Void) throws(Failure) -> Bool {
+        guard try at(path, { () throws(JSONStreamError) in try s.take(0x5B) }) else {
+            try skip(&s, path: path)
+            return false
+        }
+        if try at(path, { () throws(JSONStreamError) in try s.take(0x5D) }) { return true }
+        var index = 0
+        while true {
+            try body(&s, index)
+            index += 1
+            // After a ',' the error names the element that should follow, as `JSONParser` does.
+            let more = try at("\(path)[\(index)]") { () throws(JSONStreamError) -> Bool in
+                if try s.take(0x2C) {
+                    if try s.peek() == 0x5D { throw JSONStreamError(offset: s.offset, message: "a trailing ',' is not allowed before ']'") }
+                    return true
+                }
+                try s.expect(0x5D, "',' or ']' after an array element")
+                return false
+            }
+            if !more { return true }
+        }
+    }
+
+    private static func skip(_ s: inout Scanner, path: String) throws(Failure) {
+        try at(path) { () throws(JSONStreamError) in try s.skipValue() }
+    }
+
+    /// Passes over a metric's points, one at a time, so an error names the point.
+    private static func skipPoints(_ s: inout Scanner, path: String) throws(Failure) {
+        _ = try elements(&s, path: path) { (s: inout Scanner, j: Int) throws(Failure) in try skip(&s, path: "\(path)[\(j)]") }
+    }
+
+    /// `metrics`: false when it is not an array.
+    private mutating func metrics(_ s: inout Scanner, path: String) throws(Failure) -> Bool {
+        try Self.elements(&s, path: path) { (s: inout Scanner, i: Int) throws(Failure) in
+            try self.metric(&s, path: "\(path)[\(i)]")
+        }
+    }
+
+    /// One metric: its name and units, then its points, read at once when they come after both (as the app writes
+    /// them), otherwise read again once the metric's end is reached (which a pipe cannot do).
+    private mutating func metric(_ s: inout Scanner, path: String) throws(Failure) {
+        let isObject = try Self.at(path) { () throws(JSONStreamError) in try s.peek() == 0x7B }
+        guard isObject else {
+            let value = try Self.at(path) { () throws(JSONStreamError) in
+                try s.capture(limit: HealthAutoExportReader.maxPointLength) { bytes throws(JSONStreamError) in (try? JSONParser.parse(bytes)) ?? .null }
+            }
+            throw Failure(offset: nil, path: path, JSONMembers.expected("an object", value ?? .array([])))
+        }
+        _ = try Self.at(path) { () throws(JSONStreamError) in try s.take(0x7B) }
+        var header: [(String, JSONValue)] = []
+        var pending: Scanner.Mark?
+        try Self.members(&s, path: path) { (s: inout Scanner, key: String) throws(Failure) in
+            switch key {
+            case "name", "units":
+                let offset = s.offset
+                let value = try Self.at("\(path).\(key)") { () throws(JSONStreamError) in
+                    try s.capture(limit: 4 * HealthAutoExportReader.maxNameLength) { bytes throws(JSONStreamError) in
+                        (try? JSONParser.parse(bytes)) ?? .null
+                    }
+                }
+                guard let value, (value.string?.utf8.count ?? 0) <= HealthAutoExportReader.maxNameLength else {
+                    throw Failure(offset: offset, path: "\(path).\(key)",
+                                  "longer than \(HealthAutoExportReader.maxNameLength) bytes; not a metric's \(key)")
+                }
+                header.append((key, value))
+            case "data":
+                let members = JSONMembers(JSONObject(header), path: path)
+                // Known now: a metric rhr reads (with its units, for resting values), or one it does not.
+                let named = header.contains { $0.0 == "name" }, hasUnits = header.contains { $0.0 == "units" }
+                let kind: Result<HealthAutoExportContents.Kind?, JSONPathError>? =
+                    named ? Result { () throws(JSONPathError) in try HealthAutoExportContents.kind(members) } : nil
+                switch kind {
+                case .success(.none):
+                    try Self.skipPoints(&s, path: "\(path).data")
+                case .success(.some(let kind)) where kind == .heartRate || hasUnits:
+                    try self.points(&s, path: "\(path).data", kind: kind, metric: members)
+                default:
+                    pending = s.mark()
+                    try Self.skipPoints(&s, path: "\(path).data")
+                }
+            default:
+                try Self.skip(&s, path: "\(path).\(key)")
+            }
+        }
+        let members = JSONMembers(JSONObject(header), path: path)
+        let kind: HealthAutoExportContents.Kind?
+        do { kind = try HealthAutoExportContents.kind(members) } catch { throw Failure(offset: nil, path: error.path, error.message) }
+        guard let kind else {
+            contents.skipped["unknown metric", default: 0] += 1
+            return
+        }
+        guard let pending else { return }
+        let back = s.mark()
+        guard try Self.at(path, { () throws(JSONStreamError) in try s.seek(to: pending) }) else {
+            throw Failure(offset: pending.offset, path: "\(path).data",
+                          "the points come before the metric's name or units, and this input cannot be read twice")
+        }
+        try points(&s, path: "\(path).data", kind: kind, metric: members)
+        _ = try Self.at(path) { () throws(JSONStreamError) in try s.seek(to: back) }
+    }
+
+    /// A metric's `data`, one point at a time; null is no points.
+    private mutating func points(_ s: inout Scanner, path: String, kind: HealthAutoExportContents.Kind,
+                                 metric: JSONMembers) throws(Failure) {
+        if try Self.at(path, { () throws(JSONStreamError) in try s.peek() == 0x6E }) {
+            try Self.skip(&s, path: path)
+            return
+        }
+        var unit: String?
+        let isArray = try Self.elements(&s, path: path) { (s: inout Scanner, j: Int) throws(Failure) in
+            let place = "\(path)[\(j)]"
+            let offset = s.offset
+            let value = try Self.at(place) { () throws(JSONStreamError) in
+                try s.capture(limit: HealthAutoExportReader.maxPointLength) { bytes throws(JSONStreamError) -> JSONValue in
+                    do throws(JSONSyntaxError) {
+                        return try JSONParser.parse(bytes)
+                    } catch {
+                        throw JSONStreamError(offset: offset + Int64(error.offset), message: error.messageWithPath)
+                    }
+                }
+            }
+            guard let value else {
+                throw Failure(offset: offset, path: place, "a point longer than \(HealthAutoExportReader.maxPointLength >> 10) KiB; "
+                              + "a source name or another value far longer than any writer's")
+            }
+            do throws(JSONPathError) {
+                if kind == .resting && unit == nil { unit = try HealthAutoExportContents.restingUnit(metric) }
+                try self.contents.add(try JSONMembers(value, path: place), kind: kind, unit: unit ?? "count/min")
+            } catch {
+                throw Failure(offset: offset, path: error.path, error.message)
+            }
+        }
+        if !isArray { throw Failure(offset: nil, path: path, "expected an array") }
     }
 }
 
 /// What the metrics of one file hold, collected point by point.
 struct HealthAutoExportContents {
-    let path: String
     var resting: [RestingSample] = []
     var heartRate = HeartRateSummarizer()
     var points = 0
     var skipped: [String: Int] = [:]
     var period: Period?
+    /// Points without a source: their writer might be an Apple Watch (R3).
+    var possibleWatches: Set<String> = []
+    var coversResting = false
+    var coversHeartRate = false
 
     struct Period {
         var from: Date
@@ -110,40 +363,25 @@ struct HealthAutoExportContents {
         var newestEnd: Timestamp
     }
 
-    init(path: String) { self.path = path }
+    enum Kind { case resting, heartRate }
 
-    mutating func add(_ metric: JSONValue, at place: String) throws(InputError) {
-        do {
-            try add(try JSONMembers(metric, path: place))
-        } catch {
-            throw InputError(path: path, message: error.description)
-        }
-    }
-
-    private mutating func add(_ metric: JSONMembers) throws(JSONPathError) {
-        let kind: Kind
+    /// The kind of a metric by its name; nil for metrics rhr does not read.
+    static func kind(_ metric: JSONMembers) throws(JSONPathError) -> Kind? {
         switch try metric.requiredString("name", why: "every metric has a name") {
-        case "resting_heart_rate": kind = .resting
-        case "heart_rate": kind = .heartRate
-        default:
-            skipped["unknown metric", default: 0] += 1
-            return
-        }
-        guard let points = try metric.objects("data") else { return }
-        var unit = "count/min"
-        if kind == .resting && !points.isEmpty {
-            let units = try metric.requiredString("units", why: "the unit of the values")
-            guard RestingValue.isSupported(unit: units) else { throw metric.error("units", UnitError(unit: units).description) }
-            unit = units
-        }
-        for point in points {
-            try add(point, kind: kind, unit: unit)
+        case "resting_heart_rate": return .resting
+        case "heart_rate": return .heartRate
+        default: return nil
         }
     }
 
-    private enum Kind { case resting, heartRate }
+    /// The unit of a resting metric's values (R6), asked for when it has points.
+    static func restingUnit(_ metric: JSONMembers) throws(JSONPathError) -> String {
+        let units = try metric.requiredString("units", why: "the unit of the values")
+        guard RestingValue.isSupported(unit: units) else { throw metric.error("units", UnitError(unit: units).description) }
+        return units
+    }
 
-    private mutating func add(_ point: JSONMembers, kind: Kind, unit: String) throws(JSONPathError) {
+    mutating func add(_ point: JSONMembers, kind: Kind, unit: String) throws(JSONPathError) {
         let dateValue = try point.required("date")
         guard let text = dateValue.string, let date = Timestamp.parse(text) else {
             throw point.error("date", "\(dateValue) is not a date like 2024-01-02 00:00:00 +0100")
@@ -155,6 +393,7 @@ struct HealthAutoExportContents {
             let value = try point.requiredNumber("qty", why: "a resting point carries its value in qty")
             resting.append(RestingSample(store: .healthKit, writer: writer, start: window.start, end: window.end,
                                          offsetSeconds: date.offsetSeconds, value: value, unit: unit))
+            coversResting = true
         case .heartRate:
             var values: [Double] = []
             for key in ["Avg", "Min", "Max", "qty"] {
@@ -166,6 +405,7 @@ struct HealthAutoExportContents {
             let day = LocalDayRule.healthKit(start: window.start, end: window.end, writtenOffset: date.offsetSeconds,
                                              timeZone: nil)
             heartRate.add(writer: writer, day: day, bpm: value, context: .notSet)
+            coversHeartRate = true
         }
         points += 1
         let end = Timestamp(date: window.end, offsetSeconds: date.offsetSeconds)
@@ -179,12 +419,19 @@ struct HealthAutoExportContents {
         }
     }
 
-    private func writer(of point: JSONMembers) throws(JSONPathError) -> Writer {
-        guard let name = try point.string("source") else {
+    /// The point's writer (R2): its source, a combined writer for several joined with `|`, or, without one, Health
+    /// Auto Export, which counts as a possible watch (R3).
+    private mutating func writer(of point: JSONMembers) throws(JSONPathError) -> Writer {
+        let name = try point.string("source")?.trimmingCharacters(in: .whitespaces) ?? ""
+        if name.utf8.count > HealthAutoExportReader.maxNameLength {
+            throw point.error("source", "longer than \(HealthAutoExportReader.maxNameLength) bytes; not a writer's name")
+        }
+        if name.isEmpty {
+            possibleWatches.insert(HealthAutoExportReader.defaultWriter)
             return Writer(store: .healthKit, name: HealthAutoExportReader.defaultWriter)
         }
-        let trimmed = name.trimmingCharacters(in: .whitespaces)
-        return Writer(store: .healthKit, name: trimmed.isEmpty ? HealthAutoExportReader.defaultWriter : trimmed)
+        guard name.utf8.contains(UInt8(ascii: "|")) else { return Writer(store: .healthKit, name: name) }
+        return Writer(store: .healthKit, name: Writer.combinedName(name.split(separator: "|").map(String.init)))
     }
 
     /// A point at local midnight in its written offset stands for the whole day; any other point is an instant.

@@ -56,9 +56,9 @@ public enum HealthConnectReader {
         let asOf = Timestamp(date: newest, offsetSeconds: options.machineZone.secondsFromGMT(for: newest))
         let batch = SyncBatch(
             store: .healthConnect, stream: stream, asOf: asOf,
-            snapshot: .init(from: nil, to: nil, allowOlder: options.allowOlderExport),
+            snapshot: .init(from: nil, to: nil),
             resting: contents.resting, heartRate: contents.heartRate,
-            origin: "Health Connect export of \(asOf.localDay.shortText)")
+            origin: "Health Connect export")
         do {
             try batch.validate()
         } catch {

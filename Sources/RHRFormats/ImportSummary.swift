@@ -32,6 +32,7 @@ public enum ImportSummary {
         for (reason, count) in imported.skipped.sorted(by: { $0.key < $1.key }) {
             line += "; \(Wording.grouped(count)) skipped: \(reason)"
         }
+        for note in imported.notes { line += "; " + note }
         return line
     }
 }

@@ -5,12 +5,9 @@ import RHRCore
 public struct ImportOptions: Sendable {
     /// R5: the zone whose offset is assumed for Health Connect values with a null offset.
     public var machineZone: TimeZone
-    /// R4: apply an export older than the newest one imported (never deletes then).
-    public var allowOlderExport: Bool
 
-    public init(machineZone: TimeZone = .current, allowOlderExport: Bool = false) {
+    public init(machineZone: TimeZone = .current) {
         self.machineZone = machineZone
-        self.allowOlderExport = allowOlderExport
     }
 }
 
@@ -26,12 +23,16 @@ public struct ImportedFile: Sendable {
     public var recordsRead: Int
     /// Things passed over, by reason: "unknown metric" → 3.
     public var skipped: [String: Int]
+    /// What the import line must say about how the file was read: "no <ExportDate>: taken as of …".
+    public var notes: [String]
 
-    public init(path: String, kind: InputKind, batches: [SyncBatch], recordsRead: Int, skipped: [String: Int] = [:]) {
+    public init(path: String, kind: InputKind, batches: [SyncBatch], recordsRead: Int, skipped: [String: Int] = [:],
+                notes: [String] = []) {
         self.path = path
         self.kind = kind
         self.batches = batches
         self.recordsRead = recordsRead
         self.skipped = skipped
+        self.notes = notes
     }
 }

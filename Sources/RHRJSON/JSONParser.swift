@@ -406,17 +406,8 @@ private struct Parser {
     /// nothing above U+10FFFF) and moves past it.
     mutating func skipUTF8Sequence() throws(JSONSyntaxError) {
         let lead = bytes[pos]
-        var length: Int
-        var secondRange: ClosedRange<UInt8> = 0x80...0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; secondRange = 0xA0...0xBF
-        case 0xED: length = 3; secondRange = 0x80...0x9F
-        case 0xE1...0xEF: length = 3
-        case 0xF0: length = 4; secondRange = 0x90...0xBF
-        case 0xF4: length = 4; secondRange = 0x80...0x8F
-        case 0xF1...0xF3: length = 4
-        default: throw fail(at: pos, "invalid UTF-8 (byte 0x\(String(lead, radix: 16, uppercase: true))) in a string")
+        guard let (length, secondRange) = UTF8Sequence.rule(lead: lead) else {
+            throw fail(at: pos, "invalid UTF-8 (byte 0x\(String(lead, radix: 16, uppercase: true))) in a string")
         }
         for i in 1..<length {
             let range = i == 1 ? secondRange : 0x80...0xBF
@@ -565,5 +556,24 @@ private struct Parser {
             }
         }
         return path.utf8.count > 240 ? "…" + String(path.suffix(200)) : path
+    }
+}
+
+/// What a well-formed UTF-8 sequence that starts with a given byte looks like (Unicode table 3-7: no overlong forms,
+/// no surrogates, nothing above U+10FFFF): the one rule for every JSON reader rhr has.
+public enum UTF8Sequence {
+    /// The sequence's length and the range its second byte must be in (the others are 0x80…0xBF); nil for a byte
+    /// that starts no multi-byte sequence.
+    public static func rule(lead: UInt8) -> (length: Int, second: ClosedRange<UInt8>)? {
+        switch lead {
+        case 0xC2...0xDF: return (2, 0x80...0xBF)
+        case 0xE0: return (3, 0xA0...0xBF)
+        case 0xED: return (3, 0x80...0x9F)
+        case 0xE1...0xEF: return (3, 0x80...0xBF)
+        case 0xF0: return (4, 0x90...0xBF)
+        case 0xF4: return (4, 0x80...0x8F)
+        case 0xF1...0xF3: return (4, 0x80...0xBF)
+        default: return nil
+        }
     }
 }

@@ -35,7 +35,24 @@ struct StreamRow {
     var asOf: Timestamp?
 }
 
+/// The road a batch writes into (docs/design.md R12): its stream's live state, or the snapshot its export is.
+struct LayerRow {
+    var id: Int64
+    var streamID: Int64
+    var snapshot: Bool
+    /// The road's `asOf` before this batch: when it last read what it holds (nil for a new road).
+    var previousAsOf: Timestamp?
+    /// The snapshot was imported before (the same export again).
+    var existed: Bool
+}
+
 /// One batch being applied, inside the caller's transaction.
+///
+/// Each road keeps what it says (R12): the batch changes only its own road's copies, in its own order, and records
+/// its own replacements and deletions in the revision history. What crosses roads is time-ordered and so does not
+/// depend on the order batches arrive in: a deletion leaves a tombstone that takes every copy delivered before it
+/// (R4), and a snapshot takes what older snapshots of its stream said about its period. Which road decides a
+/// writer's day, and what that supersedes, is worked out when reading.
 struct BatchApplication {
     let database: HealthDatabase
     let batch: SyncBatch
@@ -45,13 +62,31 @@ struct BatchApplication {
     /// The details each writer was last stored with in this batch: a later sample may name more of them.
     private var writerDetails: [WriterKey: WriterDetails] = [:]
     private var watchWriterIDs: Set<Int64> = []
-    /// Revisions written by this batch whose replacement is looked up at the end: (revision row, writer, day).
-    private var pendingReplacements: [(Int64, Int64, Int64)] = []
+    /// Own deletions whose replacement on this road is looked up at the end: (revision row, layer, writer, day).
+    private var pendingReplacements: [(Int64, Int64, Int64, Int64)] = []
+    /// Identities whose copies this batch changed, and whether one of them stood before; those that may have
+    /// stopped standing (a copy removed or taken) are checked at the end: the ones standing nowhere then are the
+    /// batch's deletions.
+    private var touched: [String: Bool] = [:]
+    private var maybeGone: Set<String> = []
+    /// Facts looked up once per batch that spare a query per sample on the common paths (a first import, a road
+    /// with no newer snapshot, a store without deletions).
+    private var facts = Facts()
+
+    private struct Facts {
+        var storeHasSamples = true
+        var storeHasTombstones = true
+        /// The snapshots of this batch's stream read after it (an older export imported late): they speak over it.
+        var newerSnapshots: [Int64: StoreSnapshot.LayerEntry] = [:]
+    }
 
     init(database: HealthDatabase, batch: SyncBatch) {
         self.database = database
         self.batch = batch
     }
+
+    private var asOf: Double { batch.asOf.epochSeconds }
+    private var origin: String { batch.origin.isEmpty ? batch.stream : batch.origin }
 
     mutating func run() throws(StoreError) -> BatchOutcome {
         let stream = try streamRow()
@@ -66,49 +101,37 @@ struct BatchApplication {
                 + "\(stream.cursor.map { "\"\($0)\"" } ?? "(none)"), but the batch continues from "
                 + "\(cursor.previous.map { "\"\($0)\"" } ?? "(none)"); send a full resync or the missing batches")
         }
-        var mayRemove = true
-        if batch.snapshot != nil, let known = stream.asOf, batch.asOf.epochSeconds < known.epochSeconds {
-            guard batch.snapshot?.allowOlder == true else {
-                throw StoreError(.olderSnapshot, "\(batch.origin.isEmpty ? "this export" : batch.origin) "
-                    + "(read \(batch.asOf.iso8601)) is older than the newest \(batch.stream) already imported "
-                    + "(read \(known.iso8601)); importing it would bring back values the newer one removed. "
-                    + "Nothing was changed; force it to import it anyway (it then adds, never removes)")
-            }
-            mayRemove = false
-        }
 
         try markWatchWriters()
+        let layer = try layerRow(stream)
+        facts = try lookUpFacts(stream: stream, layer: layer)
         var delivered = Set<String>()
         for sample in batch.resting {
             delivered.insert(sample.identity.key)
-            try upsert(sample, stream: stream)
+            try upsert(sample, layer: layer)
         }
-        for id in batch.deleted { try delete(id: id, stream: stream) }
-        if mayRemove && (batch.snapshot != nil || batch.fullResync) {
-            try removeUndelivered(stream: stream, delivered: delivered)
+        // The same export again replaces what it said before; a full resync replaces what the stream said.
+        if (layer.existed && batch.snapshot?.coversResting == true) || batch.fullResync {
+            try removeUndelivered(layer: layer, delivered: delivered)
         }
-        try upsertHeartRate(stream: stream, mayRemove: mayRemove)
+        for id in batch.deleted { try delete(id: id, layer: layer) }
+        try upsertHeartRate(layer: layer)
+        if let snapshot = batch.snapshot { try coverOlderSnapshots(stream: stream, layer: layer, snapshot) }
         try fillReplacements()
+        try moveLiveRoad(layer)
+        try countDeletions()
 
-        // R3: a newer asOf can end the provisional state of earlier days.
-        let advanced = stream.asOf.map { batch.asOf.epochSeconds > $0.epochSeconds } ?? true
-        if advanced, let oldDay = stream.asOf?.localDay, batch.asOf.localDay > oldDay {
-            let firstOld = ProvisionalRule.firstProvisionalDay(readOn: oldDay)
-            if try streamHasWatchSamples(stream.id, since: firstOld) {
-                for d in firstOld...min(batch.asOf.localDay, oldDay.adding(days: 60)) { outcome.changedDays.insert(d) }
-            }
-        }
         var revision = try database.currentRevision()
         if outcome.changedSomething {
             revision += 1
             try db.statement("UPDATE meta SET value = ? WHERE key = 'revision'").bind(.text(String(revision))).run()
         }
         outcome.revision = revision
-        try updateStream(stream, advanced: advanced, revisionChanged: outcome.changedSomething, revision: revision)
+        try updateStream(stream, revisionChanged: outcome.changedSomething, revision: revision)
         return outcome
     }
 
-    // MARK: - Streams and writers
+    // MARK: - Streams, roads and writers
 
     private func streamRow() throws(StoreError) -> StreamRow {
         let select = try db.statement("SELECT id, cursor, as_of, as_of_offset FROM stream WHERE store = ? AND name = ?")
@@ -126,6 +149,49 @@ struct BatchApplication {
         return StreamRow(id: db.lastInsertRowID, cursor: nil, asOf: nil)
     }
 
+    /// The road this batch writes into: the stream's live state, or the snapshot of this export (one per stream
+    /// and `asOf`: the same export imported again is the same road).
+    private func layerRow(_ stream: StreamRow) throws(StoreError) -> LayerRow {
+        let isSnapshot = batch.snapshot != nil
+        let select = try db.statement("""
+            SELECT id, as_of, as_of_offset FROM layer WHERE stream_id = ?1 AND snapshot = ?2 AND (?2 = 0 OR as_of = ?3)
+            """)
+        select.bind(.integer(stream.id), .bool(isSnapshot), .real(asOf))
+        if try select.step() {
+            let previous = Timestamp(epochSeconds: select.double(try select.column("as_of")),
+                                     offsetSeconds: Int(select.int(try select.column("as_of_offset"))))
+            return LayerRow(id: select.int(try select.column("id")), streamID: stream.id, snapshot: isSnapshot,
+                            previousAsOf: previous, existed: true)
+        }
+        let snapshot = batch.snapshot
+        try db.statement("""
+            INSERT INTO layer(stream_id, snapshot, as_of, as_of_offset, from_at, to_at, from_day, to_day,
+                              covers_resting, covers_heart_rate, origin)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+            .bind(.integer(stream.id), .bool(isSnapshot), .real(asOf), .integer(Int64(batch.asOf.offsetSeconds)),
+                  .double(snapshot?.from?.epochSeconds), .double(snapshot?.to?.epochSeconds),
+                  .int64(snapshot?.from.map { Int64($0.localDay.daysSinceEpoch) }),
+                  .int64(snapshot?.to.map { Int64($0.localDay.daysSinceEpoch) }),
+                  .bool(snapshot?.coversResting ?? true), .bool(snapshot?.coversHeartRate ?? true), .text(origin))
+            .run()
+        return LayerRow(id: db.lastInsertRowID, streamID: stream.id, snapshot: isSnapshot, previousAsOf: nil, existed: false)
+    }
+
+    private func lookUpFacts(stream: StreamRow, layer: LayerRow) throws(StoreError) -> Facts {
+        func exists(_ sql: String, _ values: SQLValue...) throws(StoreError) -> Bool {
+            let select = try db.statement(sql)
+            select.bind(values)
+            return try select.step()
+        }
+        let newer = layer.snapshot
+            ? try StoreSnapshot(db: db).loadLayers().filter { $0.value.isNewerSnapshot(of: stream.id, than: asOf) } : [:]
+        return Facts(
+            storeHasSamples: try exists("SELECT 1 FROM sample WHERE store = ? LIMIT 1", .text(batch.store.rawValue)),
+            storeHasTombstones: try exists("SELECT 1 FROM tombstone WHERE store = ? LIMIT 1", .text(batch.store.rawValue)),
+            newerSnapshots: newer)
+    }
+
     /// The stored cursor, or one the stream moved to earlier since its last full resync.
     private func wasApplied(_ cursor: String, stream: StreamRow) throws(StoreError) -> Bool {
         if cursor == stream.cursor { return true }
@@ -135,8 +201,10 @@ struct BatchApplication {
         return try select.step()
     }
 
-    private func updateStream(_ stream: StreamRow, advanced: Bool, revisionChanged: Bool, revision: Int64) throws(StoreError) {
-        let asOf = advanced ? batch.asOf : (stream.asOf ?? batch.asOf)
+    /// The stream's `asOf` and origin follow its freshest road, whatever order its exports came in.
+    private func updateStream(_ stream: StreamRow, revisionChanged: Bool, revision: Int64) throws(StoreError) {
+        let fresher = stream.asOf.map { self.asOf >= $0.epochSeconds } ?? true
+        let asOf = fresher ? batch.asOf : (stream.asOf ?? batch.asOf)
         let cursor = batch.cursor.map { $0.next } ?? stream.cursor
         let permissions = batch.grantedPermissions.map { $0.joined(separator: "\n") }
         if batch.fullResync {
@@ -148,13 +216,13 @@ struct BatchApplication {
         }
         try db.statement("""
             UPDATE stream SET cursor = ?, as_of = ?, as_of_offset = ?, as_of_day = ?,
-                origin = CASE WHEN ? <> '' THEN ? ELSE origin END,
+                origin = CASE WHEN ? THEN ? ELSE origin END,
                 permissions = coalesce(?, permissions),
                 revision = CASE WHEN ? THEN ? ELSE revision END
             WHERE id = ?
             """)
             .bind(.string(cursor), .real(asOf.epochSeconds), .integer(Int64(asOf.offsetSeconds)),
-                  .integer(Int64(asOf.localDay.daysSinceEpoch)), .text(batch.origin), .text(batch.origin),
+                  .integer(Int64(asOf.localDay.daysSinceEpoch)), .bool(fresher), .text(origin),
                   .string(permissions), .bool(revisionChanged), .integer(revision), .integer(stream.id))
             .run()
     }
@@ -166,17 +234,30 @@ struct BatchApplication {
             return id
         }
         writerDetails[writer.key] = details.merged(over: writerDetails[writer.key])
+        // Each detail is the freshest road's that gave one (ties: the smaller text), so import order cannot
+        // change which app name or product type a writer shows.
+        func detail(_ column: String) -> String {
+            """
+            \(column) = CASE WHEN excluded.\(column) IS NOT NULL AND (\(column) IS NULL
+                    OR excluded.\(column)_as_of > \(column)_as_of
+                    OR (excluded.\(column)_as_of = \(column)_as_of AND excluded.\(column) < \(column)))
+                THEN excluded.\(column) ELSE \(column) END,
+            \(column)_as_of = CASE WHEN excluded.\(column) IS NOT NULL AND (\(column) IS NULL
+                    OR excluded.\(column)_as_of > \(column)_as_of)
+                THEN excluded.\(column)_as_of ELSE \(column)_as_of END
+            """
+        }
         try db.statement("""
-            INSERT INTO writer(store, name, app_name, bundle_identifier, product_type, is_watch)
-            VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO writer(store, name, app_name, bundle_identifier, product_type, is_watch,
+                               app_name_as_of, bundle_identifier_as_of, product_type_as_of)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, CASE WHEN ?3 IS NOT NULL THEN ?7 END, CASE WHEN ?4 IS NOT NULL THEN ?7 END,
+                    CASE WHEN ?5 IS NOT NULL THEN ?7 END)
             ON CONFLICT(store, name) DO UPDATE SET
-                app_name = coalesce(excluded.app_name, app_name),
-                bundle_identifier = coalesce(excluded.bundle_identifier, bundle_identifier),
-                product_type = coalesce(excluded.product_type, product_type),
+                \(detail("app_name")), \(detail("bundle_identifier")), \(detail("product_type")),
                 is_watch = max(is_watch, excluded.is_watch)
             """)
             .bind(.text(writer.store.rawValue), .text(writer.name), .string(writer.appName),
-                  .string(writer.bundleIdentifier), .string(writer.productType), .bool(isWatch)).run()
+                  .string(writer.bundleIdentifier), .string(writer.productType), .bool(isWatch), .real(asOf)).run()
         let select = try db.statement("SELECT id, is_watch FROM writer WHERE store = ? AND name = ?")
         select.bind(.text(writer.store.rawValue), .text(writer.name))
         guard try select.step() else { throw db.error("writer \(writer.name) vanished") }
@@ -207,11 +288,11 @@ struct BatchApplication {
         }
 
         func merged(over known: WriterDetails?) -> WriterDetails {
-            var result = self
-            result.appName = appName ?? known?.appName
-            result.bundleIdentifier = bundleIdentifier ?? known?.bundleIdentifier
-            result.productType = productType ?? known?.productType
-            return result
+            var merged = self
+            merged.appName = appName ?? known?.appName
+            merged.bundleIdentifier = bundleIdentifier ?? known?.bundleIdentifier
+            merged.productType = productType ?? known?.productType
+            return merged
         }
     }
 
@@ -220,7 +301,7 @@ struct BatchApplication {
         watchWriterIDs.insert(id)
     }
 
-    /// R3 for export files: the reader names the sources that count as an Apple Watch.
+    /// R3: writers the reader saw on watch devices, even when their resting samples say nothing of it.
     private mutating func markWatchWriters() throws(StoreError) {
         guard batch.store == .healthKit else { return }
         for name in batch.watchWriters.sorted() {
@@ -237,167 +318,371 @@ struct BatchApplication {
 
     // MARK: - Resting samples
 
-    private mutating func upsert(_ sample: RestingSample, stream: StreamRow) throws(StoreError) {
+    /// One road's copy of a sample, as stored.
+    private struct StoredCopy {
+        var id: Int64
+        var layer: Int64
+        var asOf: Double
+        var current: Bool
+        var row: SampleRow
+    }
+
+    /// Every road's copy of an identity.
+    private func copies(of identity: String) throws(StoreError) -> [StoredCopy] {
+        let select = try db.statement(SampleRow.selectByIdentity)
+        select.bind(.text(batch.store.rawValue), .text(identity))
+        let id = try select.column("id"), layer = try select.column("layer_id"), asOf = try select.column("as_of"),
+            current = try select.column("current"), columns = try SampleRow.Columns(select)
+        var result: [StoredCopy] = []
+        while try select.step() {
+            result.append(StoredCopy(id: select.int(id), layer: select.int(layer), asOf: select.double(asOf),
+                                     current: select.int(current) != 0, row: SampleRow(select, columns)))
+        }
+        return result
+    }
+
+    /// Notes, before it changes, whether an identity stood anywhere.
+    private mutating func touch(_ identity: String, _ copies: [StoredCopy]) {
+        if touched[identity] == nil { touched[identity] = copies.contains(where: \.current) }
+    }
+
+    private mutating func touch(_ identity: String) throws(StoreError) {
+        if touched[identity] == nil { touch(identity, try copies(of: identity)) }
+    }
+
+    private mutating func upsert(_ sample: RestingSample, layer: LayerRow) throws(StoreError) {
         let writer = try writerID(sample.writer, isWatch: isWatch(sample))
         let row = SampleRow(sample, writerID: writer, machineZone: database.machineZone)
         if !row.inRange { outcome.outOfRange += 1 }
-        let select = try db.statement(SampleRow.selectByIdentity)
-        select.bind(.text(batch.store.rawValue), .text(row.identity))
-        if try select.step() {
-            let id = select.int(try select.column("id"))
-            let old = SampleRow(select, try SampleRow.Columns(select))
-            try link(id, stream.id)
-            if old == row {
+        let all = facts.storeHasSamples ? try copies(of: row.identity) : []
+        touch(row.identity, all)
+        // A deletion of its UUID seen before it arrived takes its identity too, on every road (R4).
+        if let uuid = row.uuid, uuid != row.identity, let deletion = try tombstone(uuid) {
+            try recordTombstone(row.identity, at: deletion.at, offset: deletion.offset, origin: deletion.origin)
+        }
+        // A newer snapshot of this stream holds the same value for it: this older export's copy adds nothing, to the
+        // trend or to the history (the newer copy says the same), and is not kept.
+        if all.contains(where: { facts.newerSnapshots[$0.layer]?.covers(row.start) == true && $0.row.sameValue(as: row) }) {
+            if let own = all.first(where: { $0.layer == layer.id }) {
+                try removeCopy(own.id, identity: own.row.identity, day: own.row.day)
+            }
+            return
+        }
+        let current = try stands(identity: row.identity, uuid: row.uuid, deliveredAt: asOf, start: row.start)
+        if !current { maybeGone.insert(row.identity) }
+        if let own = all.first(where: { $0.layer == layer.id }) {
+            if own.row == row && own.asOf == asOf && own.current == current {
                 outcome.unchanged += 1
-                if select.int(try select.column("stream_id")) != stream.id {
-                    try db.statement("UPDATE sample SET stream_id = ? WHERE id = ?").bind(.integer(stream.id), .integer(id)).run()
-                }
                 return
             }
-            try recordRevision(of: old, reason: .replaced, replacedBy: row.inRange ? row.bpm : nil, stream: stream, pending: false)
+            if own.row == row {
+                // Delivered again, unchanged: only when the road last said it moves.
+                outcome.unchanged += 1
+                try db.statement("UPDATE sample SET as_of = ?, current = ? WHERE id = ?")
+                    .bind(.real(asOf), .bool(current), .integer(own.id)).run()
+                if own.current != current { outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(row.day))) }
+                return
+            } else {
+                if !own.row.sameValue(as: row) {
+                    try recordRevision(of: own.row, reason: .replaced, replacedBy: row.inRange ? row.bpm : nil,
+                                       oldAsOf: layer.previousAsOf, pending: nil)
+                }
+                outcome.replaced += 1
+            }
             try db.statement(SampleRow.update)
-                .bind([.integer(stream.id)] + row.bindings + [.integer(id)]).run()
-            outcome.replaced += 1
-            outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(old.day)))
+                .bind([.real(asOf), .bool(current)] + row.bindings + [.integer(own.id)]).run()
+            outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(own.row.day)))
             outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(row.day)))
             return
         }
         try db.statement(SampleRow.insert)
-            .bind([.text(batch.store.rawValue), .integer(stream.id)] + row.bindings).run()
-        try link(db.lastInsertRowID, stream.id)
-        outcome.added += 1
+            .bind([.integer(layer.id), .text(batch.store.rawValue), .real(asOf), .bool(current)] + row.bindings).run()
         outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(row.day)))
+        // Counted against what the store held of it: another road's copy of the same value is no addition, and a
+        // copy that does not stand (an older export imported late, R12) changes no value.
+        guard current else { return }
+        if let standing = all.filter(\.current).max(by: { $0.asOf < $1.asOf }) {
+            if standing.row.sameValue(as: row) { outcome.unchanged += 1 } else { outcome.replaced += 1 }
+        } else {
+            outcome.added += 1
+        }
     }
 
-    private func link(_ sampleID: Int64, _ streamID: Int64) throws(StoreError) {
-        try db.statement("INSERT OR IGNORE INTO sample_stream(sample_id, stream_id) VALUES (?, ?)")
-            .bind(.integer(sampleID), .integer(streamID)).run()
+    /// Whether a copy delivered at `deliveredAt` stands in its road: no later deletion took it (R4), and, in a
+    /// snapshot, no newer snapshot of the same stream covers its start.
+    private func stands(identity: String, uuid: String?, deliveredAt: Double, start: Double) throws(StoreError) -> Bool {
+        if facts.storeHasTombstones {
+            let deleted = try db.statement("""
+                SELECT 1 FROM tombstone WHERE store = ?1 AND key IN (?2, ?3) AND at > ?4 LIMIT 1
+                """)
+            deleted.bind(.text(batch.store.rawValue), .text(identity), .string(uuid), .real(deliveredAt))
+            if try deleted.step() { return false }
+        }
+        return !facts.newerSnapshots.values.contains { $0.covers(start) }
     }
 
-    /// R4: a deletion from the platform is authoritative, whichever road delivered the sample.
-    private mutating func delete(id: String, stream: StreamRow) throws(StoreError) {
+    /// R4 for the same export again, or a full resync: what the road said before and no longer says leaves it.
+    private mutating func removeUndelivered(layer: LayerRow, delivered: Set<String>) throws(StoreError) {
+        let select = try db.statement("SELECT id, as_of, current, \(SampleRow.columns) FROM sample WHERE layer_id = ?")
+        select.bind(.integer(layer.id))
+        var gone: [(Int64, SampleRow)] = []
+        let id = try select.column("id"), columns = try SampleRow.Columns(select)
+        while try select.step() {
+            let row = SampleRow(select, columns)
+            if !delivered.contains(row.identity) { gone.append((select.int(id), row)) }
+        }
+        for (rowID, row) in gone {
+            try touch(row.identity)
+            if batch.fullResync {
+                try recordRevision(of: row, reason: .fullResync, replacedBy: nil, oldAsOf: layer.previousAsOf,
+                                   pending: layer.id)
+            }
+            try removeCopy(rowID, identity: row.identity, day: row.day)
+        }
+    }
+
+    private mutating func removeCopy(_ rowID: Int64, identity: String, day: Int64) throws(StoreError) {
+        maybeGone.insert(identity)
+        try db.statement("DELETE FROM sample WHERE id = ?").bind(.integer(rowID)).run()
+        outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(day)))
+    }
+
+    // MARK: - Deletions (R4)
+
+    private struct Tombstone {
+        var at: Double
+        var offset: Int64
+        var origin: String
+    }
+
+    private func tombstone(_ key: String) throws(StoreError) -> Tombstone? {
+        let select = try db.statement("SELECT at, at_offset, origin FROM tombstone WHERE store = ? AND key = ?")
+        select.bind(.text(batch.store.rawValue), .text(key))
+        guard try select.step() else { return nil }
+        return Tombstone(at: select.double(try select.column("at")), offset: select.int(try select.column("at_offset")),
+                         origin: select.text(try select.column("origin")))
+    }
+
+    /// A deletion from the platform is authoritative across roads, ordered by time: it takes this road's copy
+    /// (recorded in this road's history), and every other road's copy delivered before it.
+    private mutating func delete(id: String, layer: LayerRow) throws(StoreError) {
         let key = batch.store == .healthConnect ? SampleIdentity.normalisedRecordId(id) : id
-        // Two lookups, one per index: with `uuid = ? OR identity = ?` SQLite used only the store prefix of
-        // the identity index and read every sample of the store for each deleted id.
+        // The identities the key names: itself, and the natural key of any copy carrying it as its UUID. Two
+        // lookups, one per index: with `uuid = ? OR identity = ?` SQLite read every sample of the store.
         let select = try db.statement("""
-            SELECT id, \(SampleRow.columns) FROM sample WHERE id IN (
+            SELECT id, layer_id, \(SampleRow.columns) FROM sample WHERE id IN (
                 SELECT id FROM sample WHERE store = ?1 AND uuid = ?2
                 UNION SELECT id FROM sample WHERE store = ?1 AND identity = ?2)
             """)
         select.bind(.text(batch.store.rawValue), .text(key))
-        var doomed: [(Int64, SampleRow)] = []
-        let id = try select.column("id"), columns = try SampleRow.Columns(select)
-        while try select.step() { doomed.append((select.int(id), SampleRow(select, columns))) }
-        for (rowID, row) in doomed {
-            try recordRevision(of: row, reason: .deleted, replacedBy: nil, stream: stream, pending: true)
-            try removeSample(rowID, day: row.day)
+        var identities: Set<String> = [key]
+        var own: [(Int64, SampleRow)] = []
+        let rowID = try select.column("id"), layerColumn = try select.column("layer_id"), columns = try SampleRow.Columns(select)
+        while try select.step() {
+            let row = SampleRow(select, columns)
+            identities.insert(row.identity)
+            if select.int(layerColumn) == layer.id { own.append((select.int(rowID), row)) }
         }
-        // A deleted heart-rate sample or record leaves its summary too; only its own store's (R1).
-        // `record_key <> ''` lets SQLite use the partial index `heart_rate_by_record`; without it every
-        // deleted id scanned the whole table.
-        let ofThisStore = "record_key = ? AND record_key <> '' AND writer_id IN (SELECT id FROM writer WHERE store = ?)"
+        for identity in identities.sorted() { try touch(identity) }
+        for (id, row) in own {
+            try recordRevision(of: row, reason: .deleted, replacedBy: nil, oldAsOf: layer.previousAsOf, pending: layer.id)
+            try removeCopy(id, identity: row.identity, day: row.day)
+        }
+        for identity in identities.sorted() {
+            try recordTombstone(identity, at: asOf, offset: Int64(batch.asOf.offsetSeconds), origin: origin)
+        }
+        // A deleted heart-rate sample or record leaves its summary too: this road's at once, another's when
+        // delivered before the deletion; only its own store's (R1). `record_key <> ''` lets SQLite use the partial
+        // index `heart_rate_by_record`; without it every deleted id scanned the whole table.
+        let ofThisStore = """
+            record_key = ?1 AND record_key <> '' AND (layer_id = ?2 OR as_of < ?3)
+            AND writer_id IN (SELECT id FROM writer WHERE store = ?4)
+            """
         let days = try db.statement("SELECT DISTINCT day FROM heart_rate WHERE \(ofThisStore)")
-        days.bind(.text(key), .text(batch.store.rawValue))
+        days.bind(.text(key), .integer(layer.id), .real(asOf), .text(batch.store.rawValue))
         var hrDays: [Int64] = []
         let day = try days.column("day")
         while try days.step() { hrDays.append(days.int(day)) }
         if !hrDays.isEmpty {
-            try db.statement("DELETE FROM heart_rate WHERE \(ofThisStore)").bind(.text(key), .text(batch.store.rawValue)).run()
+            try db.statement("DELETE FROM heart_rate WHERE \(ofThisStore)")
+                .bind(.text(key), .integer(layer.id), .real(asOf), .text(batch.store.rawValue)).run()
             for d in hrDays { outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(d))) }
         }
     }
 
-    private mutating func removeSample(_ rowID: Int64, day: Int64) throws(StoreError) {
-        try db.statement("DELETE FROM sample_stream WHERE sample_id = ?").bind(.integer(rowID)).run()
-        try db.statement("DELETE FROM sample WHERE id = ?").bind(.integer(rowID)).run()
-        outcome.deleted += 1
-        outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(day)))
+    /// Remembers a deletion (the latest, when a key is deleted twice) and takes the copies delivered before it.
+    private mutating func recordTombstone(_ key: String, at: Double, offset: Int64, origin: String) throws(StoreError) {
+        try db.statement("""
+            INSERT INTO tombstone(store, key, at, at_offset, origin) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT(store, key) DO UPDATE SET at = excluded.at, at_offset = excluded.at_offset, origin = excluded.origin
+            WHERE excluded.at > tombstone.at
+            """)
+            .bind(.text(batch.store.rawValue), .text(key), .real(at), .integer(offset), .text(origin)).run()
+        let select = try db.statement("""
+            SELECT id, identity, day FROM sample
+            WHERE id IN (SELECT id FROM sample WHERE store = ?1 AND identity = ?2
+                         UNION SELECT id FROM sample WHERE store = ?1 AND uuid = ?2)
+              AND current = 1 AND as_of < ?3
+            """)
+        select.bind(.text(batch.store.rawValue), .text(key), .real(at))
+        try stopStanding(select)
     }
 
-    /// R4 for snapshots and full resyncs: what this stream said before, in the period covered, and no longer
-    /// says, leaves the trend. A sample another road also delivered stays: that road speaks for it.
-    private mutating func removeUndelivered(stream: StreamRow, delivered: Set<String>) throws(StoreError) {
-        let from = batch.fullResync ? nil : batch.snapshot?.from?.epochSeconds
-        let to = batch.fullResync ? nil : batch.snapshot?.to?.epochSeconds
-        let select = try db.statement("""
-            SELECT s.id, \(SampleRow.qualifiedColumns),
-                   (SELECT min(o.stream_id) FROM sample_stream o WHERE o.sample_id = s.id AND o.stream_id <> ?) AS other_stream
-            FROM sample_stream ss JOIN sample s ON s.id = ss.sample_id
-            WHERE ss.stream_id = ? AND (? IS NULL OR s.start >= ?) AND (? IS NULL OR s.start <= ?)
+    /// The copies a statement selects (`id`, `identity`, `day`) no longer stand in their roads: out of the trend,
+    /// kept for the history.
+    private mutating func stopStanding(_ select: SQLiteStatement) throws(StoreError) {
+        var rows: [(Int64, String, Int64)] = []
+        let id = try select.column("id"), identity = try select.column("identity"), day = try select.column("day")
+        while try select.step() { rows.append((select.int(id), select.text(identity), select.int(day))) }
+        for (rowID, identity, d) in rows {
+            try touch(identity)
+            maybeGone.insert(identity)
+            try db.statement("UPDATE sample SET current = 0 WHERE id = ?").bind(.integer(rowID)).run()
+            outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(d)))
+        }
+    }
+
+    /// How many values left the trend: identities that stood before the batch and stand nowhere after it.
+    private mutating func countDeletions() throws(StoreError) {
+        for identity in maybeGone where touched[identity] == true {
+            let select = try db.statement("SELECT 1 FROM sample WHERE store = ? AND identity = ? AND current = 1 LIMIT 1")
+            select.bind(.text(batch.store.rawValue), .text(identity))
+            if try !select.step() { outcome.deleted += 1 }
+        }
+    }
+
+    // MARK: - Snapshots (R4, R12)
+
+    /// Within this snapshot's stream, what older snapshots said about its period no longer stands (it stays in
+    /// the history). A snapshot older than one imported already was stored as not standing where that one covers it.
+    private mutating func coverOlderSnapshots(stream: StreamRow, layer: LayerRow, _ snapshot: SyncBatch.Snapshot) throws(StoreError) {
+        if snapshot.coversResting {
+            let select = try db.statement("""
+                SELECT s.id, s.identity, s.day FROM sample s JOIN layer l ON l.id = s.layer_id
+                WHERE l.stream_id = ?1 AND l.snapshot = 1 AND l.as_of < ?2 AND s.current = 1
+                  AND (?3 IS NULL OR s.start >= ?3) AND (?4 IS NULL OR s.start <= ?4)
+                """)
+            select.bind(.integer(stream.id), .real(asOf), .double(snapshot.from?.epochSeconds), .double(snapshot.to?.epochSeconds))
+            try stopStanding(select)
+            // Older copies this snapshot holds with the same value say nothing it does not: not kept.
+            try db.statement("""
+                DELETE FROM sample WHERE id IN (
+                    SELECT o.id FROM sample o JOIN layer l ON l.id = o.layer_id
+                    JOIN sample n ON n.store = o.store AND n.identity = o.identity AND n.layer_id = ?1
+                    WHERE l.stream_id = ?2 AND l.snapshot = 1 AND l.as_of < ?3
+                      AND (?4 IS NULL OR o.start >= ?4) AND (?5 IS NULL OR o.start <= ?5)
+                      AND n.value IS o.value AND n.unit = o.unit)
+                """)
+                .bind(.integer(layer.id), .integer(stream.id), .real(asOf), .double(snapshot.from?.epochSeconds),
+                      .double(snapshot.to?.epochSeconds)).run()
+        }
+        if snapshot.coversHeartRate {
+            let fromDay = snapshot.from.map { Int64($0.localDay.daysSinceEpoch) }
+            let toDay = snapshot.to.map { Int64($0.localDay.daysSinceEpoch) }
+            // Heart rate has no history: what a newer snapshot covers is gone from the older ones.
+            let select = try db.statement("""
+                SELECT DISTINCT h.day FROM heart_rate h JOIN layer l ON l.id = h.layer_id
+                WHERE l.stream_id = ?1 AND l.snapshot = 1 AND l.as_of < ?2
+                  AND (?3 IS NULL OR h.day >= ?3) AND (?4 IS NULL OR h.day <= ?4)
+                """)
+            select.bind(.integer(stream.id), .real(asOf), .int64(fromDay), .int64(toDay))
+            let day = try select.column("day")
+            var days: [Int64] = []
+            while try select.step() { days.append(select.int(day)) }
+            guard !days.isEmpty else { return }
+            try db.statement("""
+                DELETE FROM heart_rate WHERE (?3 IS NULL OR day >= ?3) AND (?4 IS NULL OR day <= ?4)
+                  AND layer_id IN (SELECT id FROM layer WHERE stream_id = ?1 AND snapshot = 1 AND as_of < ?2)
+                """)
+                .bind(.integer(stream.id), .real(asOf), .int64(fromDay), .int64(toDay)).run()
+            for d in days { outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(d))) }
+        }
+    }
+
+    // MARK: - A live road moving on (R3, R12)
+
+    /// A live road's `asOf` follows its newest batch. When it moves on, R3 may end the provisional state of its
+    /// recent days, and R12 may hand it writer-days another road decided: those days changed too.
+    private mutating func moveLiveRoad(_ layer: LayerRow) throws(StoreError) {
+        guard !layer.snapshot, let previous = layer.previousAsOf, asOf > previous.epochSeconds else { return }
+        // The road's origin stays its first batch's: the history names a road one way.
+        try db.statement("UPDATE layer SET as_of = ?, as_of_offset = ? WHERE id = ?")
+            .bind(.real(asOf), .integer(Int64(batch.asOf.offsetSeconds)), .integer(layer.id)).run()
+        if batch.asOf.localDay > previous.localDay {
+            let firstOld = ProvisionalRule.firstProvisionalDay(readOn: previous.localDay)
+            if try roadHasWatchSamples(layer.id, since: firstOld) {
+                for d in firstOld...min(batch.asOf.localDay, previous.localDay.adding(days: 60)) { outcome.changedDays.insert(d) }
+            }
+        }
+        // Only roads of the same store read between the old and the new asOf can change places with this one.
+        let passed = try db.statement("""
+            SELECT 1 FROM layer l JOIN stream st ON st.id = l.stream_id
+            WHERE l.id <> ? AND st.store = ? AND l.as_of >= ? AND l.as_of <= ? LIMIT 1
             """)
-        select.bind(.integer(stream.id), .integer(stream.id), .double(from), .double(from), .double(to), .double(to))
-        var gone: [(Int64, SampleRow, Int64?)] = []
-        let id = try select.column("id"), otherStream = try select.column("other_stream")
-        let columns = try SampleRow.Columns(select)
-        while try select.step() {
-            let row = SampleRow(select, columns)
-            if !delivered.contains(row.identity) {
-                gone.append((select.int(id), row, select.optionalInt(otherStream)))
-            }
+        passed.bind(.integer(layer.id), .text(batch.store.rawValue), .real(previous.epochSeconds), .real(asOf))
+        guard try passed.step() else { return }
+        for (table, standing) in [("sample", "s.current = 1 AND o.current = 1"), ("heart_rate", "1")] {
+            let select = try db.statement("""
+                SELECT DISTINCT s.day FROM \(table) s WHERE s.layer_id = ?1 AND EXISTS (
+                    SELECT 1 FROM \(table) o JOIN layer ol ON ol.id = o.layer_id
+                    WHERE o.day = s.day AND o.writer_id = s.writer_id AND o.layer_id <> ?1 AND \(standing)
+                      AND ol.as_of >= ?2 AND ol.as_of <= ?3)
+                """)
+            select.bind(.integer(layer.id), .real(previous.epochSeconds), .real(asOf))
+            let day = try select.column("day")
+            while try select.step() { outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(select.int(day)))) }
         }
-        let reason: RevisionReason = batch.fullResync ? .fullResync : .notInNewerExport
-        for (rowID, row, otherStream) in gone {
-            if let otherStream {
-                try db.statement("DELETE FROM sample_stream WHERE sample_id = ? AND stream_id = ?")
-                    .bind(.integer(rowID), .integer(stream.id)).run()
-                try db.statement("UPDATE sample SET stream_id = ? WHERE id = ?").bind(.integer(otherStream), .integer(rowID)).run()
-                continue
-            }
-            try recordRevision(of: row, reason: reason, replacedBy: nil, stream: stream, pending: true)
-            try removeSample(rowID, day: row.day)
-        }
+    }
+
+    private func roadHasWatchSamples(_ layerID: Int64, since day: LocalDay) throws(StoreError) -> Bool {
+        let select = try db.statement("""
+            SELECT 1 FROM sample s JOIN writer w ON w.id = s.writer_id
+            WHERE s.layer_id = ? AND w.is_watch = 1 AND s.day >= ? LIMIT 1
+            """)
+        select.bind(.integer(layerID), .integer(Int64(day.daysSinceEpoch)))
+        return try select.step()
     }
 
     // MARK: - Revision history
 
+    /// Records one of this road's own replacements or deletions, in its own order. `oldAsOf`: when the road last
+    /// read the old value (R3 says "draft" by it when reading). `pending`: the road whose latest value of the
+    /// writer's day, after the batch, replaced it.
     private mutating func recordRevision(of row: SampleRow, reason: RevisionReason, replacedBy: Double?,
-                                         stream: StreamRow, pending: Bool) throws(StoreError) {
-        let provisional = try wasProvisional(row)
+                                         oldAsOf: Timestamp?, pending: Int64?) throws(StoreError) {
         try db.statement("""
             INSERT INTO revision(writer_id, day, identity, old_value, unit, was_provisional, reason, replaced_by_bpm,
-                                 at, at_offset, origin, store_revision)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT CAST(value AS INTEGER) + 1 FROM meta WHERE key = 'revision'))
+                                 at, at_offset, origin, store_revision, old_as_of)
+            VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, (SELECT CAST(value AS INTEGER) + 1 FROM meta WHERE key = 'revision'), ?)
             """)
             .bind(.integer(row.writerID), .integer(row.day), .text(row.identity), .double(row.value), .text(row.unit),
-                  .bool(provisional), .text(reason.rawValue), .double(replacedBy), .real(batch.asOf.epochSeconds),
-                  .integer(Int64(batch.asOf.offsetSeconds)), .text(batch.origin.isEmpty ? batch.stream : batch.origin))
+                  .text(reason.rawValue), .double(replacedBy), .real(asOf), .integer(Int64(batch.asOf.offsetSeconds)),
+                  .text(origin), .double(oldAsOf?.epochSeconds))
             .run()
-        if pending { pendingReplacements.append((db.lastInsertRowID, row.writerID, row.day)) }
+        if let pending { pendingReplacements.append((db.lastInsertRowID, pending, row.writerID, row.day)) }
     }
 
-    /// Whether the old value was provisional when its streams last read it (R3).
-    private func wasProvisional(_ row: SampleRow) throws(StoreError) -> Bool {
-        guard batch.store == .healthKit else { return false }
-        let select = try db.statement("""
-            SELECT w.is_watch AS is_watch,
-                   (SELECT max(st.as_of_day) FROM sample_stream ss JOIN stream st ON st.id = ss.stream_id
-                    JOIN sample s ON s.id = ss.sample_id
-                    WHERE s.store = ? AND s.identity = ?) AS as_of_day
-            FROM writer w WHERE w.id = ?
-            """)
-        select.bind(.text(batch.store.rawValue), .text(row.identity), .integer(row.writerID))
-        guard try select.step(), select.int(try select.column("is_watch")) != 0 else { return false }
-        guard let asOfDay = select.optionalInt(try select.column("as_of_day")) else { return true }
-        return row.day >= Int64(ProvisionalRule.firstProvisionalDay(readOn: LocalDay(daysSinceEpoch: Int(asOfDay))).daysSinceEpoch)
-    }
-
-    /// "draft 62, replaced by 59": after the batch, the writer's latest valid value of the same day, chosen by
-    /// R7's own rule (`DaySeries.isEarlier`), not by an ORDER BY that would restate it.
+    /// "draft 61 → 59": after the batch, the road's own latest valid value of the same writer and day, chosen by
+    /// R7's own rule (`DaySeries.isEarlier`), not by an ORDER BY that would restate it. Never another road's: the
+    /// history names what really replaced a value on its own road (R12).
     private func fillReplacements() throws(StoreError) {
-        for (revisionID, writerID, day) in pendingReplacements {
+        for (revisionID, layerID, writerID, day) in pendingReplacements {
             let select = try db.statement("""
-                SELECT \(SampleRow.qualifiedColumns), w.store AS store, w.name AS writer_name
+                SELECT s.as_of AS delivered, \(SampleRow.qualifiedColumns), w.store AS store, w.name AS writer_name
                 FROM sample s JOIN writer w ON w.id = s.writer_id
-                WHERE s.writer_id = ? AND s.day = ? AND s.in_range = 1
+                WHERE s.layer_id = ? AND s.writer_id = ? AND s.day = ? AND s.in_range = 1
                 """)
-            select.bind(.integer(writerID), .integer(day))
+            select.bind(.integer(layerID), .integer(writerID), .integer(day))
             let columns = try SampleRow.Columns(select)
-            let storeColumn = try select.column("store"), name = try select.column("writer_name")
+            let storeColumn = try select.column("store"), name = try select.column("writer_name"),
+                delivered = try select.column("delivered")
             var latest: RestingSample?
             while try select.step() {
-                guard let store = HealthStore(rawValue: select.text(storeColumn)) else { continue }
+                let row = SampleRow(select, columns)
+                guard let store = HealthStore(rawValue: select.text(storeColumn)),
+                      row.isValid(deliveredAt: select.double(delivered)) else { continue }
                 // The rule reads times and identity only: the writer's name is all it needs of the writer.
-                let sample = SampleRow(select, columns).sample(store: store, writer: Writer(store: store, name: select.text(name)))
+                let sample = row.sample(store: store, writer: Writer(store: store, name: select.text(name)))
                 if latest.map({ DaySeries.isEarlier($0, sample) }) ?? true { latest = sample }
             }
             guard let bpm = latest?.bpm else { continue }
@@ -405,18 +690,9 @@ struct BatchApplication {
         }
     }
 
-    private func streamHasWatchSamples(_ streamID: Int64, since day: LocalDay) throws(StoreError) -> Bool {
-        let select = try db.statement("""
-            SELECT 1 FROM sample_stream ss JOIN sample s ON s.id = ss.sample_id JOIN writer w ON w.id = s.writer_id
-            WHERE ss.stream_id = ? AND w.is_watch = 1 AND s.day >= ? LIMIT 1
-            """)
-        select.bind(.integer(streamID), .integer(Int64(day.daysSinceEpoch)))
-        return try select.step()
-    }
-
     // MARK: - Heart rate (R8, R9)
 
-    private mutating func upsertHeartRate(stream: StreamRow, mayRemove: Bool) throws(StoreError) {
+    private mutating func upsertHeartRate(layer: LayerRow) throws(StoreError) {
         var incoming: [HeartRateKey: HeartRateDaySummary] = [:]
         for summary in batch.heartRate {
             let writer = try writerID(summary.writer, isWatch: batch.watchWriters.contains(summary.writer.name))
@@ -424,15 +700,10 @@ struct BatchApplication {
             incoming[key, default: HeartRateDaySummary(writer: summary.writer, day: summary.day, recordKey: summary.recordKey)]
                 .merge(summary)
         }
-        // A snapshot's whole-day summaries replace the stream's earlier ones in its period.
-        if mayRemove && (batch.snapshot?.coversHeartRate == true || batch.fullResync) {
-            let fromDay = batch.fullResync ? nil : batch.snapshot?.from.map { Int64($0.localDay.daysSinceEpoch) - 1 }
-            let toDay = batch.fullResync ? nil : batch.snapshot?.to.map { Int64($0.localDay.daysSinceEpoch) + 1 }
-            let select = try db.statement("""
-                SELECT writer_id, day, record_key FROM heart_rate
-                WHERE stream_id = ? AND (? IS NULL OR day >= ?) AND (? IS NULL OR day <= ?)
-                """)
-            select.bind(.integer(stream.id), .int64(fromDay), .int64(fromDay), .int64(toDay), .int64(toDay))
+        // The same export again, or a full resync, replaces what the road said before.
+        if (layer.existed && batch.snapshot?.coversHeartRate == true) || batch.fullResync {
+            let select = try db.statement("SELECT writer_id, day, record_key FROM heart_rate WHERE layer_id = ?")
+            select.bind(.integer(layer.id))
             var stale: [HeartRateKey] = []
             let writer = try select.column("writer_id"), day = try select.column("day"), record = try select.column("record_key")
             while try select.step() {
@@ -440,36 +711,49 @@ struct BatchApplication {
                 if incoming[key] == nil { stale.append(key) }
             }
             for key in stale {
-                try db.statement("DELETE FROM heart_rate WHERE stream_id = ? AND writer_id = ? AND day = ? AND record_key = ?")
-                    .bind(.integer(stream.id), .integer(key.writer), .integer(key.day), .text(key.record)).run()
+                try db.statement("DELETE FROM heart_rate WHERE layer_id = ? AND writer_id = ? AND day = ? AND record_key = ?")
+                    .bind(.integer(layer.id), .integer(key.writer), .integer(key.day), .text(key.record)).run()
                 outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(key.day)))
             }
         }
-        for (key, summary) in incoming {
-            let select = try db.statement("""
-                SELECT not_set, sedentary, active, sedentary_min, sedentary_histogram FROM heart_rate
-                WHERE stream_id = ? AND writer_id = ? AND day = ? AND record_key = ?
-                """)
-            select.bind(.integer(stream.id), .integer(key.writer), .integer(key.day), .text(key.record))
-            let histogram = summary.histogramText
-            if try select.step(), select.int(try select.column("not_set")) == Int64(summary.notSet),
-               select.int(try select.column("sedentary")) == Int64(summary.sedentary),
-               select.int(try select.column("active")) == Int64(summary.active),
-               select.optionalDouble(try select.column("sedentary_min")) == summary.sedentaryMin,
-               select.text(try select.column("sedentary_histogram")) == histogram {
-                continue
-            }
+        for key in incoming.keys.sorted(by: { ($0.day, $0.writer, $0.record) < ($1.day, $1.writer, $1.record) }) {
+            let summary = incoming[key]!
+            // A record deleted after this road read it stays deleted (R4).
+            if facts.storeHasTombstones, !key.record.isEmpty, let deletion = try tombstone(key.record), deletion.at > asOf { continue }
+            // A newer snapshot of the stream covering the day speaks for it: this one's summary is not kept.
+            if facts.newerSnapshots.values.contains(where: { $0.covers(day: key.day) }) { continue }
+            if layer.existed || !layer.snapshot, try heartRateUnchanged(key, summary, layer: layer) { continue }
             try db.statement("""
-                INSERT OR REPLACE INTO heart_rate(stream_id, writer_id, day, record_key, not_set, sedentary, active,
-                                                  sedentary_min, sedentary_histogram)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT OR REPLACE INTO heart_rate(layer_id, writer_id, day, record_key, as_of, not_set, sedentary,
+                                                  active, sedentary_min, sedentary_histogram)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
-                .bind(.integer(stream.id), .integer(key.writer), .integer(key.day), .text(key.record),
-                      .integer(Int64(summary.notSet)), .integer(Int64(summary.sedentary)), .integer(Int64(summary.active)),
-                      .double(summary.sedentaryMin), .text(histogram)).run()
+                .bind(.integer(layer.id), .integer(key.writer), .integer(key.day), .text(key.record), .real(asOf),
+                      .integer(Int64(summary.notSet)), .integer(Int64(summary.sedentary)),
+                      .integer(Int64(summary.active)), .double(summary.sedentaryMin), .text(summary.histogramText)).run()
             outcome.heartRateSummaries += 1
             outcome.changedDays.insert(summary.day)
         }
+    }
+
+    /// Whether the road holds this summary already, as it is (then only when it was delivered moves).
+    private func heartRateUnchanged(_ key: HeartRateKey, _ summary: HeartRateDaySummary,
+                                    layer: LayerRow) throws(StoreError) -> Bool {
+        let select = try db.statement("""
+            SELECT not_set, sedentary, active, sedentary_min, sedentary_histogram, as_of FROM heart_rate
+            WHERE layer_id = ? AND writer_id = ? AND day = ? AND record_key = ?
+            """)
+        select.bind(.integer(layer.id), .integer(key.writer), .integer(key.day), .text(key.record))
+        guard try select.step(), select.int(try select.column("not_set")) == Int64(summary.notSet),
+              select.int(try select.column("sedentary")) == Int64(summary.sedentary),
+              select.int(try select.column("active")) == Int64(summary.active),
+              select.optionalDouble(try select.column("sedentary_min")) == summary.sedentaryMin,
+              select.text(try select.column("sedentary_histogram")) == summary.histogramText else { return false }
+        if select.double(try select.column("as_of")) != asOf {
+            try db.statement("UPDATE heart_rate SET as_of = ? WHERE layer_id = ? AND writer_id = ? AND day = ? AND record_key = ?")
+                .bind(.real(asOf), .integer(layer.id), .integer(key.writer), .integer(key.day), .text(key.record)).run()
+        }
+        return true
     }
 
     private struct HeartRateKey: Hashable {

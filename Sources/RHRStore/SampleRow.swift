@@ -1,7 +1,9 @@
 import Foundation
 import RHRCore
 
-/// A resting sample as the `sample` table holds it: the delivered fields plus the day rule's result.
+/// A resting sample as one road holds it in the `sample` table: the delivered fields plus the day rule's result.
+/// The road (`layer_id`), when it delivered the sample (`as_of`) and whether it still stands in its road
+/// (`current`) are columns of their own, outside `Column`.
 struct SampleRow: Equatable {
     var identity: String
     var uuid: String?
@@ -56,7 +58,8 @@ struct SampleRow: Equatable {
         deviceType = device?.type.map(Int64.init)
     }
 
-    /// The columns after `id` and `store`, in table order: what `init(_:_:)` reads and `bindings` binds.
+    /// The columns after `id`, `layer_id`, `store`, `as_of` and `current`, in table order: what `init(_:_:)` reads
+    /// and `bindings` binds.
     enum Column: Int, CaseIterable {
         case identity, uuid, writerID, day, offsetAssumed, start, end, offsetSeconds, timeZone, value, unit, inRange,
              recordingMethod, created, lastModified, clientRecordId, clientRecordVersion, deviceName,
@@ -80,10 +83,11 @@ struct SampleRow: Equatable {
     static let qualifiedColumns = columnNames.map { "s." + quoted($0) }.joined(separator: ", ")
     private static func quoted(_ name: String) -> String { name == "end" ? "\"end\"" : name }
 
-    static let selectByIdentity = "SELECT id, stream_id, \(columns) FROM sample WHERE store = ? AND identity = ?"
-    static let insert = "INSERT INTO sample(store, stream_id, \(columns)) VALUES (?, ?, "
+    /// Every road's copy of one identity.
+    static let selectByIdentity = "SELECT id, layer_id, as_of, current, \(columns) FROM sample WHERE store = ? AND identity = ?"
+    static let insert = "INSERT INTO sample(layer_id, store, as_of, current, \(columns)) VALUES (?, ?, ?, ?, "
         + Array(repeating: "?", count: columnNames.count).joined(separator: ", ") + ")"
-    static let update = "UPDATE sample SET stream_id = ?, "
+    static let update = "UPDATE sample SET as_of = ?, current = ?, "
         + columnNames.map { "\(quoted($0)) = ?" }.joined(separator: ", ") + " WHERE id = ?"
 
     /// Where each `Column` is in one statement's result, found by name once per statement.
@@ -92,7 +96,8 @@ struct SampleRow: Equatable {
 
         init(_ s: SQLiteStatement) throws(StoreError) {
             var found: [SQLColumn] = []
-            for column in Column.allCases { found.append(try s.column(column.name)) }
+            // The names worked out once (`columnNames`): a statement's columns are found for every sample applied.
+            for name in SampleRow.columnNames { found.append(try s.column(name)) }
             self.found = found
         }
 
@@ -136,6 +141,17 @@ struct SampleRow: Equatable {
     }
 
     var bpm: Double? { value.flatMap { try? RestingValue.bpm(value: $0, unit: unit) } }
+
+    /// Whether it may enter an aggregate: in range (R6) and plausibly dated against `asOf`, when it was delivered (R13).
+    func isValid(deliveredAt asOf: Double) -> Bool {
+        inRange && PlausibleTimeRule.isPlausible(start: Date(timeIntervalSince1970: start), end: Date(timeIntervalSince1970: end),
+                                                 asOf: Timestamp(epochSeconds: asOf, offsetSeconds: 0))
+    }
+
+    /// The same value as `other`, in bpm (R12: a value "replaced" by an equal one is no revision).
+    func sameValue(as other: SampleRow) -> Bool {
+        bpm == other.bpm && (bpm != nil || value == other.value)
+    }
 
     /// Back to the core's value, with the writer the caller looked up.
     func sample(store: HealthStore, writer: Writer) -> RestingSample {

@@ -5,8 +5,6 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidBatch
         /// The batch does not continue from the stream's stored cursor.
         case cursorMismatch
-        /// An export older than the newest one of its stream, not forced.
-        case olderSnapshot
         /// SQLite failed, or the file is not an rhr store.
         case database
     }

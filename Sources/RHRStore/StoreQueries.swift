@@ -53,46 +53,34 @@ public struct StoreSnapshot {
         return try select.step() ? Int64(select.text(try select.column("value"))) ?? 0 : 0
     }
 
-    /// Every resting sample whose local day is in the range, placed on its day, with its flags (R3, R5, R6); by
-    /// day, then as stored (`DaySeries` puts them in its own order, and R7 is its business, not the query's).
+    /// Every road's standing copy of every resting sample whose local day is in the range, placed on its day, with
+    /// its road and flags (R3 by its road's `asOf`, R5, R6, R13); by day, then as stored. Which road decides a
+    /// writer's day (R12) is `DaySeries.standing`'s business, and R7 `DaySeries`'s, not the query's.
     public func samples(from: LocalDay? = nil, to: LocalDay? = nil) throws(StoreError) -> [DaySample] {
         let writers = try loadWriters()
-        let streams = try loadStreams()
-        // R3 is judged against the newest read of any road that delivered the sample.
-        let links = try db.statement("""
-            SELECT ss.sample_id, ss.stream_id FROM sample s CROSS JOIN sample_stream ss ON ss.sample_id = s.id
-            WHERE s.day >= ? AND s.day <= ?
-            """)
-        links.bind(StoreSnapshot.dayBounds(from, to))
-        let linkSample = try links.column("sample_id"), linkStream = try links.column("stream_id")
-        var newestStream: [Int64: Int64] = [:]
-        while try links.step() {
-            let sample = links.int(linkSample), stream = links.int(linkStream)
-            if let known = newestStream[sample],
-               (streams[known]?.asOf?.epochSeconds ?? -.infinity, -known)
-                >= (streams[stream]?.asOf?.epochSeconds ?? -.infinity, -stream) { continue }
-            newestStream[sample] = stream
-        }
+        let layers = try loadLayers()
         let select = try db.statement("""
-            SELECT s.store, s.id, \(SampleRow.qualifiedColumns)
+            SELECT s.store, s.layer_id, s.as_of AS delivered, \(SampleRow.qualifiedColumns)
             FROM sample s
-            WHERE s.day >= ? AND s.day <= ?
+            WHERE s.day >= ? AND s.day <= ? AND s.current = 1
             ORDER BY s.day, s.id
             """)
         select.bind(StoreSnapshot.dayBounds(from, to))
-        let storeColumn = try select.column("store"), id = try select.column("id"), columns = try SampleRow.Columns(select)
+        let storeColumn = try select.column("store"), layerColumn = try select.column("layer_id"),
+            delivered = try select.column("delivered"), columns = try SampleRow.Columns(select)
         var result: [DaySample] = []
         while try select.step() {
             let row = SampleRow(select, columns)
-            guard let store = HealthStore(rawValue: select.text(storeColumn)), let writer = writers[row.writerID] else { continue }
-            let stream = newestStream[select.int(id)].flatMap { streams[$0] }
+            guard let store = HealthStore(rawValue: select.text(storeColumn)), let writer = writers[row.writerID],
+                  let layer = layers[select.int(layerColumn)] else { continue }
             let day = LocalDay(daysSinceEpoch: Int(row.day))
-            let provisional = stream?.asOf.map {
-                ProvisionalRule.isProvisional(store: store, writerIsWatch: writer.isWatch, day: day, asOf: $0)
-            } ?? false
-            result.append(DaySample(sample: row.sample(store: store, writer: writer.writer), day: day,
-                                    offsetAssumed: row.offsetAssumed, provisional: provisional,
-                                    asOf: stream?.asOf, stream: stream?.stream ?? ""))
+            let sample = row.sample(store: store, writer: writer.writer)
+            let provisional = ProvisionalRule.isProvisional(store: store, writerIsWatch: writer.isWatch, day: day, asOf: layer.road.asOf!)
+            let implausible = !PlausibleTimeRule.isPlausible(
+                start: sample.start, end: sample.end, asOf: Timestamp(epochSeconds: select.double(delivered), offsetSeconds: 0))
+            result.append(DaySample(sample: sample, day: day, offsetAssumed: row.offsetAssumed, provisional: provisional,
+                                    asOf: layer.road.asOf, stream: layer.road.stream, snapshot: layer.road.snapshot,
+                                    implausibleDate: implausible))
         }
         return result
     }
@@ -102,103 +90,116 @@ public struct StoreSnapshot {
         DaySeries(try samples(from: from, to: to)).values(by: aggregation)
     }
 
-    /// Deleted and replaced values (R4), oldest first.
+    /// Deleted, replaced and superseded values (R4, R12), in `RevisionEntry.precedes` order: each road's own
+    /// history, and what each road's copies say against the road that decides (`StoreHistory`).
     public func revisions(from: LocalDay? = nil, to: LocalDay? = nil) throws(StoreError) -> [RevisionEntry] {
+        try StoreHistory(snapshot: self, from: from, to: to).entries()
+    }
+
+    /// Heart-rate summaries per writer and day (R8), never summed across roads (R12): the road that decides the
+    /// writer's resting values of the day gives them when it has heart rate that day, else the freshest road that has.
+    /// Days of implausible time (R13) are left out.
+    public func heartRateDays(from: LocalDay? = nil, to: LocalDay? = nil) throws(StoreError) -> [HeartRateDaySummary] {
         let writers = try loadWriters()
+        let layers = try loadLayers()
         let select = try db.statement("""
-            SELECT writer_id, day, identity, old_value, unit, was_provisional, reason, replaced_by_bpm, at, at_offset, origin
-            FROM revision WHERE day >= ? AND day <= ?
-            ORDER BY at, id
+            SELECT h.layer_id AS layer_id, h.writer_id AS writer_id, h.day AS day, sum(h.not_set) AS not_set,
+                   sum(h.sedentary) AS sedentary, sum(h.active) AS active, min(h.sedentary_min) AS sedentary_min,
+                   group_concat(h.sedentary_histogram) AS sedentary_histogram
+            FROM heart_rate h
+            WHERE h.day >= ? AND h.day <= ?
+            GROUP BY h.layer_id, h.writer_id, h.day
             """)
         select.bind(StoreSnapshot.dayBounds(from, to))
-        let writerID = try select.column("writer_id"), day = try select.column("day"), identity = try select.column("identity"),
-            oldValue = try select.column("old_value"), unitColumn = try select.column("unit"),
-            wasProvisional = try select.column("was_provisional"), reasonColumn = try select.column("reason"),
-            replacedBy = try select.column("replaced_by_bpm"), at = try select.column("at"),
-            atOffset = try select.column("at_offset"), origin = try select.column("origin")
-        var result: [RevisionEntry] = []
+        let layerID = try select.column("layer_id"), writerID = try select.column("writer_id"), day = try select.column("day"),
+            notSet = try select.column("not_set"), sedentary = try select.column("sedentary"),
+            active = try select.column("active"), sedentaryMin = try select.column("sedentary_min"),
+            histogram = try select.column("sedentary_histogram")
+        var candidates: [WriterDay: [(road: Road, summary: HeartRateDaySummary)]] = [:]
         while try select.step() {
-            guard let writer = writers[select.int(writerID)],
-                  let reason = RevisionReason(rawValue: select.text(reasonColumn)) else { continue }
-            let value = select.optionalDouble(oldValue) ?? .nan
-            let unit = select.text(unitColumn)
-            result.append(RevisionEntry(
-                writer: writer.writer, day: LocalDay(daysSinceEpoch: Int(select.int(day))), identity: select.text(identity),
-                oldBPM: try? RestingValue.bpm(value: value, unit: unit), oldValue: value, unit: unit,
-                wasProvisional: select.int(wasProvisional) != 0, reason: reason, replacedByBPM: select.optionalDouble(replacedBy),
-                at: Timestamp(epochSeconds: select.double(at), offsetSeconds: Int(select.int(atOffset))),
-                origin: select.text(origin)))
+            guard let writer = writers[select.int(writerID)], let layer = layers[select.int(layerID)] else { continue }
+            let key = WriterDay(writer: select.int(writerID), day: select.int(day))
+            // R13: a day no plausible sample has (before 2000, or after the road read it) is kept, not shown.
+            guard PlausibleTimeRule.isPlausible(day: LocalDay(daysSinceEpoch: Int(key.day)), asOf: layer.road.asOf) else { continue }
+            candidates[key, default: []].append((layer.road, HeartRateDaySummary(
+                writer: writer.writer, day: LocalDay(daysSinceEpoch: Int(key.day)), notSet: Int(select.int(notSet)),
+                sedentary: Int(select.int(sedentary)), active: Int(select.int(active)),
+                sedentaryMin: select.optionalDouble(sedentaryMin),
+                sedentaryHistogram: HeartRateDaySummary.histogram(fromUTF8: select.bytes(histogram)))))
+        }
+        // Where several roads have heart rate for a writer's day: the one deciding its resting values, if among them.
+        let contested = candidates.contains { $0.value.count > 1 }
+        let resting = contested ? try restingRoads(from: from, to: to, layers: layers) : [:]
+        var result: [HeartRateDaySummary] = []
+        result.reserveCapacity(candidates.count)
+        for (key, options) in candidates {
+            if options.count == 1 { result.append(options[0].summary); continue }
+            let decides = resting[key]
+            let chosen = options.first { $0.road == decides } ?? options.max { $0.road < $1.road }!
+            result.append(chosen.summary)
+        }
+        // By day, then store and writer.
+        return result.sorted { ($0.day, $0.writer.key) < ($1.day, $1.writer.key) }
+    }
+
+    /// A writer's day, by row ids.
+    struct WriterDay: Hashable {
+        var writer: Int64
+        var day: Int64
+    }
+
+    /// The road that decides each writer's day among those holding standing resting copies (R12).
+    private func restingRoads(from: LocalDay?, to: LocalDay?, layers: [Int64: LayerEntry]) throws(StoreError) -> [WriterDay: Road] {
+        let select = try db.statement("""
+            SELECT DISTINCT writer_id, day, layer_id FROM sample WHERE day >= ? AND day <= ? AND current = 1
+            """)
+        select.bind(StoreSnapshot.dayBounds(from, to))
+        let writer = try select.column("writer_id"), day = try select.column("day"), layer = try select.column("layer_id")
+        var result: [WriterDay: Road] = [:]
+        while try select.step() {
+            guard let road = layers[select.int(layer)]?.road else { continue }
+            let key = WriterDay(writer: select.int(writer), day: select.int(day))
+            if result[key].map({ $0 < road }) ?? true { result[key] = road }
         }
         return result
     }
 
-    /// Heart-rate summaries per writer and day (R8). Where several roads delivered the same writer's day,
-    /// the road with the most samples speaks for it, so nothing is counted twice.
-    public func heartRateDays(from: LocalDay? = nil, to: LocalDay? = nil) throws(StoreError) -> [HeartRateDaySummary] {
-        let writers = try loadWriters()
-        let select = try db.statement("""
-            WITH \(StoreSnapshot.speakingStreams)
-            SELECT h.writer_id AS writer_id, h.day AS day, sum(h.not_set) AS not_set, sum(h.sedentary) AS sedentary,
-                   sum(h.active) AS active, min(h.sedentary_min) AS sedentary_min,
-                   group_concat(h.sedentary_histogram) AS sedentary_histogram
-            FROM heart_rate h JOIN speaking p ON p.writer_id = h.writer_id AND p.day = h.day AND p.stream_id = h.stream_id
-            GROUP BY h.writer_id, h.day
-            ORDER BY h.day
-            """)
-        select.bind(StoreSnapshot.dayBounds(from, to))
-        let writerID = try select.column("writer_id"), day = try select.column("day"), notSet = try select.column("not_set"),
-            sedentary = try select.column("sedentary"), active = try select.column("active"),
-            sedentaryMin = try select.column("sedentary_min"), histogram = try select.column("sedentary_histogram")
-        var result: [HeartRateDaySummary] = []
-        while try select.step() {
-            guard let writer = writers[select.int(writerID)] else { continue }
-            result.append(HeartRateDaySummary(
-                writer: writer.writer, day: LocalDay(daysSinceEpoch: Int(select.int(day))), notSet: Int(select.int(notSet)),
-                sedentary: Int(select.int(sedentary)), active: Int(select.int(active)),
-                sedentaryMin: select.optionalDouble(sedentaryMin),
-                sedentaryHistogram: HeartRateDaySummary.histogram(fromUTF8: select.bytes(histogram))))
-        }
-        // Same day: by store and writer.
-        return result.sorted { ($0.day, $0.writer.key) < ($1.day, $1.writer.key) }
-    }
-
-    /// For each writer and day in the range (bound as ?1 low, ?2 high), the stream whose summaries hold the most
-    /// samples; ties go to the older stream.
-    static let speakingStreams = """
-        totals AS (
-            SELECT stream_id, writer_id, day, sum(not_set + sedentary + active) AS total FROM heart_rate
-            WHERE day >= ?1 AND day <= ?2
-            GROUP BY stream_id, writer_id, day),
-        speaking AS (
-            SELECT writer_id, day, stream_id, total FROM totals t
-            WHERE NOT EXISTS (SELECT 1 FROM totals u WHERE u.writer_id = t.writer_id AND u.day = t.day
-                              AND (u.total > t.total OR (u.total = t.total AND u.stream_id < t.stream_id))))
-        """
-
-    /// What each store holds, for the empty state (R9) and `rhr status`: the resting samples of each writer and
-    /// the heart-rate samples of the roads that speak for each writer's days, tallied by `StoreContents.tally`.
-    /// Always one entry per store.
+    /// What each store holds, for the empty state (R9) and `rhr status`: the resting samples that stand (those of
+    /// the road deciding each writer's day, R12) and the heart-rate samples `heartRateDays` gives, tallied by
+    /// `StoreContents.tally`. Always one entry per store.
     public func contents() throws(StoreError) -> [StoreContents] {
         let writers = try loadWriters()
-        let resting = try db.statement("SELECT writer_id, count(*) AS samples FROM sample GROUP BY writer_id")
-        let restingWriter = try resting.column("writer_id"), restingCount = try resting.column("samples")
-        var restingCounts: [(writer: Writer, samples: Int)] = []
-        while try resting.step() {
-            guard let writer = writers[resting.int(restingWriter)] else { continue }
-            restingCounts.append((writer.writer, Int(resting.int(restingCount))))
-        }
-        let heartRate = try db.statement("""
-            WITH \(StoreSnapshot.speakingStreams)
-            SELECT writer_id, sum(total) AS samples FROM speaking GROUP BY writer_id
+        let layers = try loadLayers()
+        // Every standing copy counts, less those of the roads that stand aside on days several roads hold.
+        let totals = try db.statement("SELECT writer_id, count(*) AS samples FROM sample WHERE current = 1 GROUP BY writer_id")
+        let totalWriter = try totals.column("writer_id"), totalCount = try totals.column("samples")
+        var restingCounts: [Int64: Int] = [:]
+        while try totals.step() { restingCounts[totals.int(totalWriter)] = Int(totals.int(totalCount)) }
+        let contested = try db.statement("""
+            WITH contested AS (
+                SELECT writer_id, day FROM sample WHERE current = 1
+                GROUP BY writer_id, day HAVING count(DISTINCT layer_id) > 1)
+            SELECT s.writer_id AS writer_id, s.day AS day, s.layer_id AS layer_id, count(*) AS samples
+            FROM contested c JOIN sample s ON s.writer_id = c.writer_id AND s.day = c.day AND s.current = 1
+            GROUP BY s.writer_id, s.day, s.layer_id
             """)
-        heartRate.bind(StoreSnapshot.dayBounds(nil, nil))
-        let heartRateWriter = try heartRate.column("writer_id"), heartRateCount = try heartRate.column("samples")
-        var heartRateCounts: [(writer: Writer, samples: Int)] = []
-        while try heartRate.step() {
-            guard let writer = writers[heartRate.int(heartRateWriter)] else { continue }
-            heartRateCounts.append((writer.writer, Int(heartRate.int(heartRateCount))))
+        let writer = try contested.column("writer_id"), day = try contested.column("day"),
+            layer = try contested.column("layer_id"), count = try contested.column("samples")
+        var roads: [WriterDay: [(road: Road, samples: Int)]] = [:]
+        while try contested.step() {
+            guard let road = layers[contested.int(layer)]?.road else { continue }
+            roads[WriterDay(writer: contested.int(writer), day: contested.int(day)), default: []]
+                .append((road, Int(contested.int(count))))
         }
-        return StoreContents.tally(resting: restingCounts, heartRate: heartRateCounts)
+        for (key, held) in roads {
+            let deciding = held.max { $0.road < $1.road }!.road
+            for h in held where h.road != deciding { restingCounts[key.writer, default: 0] -= h.samples }
+        }
+        var heartRateCounts: [WriterKey: (writer: Writer, samples: Int)] = [:]
+        for day in try heartRateDays() { heartRateCounts[day.writer.key, default: (day.writer, 0)].samples += day.total }
+        return StoreContents.tally(
+            resting: restingCounts.compactMap { id, n in writers[id].map { ($0.writer, n) } },
+            heartRate: Array(heartRateCounts.values))
     }
 
     /// Every stream the store has heard from, by store and name.
@@ -236,6 +237,63 @@ public struct StoreSnapshot {
             let writer = Writer(store: store, name: select.text(name), appName: select.optionalText(appName),
                                 bundleIdentifier: select.optionalText(bundle), productType: select.optionalText(productType))
             result[select.int(id)] = WriterEntry(writer: writer, isWatch: select.int(isWatch) != 0)
+        }
+        return result
+    }
+
+    /// A road as the store keeps it (docs/design.md R12): a live stream's state or one export's snapshot.
+    struct LayerEntry {
+        var road: Road
+        var store: HealthStore
+        var streamID: Int64
+        var origin: String
+        /// The period a snapshot covers (nil: unbounded), as instants and as days, and what it covers.
+        var from: Double?
+        var to: Double?
+        var fromDay: Int64?
+        var toDay: Int64?
+        var coversResting: Bool
+        var coversHeartRate: Bool
+
+        /// Whether it speaks for a resting sample that starts at `start`.
+        func covers(_ start: Double) -> Bool {
+            coversResting && (from.map { start >= $0 } ?? true) && (to.map { start <= $0 } ?? true)
+        }
+
+        /// Whether it speaks for a day's heart rate.
+        func covers(day: Int64) -> Bool {
+            coversHeartRate && (fromDay.map { day >= $0 } ?? true) && (toDay.map { day <= $0 } ?? true)
+        }
+
+        /// Whether it is a snapshot of `stream` read after `asOf`: one that speaks over an older snapshot (R4).
+        func isNewerSnapshot(of stream: Int64, than asOf: Double) -> Bool {
+            road.snapshot && streamID == stream && (road.asOf?.epochSeconds ?? -.infinity) > asOf
+        }
+    }
+
+    func loadLayers() throws(StoreError) -> [Int64: LayerEntry] {
+        let select = try db.statement("""
+            SELECT l.id, l.snapshot, l.as_of, l.as_of_offset, l.from_at, l.to_at, l.from_day, l.to_day, l.covers_resting,
+                   l.covers_heart_rate, l.origin, l.stream_id, st.name, st.store
+            FROM layer l JOIN stream st ON st.id = l.stream_id
+            """)
+        let id = try select.column("id"), snapshot = try select.column("snapshot"), asOf = try select.column("as_of"),
+            offset = try select.column("as_of_offset"), from = try select.column("from_at"), to = try select.column("to_at"),
+            fromDay = try select.column("from_day"), toDay = try select.column("to_day"),
+            coversResting = try select.column("covers_resting"), coversHeartRate = try select.column("covers_heart_rate"),
+            origin = try select.column("origin"),
+            streamID = try select.column("stream_id"), name = try select.column("name"), storeColumn = try select.column("store")
+        var result: [Int64: LayerEntry] = [:]
+        while try select.step() {
+            guard let store = HealthStore(rawValue: select.text(storeColumn)) else { continue }
+            let road = Road(stream: select.text(name),
+                            asOf: Timestamp(epochSeconds: select.double(asOf), offsetSeconds: Int(select.int(offset))),
+                            snapshot: select.int(snapshot) != 0)
+            result[select.int(id)] = LayerEntry(road: road, store: store, streamID: select.int(streamID),
+                                                origin: select.text(origin), from: select.optionalDouble(from),
+                                                to: select.optionalDouble(to), fromDay: select.optionalInt(fromDay),
+                                                toDay: select.optionalInt(toDay), coversResting: select.int(coversResting) != 0,
+                                                coversHeartRate: select.int(coversHeartRate) != 0)
         }
         return result
     }

@@ -118,5 +118,153 @@ enum StoreSchema {
         CREATE INDEX heart_rate_by_day ON heart_rate(day);
         CREATE INDEX heart_rate_by_record ON heart_rate(record_key) WHERE record_key <> '';
         """,
+        // 1 → 2: every road keeps what it says (docs/design.md R12). A road is a live stream's running state or one
+        // snapshot an export brought (`layer`); each holds its own copy of a sample (`sample.layer_id`), so a value
+        // can differ between roads. `current` is 0 where a newer snapshot of the same stream covers the sample or a
+        // later deletion (`tombstone`) took it; a copy a newer snapshot of its stream holds with the same value is
+        // not kept at all, nor heart rate a newer snapshot covers. Which road decides a writer's day is worked out
+        // when reading.
+        """
+        CREATE TABLE layer(
+            id INTEGER PRIMARY KEY,
+            stream_id INTEGER NOT NULL REFERENCES stream(id),
+            snapshot INTEGER NOT NULL,
+            as_of REAL NOT NULL,
+            as_of_offset INTEGER NOT NULL,
+            from_at REAL,
+            to_at REAL,
+            from_day INTEGER,
+            to_day INTEGER,
+            covers_resting INTEGER NOT NULL DEFAULT 1,
+            covers_heart_rate INTEGER NOT NULL DEFAULT 1,
+            origin TEXT NOT NULL DEFAULT ''
+        );
+        CREATE INDEX layer_by_stream ON layer(stream_id, snapshot, as_of);
+
+        -- Origins without a date: the history writes the date from the time itself, with its year when needed.
+        UPDATE stream SET origin = CASE
+            WHEN origin LIKE 'export of %' THEN 'Apple Health export'
+            WHEN origin LIKE 'Health Connect export of %' THEN 'Health Connect export'
+            WHEN origin LIKE 'Health Auto Export of %' THEN 'Health Auto Export'
+            ELSE origin END;
+        UPDATE revision SET origin = CASE
+            WHEN origin LIKE 'export of %' THEN 'Apple Health export'
+            WHEN origin LIKE 'Health Connect export of %' THEN 'Health Connect export'
+            WHEN origin LIKE 'Health Auto Export of %' THEN 'Health Auto Export'
+            ELSE origin END;
+
+        -- Version 1 kept one layer per stream: the export roads were snapshots, the others live.
+        INSERT INTO layer(id, stream_id, snapshot, as_of, as_of_offset, from_at, to_at, from_day, to_day, origin)
+        SELECT st.id, st.id, st.name IN ('apple-health-export', 'health-connect-export', 'health-auto-export'),
+               coalesce(st.as_of, 0), coalesce(st.as_of_offset, 0),
+               CASE WHEN st.name = 'health-auto-export' THEN
+                   (SELECT min(s.start) FROM sample_stream ss JOIN sample s ON s.id = ss.sample_id WHERE ss.stream_id = st.id) END,
+               CASE st.name WHEN 'apple-health-export' THEN st.as_of WHEN 'health-auto-export' THEN
+                   (SELECT max(s."end") FROM sample_stream ss JOIN sample s ON s.id = ss.sample_id WHERE ss.stream_id = st.id) END,
+               CASE WHEN st.name = 'health-auto-export' THEN
+                   (SELECT min(d) FROM (SELECT s.day AS d FROM sample_stream ss JOIN sample s ON s.id = ss.sample_id
+                                        WHERE ss.stream_id = st.id
+                                        UNION ALL SELECT day FROM heart_rate WHERE stream_id = st.id)) END,
+               CASE st.name WHEN 'apple-health-export' THEN st.as_of_day WHEN 'health-auto-export' THEN
+                   (SELECT max(d) FROM (SELECT s.day AS d FROM sample_stream ss JOIN sample s ON s.id = ss.sample_id
+                                        WHERE ss.stream_id = st.id
+                                        UNION ALL SELECT day FROM heart_rate WHERE stream_id = st.id)) END,
+               st.origin
+        FROM stream st;
+
+        CREATE TABLE road_sample(
+            id INTEGER PRIMARY KEY,
+            layer_id INTEGER NOT NULL REFERENCES layer(id),
+            store TEXT NOT NULL,
+            -- When the road last delivered it: a deletion seen later takes it (R4), one seen earlier does not.
+            as_of REAL NOT NULL,
+            current INTEGER NOT NULL DEFAULT 1,
+            identity TEXT NOT NULL,
+            uuid TEXT,
+            writer_id INTEGER NOT NULL REFERENCES writer(id),
+            day INTEGER NOT NULL,
+            offset_assumed INTEGER NOT NULL,
+            start REAL NOT NULL,
+            "end" REAL NOT NULL,
+            offset_seconds INTEGER,
+            time_zone TEXT,
+            value REAL,
+            unit TEXT NOT NULL,
+            in_range INTEGER NOT NULL,
+            recording_method INTEGER,
+            created REAL,
+            last_modified REAL,
+            client_record_id TEXT,
+            client_record_version INTEGER,
+            device_name TEXT,
+            device_manufacturer TEXT,
+            device_model TEXT,
+            device_hardware TEXT,
+            device_software TEXT,
+            device_type INTEGER,
+            -- One copy per road; also the lookup of every road's copy of an identity.
+            UNIQUE(store, identity, layer_id)
+        );
+        INSERT INTO road_sample(layer_id, store, as_of, current, identity, uuid, writer_id, day, offset_assumed, start,
+                                "end", offset_seconds, time_zone, value, unit, in_range, recording_method, created,
+                                last_modified, client_record_id, client_record_version, device_name,
+                                device_manufacturer, device_model, device_hardware, device_software, device_type)
+        SELECT l.id, s.store, l.as_of, 1, s.identity, s.uuid, s.writer_id, s.day, s.offset_assumed, s.start, s."end",
+               s.offset_seconds, s.time_zone, s.value, s.unit, s.in_range, s.recording_method, s.created,
+               s.last_modified, s.client_record_id, s.client_record_version, s.device_name, s.device_manufacturer,
+               s.device_model, s.device_hardware, s.device_software, s.device_type
+        FROM sample s JOIN sample_stream ss ON ss.sample_id = s.id JOIN layer l ON l.id = ss.stream_id;
+        DROP TABLE sample_stream;
+        DROP TABLE sample;
+        ALTER TABLE road_sample RENAME TO sample;
+        CREATE INDEX sample_by_day ON sample(day, writer_id);
+        CREATE INDEX sample_by_uuid ON sample(store, uuid) WHERE uuid IS NOT NULL;
+
+        CREATE TABLE road_heart_rate(
+            layer_id INTEGER NOT NULL REFERENCES layer(id),
+            writer_id INTEGER NOT NULL REFERENCES writer(id),
+            day INTEGER NOT NULL,
+            record_key TEXT NOT NULL,
+            as_of REAL NOT NULL,
+            not_set INTEGER NOT NULL,
+            sedentary INTEGER NOT NULL,
+            active INTEGER NOT NULL,
+            sedentary_min REAL,
+            sedentary_histogram TEXT NOT NULL,
+            PRIMARY KEY(layer_id, writer_id, day, record_key)
+        ) WITHOUT ROWID;
+        INSERT INTO road_heart_rate(layer_id, writer_id, day, record_key, as_of, not_set, sedentary, active,
+                                    sedentary_min, sedentary_histogram)
+        SELECT h.stream_id, h.writer_id, h.day, h.record_key, l.as_of, h.not_set, h.sedentary, h.active,
+               h.sedentary_min, h.sedentary_histogram
+        FROM heart_rate h JOIN layer l ON l.id = h.stream_id;
+        DROP TABLE heart_rate;
+        ALTER TABLE road_heart_rate RENAME TO heart_rate;
+        CREATE INDEX heart_rate_by_day ON heart_rate(day, writer_id);
+        CREATE INDEX heart_rate_by_record ON heart_rate(record_key) WHERE record_key <> '';
+
+        -- Deletions, by sample UUID, identity or record id, with when they were seen (R4): a road that delivers
+        -- the value with an older asOf does not bring it back, whatever the import order.
+        CREATE TABLE tombstone(
+            store TEXT NOT NULL,
+            key TEXT NOT NULL,
+            at REAL NOT NULL,
+            at_offset INTEGER NOT NULL,
+            origin TEXT NOT NULL,
+            PRIMARY KEY(store, key)
+        ) WITHOUT ROWID;
+        INSERT INTO tombstone(store, key, at, at_offset, origin)
+        SELECT w.store, r.identity, max(r.at), r.at_offset, r.origin
+        FROM revision r JOIN writer w ON w.id = r.writer_id WHERE r.reason = 'deleted'
+        GROUP BY w.store, r.identity;
+
+        -- When the old value was read (R3 judges "draft" by it, against the writer as known when reading).
+        ALTER TABLE revision ADD COLUMN old_as_of REAL;
+
+        -- Per detail, the asOf of the road that gave it: the freshest road's detail wins, in any import order.
+        ALTER TABLE writer ADD COLUMN app_name_as_of REAL;
+        ALTER TABLE writer ADD COLUMN bundle_identifier_as_of REAL;
+        ALTER TABLE writer ADD COLUMN product_type_as_of REAL;
+        """,
     ]
 }

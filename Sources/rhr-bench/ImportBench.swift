@@ -5,17 +5,20 @@ import RHRFormats
 // The import benchmark (docs/design.md section 7): on a generated export of a given size, rhr's reader against
 // `grep -c` (bare XML) and `unzip -p` (zip), wall time and peak RSS, measured side by side in one run.
 //
-//   rhr-bench import [--size MB]... [--runs N] [--seed N] [--dir DIR] [--fresh]
+//   rhr-bench import [--size MB]... [--hae-size MB] [--runs N] [--seed N] [--dir DIR] [--fresh]
 //                                      (times `rhr import` of the XML and the zip into an empty store, and the
-//                                       reader alone, against grep -c and unzip -p; rhr must be built beside it)
+//                                       reader alone, against grep -c and unzip -p; then of a Health Auto Export
+//                                       file against `jq length`; rhr must be built beside it)
 //   rhr-bench import generate --size MB --out FILE [--seed N]
 //   rhr-bench import read FILE          (the measured child: reads one export, prints what it found)
+//   rhr-bench import read-hae FILE      (the same for a Health Auto Export file)
 //
 // Options other sections take are passed over, so `scripts/bench` can hand every section the same ones.
 enum ImportBench {
     static func run(_ arguments: [String]) throws {
         switch arguments.first {
         case "read": try read(Array(arguments.dropFirst()))
+        case "read-hae": try readHealthAutoExport(Array(arguments.dropFirst()))
         case "generate": try generate(Array(arguments.dropFirst()))
         default: try measure(arguments)
         }
@@ -23,6 +26,8 @@ enum ImportBench {
 
     struct Options {
         var sizes: [Int] = []
+        /// The size of the generated Health Auto Export file; 0 leaves that part out.
+        var haeSize = 100
         var runs = 3
         var seed: UInt64 = 1
         var dir = "bench-out"
@@ -43,6 +48,9 @@ enum ImportBench {
                         guard let mb = Int(part), mb > 0 else { throw GeneratorError(message: "--size takes megabytes, e.g. 500") }
                         sizes.append(mb)
                     }
+                case "--hae-size":
+                    guard let mb = Int(try value()), mb >= 0 else { throw GeneratorError(message: "--hae-size takes megabytes, e.g. 100") }
+                    haeSize = mb
                 case "--runs":
                     guard let n = Int(try value()), n > 0 else { throw GeneratorError(message: "--runs takes a count") }
                     runs = n
@@ -69,6 +77,13 @@ enum ImportBench {
         let heartRate = batch.heartRate.reduce(0) { $0 + $1.total }
         print("records=\(file.recordsRead) resting=\(batch.resting.count) heartRate=\(heartRate) "
             + "outOfRange=\(batch.resting.filter { !$0.isInRange }.count) watches=\(batch.watchWriters.count)")
+    }
+
+    private static func readHealthAutoExport(_ arguments: [String]) throws {
+        guard let path = arguments.first else { throw GeneratorError(message: "read-hae needs a file") }
+        let file = try HealthAutoExportReader.read(path: path, options: ImportOptions(), progress: nil)
+        let batch = file.batches[0]
+        print("points=\(file.recordsRead) resting=\(batch.resting.count) heartRate=\(batch.heartRate.reduce(0) { $0 + $1.total })")
     }
 
     // MARK: - Generation
@@ -174,6 +189,57 @@ enum ImportBench {
             print("  grep counted \(grep.output.trimmingCharacters(in: .whitespacesAndNewlines)) resting lines; "
                 + "the reader: \(readXML.output.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
+        try measureHealthAutoExport(options: options, rhr: rhr, me: me, importInto: importInto)
+    }
+
+    /// docs/design.md section 7: a Health Auto Export import of any size in ≤ 64 MB, within 3 × `jq length` on the
+    /// same file (jq parses the whole document, as a reader that holds it would).
+    private static func measureHealthAutoExport(options: Options, rhr: String, me: String,
+                                                importInto: (String) -> Child.Result) throws {
+        let size = options.haeSize
+        guard size > 0 else { return }
+        let folder = "\(options.dir)/hae-\(size)MB-seed\(options.seed)"
+        let file = "\(folder)/HealthAutoExport.json"
+        let stamp = "\(folder)/stamp"
+        let version = "hae generator 1, \(size) MB, seed \(options.seed)"
+        let fm = FileManager.default
+        var summary: String
+        if !options.fresh, let text = try? String(contentsOfFile: stamp, encoding: .utf8), text.hasPrefix(version + "\n"),
+           fm.fileExists(atPath: file) {
+            summary = String(text.dropFirst(version.count + 1)).trimmingCharacters(in: .newlines)
+        } else {
+            try? fm.removeItem(atPath: folder)
+            try fm.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            log("import: generating a \(size) MB Health Auto Export file (seed \(options.seed)) in \(folder) …")
+            let stats = try HealthAutoExportGenerator(seed: options.seed).write(to: file, targetBytes: Int64(size) << 20)
+            summary = "\(megabytes(stats.bytes)) MB, \(stats.days) days, \(grouped(stats.heartRatePoints)) heart-rate points, "
+                + "\(grouped(stats.restingPoints)) resting"
+            try Data("\(version)\n\(summary)\n".utf8).write(to: URL(fileURLWithPath: stamp))
+        }
+        print("import: \(file): \(summary)")
+        _ = Child.run(["cat", file], stdout: "/dev/null")
+        let jq = best(options.runs) { Child.run(["jq", "length", file]) }
+        guard jq.status == 0 else { throw GeneratorError(message: "jq failed (status \(jq.status)): is jq installed? run scripts/setup") }
+        let imported = best(options.runs) { importInto(file) }
+        let reader = best(options.runs) { Child.run([me, "import", "read-hae", file]) }
+        for (name, m) in [("rhr import", imported), ("the reader", reader)] where m.status != 0 {
+            throw GeneratorError(message: "\(name) failed with status \(m.status): \(m.output)\(m.errors)")
+        }
+        func row(_ what: String, _ m: Child.Result, _ ratio: Bool) -> String {
+            var line = what.padding(toLength: 50, withPad: " ", startingAt: 0)
+                + String(format: "%8.3f s %8.1f MB", m.seconds, Double(m.maxRSSKB) / 1024)
+            if ratio {
+                let r = m.seconds / jq.seconds
+                line += String(format: "   %5.2f × jq (target ≤ 3: %@)", r, r <= 3 ? "met" : "missed")
+            }
+            return line
+        }
+        print("  " + row("jq length HealthAutoExport.json", jq, false))
+        print("  " + row("rhr import HealthAutoExport.json (empty store)", imported, true))
+        print("  " + row("  the reader alone (no store)", reader, false))
+        print(String(format: "  peak RSS of rhr import: %.1f MB (target ≤ 64 MB: %@)", Double(imported.maxRSSKB) / 1024,
+                     imported.maxRSSKB <= 64 * 1024 ? "met" : "missed"))
+        print("  the reader: \(reader.output.trimmingCharacters(in: .whitespacesAndNewlines))")
     }
 
     /// Runs `body` `runs` times: the median wall time, the largest peak RSS.

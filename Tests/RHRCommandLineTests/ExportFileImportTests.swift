@@ -18,29 +18,43 @@ struct ExportFileImportTests {
     @Test func twoAppleExportsInARowReplaceTheDraft() throws {
         #expect(try rhr.run(["import", apple + "/export.zip"]).status == 0)
         #expect(try rows(["--from", "2026-03-14", "--to", "2026-03-14"]).contains(
-            "2026-03-14,healthkit,Jane’s Apple Watch,latest,61,1,true,false,0"))
+            "2026-03-14,healthkit,Jane’s Apple Watch,latest,61,1,true,false,0,0"))
         let second = try rhr.run(["import", apple + "/exportar.zip"])
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stdout.contains("1 deleted"))
         let day = try rows(["--from", "2026-03-14", "--to", "2026-03-14"])
-        #expect(day.contains("2026-03-14,healthkit,Jane’s Apple Watch,latest,58,1,false,false,0"))
+        #expect(day.contains("2026-03-14,healthkit,Jane’s Apple Watch,latest,58,1,false,false,0,0"))
         #expect(!day.joined().contains(",61,"))
-        #expect(try rhr.run(["summary"]).stdout.contains("draft 61, replaced by 58 in the export of 17 Mar"))
+        #expect(try rhr.run(["summary"]).stdout.contains("draft 61 → 58 (Apple Health export, 17 Mar 21:10)"))
     }
 
-    @Test func anOlderExportIsRefusedUnlessForced() throws {
+    /// What every view of the store says: the export under each aggregation, and the summary.
+    func everything(_ sandbox: RHRSandbox) throws -> [String] {
+        try ["latest", "lowest", "mean"].flatMap { a in
+            [try sandbox.run(["export", "--aggregate", a]).stdout, try sandbox.run(["export", "--format", "json", "--aggregate", a]).stdout]
+        } + [try sandbox.run(["summary", "--days", "60"]).stdout]
+    }
+
+    @Test func anOlderExportImportedLateIsAnOlderRoadNotARefusal() throws {
         try rhr.imported(["import", apple + "/exportar.zip"])
         let before = try rhr.run(["export"]).stdout
         let older = try rhr.run(["import", apple + "/export-1.xml"])
-        #expect(older.status == 1)
-        #expect(older.stderr.contains("export-1.xml: export of 14 Mar"), "\(older.stderr)")
-        #expect(older.stderr.contains("is older than the newest"))
-        #expect(older.stderr.contains("--force"))
+        #expect(older.status == 0, "\(older.stderr)")
+        // It decides nothing the newer export holds: the trend is the newer export's (R12).
+        #expect(older.stdout.contains("0 added, 0 replaced, 0 deleted"), "\(older.stdout)")
         #expect(try rhr.run(["export"]).stdout == before)
-        // Forced, it adds back only what it has that is missing, removing nothing.
+        // Its draft of 14 Mar is in the history, replaced by the newer export's value.
+        #expect(try rhr.run(["summary"]).stdout.contains("draft 61 → 58 (Apple Health export, 17 Mar 21:10)"))
+        // The other order ends in the same store.
+        let other = try RHRSandbox()
+        try other.imported(["import", apple + "/export-1.xml"])
+        try other.imported(["import", apple + "/exportar.zip"])
+        #expect(try everything(other) == everything(rhr))
+        // --force is accepted for scripts written for older versions, and changes nothing.
         let forced = try rhr.run(["import", "--force", apple + "/export-1.xml"])
         #expect(forced.status == 0, "\(forced.stderr)")
-        #expect(forced.stdout.contains("0 deleted"))
+        #expect(forced.stdout.contains("0 added, 0 replaced, 0 deleted"))
+        #expect(try rhr.run(["import", "--help"]).stdout.contains("accepted and ignored"))
     }
 
     @Test func aTruncatedExportChangesNothing() throws {
@@ -84,6 +98,6 @@ struct ExportFileImportTests {
         let summary = try rhr.run(["summary"]).stdout
         #expect(summary.contains("heart-rate samples from Fitbit (com.fitbit.FitbitMobile), but no app writes resting heart rate"))
         #expect(summary.contains("does not derive resting heart rate"))
-        #expect(try rhr.run(["export"]).stdout == "date,store,writer,aggregate,bpm,samples,provisional,offset_assumed,out_of_range\n")
+        #expect(try rhr.run(["export"]).stdout == "date,store,writer,aggregate,bpm,samples,provisional,offset_assumed,out_of_range,implausible_date\n")
     }
 }

@@ -260,11 +260,6 @@ struct ProtocolTests {
         #expect(mixed.errorCode == "invalid_batch")
         #expect(mixed.errorMessage.contains("batch.stream"))
 
-        // An export older than the newest one applied cannot come over the socket (the JSON format has no
-        // snapshots); the folder watch meets it, and the daemon names it invalid_batch, "older export".
-        let older = ProtocolError(StoreError(.olderSnapshot, "export of 1 Nov (read …) is older than …"))
-        #expect(older.code == .invalidBatch)
-        #expect(older.message.hasPrefix("older export: export of 1 Nov"))
         #expect(ProtocolError(StoreError(.database, "disk I/O error")).code == .internalError)
 
         // After all of that the same connection still serves.

@@ -63,7 +63,7 @@ enum Fixture {
         }
         let revision = RevisionEntry(writer: watch, day: lastDay.adding(days: -2), identity: "x", oldBPM: 62,
                                      oldValue: 62, unit: "count/min", wasProvisional: true, reason: .notInNewerExport,
-                                     replacedByBPM: 59, at: asOf, origin: "export of 12 Mar")
+                                     replacedByBPM: 59, at: asOf, origin: "Apple Health export")
         var heartRate = HeartRateDaySummary(writer: watch, day: lastDay)
         for v in [52.0, 54, 61, 63, 70] { heartRate.add(bpm: v, context: .sedentary) }
         heartRate.add(bpm: 120, context: .active)
@@ -73,7 +73,7 @@ enum Fixture {
             StoreContents(store: .healthConnect, restingWriters: [oura], restingSamples: days),
         ]
         let streams = [
-            StreamState(store: .healthKit, stream: "apple-health-export", asOf: asOf, origin: "export of 12 Mar", revision: 3),
+            StreamState(store: .healthKit, stream: "apple-health-export", asOf: asOf, origin: "Apple Health export", revision: 3),
             StreamState(store: .healthConnect, stream: "health-connect-export", asOf: ouraAsOf, revision: 2),
         ]
         return DashboardData(samples: samples, revisions: [revision], heartRateDays: [heartRate], contents: contents,

@@ -135,7 +135,7 @@ struct RenderTests {
         Fixture.press(&state, .left, .left)
         let text = Fixture.screen(state).joined(separator: "\n")
         #expect(text.contains(" Revision history"))
-        #expect(text.contains("◆ Jane’s Apple Watch: draft 62, replaced by 59 in the export of 12 Mar"))
+        #expect(text.contains("◆ Jane’s Apple Watch: draft 62 → 59 (Apple Health export, 12 Mar 21:00)"))
     }
 
     @Test("The header follows the aggregation: latest, lowest, mean")

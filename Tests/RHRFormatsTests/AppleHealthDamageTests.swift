@@ -55,11 +55,13 @@ struct AppleHealthDamageTests {
         #expect(inDoctype.message.contains("inside the document type declaration that starts at byte"))
     }
 
-    @Test("an export without ExportDate is refused: R3 needs to know when the data was read")
+    @Test("an export without ExportDate is read as of its latest end date, and says so (R3 needs a read time)")
     func missingExportDate() throws {
         let xml = "<?xml version=\"1.0\"?>\n<HealthData locale=\"en_US\">\n\(appleHealthRecord())</HealthData>\n"
-        let error = try #require(try appleHealthError(xml))
-        #expect(error.message.contains("no <ExportDate>"))
+        #expect(try appleHealthError(xml) == nil)
+        let file = try readAppleHealth(xml)
+        #expect(file.batches.first?.asOf == Timestamp.parse("2024-03-13 23:30:00 +0100"))
+        #expect(file.notes.first?.hasPrefix("no <ExportDate>") == true)
     }
 
     @Test("bad dates, numbers and missing attributes name the record's byte offset")
@@ -141,5 +143,26 @@ struct AppleHealthDamageTests {
             (error as? InputError)?.message.contains("a tag longer than") == true
                 && (error as? InputError)?.offset == appleHealthByteOffset(of: "<Record type=\"HKQuantityTypeIdentifierStepCount\"", in: xml)
         }
+    }
+
+    @Test("a tag followed by more than 1 MiB of white space is well formed: read, not refused")
+    func longWhiteSpaceAfterATag() throws {
+        let space = String(repeating: " \n\t", count: AppleHealthScanner.maxTagLength / 2)
+        for tag in [appleHealthRecord(), " <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"x\"/>",
+                    appleHealthRecord(metadata: [("HKTimeZone", "Europe/Berlin")])] {
+            let xml = appleHealthExport(tag + space)
+            let scratch = try TemporaryDirectory()
+            let path = try scratch.write("export.xml", xml)
+            for tuning in [AppleHealthReader.Tuning(), AppleHealthReader.Tuning(blockSize: 256 << 10, blocks: 2, threadedXML: true)] {
+                let file = try AppleHealthReader.read(path: path, options: ImportOptions(), progress: nil, tuning: tuning)
+                #expect(file.recordsRead == 1)
+            }
+        }
+        // After an end tag too.
+        let xml = appleHealthExport(appleHealthRecord(metadata: [("HKTimeZone", "Europe/Berlin")]).replacingOccurrences(
+            of: " </Record>", with: " </Record>" + space))
+        let scratch = try TemporaryDirectory()
+        let path = try scratch.write("export.xml", xml)
+        #expect(try AppleHealthReader.read(path: path, options: ImportOptions(), progress: nil).batches.first?.resting.count == 1)
     }
 }

@@ -122,8 +122,9 @@ struct AppleHealthReaderTests {
         #expect(batch.stream == "apple-health-export")
         #expect(batch.asOf == Timestamp.parse("2022-02-17 21:00:00 +0200"))
         #expect(batch.asOf.offsetSeconds == 7200)
-        #expect(batch.snapshot == SyncBatch.Snapshot(from: nil, to: batch.asOf, allowOlder: false))
-        #expect(batch.origin == "export of 17 Feb")
+        // From its first heart record on: a trimmed export says nothing of what came before.
+        #expect(batch.snapshot == SyncBatch.Snapshot(from: Timestamp.parse("2022-02-16 17:56:39 +0200"), to: batch.asOf))
+        #expect(batch.origin == "Apple Health export")
         #expect(batch.cursor == nil && !batch.fullResync && batch.deleted.isEmpty)
         #expect(batch.watchWriters == ["Marcell's Apple Watch"])
         #expect(batch.resting == [RestingSample(
@@ -131,12 +132,6 @@ struct AppleHealthReaderTests {
             start: appleHealthDate("2022-02-16 17:56:39 +0200"), end: appleHealthDate("2022-02-17 00:57:49 +0200"), offsetSeconds: 7200,
             timeZoneIdentifier: "Europe/Helsinki", value: 71, unit: "count/min", created: appleHealthDate("2022-02-17 12:22:00 +0200"))])
         #expect(batch.heartRate.isEmpty)
-    }
-
-    @Test("--allow-older: the option reaches the snapshot")
-    func allowOlder() throws {
-        let file = try readAppleHealth(appleHealthExport(appleHealthRecord()), options: ImportOptions(allowOlderExport: true))
-        #expect(file.batches[0].snapshot?.allowOlder == true)
     }
 
     @Test("a resting record's device is parsed by field name")

@@ -30,7 +30,7 @@ struct AppleHealthSampleTests {
         let file = try read("export-1.xml")
         let batch = try #require(file.batches.first)
         #expect(batch.asOf == Timestamp.parse("2026-03-14 08:30:00 +0100"))
-        #expect(batch.origin == "export of 14 Mar")
+        #expect(batch.origin == "Apple Health export" && batch.asOf.localDay == LocalDay("2026-03-14"))
         #expect(Set(batch.resting.map(\.writer.name)) == ["Jane’s Apple Watch", "Oura"])
         #expect(batch.watchWriters == ["Jane’s Apple Watch"])
         #expect(batch.resting.count == 42)

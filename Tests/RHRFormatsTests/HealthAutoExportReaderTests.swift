@@ -6,11 +6,11 @@ import Testing
 
 @Suite("Health Auto Export JSON")
 struct HealthAutoExportReaderTests {
-    func read(_ json: String, allowOlder: Bool = false) throws(InputError) -> ImportedFile {
+    func read(_ json: String) throws(InputError) -> ImportedFile {
         let dir = try! TemporaryDirectory()
         let path = dir.file("HealthAutoExport-2024-01-01-2024-01-07.json")
         try! Data(json.utf8).write(to: URL(fileURLWithPath: path))
-        return try HealthAutoExportReader.read(path: path, options: ImportOptions(machineZone: berlinZone, allowOlderExport: allowOlder),
+        return try HealthAutoExportReader.read(path: path, options: ImportOptions(machineZone: berlinZone),
                                                progress: nil)
     }
 
@@ -63,17 +63,17 @@ struct HealthAutoExportReaderTests {
         #expect(batch.resting.allSatisfy { !LocalDayRule.day(of: $0, machineZone: berlinZone).offsetAssumed })
     }
 
-    @Test("the batch is a snapshot of the period its points cover, on the health-auto-export stream", arguments: [false, true])
-    func batchShape(allowOlder: Bool) throws {
-        let batch = try #require(try read(Self.resting, allowOlder: allowOlder).batches.first)
+    @Test("the batch is a snapshot of the period its points cover, on the health-auto-export stream")
+    func batchShape() throws {
+        let batch = try #require(try read(Self.resting).batches.first)
         #expect(batch.store == .healthKit)
         #expect(batch.stream == "health-auto-export")
         let snapshot = try #require(batch.snapshot)
         #expect(snapshot.from?.epochSeconds == Timestamp.parse("2024-01-02 00:00:00 +0100")!.epochSeconds)
         #expect(snapshot.to?.epochSeconds == Timestamp.parse("2024-01-04 23:59:59 +0100")!.epochSeconds)
-        #expect(snapshot.allowOlder == allowOlder)
+        #expect(snapshot.coversResting && !snapshot.coversHeartRate)
         #expect(batch.asOf == Timestamp.parse("2024-01-04 23:59:59 +0100"))
-        #expect(batch.origin == "Health Auto Export of 4 Jan")
+        #expect(batch.origin == "Health Auto Export")
         #expect(batch.cursor == nil && !batch.fullResync && batch.deleted.isEmpty)
         #expect(throws: Never.self) { try batch.validate() }
         // R3: with asOf on 4 Jan, an Apple Watch value of 3 Jan is provisional, one of 2 Jan is not.
@@ -139,15 +139,19 @@ struct HealthAutoExportReaderTests {
         #expect(file.batches.first?.resting.map(\.value) == [55])
     }
 
-    @Test("only skipped metrics, or no points at all: no batch, since an empty snapshot covers no period")
+    @Test("only skipped metrics, or no points at all: a batch that covers nothing, so the store remembers the import")
     func nothingToApply() throws {
         let file = try read("""
             {"data":{"metrics":[{"name":"step_count","units":"count","data":[{"date":"2024-01-02 00:00:00 +0100","qty":1}]},
               {"name":"resting_heart_rate","units":"count/min","data":[]}]}}
             """)
-        #expect(file.batches.isEmpty)
+        let batch = try #require(file.batches.first)
+        #expect(file.batches.count == 1)
+        #expect(batch.resting.isEmpty && batch.heartRate.isEmpty)
+        // An empty snapshot covers nothing: it replaces nothing an earlier file said.
+        #expect(batch.snapshot == SyncBatch.Snapshot(from: nil, to: nil, coversResting: false, coversHeartRate: false))
         #expect(file.skipped == ["unknown metric": 1])
-        #expect(try read("{\"data\":{\"metrics\":[]}}").batches.isEmpty)
+        #expect(try read("{\"data\":{\"metrics\":[]}}").batches.first?.snapshot?.coversResting == false)
     }
 
     @Test("units: count/s is kept as delivered for the store to convert; other units are refused by path")

@@ -18,6 +18,6 @@ struct HealthAutoExportSampleTests {
         #expect(batch.heartRate.reduce(0) { $0 + $1.total } == 7)
         #expect(file.skipped == ["unknown metric": 2])
         #expect(file.recordsRead == 17)
-        #expect(batch.origin == "Health Auto Export of 14 Mar")
+        #expect(batch.origin == "Health Auto Export" && batch.asOf.localDay == LocalDay("2026-03-14"))
     }
 }

@@ -84,18 +84,18 @@ struct HealthConnectReaderTests {
         #expect(file.skipped.isEmpty)
     }
 
-    @Test("the batch is a snapshot of the whole store on the health-connect-export stream", arguments: [false, true])
-    func batchShape(allowOlder: Bool) throws {
+    @Test("the batch is a snapshot of the whole store on the health-connect-export stream")
+    func batchShape() throws {
         let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
         try HealthConnectThreeWriters.fill(db)
         db.close()
-        let file = try HealthConnectReader.read(path: db.path, options: ImportOptions(machineZone: berlinZone, allowOlderExport: allowOlder),
+        let file = try HealthConnectReader.read(path: db.path, options: ImportOptions(machineZone: berlinZone),
                                                 progress: nil)
         let batch = try #require(file.batches.first)
         #expect(batch.store == .healthConnect)
         #expect(batch.stream == "health-connect-export")
-        #expect(batch.snapshot == SyncBatch.Snapshot(from: nil, to: nil, allowOlder: allowOlder))
+        #expect(batch.snapshot == SyncBatch.Snapshot(from: nil, to: nil))
         #expect(batch.cursor == nil)
         #expect(!batch.fullResync)
         #expect(batch.deleted.isEmpty)

@@ -116,13 +116,13 @@ struct BatchApplicationTests {
         #expect(history[0].reason == .deleted)
         #expect(history[0].wasProvisional)
         #expect(history[0].replacedByBPM == 59)
-        #expect(history[0].text.hasPrefix("draft 62, replaced by 59"))
+        #expect(history[0].text(thisYear: 2026) == "draft 62 → 59 (iphone, 28 Nov 23:55)")
         // Deleting what is already gone changes nothing.
         let again = try store.apply(live("2026-11-28T23:56:00+01:00", previous: "a2", next: "a3", deleted: ["DRAFT"]))
         #expect(again.deleted == 0)
     }
 
-    @Test func aNewerExportReplacesTheDraftAndAnOlderOneIsRefused() throws {
+    @Test func aNewerExportReplacesTheDraftAndAnOlderOneImportedLateIsAnOlderRoad() throws {
         let store = try open()
         let older = export("2026-03-14 09:00:00 +0100", [
             hk("2026-03-13 00:03:00 +0100", "2026-03-13 23:50:00 +0100", 57),
@@ -137,21 +137,22 @@ struct BatchApplicationTests {
         let outcome = try store.apply(newer)
         #expect(outcome.added == 1 && outcome.deleted == 1 && outcome.unchanged == 1)
         #expect(try store.days(aggregation: .latest).map(\.bpm) == [57, 59])
+        #expect(try store.days(aggregation: .mean).map(\.samples) == [1, 1])
         let history = try store.revisions()
-        #expect(history.map(\.text) == ["draft 62, replaced by 59 in the export of 14 Mar"])
+        #expect(history.map { $0.text(thisYear: 2026) } == ["draft 62 → 59 (Apple Health export, 14 Mar 21:00)"])
 
+        // The older export again is the same road again: nothing changes, nothing is refused.
         let before = try store.dump()
-        #expect { try store.apply(older) } throws: { error in
-            let e = error as? StoreError
-            return e?.code == .olderSnapshot && e?.message.contains("older than the newest") == true
-        }
+        let again = try store.apply(older)
+        #expect(!again.changedSomething && again.added == 0 && again.replaced == 0 && again.deleted == 0)
         #expect(try store.dump() == before)
-        // Forced, the older export adds what it has but removes nothing and does not move asOf back.
-        var forced = older
-        forced.snapshot?.allowOlder = true
-        let f = try store.apply(forced)
-        #expect(f.deleted == 0 && f.added == 1)
-        #expect(try store.streams().first?.asOf == ts("2026-03-14 21:00:00 +0100"))
+        // The other order ends in the same store: the older export, imported late, is an older road (R12).
+        let other = try HealthDatabase(path: dir.file("other.sqlite"), machineZone: utc)
+        _ = try other.apply(newer)
+        let late = try other.apply(older)
+        #expect(late.added == 0 && late.deleted == 0 && late.changedSomething)
+        #expect(try other.dump() == before)
+        #expect(try other.streams().first?.asOf == ts("2026-03-14 21:00:00 +0100"))
     }
 
     @Test func aSnapshotOnlyRemovesWhatItsOwnStreamSaid() throws {
@@ -159,10 +160,12 @@ struct BatchApplicationTests {
         let sample = hk("2026-03-10 00:03:00 +0100", "2026-03-10 23:50:00 +0100", 57, uuid: "LIVE-1")
         _ = try store.apply(live("2026-03-11T08:00:00+01:00", previous: nil, next: "a1", [sample]))
         _ = try store.apply(export("2026-03-12 09:00:00 +0100", [sample]))
-        #expect(try store.samples().count == 1)   // one sample by two roads
+        // One sample by two roads: one value, one sample behind it (R12).
+        #expect(try store.days(aggregation: .mean).map(\.samples) == [1])
         _ = try store.apply(export("2026-03-13 09:00:00 +0100", []))
         // The live road still speaks for it.
-        #expect(try store.samples().count == 1)
+        #expect(try store.days(aggregation: .mean).map(\.samples) == [1])
+        #expect(try store.samples().map(\.stream) == ["iphone"])
         _ = try store.apply(live("2026-03-13T10:00:00+01:00", previous: "a1", next: "a2", deleted: ["LIVE-1"]))
         #expect(try store.samples().isEmpty)
     }
@@ -187,8 +190,8 @@ struct BatchApplicationTests {
         _ = try store.apply(export("2026-03-12 09:00:00 +0100", [hk("2026-03-10 00:03:00 +0100", "2026-03-10 23:50:00 +0100", 57)]))
         let outcome = try store.apply(live("2026-03-12T10:00:00+01:00", previous: nil, next: "a1",
                                            [hk("2026-03-10T00:03:00+01:00", "2026-03-10T23:50:00+01:00", 57, uuid: "U-7")]))
-        #expect(outcome.added == 0)
-        #expect(try store.samples().count == 1)
+        #expect(outcome.added == 0 && outcome.unchanged == 1)
+        #expect(try store.days(aggregation: .mean).map(\.samples) == [1])
         _ = try store.apply(live("2026-03-12T11:00:00+01:00", previous: "a1", next: "a2", deleted: ["U-7"]))
         #expect(try store.samples().isEmpty)
     }
@@ -331,11 +334,18 @@ struct BatchApplicationTests {
         one.add(bpm: 61, context: .sedentary)
         liveCopy.heartRate = [one]
         _ = try store.apply(liveCopy)
-        let days = try store.heartRateDays()
+        // Never summed across roads: without resting values that day, the freshest road with heart rate speaks (R12).
+        var days = try store.heartRateDays()
+        #expect(days.count == 1)
+        #expect(days[0].total == 1 && days[0].sedentaryMin == 61)
+        // A newer export holding the day is fresher: its summary stands, whole.
+        _ = try store.apply(export("2026-11-30 08:00:00 +0100", [], heartRate: [day28]))
+        days = try store.heartRateDays()
         #expect(days.count == 1)
         #expect(days[0].total == 4 && days[0].sedentary == 3 && days[0].sedentaryMin == 61 && days[0].sedentaryMedian == 63)
-        // A newer export without that day removes its summary.
-        _ = try store.apply(export("2026-11-30 08:00:00 +0100", []))
+        #expect(try store.contents().first { $0.store == .healthKit }?.heartRateSamples == 4)
+        // A newer export without that day takes the exports' summaries; the live road's remains.
+        _ = try store.apply(export("2026-12-01 08:00:00 +0100", []))
         #expect(try store.heartRateDays().map(\.total) == [1])
     }
 

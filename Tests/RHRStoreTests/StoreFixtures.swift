@@ -23,11 +23,11 @@ func hc(_ id: String, _ time: String, offset: Int?, _ bpm: Int64, writer: Writer
 }
 
 func export(_ asOf: String, _ samples: [RestingSample], heartRate: [HeartRateDaySummary] = [],
-            allowOlder: Bool = false, watchWriters: Set<String> = []) -> SyncBatch {
+            watchWriters: Set<String> = []) -> SyncBatch {
     let t = ts(asOf)
     return SyncBatch(store: .healthKit, stream: "apple-health-export", asOf: t,
-                     snapshot: .init(from: nil, to: t, allowOlder: allowOlder), resting: samples, heartRate: heartRate,
-                     watchWriters: watchWriters, origin: "export of \(t.localDay.shortText)")
+                     snapshot: .init(from: nil, to: t), resting: samples, heartRate: heartRate,
+                     watchWriters: watchWriters, origin: "Apple Health export")
 }
 
 func live(_ asOf: String, previous: String?, next: String?, _ samples: [RestingSample] = [], deleted: [String] = [],
@@ -43,7 +43,7 @@ extension HealthDatabase {
         for s in try samples() {
             lines.append("sample \(s.day) \(s.sample.writer.key) \(s.sample.identity) \(s.sample.value) \(s.provisional) \(s.stream)")
         }
-        for r in try revisions() { lines.append("revision \(r.day) \(r.identity) \(r.reason) \(r.text)") }
+        for r in try revisions() { lines.append("revision \(r.day) \(r.identity) \(r.reason) \(r.text(thisYear: 2026))") }
         for h in try heartRateDays() { lines.append("hr \(h.day) \(h.writer.key) \(h.total) \(h.histogramText)") }
         for s in try streams() { lines.append("stream \(s.store) \(s.stream) \(s.cursor ?? "-") \(s.asOf?.iso8601 ?? "-") \(s.revision)") }
         lines.append("revision \(try revision())")

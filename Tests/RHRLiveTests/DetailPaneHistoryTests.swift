@@ -1,0 +1,65 @@
+import Foundation
+import RHRCore
+import RHRDashboard
+import RHRFormats
+import RHRLive
+import RHRScreen
+import RHRStore
+import RHRTestSupport
+import Testing
+
+/// The dashboard as the store gives it after one watch reached rhr by three roads (R12), and with an implausibly
+/// dated sample (R13): the detail pane's revision chain, the superseded copies marked, the chart's range.
+@Suite("Detail pane over several roads")
+struct DetailPaneHistoryTests {
+    func dashboard(_ files: [String], today: LocalDay) throws -> DashboardState {
+        let dir = try TemporaryDirectory()
+        let store = try HealthDatabase(path: dir.file("rhr.sqlite"), machineZone: utc)
+        for file in files {
+            _ = try store.apply(try FileImporter.read(path: SourceTree.samples + "/" + file, options: ImportOptions(machineZone: utc)).batches)
+        }
+        let data = try DashboardLoader.load(store, source: "test")
+        return DashboardState(data: data, size: TerminalSize(width: 160, height: 60), today: today)
+    }
+
+    func screen(_ state: DashboardState) -> String {
+        var buffer = ScreenBuffer(size: state.size, fill: " ")
+        DashboardRenderer.render(state, into: &buffer)
+        return buffer.lines.joined(separator: "\n")
+    }
+
+    @Test func theDetailPaneShowsTheBridgesChainAndWhichRoadDecides() throws {
+        var state = try dashboard(["apple-health/export-2.xml", "health-auto-export/HealthAutoExport-2026-03-08-2026-03-14.json",
+                                   "bridge/watch-draft-replaced.jsonl"], today: day("2026-03-17"))
+        #expect(state.cursor == day("2026-03-17"))
+        for _ in 0..<3 { _ = DashboardUpdate.update(&state, .key(.left)) }
+        #expect(state.cursor == day("2026-03-14"))
+        let text = screen(state)
+        for line in ["Jane’s Apple Watch: draft 61 → 59 (watch-draft-replaced.jsonl, 14 Mar 12:15)",
+                     "Jane’s Apple Watch: draft 59 → 58 (watch-draft-replaced.jsonl, 14 Mar 23:58)",
+                     "Jane’s Apple Watch: draft 58 → 57 (watch-draft-replaced.jsonl, 15 Mar 07:35)",
+                     "Jane’s Apple Watch: draft 57 → 58 (Apple Health export, 17 Mar 21:10)"] {
+            #expect(text.contains(line), "\(line)")
+        }
+        #expect(!text.contains("58 → 58"))
+        // The bridge's and Health Auto Export's copies are listed, marked as standing aside for the export.
+        #expect(text.contains("superseded: apple-health-export as of 17 Mar 21:10 decides this day (bridge-iphone)"), "\(text)")
+    }
+
+    @Test func anImplausiblyDatedSampleIsShownButKeptOutOfTheChartsRange() throws {
+        let dir = try TemporaryDirectory()
+        let store = try HealthDatabase(path: dir.file("rhr.sqlite"), machineZone: utc)
+        let watch = Writer(store: .healthKit, name: "Withings")
+        func sample(_ start: String, _ end: String, _ value: Double, _ uuid: String) -> RestingSample {
+            RestingSample(store: .healthKit, uuid: uuid, writer: watch, start: date(start), end: date(end), offsetSeconds: 0, value: value)
+        }
+        _ = try store.apply(SyncBatch(store: .healthKit, stream: "iphone", asOf: ts("2026-03-14T08:00:00+00:00"), resting: [
+            sample("0001-01-01T00:00:00Z", "0001-01-01T01:00:00Z", 50, "OLD"),
+            sample("2026-03-12T00:00:00Z", "2026-03-12T20:00:00Z", 57, "A"),
+            sample("2026-03-13T00:00:00Z", "2026-03-13T20:00:00Z", 58, "B"),
+        ]))
+        let index = DashboardIndex(try DashboardLoader.load(store, source: "test"))
+        #expect(index.firstDay == day("2026-03-12") && index.lastDay == day("2026-03-13"))
+        #expect(index.samples(on: day("0001-01-01")).map(\.implausibleDate) == [true])
+    }
+}
