@@ -7,7 +7,6 @@ import RHRStore
 enum DefaultCommand {
     static func run(_ invocation: Invocation) throws -> Int32 {
         if invocation.arguments.positionals.isEmpty {
-            try StorePath.preparePrivateDirectory(for: invocation.storePath)
             return try DashboardCommand.show(storePath: invocation.storePath, source: invocation.storePath,
                                              invocation: invocation)
         }

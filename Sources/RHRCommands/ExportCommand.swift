@@ -26,7 +26,7 @@ enum ExportCommand {
         guard format == "csv" || format == "json" else { throw UsageError("--format must be csv or json, not \(format)") }
         let range = try DayRange(args)
         let aggregation = try AggregationOption.parse(args)
-        let store = try openStore(invocation)
+        let store = try openStoreForReading(invocation)
         let days = DaySeries(try store.samples(from: range.from, to: range.to)).values(by: aggregation)
         if format == "csv" {
             var text = header + "\n"

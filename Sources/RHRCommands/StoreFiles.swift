@@ -29,7 +29,7 @@ enum StorePath {
     }
 }
 
-/// Opens the store the invocation names, creating its private directory when needed.
+/// Opens the store the invocation names for writing, creating it and its private directory when needed.
 func openStore(_ invocation: Invocation) throws -> HealthDatabase {
     let path = invocation.storePath
     try StorePath.preparePrivateDirectory(for: path)
@@ -37,6 +37,33 @@ func openStore(_ invocation: Invocation) throws -> HealthDatabase {
         return try HealthDatabase(path: path, machineZone: invocation.machineZone)
     } catch {
         throw CommandFailure(error.message)
+    }
+}
+
+/// Opens the store the invocation names for a command that only reads it (status, export, summary, the
+/// dashboard): read-only, so a read-only store reads, and nothing is created. Where there is no store, a
+/// `--store PATH` is a failure that says so and how to make one; the default path, before the first import,
+/// is an empty store in memory, so the command shows what it shows on an empty store.
+func openStoreForReading(_ invocation: Invocation) throws -> HealthDatabase {
+    try openStoreForReading(invocation.storePath, named: invocation.arguments.value("store") != nil,
+                            machineZone: invocation.machineZone)
+}
+
+/// `named`: the user named the path (`--store`), so no store there is a mistake to point out.
+func openStoreForReading(_ path: String, named: Bool, machineZone: TimeZone) throws -> HealthDatabase {
+    do {
+        if let store = try HealthDatabase.reading(path: path, machineZone: machineZone) { return store }
+        guard !named else { throw CommandFailure(StorePath.noStore(path)) }
+        return try HealthDatabase.empty(machineZone: machineZone)
+    } catch let error as StoreError {
+        throw CommandFailure(error.message)
+    }
+}
+
+extension StorePath {
+    /// What a reading command says about a `--store` that names no store.
+    static func noStore(_ path: String) -> String {
+        "\(path): no store there; rhr import --store \(path) FILE makes one"
     }
 }
 
