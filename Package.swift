@@ -15,11 +15,13 @@ let package = Package(
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         // The full-screen session's signal handlers and their state, in C: a handler must be async-signal-safe.
         .target(name: "CTerminalSignals"),
+        // Temporary copies of health data, kept where a signal handler can remove them (async-signal-safe, in C).
+        .target(name: "CTemporaryFiles"),
 
         // Layers, arrows pointing down only.
         .target(name: "RHRCore"),
         .target(name: "RHRJSON"),
-        .target(name: "RHRFormats", dependencies: ["RHRCore", "RHRJSON", "CArchive", "CSQLite"]),
+        .target(name: "RHRFormats", dependencies: ["RHRCore", "RHRJSON", "CArchive", "CSQLite", "CTemporaryFiles"]),
         .target(name: "RHRStore", dependencies: ["RHRCore", "CSQLite"]),
         .target(name: "RHRDaemon", dependencies: ["RHRCore", "RHRJSON", "RHRStore", "RHRFormats"]),
         // The screen model: cells, styles, keys, the device protocol. Pure: no ncurses.

@@ -9,6 +9,13 @@ public final class ArchiveReader {
         /// The member's modification time when the archive says it (a zip's DOS time is read in the
         /// machine's zone unless an extended-timestamp field gives it in UTC).
         public var modified: Date? = nil
+        /// Its uncompressed size when the archive says it up front (a streamed zip may not).
+        public var size: Int64? = nil
+        /// Where a member that is a symbolic link points (`zip -y` stores links as links); nil for others.
+        public var symlinkTarget: String? = nil
+
+        /// A directory entry: it holds nothing to read.
+        public var isDirectory: Bool { name.hasSuffix("/") }
     }
 
     public let path: String
@@ -43,7 +50,11 @@ public final class ArchiveReader {
         let name = archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
         let modified = archive_entry_mtime_is_set(entry) != 0
             ? Date(timeIntervalSince1970: Double(archive_entry_mtime(entry))) : nil
-        return Entry(name: name, modified: modified)
+        let size = archive_entry_size_is_set(entry) != 0 ? archive_entry_size(entry) : nil
+        // AE_IFLNK is a cast macro Swift cannot import.
+        let link = archive_entry_filetype(entry) & 0o170000 == 0o120000
+            ? archive_entry_symlink(entry).map { String(cString: $0) } ?? "" : nil
+        return Entry(name: name, modified: modified, size: size, symlinkTarget: link)
     }
 
     /// Reads the current member's data; 0 at its end.

@@ -7,6 +7,10 @@ public struct ImportOptions: Sendable {
     public var machineZone: TimeZone
     /// R4: apply an export older than the newest one imported (never deletes then).
     public var allowOlderExport: Bool
+    /// The most a temporary copy of the input may hold (a Health Connect database out of its zip, a pipe).
+    public var temporaryCopyLimit: Int64 = TemporaryCopyLimit.defaultBytes
+    /// Asked while a long copy runs: true stops the import (the daemon is stopping).
+    public var isCancelled: (@Sendable () -> Bool)? = nil
 
     public init(machineZone: TimeZone = .current, allowOlderExport: Bool = false) {
         self.machineZone = machineZone
