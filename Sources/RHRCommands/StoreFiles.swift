@@ -1,4 +1,5 @@
 import Foundation
+import RHRFormats
 import RHRStore
 
 /// Where the store lives and how commands open it: private directories, the default path, a temporary store.
@@ -67,22 +68,21 @@ extension StorePath {
     }
 }
 
-/// A store in a fresh private directory, removed when the value goes away.
+/// A store in a fresh private directory, removed when the value goes away, and by a signal before it ends the
+/// process (a `ScratchDirectory`): the health data of `rhr PATH` and `rhr demo` outlives neither.
 final class TemporaryStore {
-    let directory: String
-    var path: String { directory + "/rhr.sqlite" }
+    private let scratch: ScratchDirectory
+    var path: String { scratch.file("rhr.sqlite") }
 
     init() throws {
-        var template = Array((NSTemporaryDirectory() + "/rhr-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw CommandFailure("cannot create a temporary store: \(String(cString: strerror(errno)))")
+        do {
+            scratch = try ScratchDirectory(purpose: "store", files: ["rhr.sqlite"])
+        } catch {
+            throw CommandFailure("cannot create a temporary store: \(error.description)")
         }
-        directory = String(cString: made)
     }
 
     func open(machineZone: TimeZone) throws -> HealthDatabase {
         do { return try HealthDatabase(path: path, machineZone: machineZone) } catch { throw CommandFailure(error.message) }
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: directory) }
 }
