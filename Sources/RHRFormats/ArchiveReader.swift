@@ -21,9 +21,15 @@ public final class ArchiveReader {
     public let path: String
     private let handle: OpaquePointer
 
-    public init(path: String) throws(InputError) {
+    /// `seekable`: read the members as the zip's central directory lists them, seeking from one to the next
+    /// (a regular file only); else streamed from the first byte, as a reader of the whole member does.
+    public init(path: String, seekable: Bool = false) throws(InputError) {
         guard let a = archive_read_new() else { throw InputError(path: path, message: "libarchive could not start") }
-        archive_read_support_format_zip(a)
+        if seekable {
+            archive_read_support_format_zip_seekable(a)
+        } else {
+            archive_read_support_format_zip(a)
+        }
         archive_read_support_filter_none(a)
         guard archive_read_open_filename(a, path, 1 << 20) == ARCHIVE_OK else {
             let message = ArchiveReader.errorText(a)
