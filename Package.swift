@@ -2,6 +2,7 @@
 // rhr: resting heart rate from HealthKit and Health Connect, one honest per-day trend.
 // No outside packages: the toolchain plus Debian C libraries through system-library targets.
 import PackageDescription
+import class Foundation.ProcessInfo
 
 let package = Package(
     name: "rhr",
@@ -66,3 +67,10 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The fuzz targets (Fuzz/, docs/design.md section 8): only when scripts/fuzz builds them, with libFuzzer and
+// AddressSanitizer in a build directory of their own; `swift build` never sees them.
+if ProcessInfo.processInfo.environment["RHR_FUZZ"] != nil {
+    package.targets.append(.executableTarget(
+        name: "rhr-fuzz", dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRDaemon"], path: "Fuzz/Sources"))
+}
