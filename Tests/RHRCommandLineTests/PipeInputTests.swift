@@ -7,21 +7,16 @@ import Testing
 /// afterwards (docs/design.md sections 2 and 8).
 @Suite("pipes and FIFOs as inputs")
 struct PipeInputTests {
-    let rhr: RHRSandbox
-    let tmp: TemporaryDirectory
-    init() throws {
-        rhr = try RHRSandbox()
-        tmp = try TemporaryDirectory(prefix: "rhr-tmp")
-    }
-
-    var environment: [String: String] { rhr.environment.merging(["TMPDIR": tmp.path]) { $1 } }
+    /// rhr's `TMPDIR` is empty before, and must be empty after.
+    let sandbox: SandboxWithOwnTMPDIR
+    init() throws { sandbox = try SandboxWithOwnTMPDIR() }
 
     /// Runs a bash command line in the sandbox, with `RHR` naming the built rhr; the whole of it is ended after
     /// 60 s (a reader that opens a FIFO twice would wait for ever).
     func bash(_ script: String, environment extra: [String: String] = [:]) throws -> SubprocessResult {
         let bash = try #require(Subprocess.which("bash")), timeout = try #require(Subprocess.which("timeout"))
-        let env = environment.merging(["RHR": try SourceTree.builtProduct("rhr")].merging(extra) { $1 }) { $1 }
-        return try Subprocess.run(timeout, ["-s", "KILL", "60", bash, "-c", script], environment: env, directory: rhr.home)
+        let env = sandbox.environment.merging(["RHR": try SourceTree.builtProduct("rhr")].merging(extra) { $1 }) { $1 }
+        return try Subprocess.run(timeout, ["-s", "KILL", "60", bash, "-c", script], environment: env, directory: sandbox.rhr.home)
     }
 
     static let samples: [(file: String, kind: String)] = [
@@ -46,12 +41,12 @@ struct PipeInputTests {
         // The same records read and the same counts: the line after the file's name.
         let tail = { (line: String) in line.split(separator: ":", maxSplits: 2).dropFirst().joined(separator: ":") }
         #expect(tail(piped.stdout) == tail(fromFile.stdout))
-        #expect(tmp.entries().isEmpty, "left behind: \(tmp.entries())")
+        #expect(sandbox.tmp.entries().isEmpty, "left behind: \(sandbox.tmp.entries())")
     }
 
     @Test("a FIFO is read once, as it is written: rhr waits for the writer and does not open it twice")
     func fifo() throws {
-        let fifo = rhr.directory.file("export.xml")
+        let fifo = sandbox.rhr.directory.file("export.xml")
         try #require(mkfifo(fifo, 0o600) == 0)
         let file = SourceTree.samples + "/apple-health/export-1.xml"
         let result = try bash("bash -c 'sleep 0.2; cat \"\(file)\" > \"\(fifo)\"' & \"$RHR\" import '\(fifo)'")
@@ -66,7 +61,7 @@ struct PipeInputTests {
         #expect(result.status == 1)
         #expect(result.stderr.contains(": the input from the pipe is larger than 4 KiB, the limit for its temporary copy; "
             + "RHR_TEMP_LIMIT raises it"), "\(result.stderr)")
-        #expect(tmp.entries().isEmpty, "left behind: \(tmp.entries())")
+        #expect(sandbox.tmp.entries().isEmpty, "left behind: \(sandbox.tmp.entries())")
     }
 
     @Test("an empty pipe is an empty file")
