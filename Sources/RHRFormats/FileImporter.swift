@@ -4,8 +4,8 @@ import RHRCore
 /// Picks the reader for a file by its content (`InputKind`) and runs it.
 ///
 /// A file that can be read only once (a pipe, a FIFO, `<(…)`) is opened once and its kind told from its first
-/// bytes. XML and sync batches are then streamed from it; a zip, a database or Health Auto Export JSON, which
-/// their readers open more than once, is first spooled to a private temporary file no larger than
+/// bytes. XML and sync batches are then streamed from it; a zip, a database or Health Auto Export JSON, whose
+/// readers open the file by its path themselves, is first spooled to a private temporary file no larger than
 /// `ImportOptions.temporaryCopyLimit`, removed afterwards (docs/design.md sections 2 and 8).
 public enum FileImporter {
     public static func read(path: String, options: ImportOptions = ImportOptions(),
