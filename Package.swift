@@ -2,6 +2,7 @@
 // rhr: resting heart rate from HealthKit and Health Connect, one honest per-day trend.
 // No outside packages: the toolchain plus Debian C libraries through system-library targets.
 import PackageDescription
+import class Foundation.ProcessInfo
 
 let package = Package(
     name: "rhr",
@@ -17,11 +18,13 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // The full-screen session's signal handlers and their state, in C: a handler must be async-signal-safe.
         .target(name: "CTerminalSignals"),
+        // Temporary copies of health data, kept where a signal handler can remove them (async-signal-safe, in C).
+        .target(name: "CTemporaryFiles"),
 
         // Layers, arrows pointing down only.
         .target(name: "RHRCore"),
         .target(name: "RHRJSON"),
-        .target(name: "RHRFormats", dependencies: ["RHRCore", "RHRJSON", "CArchive", "CSQLite"]),
+        .target(name: "RHRFormats", dependencies: ["RHRCore", "RHRJSON", "CArchive", "CSQLite", "CTemporaryFiles"]),
         .target(name: "RHRStore", dependencies: ["RHRCore", "CSQLite"]),
         .target(name: "RHRDaemon", dependencies: ["RHRCore", "RHRJSON", "RHRStore", "RHRFormats", "CMicroHTTPD"]),
         // The screen model: cells, styles, keys, the device protocol. Pure: no ncurses.
@@ -66,3 +69,10 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The fuzz targets (Fuzz/, docs/design.md section 8): only when scripts/fuzz builds them, with libFuzzer and
+// AddressSanitizer in a build directory of their own; `swift build` never sees them.
+if ProcessInfo.processInfo.environment["RHR_FUZZ"] != nil {
+    package.targets.append(.executableTarget(
+        name: "rhr-fuzz", dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRDaemon"], path: "Fuzz/Sources"))
+}

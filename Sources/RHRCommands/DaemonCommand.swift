@@ -1,5 +1,6 @@
 import Foundation
 import RHRDaemon
+import RHRFormats
 
 /// `rhr daemon`: serves the store over a Unix socket (docs/design.md section 4) until SIGTERM or SIGINT, which
 /// let the push in flight finish and exit 0. `--watch DIR` imports exports that land in DIR; `--http ADDR:PORT`
@@ -23,6 +24,8 @@ enum DaemonCommand {
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let http = try httpConfiguration(invocation)
+        // The limit of a folder import's temporary copies (docs/design.md section 8), checked before serving.
+        do { _ = try TemporaryCopyLimit.bytes(environment: invocation.environment) } catch { throw CommandFailure(error.description) }
         try StorePath.preparePrivateDirectory(for: invocation.storePath)
         // Absolute, so a client (the dashboard) can tell whether the daemon serves the store it shows.
         var configuration = DaemonConfiguration(socketPath: socketPath(invocation), storePath: absolutePath(invocation.storePath))
@@ -36,8 +39,12 @@ enum DaemonCommand {
         } catch {
             throw CommandFailure(error.message)
         }
+        // SIGHUP and a crash remove the temporary copies of a folder import; SIGTERM and SIGINT stop the
+        // server, which lets the import stop, and whatever it left is removed on the way out.
+        TemporaryFiles.removeOnSignals()
         server.installSignalHandlers()
         server.run()
+        TemporaryFiles.removeAll()
         return 0
     }
 

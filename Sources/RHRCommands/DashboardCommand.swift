@@ -51,7 +51,7 @@ enum DashboardCommand {
                 throw CommandFailure("\(error)")
             }
             // Background reads share one connection: a live update reads only the days it changed.
-            let background = BackgroundStore(path: storePath)
+            let background = BackgroundStore(path: storePath, machineZone: invocation.machineZone)
             let session = DashboardSession(load: { () throws -> DashboardData in
                 try background.read { try DashboardLoader.load($0, source: source) }
             }, loadDays: { days in
@@ -83,12 +83,10 @@ enum DashboardCommand {
         }
     }
 
+    /// The dashboard only reads: a store it shows is opened read-only (docs/design.md section 8).
     static func open(_ storePath: String, _ invocation: Invocation) throws -> HealthDatabase {
-        do {
-            return try HealthDatabase(path: storePath, machineZone: invocation.machineZone)
-        } catch {
-            throw CommandFailure("\(error)")
-        }
+        try openStoreForReading(storePath, named: storePath == invocation.arguments.value("store"),
+                                machineZone: invocation.machineZone)
     }
 
     /// What `rhr` shows where it cannot draw the dashboard: the summary of the last two weeks.

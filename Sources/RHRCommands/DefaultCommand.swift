@@ -7,17 +7,16 @@ import RHRStore
 enum DefaultCommand {
     static func run(_ invocation: Invocation) throws -> Int32 {
         if invocation.arguments.positionals.isEmpty {
-            try StorePath.preparePrivateDirectory(for: invocation.storePath)
             return try DashboardCommand.show(storePath: invocation.storePath, source: invocation.storePath,
                                              stateKey: StorePath.absolute(invocation.storePath), invocation: invocation)
         }
+        let options = try ImportCommand.importOptions(invocation)
         let temporary = try TemporaryStore()
         let store = try temporary.open(machineZone: invocation.machineZone)
         var failed = false
         for path in invocation.arguments.positionals {
             do {
-                _ = try ImportCommand.importFile(path, into: store, options: ImportOptions(machineZone: invocation.machineZone),
-                                                 output: invocation.output)
+                _ = try ImportCommand.importFile(path, into: store, options: options, output: invocation.output)
             } catch {
                 failed = true
                 invocation.report("\(error)")

@@ -11,11 +11,11 @@ enum DemoCommand {
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let samples = try SamplesDirectory.locate(environment: invocation.environment)
+        let options = try ImportCommand.importOptions(invocation)
         let temporary = try TemporaryStore()
         let store = try temporary.open(machineZone: invocation.machineZone)
         for path in try SamplesDirectory.demoFiles(in: samples) {
-            _ = try ImportCommand.importFile(path, into: store, options: ImportOptions(machineZone: invocation.machineZone),
-                                             output: invocation.output)
+            _ = try ImportCommand.importFile(path, into: store, options: options, output: invocation.output)
         }
         return try DashboardCommand.show(storePath: temporary.path, source: "the bundled samples (a temporary store)",
                                          stateKey: "demo", invocation: invocation)

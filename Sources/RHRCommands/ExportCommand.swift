@@ -25,7 +25,7 @@ enum ExportCommand {
         guard format == "csv" || format == "json" else { throw UsageError("--format must be csv or json, not \(format)") }
         let range = try DayRange(args)
         let aggregation = try AggregationOption.parse(args)
-        let store = try openStore(invocation)
+        let store = try openStoreForReading(invocation)
         invocation.output.write(try text(store: store, json: format == "json", aggregation: aggregation, range: range))
         return 0
     }

@@ -14,8 +14,8 @@ enum ImportCommand {
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let paths = invocation.arguments.positionals
+        let options = try importOptions(invocation)
         let store = try openStore(invocation)
-        let options = ImportOptions(machineZone: invocation.machineZone)
         var failed = false
         for path in paths {
             do {
@@ -27,6 +27,20 @@ enum ImportCommand {
             }
         }
         return failed ? 1 : 0
+    }
+
+    /// What every command that imports reads files with: the machine's zone (R5) and the limit of a temporary
+    /// copy (`RHR_TEMP_LIMIT`). From here on a signal removes any temporary copy of health data before it ends
+    /// the process (docs/design.md section 8).
+    static func importOptions(_ invocation: Invocation) throws -> ImportOptions {
+        TemporaryFiles.removeOnSignals()
+        var options = ImportOptions(machineZone: invocation.machineZone)
+        do {
+            options.temporaryCopyLimit = try TemporaryCopyLimit.bytes(environment: invocation.environment)
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        return options
     }
 
     /// Reads one file, applies its batches in one transaction, and returns the result line.

@@ -9,17 +9,19 @@ enum StatusCommand {
         options: [DaemonCommand.socketOption], run: run)
 
     static func run(_ invocation: Invocation) throws -> Int32 {
-        let store = try openStore(invocation)
-        invocation.output.write(try storeReport(store))
+        let store = try openStoreForReading(invocation)
+        invocation.output.write(try storeReport(store, path: invocation.storePath))
         invocation.output.write(DaemonStatus.report(socketPath: DaemonCommand.socketPath(invocation)))
         return 0
     }
 
-    static func storeReport(_ store: HealthDatabase) throws -> String {
+    /// `path` is where the store is (or, before the first import, will be: then `store` is an empty one in memory).
+    static func storeReport(_ store: HealthDatabase, path: String) throws -> String {
         let (revision, contents, streams) = try store.read { tx throws(StoreError) in
             (try tx.revision(), try tx.contents(), try tx.streams())
         }
-        var lines = ["store: \(store.path)", "revision: \(revision)"]
+        let made = store.path == path
+        var lines = ["store: \(path)" + (made ? "" : " (none yet: rhr import FILE makes it)"), "revision: \(revision)"]
         for c in contents {
             lines.append("\(c.store.displayName): \(Wording.count(c.restingSamples, "resting sample")) from "
                 + "\(Wording.count(c.restingWriters.count, "writer")), \(Wording.count(c.heartRateSamples, "heart-rate sample")) from "

@@ -1,5 +1,6 @@
 import Foundation
 import RHRCore
+import RHRFormats
 import RHRStore
 
 /// Where the store lives and how commands open it: private directories, the default path, a temporary store.
@@ -34,7 +35,7 @@ enum StorePath {
     }
 }
 
-/// Opens the store the invocation names, creating its private directory when needed.
+/// Opens the store the invocation names for writing, creating it and its private directory when needed.
 func openStore(_ invocation: Invocation) throws -> HealthDatabase {
     let path = invocation.storePath
     try StorePath.preparePrivateDirectory(for: path)
@@ -45,22 +46,48 @@ func openStore(_ invocation: Invocation) throws -> HealthDatabase {
     }
 }
 
-/// A store in a fresh private directory, removed when the value goes away.
+/// Opens the store the invocation names for a command that only reads it (status, export, summary, the
+/// dashboard): read-only, so a read-only store reads, and nothing is created. Where there is no store, a
+/// `--store PATH` is a failure that says so and how to make one; the default path, before the first import,
+/// is an empty store in memory, so the command shows what it shows on an empty store.
+func openStoreForReading(_ invocation: Invocation) throws -> HealthDatabase {
+    try openStoreForReading(invocation.storePath, named: invocation.arguments.value("store") != nil,
+                            machineZone: invocation.machineZone)
+}
+
+/// `named`: the user named the path (`--store`), so no store there is a mistake to point out.
+func openStoreForReading(_ path: String, named: Bool, machineZone: TimeZone) throws -> HealthDatabase {
+    do {
+        if let store = try HealthDatabase.reading(path: path, machineZone: machineZone) { return store }
+        guard !named else { throw CommandFailure(StorePath.noStore(path)) }
+        return try HealthDatabase.empty(machineZone: machineZone)
+    } catch let error as StoreError {
+        throw CommandFailure(error.message)
+    }
+}
+
+extension StorePath {
+    /// What a reading command says about a `--store` that names no store.
+    static func noStore(_ path: String) -> String {
+        "\(path): no store there; rhr import --store \(path) FILE makes one"
+    }
+}
+
+/// A store in a fresh private directory, removed when the value goes away, and by a signal before it ends the
+/// process (a `ScratchDirectory`): the health data of `rhr PATH` and `rhr demo` outlives neither.
 final class TemporaryStore {
-    let directory: String
-    var path: String { directory + "/rhr.sqlite" }
+    private let scratch: ScratchDirectory
+    var path: String { scratch.file("rhr.sqlite") }
 
     init() throws {
-        var template = Array((NSTemporaryDirectory() + "/rhr-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw CommandFailure("cannot create a temporary store: \(String(cString: strerror(errno)))")
+        do {
+            scratch = try ScratchDirectory(purpose: "store", files: ["rhr.sqlite"])
+        } catch {
+            throw CommandFailure("cannot create a temporary store: \(error.description)")
         }
-        directory = String(cString: made)
     }
 
     func open(machineZone: TimeZone) throws -> HealthDatabase {
         do { return try HealthDatabase(path: path, machineZone: machineZone) } catch { throw CommandFailure(error.message) }
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: directory) }
 }

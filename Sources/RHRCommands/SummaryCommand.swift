@@ -24,7 +24,7 @@ enum SummaryCommand {
             guard let n = Int(text), n > 0 else { throw UsageError("--days must be a positive number, not \(text)") }
             count = n
         }
-        let store = try openStore(invocation)
+        let store = try openStoreForReading(invocation)
         invocation.output.write(try report(store: store, aggregation: aggregation, days: count))
         return 0
     }

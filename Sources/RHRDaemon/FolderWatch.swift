@@ -138,6 +138,12 @@ final class FolderWatch: Sendable {
         var entry = WatchImport(file: path, sha256: sha256, at: Date(), ok: false)
         let imported: ImportedFile
         do {
+            // A stopping daemon stops a long copy at once (its temporary files go with it).
+            var options = self.options
+            options.isCancelled = { [self] in isStopping }
+            if let limit = try? TemporaryCopyLimit.bytes(environment: ProcessInfo.processInfo.environment) {
+                options.temporaryCopyLimit = limit
+            }
             imported = try FileImporter.read(path: path, options: options)
         } catch {
             entry.error = error.description

@@ -9,14 +9,27 @@ public final class ArchiveReader {
         /// The member's modification time when the archive says it (a zip's DOS time is read in the
         /// machine's zone unless an extended-timestamp field gives it in UTC).
         public var modified: Date? = nil
+        /// Its uncompressed size when the archive says it up front (a streamed zip may not).
+        public var size: Int64? = nil
+        /// Where a member that is a symbolic link points (`zip -y` stores links as links); nil for others.
+        public var symlinkTarget: String? = nil
+
+        /// A directory entry: it holds nothing to read.
+        public var isDirectory: Bool { name.hasSuffix("/") }
     }
 
     public let path: String
     private let handle: OpaquePointer
 
-    public init(path: String) throws(InputError) {
+    /// `seekable`: read the members as the zip's central directory lists them, seeking from one to the next
+    /// (a regular file only); else streamed from the first byte, as a reader of the whole member does.
+    public init(path: String, seekable: Bool = false) throws(InputError) {
         guard let a = archive_read_new() else { throw InputError(path: path, message: "libarchive could not start") }
-        archive_read_support_format_zip(a)
+        if seekable {
+            archive_read_support_format_zip_seekable(a)
+        } else {
+            archive_read_support_format_zip(a)
+        }
         archive_read_support_filter_none(a)
         guard archive_read_open_filename(a, path, 1 << 20) == ARCHIVE_OK else {
             let message = ArchiveReader.errorText(a)
@@ -43,7 +56,11 @@ public final class ArchiveReader {
         let name = archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
         let modified = archive_entry_mtime_is_set(entry) != 0
             ? Date(timeIntervalSince1970: Double(archive_entry_mtime(entry))) : nil
-        return Entry(name: name, modified: modified)
+        let size = archive_entry_size_is_set(entry) != 0 ? archive_entry_size(entry) : nil
+        // AE_IFLNK is a cast macro Swift cannot import.
+        let link = archive_entry_filetype(entry) & 0o170000 == 0o120000
+            ? archive_entry_symlink(entry).map { String(cString: $0) } ?? "" : nil
+        return Entry(name: name, modified: modified, size: size, symlinkTarget: link)
     }
 
     /// Reads the current member's data; 0 at its end.

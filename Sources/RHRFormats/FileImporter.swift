@@ -2,13 +2,41 @@ import Foundation
 import RHRCore
 
 /// Picks the reader for a file by its content (`InputKind`) and runs it.
+///
+/// A file that can be read only once (a pipe, a FIFO, `<(…)`) is opened once and its kind told from its first
+/// bytes. XML and sync batches are then streamed from it; a zip, a database or Health Auto Export JSON, whose
+/// readers open the file by its path themselves, is first spooled to a private temporary file no larger than
+/// `ImportOptions.temporaryCopyLimit`, removed afterwards (docs/design.md sections 2 and 8).
 public enum FileImporter {
     public static func read(path: String, options: ImportOptions = ImportOptions(),
                             progress: ImportProgress? = nil) throws(InputError) -> ImportedFile {
-        let kind = try InputKind.detect(path: path)
+        guard let input = try OnceReadInput.open(path) else {
+            return try readFile(path: path, options: options, progress: progress)
+        }
+        let head = try input.head(InputKind.headSize)
+        let streamed: Bool
+        if ArchiveReader.looksLikeZip(head) {
+            streamed = false
+        } else {
+            let kind = try InputKind.detect(head: head, path: path)
+            streamed = kind == .appleHealthXML || kind == .syncBatches
+        }
+        if streamed {
+            return try input.whileRegistered { () throws(InputError) in
+                try readFile(path: path, options: options, progress: progress)
+            }
+        }
+        return try readSpooled(input, head: head, options: options, progress: progress)
+    }
+
+    private static func readFile(path: String, options: ImportOptions, progress: ImportProgress?) throws(InputError) -> ImportedFile {
+        let head = try ReadOnlyFile.head(path: path, count: InputKind.headSize)
+        let kind = ArchiveReader.looksLikeZip(head) ? try ZipSurvey(path: path).kind(path: path)
+                                                    : try InputKind.detect(head: head, path: path)
         do throws(InputError) {
             return try read(kind, path: path, options: options, progress: progress)
         } catch {
+            // The error says what the file was taken for: "read as a sync batch file (JSON lines): …".
             var error = error
             error.readAs = kind.readAs
             throw error
@@ -20,14 +48,82 @@ public enum FileImporter {
         switch kind {
         case .syncBatches:
             return try BatchFileReader.read(path: path, options: options, progress: progress)
-        case .healthConnectDatabase, .healthConnectZip:
+        case .healthConnectDatabase:
             return try HealthConnectReader.read(path: path, options: options, progress: progress)
-        case .appleHealthXML, .appleHealthZip:
+        case .appleHealthXML:
             return try AppleHealthReader.read(path: path, options: options, progress: progress)
         case .healthAutoExportJSON:
             return try HealthAutoExportReader.read(path: path, options: options, progress: progress)
         case .hcWebhookJSON:
             return try HCWebhookReader.read(path: path, options: options)
+        case .appleHealthZip, .healthConnectZip, .exports:
+            return try readZip(path: path, survey: try ZipSurvey(path: path), options: options, progress: progress)
+        }
+    }
+
+    /// Each store's export in the zip is read, as its own batch on its own stream (R1), and the import line
+    /// counts each. Of one store's exports only the first is read: an export is one snapshot of its stream (R4),
+    /// and two cannot be one. The others are named among what was skipped.
+    private static func readZip(path: String, survey: ZipSurvey, options: ImportOptions,
+                                progress: ImportProgress?) throws(InputError) -> ImportedFile {
+        _ = try survey.kind(path: path)   // refuses a zip without an export, naming what it holds
+        var files: [ImportedFile] = []
+        if !survey.appleExports.isEmpty {
+            let file = try AppleHealthReader.read(path: path, options: options, progress: progress)
+            files.append(noting(survey.appleExports, of: "Apple Health", in: file))
+        }
+        if !survey.healthConnectDatabases.isEmpty {
+            let file = try HealthConnectReader.read(path: path, options: options, progress: progress)
+            files.append(noting(survey.healthConnectDatabases, of: "Health Connect", in: file))
+        }
+        guard files.count > 1 else { return files[0] }
+        return ImportedFile(path: path, kind: .exports(files.map(\.kind)), batches: files.flatMap(\.batches),
+                            recordsRead: files.map(\.recordsRead).reduce(0, +),
+                            skipped: files.reduce(into: [:]) { $0.merge($1.skipped, uniquingKeysWith: +) })
+    }
+
+    /// The file, with the members of `exports` its reader did not read named among what was skipped.
+    private static func noting(_ exports: [String], of store: String, in file: ImportedFile) -> ImportedFile {
+        var file = file
+        let taken: String
+        switch file.kind {
+        case .appleHealthZip(let member), .healthConnectZip(let member): taken = member
+        default: return file
+        }
+        for other in exports where other != taken {
+            file.skipped["another \(store) export in the zip, not read (import it on its own): \(other)", default: 0] += 1
+        }
+        return file
+    }
+
+    /// Copies a once-read input to a private file and reads that; what is returned and thrown names the input.
+    private static func readSpooled(_ input: OnceReadInput, head: [UInt8], options: ImportOptions,
+                                    progress: ImportProgress?) throws(InputError) -> ImportedFile {
+        let spool: ScratchDirectory
+        do {
+            spool = try ScratchDirectory(purpose: "pipe", files: ["input"])
+        } catch {
+            throw InputError(path: input.path, message: error.description)
+        }
+        defer { spool.remove() }
+        let fd: Int32
+        do { fd = try spool.create("input") } catch { throw InputError(path: input.path, message: error.description) }
+        var copy = BoundedCopy(descriptor: fd, limit: options.temporaryCopyLimit, inputPath: input.path,
+                               what: "the input from the pipe", isCancelled: options.isCancelled)
+        let copied = Result { () throws(InputError) in
+            try copy.copy(prefix: head, from: { (buffer) throws(InputError) in try input.remaining(into: buffer) })
+        }
+        close(fd)
+        try copied.get()
+        let spooled = spool.file("input")
+        do {
+            var file = try readFile(path: spooled, options: options, progress: progress)
+            file.path = input.path
+            return file
+        } catch {
+            var named = error
+            if named.path == spooled { named.path = input.path }
+            throw named
         }
     }
 }

@@ -59,50 +59,94 @@ struct HealthConnectContents {
 
     // MARK: - Resting heart rate
 
+    /// Every bad row is found, and the first few are named: a file with damage in many rows says so at once.
+    /// Integer columns are selected with their type (`typedInteger`), so a row holding text there costs no more
+    /// than a good one, however long the text.
     private mutating func readResting(_ db: HealthConnectDatabase, _ schema: HealthConnectSchema.Present,
                                       writers: [Int64: Writer], devices: [Int64: Device]) throws(InputError) {
         let t = HealthConnectSchema.resting
+        let integers = ["time", "zone_offset", "beats_per_minute", "app_info_id", "last_modified_time",
+                        "device_info_id", "recording_method"]
+        let typed = integers.map { HealthConnectContents.typedInteger($0, present: schema.has(t, $0)) }
         let sql = """
-            SELECT row_id, typeof(uuid), length(uuid), lower(hex(uuid)), time, zone_offset, beats_per_minute,
-                   app_info_id, last_modified_time, \(schema.select(t, "device_info_id")),
-                   \(schema.select(t, "recording_method")), \(schema.select(t, "client_record_id")),
-                   \(schema.select(t, "client_record_version"))
-            FROM \(HealthConnectDatabase.quoted(t.name)) ORDER BY time, row_id
+            SELECT row_id,
+                   CASE WHEN typeof(uuid) = 'blob' AND length(uuid) = 16 THEN lower(hex(uuid)) END AS id,
+                   \(typed.joined(separator: ", ")),
+                   \(schema.select(t, "client_record_id")) AS client_record_id,
+                   CASE WHEN length(\(schema.select(t, "client_record_version"))) <= 32
+                        THEN \(schema.select(t, "client_record_version")) END AS client_record_version
+            FROM \(HealthConnectDatabase.quoted(t.name))
             """
-        var samples: [RestingSample] = []
+        var found: [(time: Int64, rowId: Int64, sample: RestingSample)] = []
+        var bad = BadRows(table: t.name)
         try db.query(sql) { row throws(InputError) in
-            let rowId = row.int64(0) ?? 0
-            func bad(_ what: String) -> InputError { db.error("\(t.name) row_id \(rowId): \(what)") }
-            guard row.text(1) == "blob", row.int64(2) == 16, let id = row.text(3) else {
-                throw bad("uuid is not 16 bytes")
-            }
-            func date(_ millis: Int64, _ column: String) throws(InputError) -> Date {
-                guard HealthConnectContents.plausibleMillis.contains(millis) else {
-                    throw bad("\(column) \(millis) is not a time (milliseconds since 1970, years 1–9999)")
+            let rowId = row.int64("row_id") ?? 0
+            do throws(BadRows.Problem) {
+                guard let id = row.text("id") else { throw BadRows.Problem("uuid is not 16 bytes") }
+                let timeMillis = try HealthConnectContents.required(row, "time")
+                let time = try HealthConnectContents.date(timeMillis, "time")
+                // A null offset stays nil: the store assumes the machine's and flags it (R5).
+                let zoneOffset = try HealthConnectContents.optional(row, "zone_offset").map { Int($0) }
+                if let zoneOffset, !(-18 * 3600...18 * 3600).contains(zoneOffset) {
+                    throw BadRows.Problem("zone_offset \(zoneOffset) is not an offset in seconds")
                 }
-                return HealthConnectContents.date(millis: millis)
+                let bpm = try HealthConnectContents.required(row, "beats_per_minute")
+                let appId = try HealthConnectContents.required(row, "app_info_id")
+                guard let writer = writers[appId] else {
+                    throw BadRows.Problem("app_info_id \(appId) has no row in application_info_table")
+                }
+                let lastModified = try HealthConnectContents.optional(row, "last_modified_time")
+                    .map { (millis) throws(BadRows.Problem) in try HealthConnectContents.date(millis, "last_modified_time") }
+                let device = try HealthConnectContents.optional(row, "device_info_id").flatMap { devices[$0] }
+                let method = try HealthConnectContents.optional(row, "recording_method").flatMap { RecordingMethod(rawValue: Int($0)) }
+                // Zero and values over 300 are kept as delivered; the store flags them (R6).
+                let sample = RestingSample.healthConnect(
+                    id: id, writer: writer, time: time, zoneOffset: zoneOffset,
+                    beatsPerMinute: bpm, device: device, recordingMethod: method, lastModified: lastModified,
+                    clientRecordId: row.text("client_record_id").flatMap { $0.isEmpty ? nil : $0 },
+                    clientRecordVersion: row.int64("client_record_version"))
+                found.append((timeMillis, rowId, sample))
+            } catch {
+                bad.add(rowId: rowId, error)
             }
-            guard let timeMillis = row.int64(4) else { throw bad("time is null") }
-            let time = try date(timeMillis, "time")
-            // A null offset stays nil: the store assumes the machine's and flags it (R5).
-            let zoneOffset = row.int64(5).map { Int($0) }
-            if let zoneOffset, !(-18 * 3600...18 * 3600).contains(zoneOffset) {
-                throw bad("zone_offset \(zoneOffset) is not an offset in seconds")
-            }
-            guard let bpm = row.int64(6) else { throw bad("beats_per_minute is null") }
-            guard let appId = row.int64(7) else { throw bad("app_info_id is null") }
-            guard let writer = writers[appId] else { throw bad("app_info_id \(appId) has no row in application_info_table") }
-            let lastModified = try row.int64(8).map { (millis) throws(InputError) in try date(millis, "last_modified_time") }
-            let device = row.int64(9).flatMap { devices[$0] }
-            let method = row.int64(10).flatMap { RecordingMethod(rawValue: Int($0)) }
-            // Zero and values over 300 are kept as delivered; the store flags them (R6).
-            samples.append(.healthConnect(
-                id: id, writer: writer, time: time, zoneOffset: zoneOffset,
-                beatsPerMinute: bpm, device: device, recordingMethod: method, lastModified: lastModified,
-                clientRecordId: row.text(11).flatMap { $0.isEmpty ? nil : $0 }, clientRecordVersion: row.int64(12)))
         }
-        resting = samples
-        restingRecords = samples.count
+        if let message = bad.message { throw db.error(message) }
+        // In time order, which the file need not keep.
+        found.sort { ($0.time, $0.rowId) < ($1.time, $1.rowId) }
+        resting = found.map(\.sample)
+        restingRecords = resting.count
+    }
+
+    /// `typeof(c) AS c_type, CASE WHEN typeof(c) IN ('integer', 'real') THEN c END AS c`: a value of another type
+    /// is told by its type alone, which SQLite finds without reading the value. An absent optional column is null.
+    static func typedInteger(_ column: String, present: Bool = true, from table: String = "") -> String {
+        guard present else { return "'null' AS \(column)_type, NULL AS \(column)" }
+        let name = table + HealthConnectDatabase.quoted(column)
+        return "typeof(\(name)) AS \(column)_type, CASE WHEN typeof(\(name)) IN ('integer', 'real') THEN \(name) END AS \(column)"
+    }
+
+    /// A typed integer column (`typedInteger`) that may be null.
+    static func optional(_ row: HealthConnectDatabase.Row, _ column: String) throws(BadRows.Problem) -> Int64? {
+        if let value = row.int64(column) { return value }
+        switch row.text(column + "_type") {
+        case "text": throw BadRows.Problem("\(column) is text, not an integer")
+        case "blob": throw BadRows.Problem("\(column) is a blob, not an integer")
+        case "real": throw BadRows.Problem("\(column) is not a whole number")
+        default: return nil
+        }
+    }
+
+    /// A typed integer column that must hold a value.
+    static func required(_ row: HealthConnectDatabase.Row, _ column: String) throws(BadRows.Problem) -> Int64 {
+        guard let value = try optional(row, column) else { throw BadRows.Problem("\(column) is null") }
+        return value
+    }
+
+    static func date(_ millis: Int64, _ column: String) throws(BadRows.Problem) -> Date {
+        guard plausibleMillis.contains(millis) else {
+            throw BadRows.Problem("\(column) \(millis) is not a time (milliseconds since 1970, years 1–9999)")
+        }
+        return date(millis: millis)
     }
 
     // MARK: - Heart rate
@@ -111,31 +155,41 @@ struct HealthConnectContents {
     /// when that is null. Health Connect has no motion context: every sample counts as "not set".
     private mutating func readHeartRate(_ db: HealthConnectDatabase, writers: [Int64: Writer],
                                         machineZone: TimeZone) throws(InputError) {
+        let typed = [("app_info_id", "h."), ("start_zone_offset", "h."), ("epoch_millis", "s."), ("beats_per_minute", "s.")]
+            .map { HealthConnectContents.typedInteger($0.0, from: $0.1) }
         let sql = """
-            SELECT h.row_id, h.app_info_id, h.start_zone_offset, s.epoch_millis, s.beats_per_minute
+            SELECT h.row_id AS row_id, \(typed.joined(separator: ", "))
             FROM \(HealthConnectDatabase.quoted(HealthConnectSchema.heartRateSeries.name)) AS s
             JOIN \(HealthConnectDatabase.quoted(HealthConnectSchema.heartRate.name)) AS h ON h.row_id = s.parent_key
             """
         var summarizer = HeartRateSummarizer()
         var count = 0
         var unusable = 0
+        var bad = BadRows(table: HealthConnectSchema.heartRate.name)
         try db.query(sql) { row throws(InputError) in
-            let rowId = row.int64(0) ?? 0
-            guard let appId = row.int64(1), let writer = writers[appId] else {
-                throw db.error("heart_rate_record_table row_id \(rowId): app_info_id "
-                    + (row.int64(1).map { "\($0) has no row in application_info_table" } ?? "is null"))
+            let rowId = row.int64("row_id") ?? 0
+            do throws(BadRows.Problem) {
+                let appId = try HealthConnectContents.required(row, "app_info_id")
+                guard let writer = writers[appId] else {
+                    throw BadRows.Problem("app_info_id \(appId) has no row in application_info_table")
+                }
+                // A sample without a usable time or value is passed over and counted.
+                guard let millis = try? HealthConnectContents.required(row, "epoch_millis"),
+                      HealthConnectContents.plausibleMillis.contains(millis),
+                      let bpm = try? HealthConnectContents.required(row, "beats_per_minute") else {
+                    unusable += 1
+                    return
+                }
+                let time = HealthConnectContents.date(millis: millis)
+                let offset = try HealthConnectContents.optional(row, "start_zone_offset").map { Int($0) }
+                let day = LocalDayRule.healthConnect(time: time, zoneOffset: offset, machineZone: machineZone).day
+                summarizer.add(writer: writer, day: day, bpm: Double(bpm), context: .notSet)
+                count += 1
+            } catch {
+                bad.add(rowId: rowId, error)
             }
-            guard let millis = row.int64(3), HealthConnectContents.plausibleMillis.contains(millis),
-                  let bpm = row.int64(4) else {
-                unusable += 1
-                return
-            }
-            let time = HealthConnectContents.date(millis: millis)
-            let day = LocalDayRule.healthConnect(time: time, zoneOffset: row.int64(2).map { Int($0) },
-                                                 machineZone: machineZone).day
-            summarizer.add(writer: writer, day: day, bpm: Double(bpm), context: .notSet)
-            count += 1
         }
+        if let message = bad.message { throw db.error(message) }
         heartRate = summarizer.result
         heartRateSamples = count
         if unusable > 0 { skipped["heart-rate sample without a usable time or value"] = unusable }
@@ -160,4 +214,33 @@ struct HealthConnectContents {
     /// Epoch milliseconds of the years 1–9999, the dates every other input can write. A time outside them is
     /// damage, and would make instants no ISO-8601 text holds (`Timestamp.iso8601` traps beyond Int64 ms).
     static let plausibleMillis: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
+}
+
+/// The bad rows of one table: the first few named with what is wrong, the rest counted.
+struct BadRows {
+    /// What is wrong with one row, in words ("time is text, not an integer").
+    struct Problem: Error {
+        var words: String
+        init(_ words: String) { self.words = words }
+    }
+
+    static let named = 3
+    let table: String
+    private var first: [String] = []
+    private(set) var count = 0
+
+    init(table: String) { self.table = table }
+
+    mutating func add(rowId: Int64, _ problem: Problem) {
+        if first.count < BadRows.named { first.append("row_id \(rowId): \(problem.words)") }
+        count += 1
+    }
+
+    /// "table row_id 6: time is text, not an integer; row_id 7: …; and 12 more rows like these"; nil when none.
+    var message: String? {
+        guard count > 0 else { return nil }
+        let more = count - first.count
+        return "\(table) " + first.joined(separator: "; ")
+            + (more > 0 ? "; and \(more) more row\(more == 1 ? "" : "s") like these" : "")
+    }
 }

@@ -1,9 +1,10 @@
 import CSQLite
 import Foundation
 
-/// A Health Connect export database opened read-only. SQLite is told the file is immutable, so it never
-/// writes to it, never creates a journal or `-shm` beside it, and never takes a lock: the user's file is
-/// left exactly as it was.
+/// A Health Connect export database. The user's own file is opened read-only and SQLite is told it is immutable,
+/// so it never writes to it, never creates a journal or `-shm` beside it, and never takes a lock: the file is
+/// left exactly as it was. A private copy (`HealthConnectScratchCopy`) is opened as any database, so SQLite
+/// applies the log copied beside it.
 final class HealthConnectDatabase {
     /// The file the user named, for errors.
     let errorPath: String
@@ -11,12 +12,15 @@ final class HealthConnectDatabase {
     let errorPrefix: String
     private let handle: OpaquePointer
 
-    init(file: String, errorPath: String, member: String?) throws(InputError) {
+    /// `privateCopy`: the file is rhr's own copy, which SQLite may write to while it applies a log.
+    init(file: String, errorPath: String, member: String?, privateCopy: Bool = false) throws(InputError) {
         self.errorPath = errorPath
         self.errorPrefix = member.map { "\($0): " } ?? ""
         var db: OpaquePointer?
-        let uri = "file:" + HealthConnectDatabase.uriEscaped(file) + "?immutable=1"
-        let status = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil)
+        let status = privateCopy
+            ? sqlite3_open_v2(file, &db, SQLITE_OPEN_READWRITE, nil)
+            : sqlite3_open_v2("file:" + HealthConnectDatabase.uriEscaped(file) + "?immutable=1", &db,
+                              SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil)
         guard status == SQLITE_OK, let db else {
             let text = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
             sqlite3_close_v2(db)
@@ -63,11 +67,15 @@ final class HealthConnectDatabase {
             throw failure()
         }
         defer { sqlite3_finalize(statement) }
+        var positions: [String: Int32] = [:]
+        for i in 0..<sqlite3_column_count(statement) {
+            if let name = sqlite3_column_name(statement, i) { positions[String(cString: name)] = i }
+        }
         while true {
             let status = sqlite3_step(statement)
             if status == SQLITE_DONE { return }
             guard status == SQLITE_ROW else { throw failure() }
-            try body(Row(statement: statement))
+            try body(Row(statement: statement, positions: positions))
         }
     }
 
@@ -80,9 +88,21 @@ final class HealthConnectDatabase {
         return error("cannot read the SQLite database: \(text)")
     }
 
-    /// One result row; columns by their index in the statement's own select list.
+    /// One result row; columns by their name (the `AS` alias), or by their index in the statement's own select list.
     struct Row {
         let statement: OpaquePointer
+        let positions: [String: Int32]
+
+        /// The column `name` as an integer; nil when it is null (or not a whole number). A name the statement does
+        /// not return is a mistake in rhr's own SQL.
+        func int64(_ name: String) -> Int64? { int64(position(name)) }
+
+        func text(_ name: String) -> String? { text(position(name)) }
+
+        private func position(_ name: String) -> Int32 {
+            guard let position = positions[name] else { preconditionFailure("no column \(name) in the query") }
+            return position
+        }
 
         func int64(_ i: Int32) -> Int64? {
             switch sqlite3_column_type(statement, i) {

@@ -19,8 +19,7 @@ public enum HealthConnectReader {
     public static let stream = "health-connect-export"
 
     public static func read(path: String, options: ImportOptions, progress: ImportProgress?) throws(InputError) -> ImportedFile {
-        try read(path: path, options: options, progress: progress,
-                 scratchRoot: FileManager.default.temporaryDirectory.path, whileExtracted: nil)
+        try read(path: path, options: options, progress: progress, scratchRoot: TemporaryFiles.defaultRoot, whileExtracted: nil)
     }
 
     /// `scratchRoot` is where the private copy of a zipped database goes; `whileExtracted` sees its path
@@ -29,8 +28,19 @@ public enum HealthConnectReader {
                      whileExtracted: ((String) -> Void)?) throws(InputError) -> ImportedFile {
         let head = try ReadOnlyFile.head(path: path, count: 16)
         if InputKind.isSQLite(head) {
-            let db = try HealthConnectDatabase(file: path, errorPath: path, member: nil)
             let total = HealthConnectScratchCopy.fileSize(path)
+            // Committed changes in a -wal (or an unfinished one in a -journal) beside the file are part of the
+            // database (docs/design.md section 2): read from a private copy of both, which SQLite brings up to date.
+            if let log = ["-wal", "-journal"].first(where: { HealthConnectScratchCopy.fileSize(path + $0) > 0 }) {
+                let copy = try HealthConnectScratchCopy.copy(database: path, log: log, root: scratchRoot, options: options)
+                defer { copy.remove() }
+                whileExtracted?(copy.file)
+                let db = try HealthConnectDatabase(file: copy.file, errorPath: path, member: nil, privateCopy: true)
+                let file = try read(db, path: path, kind: .healthConnectDatabase, memberModified: nil, options: options)
+                progress?(total, total)
+                return file
+            }
+            let db = try HealthConnectDatabase(file: path, errorPath: path, member: nil)
             let file = try read(db, path: path, kind: .healthConnectDatabase, memberModified: nil, options: options)
             progress?(total, total)
             return file
@@ -39,11 +49,11 @@ public enum HealthConnectReader {
             throw InputError(path: path, message: head.isEmpty ? "the file is empty"
                 : "not a Health Connect export: neither a zip archive nor a SQLite database")
         }
-        let copy = try HealthConnectScratchCopy.extract(zip: path, root: scratchRoot, progress: progress)
+        let copy = try HealthConnectScratchCopy.extract(zip: path, root: scratchRoot, options: options, progress: progress)
         defer { copy.remove() }
         whileExtracted?(copy.file)
-        let db = try HealthConnectDatabase(file: copy.file, errorPath: path, member: copy.member)
-        return try read(db, path: path, kind: .healthConnectZip(member: copy.member),
+        let db = try HealthConnectDatabase(file: copy.file, errorPath: path, member: copy.member, privateCopy: true)
+        return try read(db, path: path, kind: .healthConnectZip(member: copy.member ?? HealthConnectScratchCopy.name),
                         memberModified: copy.memberModified, options: options)
     }
 

@@ -1,112 +1,103 @@
 import Foundation
 
-/// The database member of a Health Connect export zip, extracted to a private temporary file so SQLite can
-/// open it: the file is 0600 inside a fresh 0700 directory, and both are removed when the import is done,
-/// also when it fails half way.
+/// A private copy of a Health Connect database that SQLite opens: the database member of an export zip, or a bare
+/// database together with the `-wal` (or `-journal`) beside it, so SQLite applies that log to the copy and never
+/// touches the user's files. The copy is 0600 in a fresh 0700 `ScratchDirectory`, no larger than the import's
+/// `temporaryCopyLimit`, and removed when the import is done, fails half way, or is ended by a signal.
 struct HealthConnectScratchCopy {
-    /// The private directory holding the copy.
-    let directory: String
-    /// The extracted database.
-    let file: String
-    /// The member's name inside the zip.
-    let member: String
+    let scratch: ScratchDirectory
+    /// The member's name inside the zip; nil for a bare database.
+    let member: String?
     /// The member's modification time in the zip, when it says: the moment the export was written.
     let memberModified: Date?
 
-    /// Finds the member by its SQLite header (its name follows nothing) and copies it out.
+    static let name = "health_connect_export.db"
+
+    /// The copied database.
+    var file: String { scratch.file(HealthConnectScratchCopy.name) }
+
+    /// Finds the first member with SQLite's header (its name follows nothing) and copies it out.
     /// `root` is where the private directory is made (the system's temporary directory by default).
-    static func extract(zip path: String, root: String, progress: ImportProgress?) throws(InputError) -> HealthConnectScratchCopy {
-        let total = HealthConnectScratchCopy.fileSize(path)
+    static func extract(zip path: String, root: String, options: ImportOptions,
+                        progress: ImportProgress?) throws(InputError) -> HealthConnectScratchCopy {
+        let total = fileSize(path)
         let archive = try ArchiveReader(path: path)
         var names: [String] = []
-        var found: HealthConnectScratchCopy?
-        do throws(InputError) {
-            while let entry = try archive.nextEntry() {
-                names.append(entry.name)
-                if entry.name.hasSuffix("/") || found != nil { continue }
-                let head = try archive.readPrefix(16)
-                guard InputKind.isSQLite(head) else { continue }
-                let directory = try makePrivateDirectory(root: root, errorPath: path)
-                let copy = HealthConnectScratchCopy(directory: directory, file: directory + "/health_connect_export.db",
-                                                    member: entry.name, memberModified: entry.modified)
-                found = copy
-                try copy.write(head: head, from: archive, zipPath: path, total: total, progress: progress)
+        while let entry = try archive.nextEntry() {
+            names.append(entry.name)
+            if entry.isDirectory || entry.symlinkTarget != nil { continue }
+            let head = try archive.readPrefix(16)
+            guard InputKind.isSQLite(head) else { continue }
+            let what = "\(entry.name): the database"
+            // A size the zip states up front is refused before anything is written.
+            if let size = entry.size, size > options.temporaryCopyLimit {
+                throw BoundedCopy.tooLarge(what, limit: options.temporaryCopyLimit, inputPath: path)
             }
+            let copy = HealthConnectScratchCopy(scratch: try scratchDirectory(root: root, for: path), member: entry.name,
+                                                memberModified: entry.modified)
+            // The directory goes with `copy` on any error below.
+            try copy.write(name, input: path) { (out) throws(InputError) in
+                var bounded = BoundedCopy(descriptor: out, limit: options.temporaryCopyLimit, inputPath: path, what: what,
+                                          isCancelled: options.isCancelled)
+                try bounded.copy(prefix: head, from: { (buffer) throws(InputError) in try archive.read(into: buffer) }) {
+                    progress?(min(archive.compressedOffset, total), total)
+                }
+            }
+            progress?(total, total)
+            return copy
+        }
+        throw InputError(path: path, message: "a zip archive without a SQLite database, so not a Health Connect export: "
+            + ArchiveReader.memberListing(names))
+    }
+
+    /// Copies a bare database and the log beside it (`path-wal` or `path-journal`, `log`) into a private
+    /// directory, where SQLite, opening the copy, replays the log's committed changes (or rolls back an
+    /// unfinished one) as it would have in the original.
+    static func copy(database path: String, log: String, root: String, options: ImportOptions) throws(InputError) -> HealthConnectScratchCopy {
+        let copy = HealthConnectScratchCopy(scratch: try scratchDirectory(root: root, for: path), member: nil, memberModified: nil)
+        var total: Int64 = 0
+        for (source, target) in [(path, name), (path + log, name + log)] {
+            let input = try ReadOnlyFile(path: source)
+            defer { input.close() }
+            try copy.write(target, input: path) { (out) throws(InputError) in
+                var bounded = BoundedCopy(descriptor: out, limit: options.temporaryCopyLimit - total, inputPath: path,
+                                          what: "the database with its \(log) file", isCancelled: options.isCancelled)
+                try bounded.copy(from: { (buffer) throws(InputError) in try input.read(into: buffer) })
+                total += bounded.written
+            }
+        }
+        return copy
+    }
+
+    /// Creates `name` in the scratch directory and hands its descriptor to `body`; on any error the whole
+    /// directory is removed. Errors name `input`, the file the user gave.
+    private func write(_ name: String, input: String, _ body: (Int32) throws(InputError) -> Void) throws(InputError) {
+        do throws(InputError) {
+            let fd: Int32
+            do { fd = try scratch.create(name) } catch { throw InputError(path: input, message: error.description) }
+            defer { close(fd) }
+            try body(fd)
         } catch {
-            found?.remove()
+            remove()
             throw error
         }
-        guard let found else {
-            throw InputError(path: path, message: "a zip archive without a SQLite database, so not a Health Connect export: "
-                + ArchiveReader.memberListing(names))
-        }
-        progress?(total, total)
-        return found
     }
 
-    /// Removes the copy and its directory (and anything SQLite might have put beside it).
+    private static func scratchDirectory(root: String, for path: String) throws(InputError) -> ScratchDirectory {
+        do {
+            return try ScratchDirectory(root: root, purpose: "health-connect", files: [name])
+        } catch {
+            throw InputError(path: path, message: error.description)
+        }
+    }
+
+    /// Removes the copy and its directory (and anything SQLite put beside it).
     func remove() {
-        try? FileManager.default.removeItem(atPath: directory)
-    }
-
-    private func write(head: [UInt8], from archive: ArchiveReader, zipPath: String, total: Int64,
-                       progress: ImportProgress?) throws(InputError) {
-        let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw InputError(path: zipPath, message: "cannot create a private temporary file: \(HealthConnectScratchCopy.errnoText())") }
-        defer { close(fd) }
-        // The umask can only narrow the mode; set it anyway so the copy is exactly owner read/write.
-        guard fchmod(fd, 0o600) == 0 else {
-            throw InputError(path: zipPath, message: "cannot make the temporary file private: \(HealthConnectScratchCopy.errnoText())")
-        }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
-        defer { buffer.deallocate() }
-        buffer.copyBytes(from: head)
-        try writeAll(fd, UnsafeRawBufferPointer(rebasing: buffer[0..<head.count]), zipPath: zipPath)
-        var sinceReport = 0
-        while true {
-            let n = try archive.read(into: buffer)
-            if n == 0 { break }
-            try writeAll(fd, UnsafeRawBufferPointer(rebasing: buffer[0..<n]), zipPath: zipPath)
-            sinceReport += n
-            if sinceReport >= 4 << 20, let progress {
-                sinceReport = 0
-                progress(min(archive.compressedOffset, total), total)
-            }
-        }
-    }
-
-    private func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, zipPath: String) throws(InputError) {
-        var written = 0
-        while written < bytes.count {
-            let w = Foundation.write(fd, bytes.baseAddress! + written, bytes.count - written)
-            if w < 0 {
-                if errno == EINTR { continue }
-                throw InputError(path: zipPath, message: "cannot write the temporary copy of the database: \(HealthConnectScratchCopy.errnoText())")
-            }
-            written += w
-        }
-    }
-
-    /// A fresh directory only the owner can enter (`mkdtemp` makes it 0700).
-    private static func makePrivateDirectory(root: String, errorPath: String) throws(InputError) -> String {
-        var template = Array((root.hasSuffix("/") ? root : root + "/").utf8CString.dropLast())
-        template += Array("rhr-health-connect-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        guard let made else {
-            throw InputError(path: errorPath, message: "cannot create a private temporary directory in \(root): \(errnoText())")
-        }
-        let directory = String(cString: made)
-        guard chmod(directory, 0o700) == 0 else {
-            try? FileManager.default.removeItem(atPath: directory)
-            throw InputError(path: errorPath, message: "cannot make the temporary directory private: \(errnoText())")
-        }
-        return directory
+        scratch.remove()
     }
 
     static func fileSize(_ path: String) -> Int64 {
         var info = stat()
         return stat(path, &info) == 0 ? Int64(info.st_size) : 0
     }
-
-    private static func errnoText() -> String { String(cString: strerror(errno)) }
 }

@@ -5,6 +5,10 @@ import RHRCore
 public struct ImportOptions: Sendable {
     /// R5: the zone whose offset is assumed for Health Connect values with a null offset.
     public var machineZone: TimeZone
+    /// The most a temporary copy of the input may hold (a Health Connect database out of its zip, a pipe).
+    public var temporaryCopyLimit: Int64 = TemporaryCopyLimit.defaultBytes
+    /// Asked while a long copy runs: true stops the import (the daemon is stopping).
+    public var isCancelled: (@Sendable () -> Bool)? = nil
 
     public init(machineZone: TimeZone = .current) {
         self.machineZone = machineZone

@@ -17,6 +17,8 @@ public enum InputKind: Sendable, Hashable, CustomStringConvertible {
     case healthAutoExportJSON
     /// What the HC Webhook app posts: Health Connect records as JSON.
     case hcWebhookJSON
+    /// A zip holding exports of both stores (an Apple Health export and a Health Connect database), each read.
+    indirect case exports([InputKind])
 
     public var description: String {
         switch self {
@@ -27,6 +29,7 @@ public enum InputKind: Sendable, Hashable, CustomStringConvertible {
         case .healthConnectZip: return "Health Connect export (zip)"
         case .healthAutoExportJSON: return "Health Auto Export JSON"
         case .hcWebhookJSON: return "HC Webhook JSON"
+        case .exports(let kinds): return kinds.map(\.description).joined(separator: " and ")
         }
     }
 
@@ -40,14 +43,23 @@ public enum InputKind: Sendable, Hashable, CustomStringConvertible {
         case .healthConnectZip: return "a Health Connect export (zip)"
         case .healthAutoExportJSON: return "a Health Auto Export file (JSON)"
         case .hcWebhookJSON: return "an HC Webhook payload (JSON)"
+        case .exports(let kinds): return kinds.map(\.readAs).joined(separator: " and ")
         }
     }
 
     /// Reads the head of the file (and of a zip's members) and names the reader, or says why none fits.
     public static func detect(path: String) throws(InputError) -> InputKind {
-        let head = try ReadOnlyFile.head(path: path, count: 64 * 1024)
+        let head = try ReadOnlyFile.head(path: path, count: headSize)
+        if ArchiveReader.looksLikeZip(head) { return try ZipSurvey(path: path).kind(path: path) }
+        return try detect(head: head, path: path)
+    }
+
+    /// How many first bytes tell a file's kind.
+    static let headSize = 64 * 1024
+
+    /// The kind the first bytes tell, or why none fits (zips are told by `ZipSurvey`).
+    static func detect(head: [UInt8], path: String) throws(InputError) -> InputKind {
         if head.isEmpty { throw InputError(path: path, message: "the file is empty") }
-        if ArchiveReader.looksLikeZip(head) { return try detectZip(path: path) }
         if let kind = detect(head: head) { return kind }
         throw InputError(path: path, message: "not a file rhr reads: expected an Apple Health export (zip or XML), "
             + "a Health Connect export (zip or .db), Health Auto Export JSON, HC Webhook JSON, or sync batches (JSON lines)")
@@ -74,20 +86,6 @@ public enum InputKind: Sendable, Hashable, CustomStringConvertible {
         let prefix = head.prefix(1024)
         return contains(prefix, "<!DOCTYPE HealthData") || contains(prefix, "<HealthData ")
             || contains(prefix, "<HealthData>")
-    }
-
-    private static func detectZip(path: String) throws(InputError) -> InputKind {
-        let archive = try ArchiveReader(path: path)
-        var names: [String] = []
-        while let entry = try archive.nextEntry() {
-            names.append(entry.name)
-            if entry.name.hasSuffix("/") { continue }
-            let head = try archive.readPrefix(1024)
-            if isAppleHealthXML(head) { return .appleHealthZip(member: entry.name) }
-            if isSQLite(head) { return .healthConnectZip(member: entry.name) }
-        }
-        throw InputError(path: path, message: "a zip archive, but neither an Apple Health nor a Health Connect export: "
-            + ArchiveReader.memberListing(names))
     }
 
     private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 || b == 0xEF || b == 0xBB || b == 0xBF }

@@ -16,10 +16,12 @@ public final class BackgroundStore: Sendable {
         self.machineZone = machineZone
     }
 
+    /// The store is opened read-only. Where there is none yet, `body` reads an empty one, and the next read
+    /// looks again (a daemon or an import may make it meanwhile).
     public func read<T: Sendable>(_ body: (HealthDatabase) throws -> T) throws -> T {
         try database.withLock { database throws -> T in
-            if database == nil { database = try HealthDatabase(path: path, machineZone: machineZone) }
-            return try body(database!)
+            if database == nil { database = try HealthDatabase.reading(path: path, machineZone: machineZone) }
+            return try body(try database ?? HealthDatabase.empty(machineZone: machineZone))
         }
     }
 }

@@ -4,72 +4,130 @@ import RHRCore
 
 /// rhr's store: one SQLite file (mode 0600, WAL) that several processes may use at once.
 /// One instance is one connection; use it from one thread at a time.
+///
+/// Opening never touches a file that is not rhr's (docs/design.md section 8): what is at the path is looked at
+/// first, by its header and then on a read-only connection, and only an rhr store (or nothing, or an empty file)
+/// is opened for writing. Readers (`reading(path:machineZone:)`) never create or change anything.
 public final class HealthDatabase {
     public let path: String
     /// R5: whose offset a null Health Connect offset assumes.
     public let machineZone: TimeZone
     let db: SQLiteConnection
 
-    /// Opens the store at `path`, creating it (mode 0600) and migrating its schema as needed.
+    /// How long first-time setup keeps trying while other processes set up the same new store.
+    static let setupPatience: Double = 15
+
+    /// Opens the store at `path` for reading and writing, creating it (mode 0600) and migrating its schema as
+    /// needed. Many processes may do this at once on one new path: each ends with the same store.
     public init(path: String, machineZone: TimeZone = .current) throws(StoreError) {
         self.path = path
         self.machineZone = machineZone
-        try HealthDatabase.createPrivately(path)
+        if path != ":memory:" {
+            switch try StoreFile.inspect(path) {
+            case .missing: try HealthDatabase.createPrivately(path)
+            case .empty: break
+            case .sqlite:
+                if let refusal = StoreFile.refusal(try StoreFile.look(at: path), path: path) { throw refusal }
+            }
+            try HealthDatabase.makePrivate(path)
+        }
         db = try SQLiteConnection(path: path)
+        if db.isReadOnly {
+            throw StoreError(.database, "\(path): the store cannot be written (permission denied); "
+                + "commands that only read it (status, export, summary, the dashboard) can")
+        }
         // The busy timeout first: another process may hold the write lock while we set up.
         try db.execute("PRAGMA busy_timeout = 10000")
-        let mode = try pragma("journal_mode", " = WAL")
-        if mode.lowercased() != "wal" && path != ":memory:" {
-            throw StoreError(.database, "\(path): cannot switch the store to WAL mode (got \(mode))")
+        try HealthDatabase.retryingWhileBusy(db) { () throws(StoreError) in
+            try setUp()
+        }
+    }
+
+    /// Opens the store at `path` for reading only, or returns nil when there is none (no file, or an empty one).
+    /// Nothing at the path is created or changed; a read-only store, or one in a read-only directory, reads.
+    /// A store of an older schema is brought up to date first when it can be written, like any rhr store.
+    public static func reading(path: String, machineZone: TimeZone = .current) throws(StoreError) -> HealthDatabase? {
+        switch try StoreFile.inspect(path) {
+        case .missing, .empty: return nil
+        case .sqlite: break
+        }
+        let connection = try StoreFile.readOnly(path)
+        let contents = try StoreFile.contents(of: connection)
+        if let refusal = StoreFile.refusal(contents, path: path) { throw refusal }
+        // An empty SQLite file is no store yet.
+        if !contents.hasTables { return nil }
+        if contents.version < StoreSchema.version {
+            return try HealthDatabase(path: path, machineZone: machineZone)
+        }
+        try connection.execute("PRAGMA busy_timeout = 10000; PRAGMA query_only = 1")
+        return HealthDatabase(path: path, machineZone: machineZone, connection: connection)
+    }
+
+    /// An empty store in memory: what a reading command shows where the default store is not made yet.
+    public static func empty(machineZone: TimeZone = .current) throws(StoreError) -> HealthDatabase {
+        try HealthDatabase(path: ":memory:", machineZone: machineZone)
+    }
+
+    private init(path: String, machineZone: TimeZone, connection: SQLiteConnection) {
+        self.path = path
+        self.machineZone = machineZone
+        self.db = connection
+    }
+
+    /// WAL mode and the schema, each safe to run while other processes run it too.
+    private func setUp() throws(StoreError) {
+        let mode = try db.statement("PRAGMA journal_mode = WAL")
+        let got = try mode.step() ? mode.text(try mode.column("journal_mode")) : ""
+        mode.reset()
+        if got.lowercased() != "wal" && path != ":memory:" {
+            throw StoreError(.database, "\(path): cannot switch the store to WAL mode (got \(got))")
         }
         try db.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
         try migrate()
     }
 
-    /// Creates an empty file readable by its owner only, so SQLite's WAL and shm files inherit 0600.
+    /// Runs `body` again while another connection holds a lock SQLite does not wait for (two processes
+    /// switching one new file to WAL), with a short random pause, for up to `setupPatience` seconds.
+    private static func retryingWhileBusy(_ db: SQLiteConnection, _ body: () throws(StoreError) -> Void) throws(StoreError) {
+        let deadline = Date().addingTimeInterval(setupPatience)
+        while true {
+            do {
+                return try body()
+            } catch {
+                guard db.lastErrorWasBusy, Date() < deadline else { throw error }
+                usleep(useconds_t.random(in: 1_000...20_000))
+            }
+        }
+    }
+
+    /// Creates an empty file readable by its owner only, so SQLite's WAL and shm files inherit 0600. Another
+    /// process creating it at the same moment is fine: one of the two makes it.
     private static func createPrivately(_ path: String) throws(StoreError) {
-        guard path != ":memory:" else { return }
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
+        let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 || errno == EEXIST else {
             throw StoreError(.database, "\(path): cannot open the store: \(String(cString: strerror(errno)))")
         }
+        if fd >= 0 { close(fd) }
+    }
+
+    /// An rhr store (or the empty file of one) that others may read is made the owner's only.
+    private static func makePrivate(_ path: String) throws(StoreError) {
         var info = stat()
-        if fstat(fd, &info) == 0 && info.st_mode & 0o077 != 0 { fchmod(fd, 0o600) }
-        close(fd)
+        if stat(path, &info) == 0 && info.st_mode & 0o077 != 0 { chmod(path, 0o600) }
     }
 
-    /// A pragma's value: the pragma's name is its result column's (`PRAGMA user_version` → `user_version`).
-    private func pragma(_ name: String, _ assignment: String = "") throws(StoreError) -> String {
-        let statement = try db.statement("PRAGMA \(name)\(assignment)")
-        defer { statement.reset() }
-        return try statement.step() ? statement.text(try statement.column(name)) : ""
-    }
-
+    /// Brings the schema up to date. The version is read again inside the write transaction: another process
+    /// may have migrated the store between this one's look and its lock.
     private func migrate() throws(StoreError) {
-        let version = Int64(try pragma("user_version")) ?? 0
-        let known = StoreSchema.version
-        if version > known {
-            throw StoreError(.database, "\(path): the store has schema version \(version); this rhr knows up to \(known). Use a newer rhr.")
-        }
-        if version == 0 {
-            let tables = try db.statement("SELECT count(*) AS tables FROM sqlite_master WHERE type = 'table'")
-            defer { tables.reset() }
-            if try tables.step(), tables.int(try tables.column("tables")) > 0 {
-                throw StoreError(.database, "\(path): not an rhr store (it holds other tables); nothing was changed")
-            }
-        } else {
-            let meta = try db.statement("SELECT value FROM meta WHERE key = 'application'")
-            defer { meta.reset() }
-            guard try meta.step(), meta.text(try meta.column("value")) == "rhr" else {
-                throw StoreError(.database, "\(path): not an rhr store; nothing was changed")
-            }
-        }
-        guard version < known else { return }
+        if try db.integer("PRAGMA user_version", column: "user_version") == StoreSchema.version { return }
         try db.transaction { () throws(StoreError) in
-            for step in StoreSchema.migrations[Int(version)...] {
+            let contents = try StoreFile.contents(of: db)
+            if let refusal = StoreFile.refusal(contents, path: path) { throw refusal }
+            guard contents.version < StoreSchema.version else { return }
+            for step in StoreSchema.migrations[Int(contents.version)...] {
                 try db.execute(step)
             }
-            try db.execute("PRAGMA user_version = \(known)")
+            try db.execute("PRAGMA user_version = \(StoreSchema.version)")
         }
     }
 }

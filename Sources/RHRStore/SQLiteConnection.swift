@@ -7,9 +7,30 @@ final class SQLiteConnection {
     private let db: OpaquePointer
     private var cache: [String: SQLiteStatement] = [:]
 
-    init(path: String) throws(StoreError) {
+    /// How a connection opens its file.
+    enum Mode {
+        /// Reads and writes; the file must exist (`HealthDatabase` creates it 0600 first), but ":memory:".
+        case readWrite
+        /// Reads only; in WAL mode SQLite may still create the `-shm` index beside the file.
+        case readOnly
+        /// Reads only, with SQLite told the file never changes: no lock, no `-shm`, no journal read or made.
+        case immutable
+    }
+
+    init(path: String, mode: Mode = .readWrite) throws(StoreError) {
         var handle: OpaquePointer?
-        let status = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        let status: Int32
+        switch mode {
+        case .readWrite:
+            let create = path == ":memory:" ? SQLITE_OPEN_CREATE : 0
+            status = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | create | SQLITE_OPEN_NOMUTEX, nil)
+        case .readOnly:
+            status = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
+        case .immutable:
+            // A `file:` URI (its path percent-encoded by Foundation) is the only way to say immutable.
+            let uri = URL(fileURLWithPath: path).absoluteString + "?immutable=1"
+            status = sqlite3_open_v2(uri, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
+        }
         guard status == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close(handle)
@@ -26,6 +47,23 @@ final class SQLiteConnection {
     }
 
     var lastErrorMessage: String { String(cString: sqlite3_errmsg(db)) }
+
+    /// Whether the last failure was another connection holding a lock past the busy timeout (or one SQLite
+    /// does not wait for, such as two connections both wanting to turn a read into a write).
+    var lastErrorWasBusy: Bool {
+        let code = sqlite3_errcode(db)
+        return code == SQLITE_BUSY || code == SQLITE_LOCKED
+    }
+
+    /// Whether SQLite opened the file for reading only (a write-protected file opened read-write is).
+    var isReadOnly: Bool { sqlite3_db_readonly(db, "main") == 1 }
+
+    /// The integer in `column` of the first row of `sql`; 0 when there is no row.
+    func integer(_ sql: String, column: String) throws(StoreError) -> Int64 {
+        let statement = try self.statement(sql)
+        defer { statement.reset() }
+        return try statement.step() ? statement.int(try statement.column(column)) : 0
+    }
 
     func error(_ what: String) -> StoreError {
         StoreError(.database, "\(path): \(what): \(lastErrorMessage)")

@@ -1,4 +1,5 @@
 import Foundation
+import RHRStore
 import RHRTestSupport
 import Testing
 
@@ -123,6 +124,8 @@ struct DashboardEndToEndTests {
     @Test("An empty store shows how to import or connect, never an empty chart")
     func emptyState() throws {
         let dir = try TemporaryDirectory()
+        // An empty store made as an import makes it: the dashboard only reads, and makes no store (section 8).
+        _ = try HealthDatabase(path: dir.storePath)
         let tmux = try Tmux.rhr("--store '\(dir.storePath)'", directory: dir)
         let screen = try tmux.waitFor("No resting heart rate here yet.")
         #expect(screen.contains("rhr import export.zip"))

@@ -1,0 +1,121 @@
+#include "temporary_files.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define ENTRY_COUNT 64
+#define QUIT_SIGNAL_COUNT 3
+#define CRASH_SIGNAL_COUNT 6
+
+/* One registration: `count` NUL-terminated paths, one after another in `paths`. */
+struct entry {
+    int count;
+    char paths[];
+};
+
+static _Atomic(struct entry *) entries[ENTRY_COUNT];
+/* Set by a handler before it reads the entries: an entry forgotten meanwhile is then not freed under it. */
+static atomic_int removing;
+static atomic_int installed;
+
+static const int quit_signals[QUIT_SIGNAL_COUNT] = { SIGINT, SIGTERM, SIGHUP };
+static const int crash_signals[CRASH_SIGNAL_COUNT] = { SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV };
+static struct sigaction previous_crash_actions[CRASH_SIGNAL_COUNT];
+
+int rhr_temporary_register(const char *const *paths, int count) {
+    size_t size = 0;
+    for (int i = 0; i < count; i++) size += strlen(paths[i]) + 1;
+    struct entry *made = malloc(sizeof(struct entry) + size);
+    if (!made) return -1;
+    made->count = count;
+    char *at = made->paths;
+    for (int i = 0; i < count; i++) {
+        size_t length = strlen(paths[i]) + 1;
+        memcpy(at, paths[i], length);
+        at += length;
+    }
+    for (int slot = 0; slot < ENTRY_COUNT; slot++) {
+        struct entry *expected = NULL;
+        if (atomic_compare_exchange_strong(&entries[slot], &expected, made)) return slot;
+    }
+    free(made);
+    return -1;
+}
+
+void rhr_temporary_unregister(int slot) {
+    if (slot < 0 || slot >= ENTRY_COUNT) return;
+    struct entry *gone = atomic_exchange(&entries[slot], NULL);
+    /* A handler that began before the exchange may still be reading it; the process is ending then anyway. */
+    if (gone && !atomic_load(&removing)) free(gone);
+}
+
+/* unlink and rmdir only: both are async-signal-safe. */
+static void remove_entry(const struct entry *entry) {
+    const char *path = entry->paths;
+    for (int i = 0; i < entry->count; i++) {
+        if (unlink(path) != 0 && (errno == EISDIR || errno == EPERM)) rmdir(path);
+        path += strlen(path) + 1;
+    }
+}
+
+static void remove_everything(void) {
+    int saved = errno;
+    for (int slot = 0; slot < ENTRY_COUNT; slot++) {
+        struct entry *entry = atomic_load(&entries[slot]);
+        if (entry) remove_entry(entry);
+    }
+    errno = saved;
+}
+
+void rhr_temporary_remove_all(void) {
+    remove_everything();
+}
+
+/* SIGINT, SIGTERM, SIGHUP: remove, then die of the signal as if no handler had been there. */
+static void on_quit_signal(int sig) {
+    atomic_store(&removing, 1);
+    remove_everything();
+    signal(sig, SIG_DFL);
+    raise(sig);   /* blocked until this handler returns, then the default action ends the process */
+}
+
+/* A crash: remove, let whoever had the signal before report it, then die of it. */
+static void on_crash_signal(int sig, siginfo_t *info, void *context) {
+    atomic_store(&removing, 1);
+    remove_everything();
+    for (int i = 0; i < CRASH_SIGNAL_COUNT; i++) {
+        if (crash_signals[i] != sig) continue;
+        const struct sigaction *previous = &previous_crash_actions[i];
+        if (previous->sa_flags & SA_SIGINFO) {
+            if (previous->sa_sigaction) previous->sa_sigaction(sig, info, context);
+        } else if (previous->sa_handler != SIG_DFL && previous->sa_handler != SIG_IGN && previous->sa_handler) {
+            previous->sa_handler(sig);
+        }
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void rhr_temporary_install_signal_cleanup(void) {
+    if (atomic_exchange(&installed, 1)) return;
+    struct sigaction quit;
+    memset(&quit, 0, sizeof quit);
+    quit.sa_handler = on_quit_signal;
+    sigemptyset(&quit.sa_mask);
+    for (int i = 0; i < QUIT_SIGNAL_COUNT; i++) {
+        struct sigaction previous;
+        /* A signal the process was started ignoring (nohup) stays ignored. */
+        if (sigaction(quit_signals[i], NULL, &previous) == 0 && previous.sa_handler == SIG_IGN) continue;
+        sigaction(quit_signals[i], &quit, NULL);
+    }
+    struct sigaction crash;
+    memset(&crash, 0, sizeof crash);
+    crash.sa_sigaction = on_crash_signal;
+    sigemptyset(&crash.sa_mask);
+    crash.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    for (int i = 0; i < CRASH_SIGNAL_COUNT; i++) sigaction(crash_signals[i], &crash, &previous_crash_actions[i]);
+}

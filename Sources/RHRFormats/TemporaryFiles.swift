@@ -1,0 +1,144 @@
+import CTemporaryFiles
+import Foundation
+
+/// The temporary copies of health data rhr makes: each lives in a `ScratchDirectory`, which is removed when it is
+/// done with, and also when the process is ended by a signal half way (docs/design.md section 8).
+public enum TemporaryFiles {
+    /// From now on SIGINT, SIGTERM, SIGHUP and a crash remove every scratch directory before the process dies
+    /// of the signal. A command that makes temporary copies calls it first; a handler installed later (the
+    /// dashboard's, the daemon's graceful SIGTERM) takes over its signals and cleans up the ordinary way.
+    public static func removeOnSignals() {
+        rhr_temporary_install_signal_cleanup()
+    }
+
+    /// Removes every scratch directory this process still has: the daemon calls it on its way out, when a
+    /// folder import may still be reading.
+    public static func removeAll() {
+        rhr_temporary_remove_all()
+    }
+
+    /// Where scratch directories go: `$TMPDIR`, else /tmp.
+    public static var defaultRoot: String { FileManager.default.temporaryDirectory.path }
+}
+
+/// A fresh directory only its owner can enter, for files named up front, registered with `TemporaryFiles` before
+/// it is made: a signal at any moment finds it. `remove()` (or the value going away) deletes it and its files.
+public final class ScratchDirectory {
+    public let path: String
+    private let names: [String]
+    private var entry: Int32
+
+    /// Why a scratch directory could not be made, in words.
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Makes `root/rhr-PURPOSE-PID-XXXXXX` (0700) for the files `names`; SQLite's companions of each name
+    /// (`-wal`, `-shm`, `-journal`) are registered too, since opening a database may make them.
+    public init(root: String = TemporaryFiles.defaultRoot, purpose: String, files names: [String]) throws(Failure) {
+        self.names = names.flatMap(ScratchDirectory.withCompanions)
+        let base = (root.hasSuffix("/") ? String(root.dropLast()) : root) + "/rhr-\(purpose)-\(getpid())-"
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        for _ in 0..<100 {
+            let candidate = base + String((0..<6).map { _ in alphabet.randomElement()! })
+            let files = self.names.map { candidate + "/" + $0 }
+            let registered = ScratchDirectory.register(files + [candidate])
+            guard registered >= 0 else { throw Failure(description: "too many temporary files at once") }
+            if mkdir(candidate, 0o700) == 0 {
+                path = candidate
+                entry = registered
+                // The umask may only narrow the mode; make it exactly the owner's.
+                chmod(candidate, 0o700)
+                return
+            }
+            let code = errno
+            rhr_temporary_unregister(registered)
+            guard code == EEXIST else {
+                throw Failure(description: "cannot create a private temporary directory in \(root): \(String(cString: strerror(code)))")
+            }
+        }
+        throw Failure(description: "cannot create a private temporary directory in \(root): every name tried is taken")
+    }
+
+    deinit { remove() }
+
+    /// A name and the files SQLite may make beside a database of that name.
+    private static func withCompanions(_ name: String) -> [String] {
+        ["", "-wal", "-shm", "-journal"].map { name + $0 }
+    }
+
+    /// The path of one of the files named at creation (or of one of its SQLite companions).
+    public func file(_ name: String) -> String {
+        precondition(names.contains(name), "\(name) was not named when the scratch directory was made")
+        return path + "/" + name
+    }
+
+    /// Creates one of the named files, 0600, for writing; it must not exist yet.
+    public func create(_ name: String) throws(Failure) -> Int32 {
+        let fd = open(file(name), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw Failure(description: "cannot create a private temporary file: \(String(cString: strerror(errno)))")
+        }
+        fchmod(fd, 0o600)
+        return fd
+    }
+
+    /// Deletes the directory and everything in it, and forgets it. Safe to call again.
+    public func remove() {
+        guard entry >= 0 else { return }
+        try? FileManager.default.removeItem(atPath: path)
+        rhr_temporary_unregister(entry)
+        entry = -1
+    }
+
+    private static func register(_ paths: [String]) -> Int32 {
+        var copies = paths.map { strdup($0) }
+        defer { copies.forEach { free($0) } }
+        return copies.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
+                rhr_temporary_register($0, Int32(buffer.count))
+            }
+        }
+    }
+}
+
+/// How large one temporary copy of health data may grow (docs/design.md section 8): 4 GiB, unless `RHR_TEMP_LIMIT`
+/// says otherwise in bytes or with a binary suffix (`512M`, `8G`). A zip bomb then fills no disk.
+public enum TemporaryCopyLimit {
+    public static let variable = "RHR_TEMP_LIMIT"
+    public static let defaultBytes: Int64 = 4 << 30
+
+    /// The limit `environment` sets, or the default; a value that is no size is a mistake to point out.
+    public static func bytes(environment: [String: String]) throws(Failure) -> Int64 {
+        guard let text = environment[variable] else { return defaultBytes }
+        guard let bytes = parse(text) else {
+            throw Failure(description: "\(variable)=\(text) is not a size: write bytes, or a number with K, M or G (such as 8G)")
+        }
+        return bytes
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// "12345", "100K", "512M", "8G" (binary multiples, case ignored); nil for anything else, or zero.
+    public static func parse(_ text: String) -> Int64? {
+        var digits = text.trimmingCharacters(in: .whitespaces).uppercased()
+        var shift: Int64 = 0
+        if let last = digits.last, let index = "KMGT".firstIndex(of: last) {
+            shift = Int64("KMGT".distance(from: "KMGT".startIndex, to: index) + 1) * 10
+            digits.removeLast()
+        }
+        guard let value = Int64(digits), value > 0, value <= Int64.max >> shift else { return nil }
+        return value << shift
+    }
+
+    /// "4 GiB", "512 MiB", "1000 bytes": the limit as a person writes it.
+    public static func words(_ bytes: Int64) -> String {
+        for (unit, shift) in [("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)] as [(String, Int64)]
+        where bytes >= 1 << shift && bytes % (1 << shift) == 0 {
+            return "\(bytes >> shift) \(unit)"
+        }
+        return "\(bytes) bytes"
+    }
+}
