@@ -11,8 +11,8 @@ import Synchronization
 // applied over HTTP on loopback. Targets: p99 ≤ 20 ms one request at a time; ≥ 200 requests/s with 4 clients,
 // each a phone with its own token. Baseline from the same run: the same payloads read and their batches applied
 // to a store in this process, one thread (what parsing and the store alone allow). Then what a phone posting every
-// 15 minutes mostly sends, the same day again (it must change nothing), and `GET /v1/status` on a stream of a year of
-// days (it must stay a few lookups).
+// 15 minutes mostly sends, the same day again (it must change nothing), and `GET /v1/status` on the stream of the
+// latency run (it must stay a few lookups, however many days the stream holds).
 //
 //   rhr-bench http [--requests N] [--clients N]
 //
