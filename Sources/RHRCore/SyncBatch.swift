@@ -41,8 +41,9 @@ public struct SyncBatch: Sendable, Hashable {
     /// of the last request that carried it, not as of its newest request: a request that carries some days (or heart
     /// rate only) makes no other day of the road fresher, so it cannot push another road's newer word aside.
     public enum DayFeed: Sendable, Hashable {
-        /// Health Auto Export: on each local day its resting points fall on they replace what the road held, and on
-        /// each day it carries heart rate for its summaries replace the road's; other days keep theirs.
+        /// Health Auto Export: for each writer and local day its resting points fall on they replace what the road
+        /// held, and for each writer's day it carries heart rate for its summaries replace the road's; other days, and
+        /// other writers' days, keep theirs.
         case replacesDays
         /// HC Webhook: its records are added or updated by identity; nothing is removed.
         case addsRecords

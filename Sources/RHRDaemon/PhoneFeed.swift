@@ -328,9 +328,9 @@ final class PhoneFeed: Sendable {
 /// baseline.
 public enum PhoneFeedBatches {
     /// A Health Auto Export request is a snapshot of the metrics it carries for the days it covers: its resting
-    /// values replace what this stream said about the local days they fall on (a value Apple replaced is gone, R4),
-    /// and its heart rate replaces the counts of the days it carries. Days it does not carry a metric for keep what
-    /// they had, so a request without the late resting estimate removes nothing.
+    /// values replace what this stream said about the same writers' local days (a value Apple replaced is gone, R4),
+    /// and its heart rate replaces the counts of the writers' days it carries. Days it does not carry a metric for,
+    /// and other writers' days, keep what they had, so a request without the late resting estimate removes nothing.
     public static func healthAutoExport(_ read: ImportedFile, stream: String, asOf received: Timestamp) -> ImportedFile {
         let file = read.batches.first
         // The phone's offset, as its points were written, places the days of R3.

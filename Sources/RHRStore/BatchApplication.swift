@@ -77,8 +77,8 @@ struct BatchApplication {
     /// A phone feed's words about writer-days delivered again as they were, only later: whether a reader sees such a
     /// day differently (R3, R12, R13) is checked at the end. By table, writer and day: the word's previous `asOf`.
     private var movedWords: [MovedWord: Double] = [:]
-    /// The local days of the batch's resting samples.
-    private var carriedDays: Set<Int64> = []
+    /// The writers' local days of the batch's resting samples.
+    private var carriedDays: Set<StoreSnapshot.WriterDay> = []
 
     private struct Facts {
         var storeHasSamples = true
@@ -365,7 +365,7 @@ struct BatchApplication {
     private mutating func upsert(_ sample: RestingSample, layer: LayerRow) throws(StoreError) {
         let writer = try writerID(sample.writer, isWatch: isWatch(sample))
         let row = SampleRow(sample, writerID: writer, machineZone: database.machineZone)
-        carriedDays.insert(row.day)
+        carriedDays.insert(StoreSnapshot.WriterDay(writer: writer, day: row.day))
         if !row.inRange { outcome.outOfRange += 1 }
         let all = facts.storeHasSamples ? try copies(of: row.identity) : []
         touch(row.identity, all)
@@ -457,17 +457,19 @@ struct BatchApplication {
         }
     }
 
-    /// A Health Auto Export request (`SyncBatch.DayFeed.replacesDays`): on the local days its resting points fall on,
-    /// what the road held and the request no longer carries leaves the road (Apple deleted or replaced it, R4), kept
-    /// in its history; other days keep theirs. A copy a deletion took already stays as it is, for the history.
+    /// A Health Auto Export request (`SyncBatch.DayFeed.replacesDays`): for each writer and local day its resting
+    /// points fall on, what the road held and the request no longer carries leaves the road (Apple deleted or replaced
+    /// it, R4), kept in its history; other writers' days, and other days, keep theirs (a request of one source's points,
+    /// or a window that starts after a day's estimate, says nothing of them). A copy a deletion took already stays as
+    /// it is, for the history.
     private mutating func replaceCarriedDays(layer: LayerRow, delivered: Set<String>) throws(StoreError) {
         let select = try db.statement("""
-            SELECT id, as_of, \(SampleRow.columns) FROM sample WHERE layer_id = ? AND day = ? AND current = 1
+            SELECT id, as_of, \(SampleRow.columns) FROM sample WHERE layer_id = ? AND day = ? AND writer_id = ? AND current = 1
             """)
         let id = try select.column("id"), delivery = try select.column("as_of"), columns = try SampleRow.Columns(select)
-        for day in carriedDays.sorted() {
+        for carried in carriedDays.sorted(by: { ($0.day, $0.writer) < ($1.day, $1.writer) }) {
             select.reset()
-            select.bind(.integer(layer.id), .integer(day))
+            select.bind(.integer(layer.id), .integer(carried.day), .integer(carried.writer))
             var gone: [(Int64, Double, SampleRow)] = []
             while try select.step() {
                 let row = SampleRow(select, columns)
@@ -820,15 +822,16 @@ struct BatchApplication {
             }
             try removeHeartRate(stale, layer: layer)
         } else if batch.dayFeed == .replacesDays {
-            // A Health Auto Export request: the heart rate of the days it carries replaces the road's.
-            let select = try db.statement("SELECT writer_id, record_key FROM heart_rate WHERE layer_id = ? AND day = ?")
-            let writer = try select.column("writer_id"), record = try select.column("record_key")
+            // A Health Auto Export request: the heart rate of each writer's day it carries replaces the road's.
+            let select = try db.statement("SELECT record_key FROM heart_rate WHERE layer_id = ? AND writer_id = ? AND day = ?")
+            let record = try select.column("record_key")
             var stale: [HeartRateKey] = []
-            for day in Set(incoming.keys.map(\.day)).sorted() {
+            let writerDays = Set(incoming.keys.map { StoreSnapshot.WriterDay(writer: $0.writer, day: $0.day) })
+            for carried in writerDays.sorted(by: { ($0.day, $0.writer) < ($1.day, $1.writer) }) {
                 select.reset()
-                select.bind(.integer(layer.id), .integer(day))
+                select.bind(.integer(layer.id), .integer(carried.writer), .integer(carried.day))
                 while try select.step() {
-                    let key = HeartRateKey(writer: select.int(writer), day: day, record: select.text(record))
+                    let key = HeartRateKey(writer: carried.writer, day: carried.day, record: select.text(record))
                     if incoming[key] == nil { stale.append(key) }
                 }
             }

@@ -180,6 +180,22 @@ struct PhoneFeedRoadTests {
         #expect(try s.days(aggregation: .latest).first?.asOf == ts("2026-11-28T09:30:00+01:00"))
     }
 
+    /// A request replaces the days of the writers it carries: one that carries only the scale's value of the 28th (one
+    /// source's points, or a window that starts after the watch's estimate) leaves the watch's value of that day.
+    @Test func aRequestReplacesOnlyTheWritersDaysItCarries() throws {
+        let s = try store()
+        let scale28 = hk("2026-11-28 07:00:00 +0100", "2026-11-28 07:00:00 +0100", 60, writer: scale)
+        _ = try s.apply(request("2026-11-28T22:00:00+01:00", [day28, scale28],
+                                heartRate: [heartRate(watch, "2026-11-28", [70]), heartRate(scale, "2026-11-28", [66])]))
+        let scaleOnly = try s.apply(request("2026-11-28T23:00:00+01:00",
+                                            [hk("2026-11-28 07:05:00 +0100", "2026-11-28 07:05:00 +0100", 61, writer: scale)],
+                                            heartRate: [heartRate(scale, "2026-11-28", [66, 67])]))
+        #expect(scaleOnly.added == 1 && scaleOnly.deleted == 1)
+        #expect(try s.days(aggregation: .latest).map { "\($0.writer.name) \($0.bpmText)" } == ["Jane’s Apple Watch 57", "Withings 61"])
+        #expect(try s.heartRateDays().map { "\($0.writer.name) \($0.total)" } == ["Jane’s Apple Watch 1", "Withings 2"])
+        #expect(try s.revisions().map { $0.text(thisYear: 2026) } == ["60 → 61 (Health Auto Export over HTTP, 28 Nov 23:00)"])
+    }
+
     /// A repeat is a change when a reader sees the day differently: read two days later the draft is final (R3); read
     /// after another road's word about the day, the phone's decides again (R12).
     @Test func aRepeatThatEndsADraftOrPassesAnotherRoadIsAChange() throws {
