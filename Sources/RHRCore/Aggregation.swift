@@ -25,7 +25,8 @@ public struct DaySample: Sendable, Hashable {
     public var offsetAssumed: Bool
     /// R3, relative to `asOf`.
     public var provisional: Bool
-    /// When the road holding it was read: the export's date, or the live stream's newest `asOf`.
+    /// When the road holding it was read: the export's date, the live stream's newest `asOf`, or for a phone feed's
+    /// road the last request that carried the writer's day (R12).
     public var asOf: Timestamp?
     /// The stream of the road holding it.
     public var stream: String

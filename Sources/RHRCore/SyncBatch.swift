@@ -37,6 +37,18 @@ public struct SyncBatch: Sendable, Hashable {
         }
     }
 
+    /// How a phone feed's request speaks (docs/design.md section 4b, R12). Its stream's live road knows each day as
+    /// of the last request that carried it, not as of its newest request: a request that carries some days (or heart
+    /// rate only) makes no other day of the road fresher, so it cannot push another road's newer word aside.
+    public enum DayFeed: Sendable, Hashable {
+        /// Health Auto Export: for each writer and local day its resting points fall on they replace what the road
+        /// held, and for each writer's day it carries heart rate for its summaries replace the road's; other days, and
+        /// other writers' days, keep theirs.
+        case replacesDays
+        /// HC Webhook: its records are added or updated by identity; nothing is removed.
+        case addsRecords
+    }
+
     public var store: HealthStore
     /// The road the batch came by: a bridge's stream name, `apple-health-export`, `health-connect-export`, …
     public var stream: String
@@ -46,6 +58,8 @@ public struct SyncBatch: Sendable, Hashable {
     /// Replaces everything this stream delivered before.
     public var fullResync: Bool
     public var snapshot: Snapshot?
+    /// A phone feed's request; nil for a bridge's batch or an export.
+    public var dayFeed: DayFeed?
     public var resting: [RestingSample]
     public var heartRate: [HeartRateDaySummary]
     /// HealthKit sample UUIDs or Health Connect record ids, as sent.
@@ -61,7 +75,7 @@ public struct SyncBatch: Sendable, Hashable {
     public init(store: HealthStore, stream: String, asOf: Timestamp, cursor: Cursor? = nil, fullResync: Bool = false,
                 snapshot: Snapshot? = nil, resting: [RestingSample] = [], heartRate: [HeartRateDaySummary] = [],
                 deleted: [String] = [], grantedPermissions: [String]? = nil, watchWriters: Set<String> = [],
-                origin: String = "") {
+                origin: String = "", dayFeed: DayFeed? = nil) {
         self.store = store
         self.stream = stream
         self.asOf = asOf
@@ -74,11 +88,15 @@ public struct SyncBatch: Sendable, Hashable {
         self.grantedPermissions = grantedPermissions
         self.watchWriters = watchWriters
         self.origin = origin
+        self.dayFeed = dayFeed
     }
 
     /// R1: a batch belongs to one store, and so do all of its values. Checked again by the store.
     public func validate() throws(BatchError) {
         if stream.isEmpty { throw BatchError(path: "stream", "must not be empty") }
+        if dayFeed != nil && (snapshot != nil || fullResync) {
+            throw BatchError("a phone feed's request is neither a snapshot nor a full resync")
+        }
         for (i, s) in resting.enumerated() {
             let path = "resting[\(i)]"
             if s.store != store { throw BatchError(path: path, "a \(s.store.rawValue) sample in a \(store.rawValue) batch") }

@@ -64,7 +64,7 @@ public final class DaemonServer: @unchecked Sendable {
     private let inbox: Inbox
     private let tracker: RevisionTracker
     private let ledger: ImportLedger
-    private var watch: FolderWatch?
+    private(set) var watch: FolderWatch?
     private let http: HTTPFeedServer?
     private let startTime = Date()
     /// Guards `phase`; signalled when the daemon has stopped.

@@ -26,8 +26,8 @@ final class FolderWatch: Sendable {
         var looks = 0
     }
     private let progress = Mutex(Progress())
-    /// Signalled by `stop()`, so the watch does not sleep out its interval.
-    private let stopSignal = DispatchSemaphore(value: 0)
+    /// Signalled by `stop()` and `lookNow()`, so the watch does not sleep out its interval.
+    private let wake = DispatchSemaphore(value: 0)
 
     /// What the last look saw of a file, and whether that version was handled.
     private struct Seen {
@@ -69,7 +69,7 @@ final class FolderWatch: Sendable {
             while !isStopping {
                 look(&memory)
                 progress.withLock { $0.looks += 1 }
-                if !isStopping { _ = stopSignal.wait(timeout: .now() + interval) }
+                if !isStopping { _ = wake.wait(timeout: .now() + interval) }
             }
         }
         thread.name = "rhr-watch"
@@ -82,8 +82,13 @@ final class FolderWatch: Sendable {
             defer { progress.stopping = true }
             return !progress.stopping
         }
-        if first { stopSignal.signal() }
+        if first { wake.signal() }
     }
+
+    /// Looks once more without waiting out the interval (after the look under way, if there is one). Tests drive the
+    /// watch look by look with it: with a long interval, a file written in pieces between two calls is seen once per
+    /// piece, never twice, however slow the machine.
+    func lookNow() { wake.signal() }
 
     private var isStopping: Bool { progress.withLock { $0.stopping } }
 

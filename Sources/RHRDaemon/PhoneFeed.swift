@@ -198,9 +198,12 @@ final class PhoneFeed: Sendable {
                 imported = PhoneFeedBatches.hcWebhook(read, stream: stream, asOf: asOf)
             }
         } catch {
-            // A syntax error has a place in the bytes; a payload of the wrong shape a JSON path in its message.
-            return .error(400, error.offset == nil ? "invalid_payload" : "bad_json",
-                          error.offset.map { "not JSON: line \(error.line ?? 1), byte \($0): \(error.message)" } ?? error.message)
+            // Both name the JSON path in their message; the place in the bytes, when known, follows.
+            let place = error.offset.map { "line \(error.line ?? 1), byte \($0)" }
+            if error.isSyntaxError {
+                return .error(400, "bad_json", "not JSON: " + (place.map { "\($0): " } ?? "") + error.message)
+            }
+            return .error(400, "invalid_payload", error.message + (place.map { " (\($0))" } ?? ""))
         }
         guard let results = store.apply([imported.batches]) else { return stoppingAnswer() }
         switch results[0] {
@@ -317,24 +320,25 @@ final class PhoneFeed: Sendable {
     }
 }
 
-/// What an HTTP request becomes in the store (docs/design.md section 4b): its data, for the token's stream, read
-/// (`asOf`) when the daemon received it. Public for the bench's in-process baseline.
+/// What an HTTP request becomes in the store (docs/design.md section 4b, R12): a batch of the token's stream, read
+/// (`asOf`) when the daemon received it, into the stream's one road, which knows each day as of the last request
+/// that carried it (`SyncBatch.DayFeed`). A phone posting every 15 minutes thus keeps one road: a request that says
+/// what the road holds already changes nothing and stores nothing new, and one that carries only some days (or only
+/// heart rate) makes no other day fresher than another road's word about it. Public for the bench's in-process
+/// baseline.
 public enum PhoneFeedBatches {
     /// A Health Auto Export request is a snapshot of the metrics it carries for the days it covers: its resting
-    /// values replace what this stream said about those days (a value Apple replaced is gone, R4), and its heart
-    /// rate replaces the days' counts it carries. Days it does not carry a metric for keep what they had, so a
-    /// request without the late resting estimate removes nothing.
+    /// values replace what this stream said about the same writers' local days (a value Apple replaced is gone, R4),
+    /// and its heart rate replaces the counts of the writers' days it carries. Days it does not carry a metric for,
+    /// and other writers' days, keep what they had, so a request without the late resting estimate removes nothing.
     public static func healthAutoExport(_ read: ImportedFile, stream: String, asOf received: Timestamp) -> ImportedFile {
         let file = read.batches.first
         // The phone's offset, as its points were written, places the days of R3.
         let asOf = Timestamp(date: received.date, offsetSeconds: file?.resting.last?.offsetSeconds ?? file?.asOf.offsetSeconds
                                 ?? received.offsetSeconds)
-        var batch = SyncBatch(store: .healthKit, stream: stream, asOf: asOf, resting: file?.resting ?? [],
+        let batch = SyncBatch(store: .healthKit, stream: stream, asOf: asOf, resting: file?.resting ?? [],
                               heartRate: file?.heartRate ?? [], watchWriters: file?.watchWriters ?? [],
-                              origin: "Health Auto Export over HTTP")
-        if let days = restingDays(batch.resting) {
-            batch.snapshot = SyncBatch.Snapshot(from: days.from, to: days.to, coversHeartRate: false)
-        }
+                              origin: "Health Auto Export over HTTP", dayFeed: .replacesDays)
         var imported = read
         imported.batches = [batch]
         return imported
@@ -345,24 +349,9 @@ public enum PhoneFeedBatches {
     public static func hcWebhook(_ read: ImportedFile, stream: String, asOf: Timestamp) -> ImportedFile {
         var batch = read.batches.first ?? SyncBatch(store: .healthConnect, stream: stream, asOf: asOf)
         batch.origin = "HC Webhook over HTTP"
+        batch.dayFeed = .addsRecords
         var imported = read
         imported.batches = [batch]
         return imported
-    }
-
-    /// From the start of the first local day of the samples to the end of the last, each day in the offset its
-    /// sample was written with.
-    static func restingDays(_ samples: [RestingSample]) -> (from: Timestamp, to: Timestamp)? {
-        var from: Timestamp?, to: Timestamp?
-        for sample in samples {
-            let offset = sample.offsetSeconds ?? 0
-            let day = LocalDayRule.healthKit(start: sample.start, end: sample.end, writtenOffset: offset, timeZone: nil)
-            let start = Timestamp(epochSeconds: day.startEpochSeconds - Double(offset), offsetSeconds: offset)
-            let end = Timestamp(epochSeconds: start.epochSeconds + 86_399.999, offsetSeconds: offset)
-            if from.map({ start < $0 }) ?? true { from = start }
-            if to.map({ $0 < end }) ?? true { to = end }
-        }
-        guard let from, let to else { return nil }
-        return (from, to)
     }
 }

@@ -76,7 +76,7 @@ public enum HealthAutoExportReader {
             try document.read(&scanner)
         } catch {
             throw InputError(path: label, line: error.offset.map { scanner.line(at: $0) }, offset: error.offset,
-                             message: error.description)
+                             message: error.description, isSyntaxError: error.isSyntaxError)
         }
         return document.contents
     }
@@ -104,11 +104,13 @@ public enum HealthAutoExportReader {
     }
 }
 
-/// An error in a Health Auto Export document: where (the input offset, when known) and the JSON path.
+/// An error in a Health Auto Export document: where (the input offset, when known) and the JSON path, and whether the
+/// bytes are not JSON at all or JSON of the wrong shape.
 struct HealthAutoExportError: Error, CustomStringConvertible {
     var offset: Int64?
     var path: String
     var message: String
+    var isSyntaxError = false
 
     init(offset: Int64?, path: String, _ message: String) {
         self.offset = offset
@@ -116,8 +118,10 @@ struct HealthAutoExportError: Error, CustomStringConvertible {
         self.message = message
     }
 
+    /// What the scanner found: the bytes are not JSON (or not JSON rhr reads: nested too deep, a value too long).
     init(_ error: JSONStreamError, path: String) {
         self.init(offset: error.offset, path: path, error.message)
+        isSyntaxError = true
     }
 
     var description: String { path.isEmpty ? message : "\(path): \(message)" }

@@ -9,12 +9,17 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What the file was read as, once its kind was known ("a sync batch file (JSON lines)"): a file the user
     /// meant as something else then says so.
     public var readAs: String?
+    /// The bytes break the format's syntax (JSON that does not parse), as against a well-formed file that holds
+    /// something of the wrong shape or value: over HTTP the first is `bad_json`, the second `invalid_payload`
+    /// (docs/design.md section 4b). Both may have a place in the bytes.
+    public var isSyntaxError: Bool
 
-    public init(path: String, line: Int? = nil, offset: Int64? = nil, message: String) {
+    public init(path: String, line: Int? = nil, offset: Int64? = nil, message: String, isSyntaxError: Bool = false) {
         self.path = path
         self.line = line
         self.offset = offset
         self.message = message
+        self.isSyntaxError = isSyntaxError
     }
 
     /// `export.xml: byte 1234: truncated`, `batches.jsonl:3: upserted[0].start: not an ISO-8601 date`; with

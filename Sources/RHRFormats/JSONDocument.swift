@@ -9,7 +9,8 @@ enum JSONDocument {
         do {
             return try JSONParser.parse(bytes[skip...])
         } catch {
-            throw InputError(path: label, line: error.line, offset: Int64(error.offset + skip), message: error.messageWithPath)
+            throw InputError(path: label, line: error.line, offset: Int64(error.offset + skip), message: error.messageWithPath,
+                             isSyntaxError: true)
         }
     }
 }

@@ -40,6 +40,8 @@ struct LayerRow {
     var id: Int64
     var streamID: Int64
     var snapshot: Bool
+    /// A phone feed's road: it knows each day as of the last request that carried it (`SyncBatch.DayFeed`).
+    var byDay: Bool
     /// The road's `asOf` before this batch: when it last read what it holds (nil for a new road).
     var previousAsOf: Timestamp?
     /// The snapshot was imported before (the same export again).
@@ -72,6 +74,11 @@ struct BatchApplication {
     /// Facts looked up once per batch that spare a query per sample on the common paths (a first import, a road
     /// with no newer snapshot, a store without deletions).
     private var facts = Facts()
+    /// A phone feed's words about writer-days delivered again as they were, only later: whether a reader sees such a
+    /// day differently (R3, R12, R13) is checked at the end. By table, writer and day: the word's previous `asOf`.
+    private var movedWords: [MovedWord: Double] = [:]
+    /// The writers' local days of the batch's resting samples.
+    private var carriedDays: Set<StoreSnapshot.WriterDay> = []
 
     private struct Facts {
         var storeHasSamples = true
@@ -114,11 +121,13 @@ struct BatchApplication {
         if (layer.existed && batch.snapshot?.coversResting == true) || batch.fullResync {
             try removeUndelivered(layer: layer, delivered: delivered)
         }
+        if batch.dayFeed == .replacesDays { try replaceCarriedDays(layer: layer, delivered: delivered) }
         for id in batch.deleted { try delete(id: id, layer: layer) }
         try upsertHeartRate(layer: layer)
         if let snapshot = batch.snapshot { try coverOlderSnapshots(stream: stream, layer: layer, snapshot) }
         try fillReplacements()
         try moveLiveRoad(layer)
+        try checkMovedWords(layer)
         try countDeletions()
 
         var revision = try database.currentRevision()
@@ -152,30 +161,33 @@ struct BatchApplication {
     /// The road this batch writes into: the stream's live state, or the snapshot of this export (one per stream
     /// and `asOf`: the same export imported again is the same road).
     private func layerRow(_ stream: StreamRow) throws(StoreError) -> LayerRow {
-        let isSnapshot = batch.snapshot != nil
+        let isSnapshot = batch.snapshot != nil, byDay = batch.dayFeed != nil
         let select = try db.statement("""
-            SELECT id, as_of, as_of_offset FROM layer WHERE stream_id = ?1 AND snapshot = ?2 AND (?2 = 0 OR as_of = ?3)
+            SELECT id, as_of, as_of_offset FROM layer
+            WHERE stream_id = ?1 AND snapshot = ?2 AND by_day = ?4 AND (?2 = 0 OR as_of = ?3)
             """)
-        select.bind(.integer(stream.id), .bool(isSnapshot), .real(asOf))
+        select.bind(.integer(stream.id), .bool(isSnapshot), .real(asOf), .bool(byDay))
         if try select.step() {
             let previous = Timestamp(epochSeconds: select.double(try select.column("as_of")),
                                      offsetSeconds: Int(select.int(try select.column("as_of_offset"))))
             return LayerRow(id: select.int(try select.column("id")), streamID: stream.id, snapshot: isSnapshot,
-                            previousAsOf: previous, existed: true)
+                            byDay: byDay, previousAsOf: previous, existed: true)
         }
         let snapshot = batch.snapshot
         try db.statement("""
             INSERT INTO layer(stream_id, snapshot, as_of, as_of_offset, from_at, to_at, from_day, to_day,
-                              covers_resting, covers_heart_rate, origin)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                              covers_resting, covers_heart_rate, origin, by_day)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
             .bind(.integer(stream.id), .bool(isSnapshot), .real(asOf), .integer(Int64(batch.asOf.offsetSeconds)),
                   .double(snapshot?.from?.epochSeconds), .double(snapshot?.to?.epochSeconds),
                   .int64(snapshot?.from.map { Int64($0.localDay.daysSinceEpoch) }),
                   .int64(snapshot?.to.map { Int64($0.localDay.daysSinceEpoch) }),
-                  .bool(snapshot?.coversResting ?? true), .bool(snapshot?.coversHeartRate ?? true), .text(origin))
+                  .bool(snapshot?.coversResting ?? true), .bool(snapshot?.coversHeartRate ?? true), .text(origin),
+                  .bool(byDay))
             .run()
-        return LayerRow(id: db.lastInsertRowID, streamID: stream.id, snapshot: isSnapshot, previousAsOf: nil, existed: false)
+        return LayerRow(id: db.lastInsertRowID, streamID: stream.id, snapshot: isSnapshot, byDay: byDay, previousAsOf: nil,
+                        existed: false)
     }
 
     private func lookUpFacts(stream: StreamRow, layer: LayerRow) throws(StoreError) -> Facts {
@@ -353,6 +365,7 @@ struct BatchApplication {
     private mutating func upsert(_ sample: RestingSample, layer: LayerRow) throws(StoreError) {
         let writer = try writerID(sample.writer, isWatch: isWatch(sample))
         let row = SampleRow(sample, writerID: writer, machineZone: database.machineZone)
+        carriedDays.insert(StoreSnapshot.WriterDay(writer: writer, day: row.day))
         if !row.inRange { outcome.outOfRange += 1 }
         let all = facts.storeHasSamples ? try copies(of: row.identity) : []
         touch(row.identity, all)
@@ -380,12 +393,15 @@ struct BatchApplication {
                 outcome.unchanged += 1
                 try db.statement("UPDATE sample SET as_of = ?, current = ? WHERE id = ?")
                     .bind(.real(asOf), .bool(current), .integer(own.id)).run()
-                if own.current != current { outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(row.day))) }
+                if own.current != current || row.isValid(deliveredAt: own.asOf) != row.isValid(deliveredAt: asOf) {
+                    outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(row.day)))
+                }
+                if layer.byDay { noteMovedWord(.resting, writer: row.writerID, day: row.day, from: own.asOf) }
                 return
             } else {
                 if !own.row.sameValue(as: row) {
                     try recordRevision(of: own.row, reason: .replaced, replacedBy: row.inRange ? row.bpm : nil,
-                                       oldAsOf: layer.previousAsOf, pending: nil)
+                                       oldAsOf: readAt(own, layer: layer), pending: nil)
                 }
                 outcome.replaced += 1
             }
@@ -439,6 +455,41 @@ struct BatchApplication {
             }
             try removeCopy(rowID, identity: row.identity, day: row.day)
         }
+    }
+
+    /// A Health Auto Export request (`SyncBatch.DayFeed.replacesDays`): for each writer and local day its resting
+    /// points fall on, what the road held and the request no longer carries leaves the road (Apple deleted or replaced
+    /// it, R4), kept in its history; other writers' days, and other days, keep theirs (a request of one source's points,
+    /// or a window that starts after a day's estimate, says nothing of them). A copy a deletion took already stays as
+    /// it is, for the history.
+    private mutating func replaceCarriedDays(layer: LayerRow, delivered: Set<String>) throws(StoreError) {
+        let select = try db.statement("""
+            SELECT id, as_of, \(SampleRow.columns) FROM sample WHERE layer_id = ? AND day = ? AND writer_id = ? AND current = 1
+            """)
+        let id = try select.column("id"), delivery = try select.column("as_of"), columns = try SampleRow.Columns(select)
+        for carried in carriedDays.sorted(by: { ($0.day, $0.writer) < ($1.day, $1.writer) }) {
+            select.reset()
+            select.bind(.integer(layer.id), .integer(carried.day), .integer(carried.writer))
+            var gone: [(Int64, Double, SampleRow)] = []
+            while try select.step() {
+                let row = SampleRow(select, columns)
+                if !delivered.contains(row.identity) { gone.append((select.int(id), select.double(delivery), row)) }
+            }
+            for (rowID, deliveredAt, row) in gone {
+                try touch(row.identity)
+                try recordRevision(of: row, reason: .deleted, replacedBy: nil,
+                                   oldAsOf: Timestamp(epochSeconds: deliveredAt, offsetSeconds: layer.previousAsOf?.offsetSeconds ?? 0),
+                                   pending: layer.id)
+                try removeCopy(rowID, identity: row.identity, day: row.day)
+            }
+        }
+    }
+
+    /// When the road last read a copy of its own (R3 says "draft" by it): a phone feed's, when it delivered it; a
+    /// live stream's or a snapshot's, its `asOf` before this batch.
+    private func readAt(_ copy: StoredCopy, layer: LayerRow) -> Timestamp? {
+        guard layer.byDay else { return layer.previousAsOf }
+        return Timestamp(epochSeconds: copy.asOf, offsetSeconds: layer.previousAsOf?.offsetSeconds ?? 0)
     }
 
     private mutating func removeCopy(_ rowID: Int64, identity: String, day: Int64) throws(StoreError) {
@@ -608,16 +659,19 @@ struct BatchApplication {
         // The road's origin stays its first batch's: the history names a road one way.
         try db.statement("UPDATE layer SET as_of = ?, as_of_offset = ? WHERE id = ?")
             .bind(.real(asOf), .integer(Int64(batch.asOf.offsetSeconds)), .integer(layer.id)).run()
+        // A phone feed's road says nothing new of the days this request did not carry (`checkMovedWords`).
+        if layer.byDay { return }
         if batch.asOf.localDay > previous.localDay {
             let firstOld = ProvisionalRule.firstProvisionalDay(readOn: previous.localDay)
             if try roadHasWatchSamples(layer.id, since: firstOld) {
                 for d in firstOld...min(batch.asOf.localDay, previous.localDay.adding(days: 60)) { outcome.changedDays.insert(d) }
             }
         }
-        // Only roads of the same store read between the old and the new asOf can change places with this one.
+        // Only roads of the same store read between the old and the new asOf can change places with this one (a phone
+        // feed's road by the words it dated in between, all before its own asOf).
         let passed = try db.statement("""
             SELECT 1 FROM layer l JOIN stream st ON st.id = l.stream_id
-            WHERE l.id <> ? AND st.store = ? AND l.as_of >= ? AND l.as_of <= ? LIMIT 1
+            WHERE l.id <> ?1 AND st.store = ?2 AND l.as_of >= ?3 AND (l.by_day = 1 OR l.as_of <= ?4) LIMIT 1
             """)
         passed.bind(.integer(layer.id), .text(batch.store.rawValue), .real(previous.epochSeconds), .real(asOf))
         guard try passed.step() else { return }
@@ -626,11 +680,67 @@ struct BatchApplication {
                 SELECT DISTINCT s.day FROM \(table) s WHERE s.layer_id = ?1 AND EXISTS (
                     SELECT 1 FROM \(table) o JOIN layer ol ON ol.id = o.layer_id
                     WHERE o.day = s.day AND o.writer_id = s.writer_id AND o.layer_id <> ?1 AND \(standing)
-                      AND ol.as_of >= ?2 AND ol.as_of <= ?3)
+                      AND \(BatchApplication.wordAsOf("o", "ol")) BETWEEN ?2 AND ?3)
                 """)
             select.bind(.integer(layer.id), .real(previous.epochSeconds), .real(asOf))
             let day = try select.column("day")
             while try select.step() { outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(select.int(day)))) }
+        }
+    }
+
+    /// When a road said what one of its rows says (R12): a phone feed's road, when it delivered the row; any other,
+    /// when it was read. `row` and `layer` are the aliases of a `sample` or `heart_rate` row and its `layer`.
+    static func wordAsOf(_ row: String, _ layer: String) -> String {
+        "(CASE WHEN \(layer).by_day = 1 THEN \(row).as_of ELSE \(layer).as_of END)"
+    }
+
+    /// Where a word of a phone feed's road about a writer's day was delivered again as it was.
+    private struct MovedWord: Hashable {
+        enum Table: String { case resting = "sample", heartRate = "heart_rate" }
+        var table: Table
+        var writer: Int64
+        var day: Int64
+    }
+
+    private mutating func noteMovedWord(_ table: MovedWord.Table, writer: Int64, day: Int64, from: Double) {
+        guard from < asOf else { return }
+        let key = MovedWord(table: table, writer: writer, day: day)
+        movedWords[key] = max(movedWords[key] ?? from, from)
+    }
+
+    /// A phone feed's request that delivers a writer's day again as it was dates the road's word about that day
+    /// anew. A reader sees the day differently only when that ends its provisional state (R3), makes its heart rate
+    /// plausible (R13), or moves the word past another road's about the same writer's day (R12): those days changed;
+    /// a repeated request changes nothing.
+    private mutating func checkMovedWords(_ layer: LayerRow) throws(StoreError) {
+        let offset = layer.previousAsOf?.offsetSeconds ?? batch.asOf.offsetSeconds
+        for (word, from) in movedWords.sorted(by: { ($0.key.day, $0.key.writer) < ($1.key.day, $1.key.writer) }) {
+            let day = LocalDay(daysSinceEpoch: Int(word.day))
+            if outcome.changedDays.contains(day) { continue }
+            let before = Timestamp(epochSeconds: from, offsetSeconds: offset)
+            switch word.table {
+            case .resting:
+                let isWatch = watchWriterIDs.contains(word.writer)
+                if ProvisionalRule.isProvisional(store: batch.store, writerIsWatch: isWatch, day: day, asOf: before)
+                    != ProvisionalRule.isProvisional(store: batch.store, writerIsWatch: isWatch, day: day, asOf: batch.asOf) {
+                    outcome.changedDays.insert(day)
+                    continue
+                }
+            case .heartRate:
+                if PlausibleTimeRule.isPlausible(day: day, asOf: before) != PlausibleTimeRule.isPlausible(day: day, asOf: batch.asOf) {
+                    outcome.changedDays.insert(day)
+                    continue
+                }
+            }
+            let standing = word.table == .resting ? "o.current = 1" : "1"
+            let passed = try db.statement("""
+                SELECT 1 FROM \(word.table.rawValue) o JOIN layer ol ON ol.id = o.layer_id
+                WHERE o.day = ?1 AND o.writer_id = ?2 AND o.layer_id <> ?3 AND \(standing)
+                  AND \(BatchApplication.wordAsOf("o", "ol")) BETWEEN ?4 AND ?5
+                LIMIT 1
+                """)
+            passed.bind(.integer(word.day), .integer(word.writer), .integer(layer.id), .real(from), .real(asOf))
+            if try passed.step() { outcome.changedDays.insert(day) }
         }
     }
 
@@ -710,11 +820,22 @@ struct BatchApplication {
                 let key = HeartRateKey(writer: select.int(writer), day: select.int(day), record: select.text(record))
                 if incoming[key] == nil { stale.append(key) }
             }
-            for key in stale {
-                try db.statement("DELETE FROM heart_rate WHERE layer_id = ? AND writer_id = ? AND day = ? AND record_key = ?")
-                    .bind(.integer(layer.id), .integer(key.writer), .integer(key.day), .text(key.record)).run()
-                outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(key.day)))
+            try removeHeartRate(stale, layer: layer)
+        } else if batch.dayFeed == .replacesDays {
+            // A Health Auto Export request: the heart rate of each writer's day it carries replaces the road's.
+            let select = try db.statement("SELECT record_key FROM heart_rate WHERE layer_id = ? AND writer_id = ? AND day = ?")
+            let record = try select.column("record_key")
+            var stale: [HeartRateKey] = []
+            let writerDays = Set(incoming.keys.map { StoreSnapshot.WriterDay(writer: $0.writer, day: $0.day) })
+            for carried in writerDays.sorted(by: { ($0.day, $0.writer) < ($1.day, $1.writer) }) {
+                select.reset()
+                select.bind(.integer(layer.id), .integer(carried.writer), .integer(carried.day))
+                while try select.step() {
+                    let key = HeartRateKey(writer: carried.writer, day: carried.day, record: select.text(record))
+                    if incoming[key] == nil { stale.append(key) }
+                }
             }
+            try removeHeartRate(stale, layer: layer)
         }
         for key in incoming.keys.sorted(by: { ($0.day, $0.writer, $0.record) < ($1.day, $1.writer, $1.record) }) {
             let summary = incoming[key]!
@@ -722,7 +843,10 @@ struct BatchApplication {
             if facts.storeHasTombstones, !key.record.isEmpty, let deletion = try tombstone(key.record), deletion.at > asOf { continue }
             // A newer snapshot of the stream covering the day speaks for it: this one's summary is not kept.
             if facts.newerSnapshots.values.contains(where: { $0.covers(day: key.day) }) { continue }
-            if layer.existed || !layer.snapshot, try heartRateUnchanged(key, summary, layer: layer) { continue }
+            if layer.existed || !layer.snapshot, let previous = try heartRateUnchanged(key, summary, layer: layer) {
+                if layer.byDay { noteMovedWord(.heartRate, writer: key.writer, day: key.day, from: previous) }
+                continue
+            }
             try db.statement("""
                 INSERT OR REPLACE INTO heart_rate(layer_id, writer_id, day, record_key, as_of, not_set, sedentary,
                                                   active, sedentary_min, sedentary_histogram)
@@ -736,9 +860,18 @@ struct BatchApplication {
         }
     }
 
-    /// Whether the road holds this summary already, as it is (then only when it was delivered moves).
+    private mutating func removeHeartRate(_ keys: [HeartRateKey], layer: LayerRow) throws(StoreError) {
+        for key in keys {
+            try db.statement("DELETE FROM heart_rate WHERE layer_id = ? AND writer_id = ? AND day = ? AND record_key = ?")
+                .bind(.integer(layer.id), .integer(key.writer), .integer(key.day), .text(key.record)).run()
+            outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(key.day)))
+        }
+    }
+
+    /// When the road holds this summary already, as it is: when it last delivered it (which then moves to now);
+    /// nil when it does not.
     private func heartRateUnchanged(_ key: HeartRateKey, _ summary: HeartRateDaySummary,
-                                    layer: LayerRow) throws(StoreError) -> Bool {
+                                    layer: LayerRow) throws(StoreError) -> Double? {
         let select = try db.statement("""
             SELECT not_set, sedentary, active, sedentary_min, sedentary_histogram, as_of FROM heart_rate
             WHERE layer_id = ? AND writer_id = ? AND day = ? AND record_key = ?
@@ -748,12 +881,13 @@ struct BatchApplication {
               select.int(try select.column("sedentary")) == Int64(summary.sedentary),
               select.int(try select.column("active")) == Int64(summary.active),
               select.optionalDouble(try select.column("sedentary_min")) == summary.sedentaryMin,
-              select.text(try select.column("sedentary_histogram")) == summary.histogramText else { return false }
-        if select.double(try select.column("as_of")) != asOf {
+              select.text(try select.column("sedentary_histogram")) == summary.histogramText else { return nil }
+        let previous = select.double(try select.column("as_of"))
+        if previous != asOf {
             try db.statement("UPDATE heart_rate SET as_of = ? WHERE layer_id = ? AND writer_id = ? AND day = ? AND record_key = ?")
                 .bind(.real(asOf), .integer(layer.id), .integer(key.writer), .integer(key.day), .text(key.record)).run()
         }
-        return true
+        return previous
     }
 
     private struct HeartRateKey: Hashable {

@@ -176,7 +176,11 @@ struct StoreHistory {
         for copies in try contestedCopies().values {
             var byLayer: [Int64: [Copy]] = [:]
             for c in copies where c.current { byLayer[c.layer, default: []].append(c) }
-            let deciding = byLayer.keys.max { maker.road($0) < maker.road($1) }
+            // A phone feed's road speaks for the day as of its newest word about it (R12).
+            let roads = byLayer.mapValues { held in held.map(\.asOf).max() }.map { layer, dayAsOf in
+                (layer: layer, road: maker.road(layer, dayAsOf: dayAsOf))
+            }
+            let deciding = roads.max { $0.road < $1.road }?.layer
             let standing = deciding.flatMap { byLayer[$0] } ?? []
             var byIdentity: [String: Copy] = [:]
             for c in standing { byIdentity[c.identity] = c }
@@ -190,7 +194,7 @@ struct StoreHistory {
                     }
                     continue
                 }
-                let readAt = maker.road(old.layer).asOf ?? Timestamp(epochSeconds: old.asOf, offsetSeconds: 0)
+                let readAt = maker.road(old.layer, dayAsOf: old.asOf).asOf ?? Timestamp(epochSeconds: old.asOf, offsetSeconds: 0)
                 let reason: RevisionReason = old.current ? .superseded : .notInNewerExport
                 if let deciding, let decider = maker.layers[deciding] {
                     // When: the later of the two words, the old copy and the one that replaced it, both as
@@ -239,7 +243,9 @@ struct StoreHistory {
         let writers: [Int64: StoreSnapshot.WriterEntry]
         let layers: [Int64: StoreSnapshot.LayerEntry]
 
-        func road(_ layer: Int64) -> Road { layers[layer]?.road ?? Road(stream: "", asOf: nil, snapshot: false) }
+        func road(_ layer: Int64, dayAsOf: Double?) -> Road {
+            layers[layer]?.road(dayAsOf: dayAsOf) ?? Road(stream: "", asOf: nil, snapshot: false)
+        }
 
         /// The newest snapshot of a copy's stream, newer than its own road, that covers it; nil when none does.
         func newerSnapshot(covering copy: Copy) -> StoreSnapshot.LayerEntry? {

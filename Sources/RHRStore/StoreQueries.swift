@@ -69,18 +69,37 @@ public struct StoreSnapshot {
         let storeColumn = try select.column("store"), layerColumn = try select.column("layer_id"),
             delivered = try select.column("delivered"), columns = try SampleRow.Columns(select)
         var result: [DaySample] = []
+        // A phone feed's road speaks for a writer's day as of its newest word about it (R12): its copies are placed
+        // once all of the day's are read.
+        var phoneCopies: [(index: Int, layer: LayerEntry, writer: WriterEntry)] = []
+        var phoneWords: [LayerWriterDay: Double] = [:]
         while try select.step() {
             let row = SampleRow(select, columns)
+            let layerID = select.int(layerColumn)
             guard let store = HealthStore(rawValue: select.text(storeColumn)), let writer = writers[row.writerID],
-                  let layer = layers[select.int(layerColumn)] else { continue }
+                  let layer = layers[layerID] else { continue }
             let day = LocalDay(daysSinceEpoch: Int(row.day))
             let sample = row.sample(store: store, writer: writer.writer)
+            let deliveredAt = select.double(delivered)
             let provisional = ProvisionalRule.isProvisional(store: store, writerIsWatch: writer.isWatch, day: day, asOf: layer.road.asOf!)
             let implausible = !PlausibleTimeRule.isPlausible(
-                start: sample.start, end: sample.end, asOf: Timestamp(epochSeconds: select.double(delivered), offsetSeconds: 0))
+                start: sample.start, end: sample.end, asOf: Timestamp(epochSeconds: deliveredAt, offsetSeconds: 0))
+            if layer.byDay {
+                phoneCopies.append((result.count, layer, writer))
+                let key = LayerWriterDay(layer: layerID, writer: row.writerID, day: row.day)
+                phoneWords[key] = max(phoneWords[key] ?? deliveredAt, deliveredAt)
+            }
             result.append(DaySample(sample: sample, day: day, offsetAssumed: row.offsetAssumed, provisional: provisional,
                                     asOf: layer.road.asOf, stream: layer.road.stream, snapshot: layer.road.snapshot,
                                     implausibleDate: implausible))
+        }
+        for (i, layer, writer) in phoneCopies {
+            let s = result[i]
+            let key = LayerWriterDay(layer: layer.id, writer: writer.id, day: Int64(s.day.daysSinceEpoch))
+            let road = layer.road(dayAsOf: phoneWords[key])
+            result[i].asOf = road.asOf
+            result[i].provisional = ProvisionalRule.isProvisional(store: s.sample.store, writerIsWatch: writer.isWatch,
+                                                                  day: s.day, asOf: road.asOf!)
         }
         return result
     }
@@ -105,7 +124,7 @@ public struct StoreSnapshot {
         let select = try db.statement("""
             SELECT h.layer_id AS layer_id, h.writer_id AS writer_id, h.day AS day, sum(h.not_set) AS not_set,
                    sum(h.sedentary) AS sedentary, sum(h.active) AS active, min(h.sedentary_min) AS sedentary_min,
-                   group_concat(h.sedentary_histogram) AS sedentary_histogram
+                   group_concat(h.sedentary_histogram) AS sedentary_histogram, max(h.as_of) AS delivered
             FROM heart_rate h
             WHERE h.day >= ? AND h.day <= ?
             GROUP BY h.layer_id, h.writer_id, h.day
@@ -114,14 +133,15 @@ public struct StoreSnapshot {
         let layerID = try select.column("layer_id"), writerID = try select.column("writer_id"), day = try select.column("day"),
             notSet = try select.column("not_set"), sedentary = try select.column("sedentary"),
             active = try select.column("active"), sedentaryMin = try select.column("sedentary_min"),
-            histogram = try select.column("sedentary_histogram")
-        var candidates: [WriterDay: [(road: Road, summary: HeartRateDaySummary)]] = [:]
+            histogram = try select.column("sedentary_histogram"), delivered = try select.column("delivered")
+        var candidates: [WriterDay: [(layer: Int64, road: Road, summary: HeartRateDaySummary)]] = [:]
         while try select.step() {
             guard let writer = writers[select.int(writerID)], let layer = layers[select.int(layerID)] else { continue }
             let key = WriterDay(writer: select.int(writerID), day: select.int(day))
+            let road = layer.road(dayAsOf: select.double(delivered))
             // R13: a day no plausible sample has (before 2000, or after the road read it) is kept, not shown.
-            guard PlausibleTimeRule.isPlausible(day: LocalDay(daysSinceEpoch: Int(key.day)), asOf: layer.road.asOf) else { continue }
-            candidates[key, default: []].append((layer.road, HeartRateDaySummary(
+            guard PlausibleTimeRule.isPlausible(day: LocalDay(daysSinceEpoch: Int(key.day)), asOf: road.asOf) else { continue }
+            candidates[key, default: []].append((layer.id, road, HeartRateDaySummary(
                 writer: writer.writer, day: LocalDay(daysSinceEpoch: Int(key.day)), notSet: Int(select.int(notSet)),
                 sedentary: Int(select.int(sedentary)), active: Int(select.int(active)),
                 sedentaryMin: select.optionalDouble(sedentaryMin),
@@ -135,7 +155,7 @@ public struct StoreSnapshot {
         for (key, options) in candidates {
             if options.count == 1 { result.append(options[0].summary); continue }
             let decides = resting[key]
-            let chosen = options.first { $0.road == decides } ?? options.max { $0.road < $1.road }!
+            let chosen = options.first { $0.layer == decides } ?? options.max { $0.road < $1.road }!
             result.append(chosen.summary)
         }
         // By day, then store and writer.
@@ -148,20 +168,29 @@ public struct StoreSnapshot {
         var day: Int64
     }
 
-    /// The road that decides each writer's day among those holding standing resting copies (R12).
-    private func restingRoads(from: LocalDay?, to: LocalDay?, layers: [Int64: LayerEntry]) throws(StoreError) -> [WriterDay: Road] {
+    /// One road's rows of a writer's day, by row ids.
+    struct LayerWriterDay: Hashable {
+        var layer: Int64
+        var writer: Int64
+        var day: Int64
+    }
+
+    /// The road (its layer) that decides each writer's day among those holding standing resting copies (R12).
+    private func restingRoads(from: LocalDay?, to: LocalDay?, layers: [Int64: LayerEntry]) throws(StoreError) -> [WriterDay: Int64] {
         let select = try db.statement("""
-            SELECT DISTINCT writer_id, day, layer_id FROM sample WHERE day >= ? AND day <= ? AND current = 1
+            SELECT writer_id, day, layer_id, max(as_of) AS delivered FROM sample WHERE day >= ? AND day <= ? AND current = 1
+            GROUP BY writer_id, day, layer_id
             """)
         select.bind(StoreSnapshot.dayBounds(from, to))
-        let writer = try select.column("writer_id"), day = try select.column("day"), layer = try select.column("layer_id")
-        var result: [WriterDay: Road] = [:]
+        let writer = try select.column("writer_id"), day = try select.column("day"), layer = try select.column("layer_id"),
+            delivered = try select.column("delivered")
+        var result: [WriterDay: (layer: Int64, road: Road)] = [:]
         while try select.step() {
-            guard let road = layers[select.int(layer)]?.road else { continue }
+            guard let road = layers[select.int(layer)]?.road(dayAsOf: select.double(delivered)) else { continue }
             let key = WriterDay(writer: select.int(writer), day: select.int(day))
-            if result[key].map({ $0 < road }) ?? true { result[key] = road }
+            if result[key].map({ $0.road < road }) ?? true { result[key] = (select.int(layer), road) }
         }
-        return result
+        return result.mapValues(\.layer)
     }
 
     /// What each store holds, for the empty state (R9) and `rhr status`: the resting samples that stand (those of
@@ -179,15 +208,17 @@ public struct StoreSnapshot {
             WITH contested AS (
                 SELECT writer_id, day FROM sample WHERE current = 1
                 GROUP BY writer_id, day HAVING count(DISTINCT layer_id) > 1)
-            SELECT s.writer_id AS writer_id, s.day AS day, s.layer_id AS layer_id, count(*) AS samples
+            SELECT s.writer_id AS writer_id, s.day AS day, s.layer_id AS layer_id, count(*) AS samples,
+                   max(s.as_of) AS delivered
             FROM contested c JOIN sample s ON s.writer_id = c.writer_id AND s.day = c.day AND s.current = 1
             GROUP BY s.writer_id, s.day, s.layer_id
             """)
         let writer = try contested.column("writer_id"), day = try contested.column("day"),
-            layer = try contested.column("layer_id"), count = try contested.column("samples")
+            layer = try contested.column("layer_id"), count = try contested.column("samples"),
+            delivered = try contested.column("delivered")
         var roads: [WriterDay: [(road: Road, samples: Int)]] = [:]
         while try contested.step() {
-            guard let road = layers[contested.int(layer)]?.road else { continue }
+            guard let road = layers[contested.int(layer)]?.road(dayAsOf: contested.double(delivered)) else { continue }
             roads[WriterDay(writer: contested.int(writer), day: contested.int(day)), default: []]
                 .append((road, Int(contested.int(count))))
         }
@@ -222,6 +253,7 @@ public struct StoreSnapshot {
     }
 
     struct WriterEntry {
+        var id: Int64
         var writer: Writer
         var isWatch: Bool
     }
@@ -236,13 +268,14 @@ public struct StoreSnapshot {
             guard let store = HealthStore(rawValue: select.text(storeColumn)) else { continue }
             let writer = Writer(store: store, name: select.text(name), appName: select.optionalText(appName),
                                 bundleIdentifier: select.optionalText(bundle), productType: select.optionalText(productType))
-            result[select.int(id)] = WriterEntry(writer: writer, isWatch: select.int(isWatch) != 0)
+            result[select.int(id)] = WriterEntry(id: select.int(id), writer: writer, isWatch: select.int(isWatch) != 0)
         }
         return result
     }
 
     /// A road as the store keeps it (docs/design.md R12): a live stream's state or one export's snapshot.
     struct LayerEntry {
+        var id: Int64
         var road: Road
         var store: HealthStore
         var streamID: Int64
@@ -254,6 +287,16 @@ public struct StoreSnapshot {
         var toDay: Int64?
         var coversResting: Bool
         var coversHeartRate: Bool
+        /// A phone feed's road (docs/design.md section 4b): it knows each day as of the last request that carried it.
+        var byDay: Bool
+
+        /// The road as it speaks for one writer's day (R12), `dayAsOf` being the newest `as_of` of its rows of that
+        /// day: a phone feed's as of then, any other road as of its own `asOf`.
+        func road(dayAsOf: Double?) -> Road {
+            guard byDay, let dayAsOf else { return road }
+            return Road(stream: road.stream, asOf: Timestamp(epochSeconds: dayAsOf, offsetSeconds: road.asOf?.offsetSeconds ?? 0),
+                        snapshot: false)
+        }
 
         /// Whether it speaks for a resting sample that starts at `start`.
         func covers(_ start: Double) -> Bool {
@@ -274,14 +317,14 @@ public struct StoreSnapshot {
     func loadLayers() throws(StoreError) -> [Int64: LayerEntry] {
         let select = try db.statement("""
             SELECT l.id, l.snapshot, l.as_of, l.as_of_offset, l.from_at, l.to_at, l.from_day, l.to_day, l.covers_resting,
-                   l.covers_heart_rate, l.origin, l.stream_id, st.name, st.store
+                   l.covers_heart_rate, l.origin, l.by_day, l.stream_id, st.name, st.store
             FROM layer l JOIN stream st ON st.id = l.stream_id
             """)
         let id = try select.column("id"), snapshot = try select.column("snapshot"), asOf = try select.column("as_of"),
             offset = try select.column("as_of_offset"), from = try select.column("from_at"), to = try select.column("to_at"),
             fromDay = try select.column("from_day"), toDay = try select.column("to_day"),
             coversResting = try select.column("covers_resting"), coversHeartRate = try select.column("covers_heart_rate"),
-            origin = try select.column("origin"),
+            origin = try select.column("origin"), byDay = try select.column("by_day"),
             streamID = try select.column("stream_id"), name = try select.column("name"), storeColumn = try select.column("store")
         var result: [Int64: LayerEntry] = [:]
         while try select.step() {
@@ -289,11 +332,12 @@ public struct StoreSnapshot {
             let road = Road(stream: select.text(name),
                             asOf: Timestamp(epochSeconds: select.double(asOf), offsetSeconds: Int(select.int(offset))),
                             snapshot: select.int(snapshot) != 0)
-            result[select.int(id)] = LayerEntry(road: road, store: store, streamID: select.int(streamID),
+            result[select.int(id)] = LayerEntry(id: select.int(id), road: road, store: store, streamID: select.int(streamID),
                                                 origin: select.text(origin), from: select.optionalDouble(from),
                                                 to: select.optionalDouble(to), fromDay: select.optionalInt(fromDay),
                                                 toDay: select.optionalInt(toDay), coversResting: select.int(coversResting) != 0,
-                                                coversHeartRate: select.int(coversHeartRate) != 0)
+                                                coversHeartRate: select.int(coversHeartRate) != 0,
+                                                byDay: select.int(byDay) != 0)
         }
         return result
     }

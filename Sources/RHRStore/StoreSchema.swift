@@ -266,5 +266,14 @@ enum StoreSchema {
         ALTER TABLE writer ADD COLUMN bundle_identifier_as_of REAL;
         ALTER TABLE writer ADD COLUMN product_type_as_of REAL;
         """,
+        // 2 → 3: a phone feed's road knows each day as of the last request that carried it (docs/design.md R12,
+        // section 4b): `by_day` marks it, and its copies' `as_of` date what it says of each day. The index finds a
+        // road's copies by day: a request replacing its days, a feed's newest day (`rhr status`, `GET /v1/status`).
+        """
+        ALTER TABLE layer ADD COLUMN by_day INTEGER NOT NULL DEFAULT 0;
+        UPDATE layer SET by_day = 1
+        WHERE snapshot = 0 AND origin IN ('Health Auto Export over HTTP', 'HC Webhook over HTTP');
+        CREATE INDEX sample_by_layer ON sample(layer_id, day);
+        """,
     ]
 }

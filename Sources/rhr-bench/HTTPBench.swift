@@ -10,7 +10,9 @@ import Synchronization
 // minute, aggregated, and the day's resting value: about 140 KB, as the app's REST API automation posts it)
 // applied over HTTP on loopback. Targets: p99 ≤ 20 ms one request at a time; ≥ 200 requests/s with 4 clients,
 // each a phone with its own token. Baseline from the same run: the same payloads read and their batches applied
-// to a store in this process, one thread (what parsing and the store alone allow).
+// to a store in this process, one thread (what parsing and the store alone allow). Then what a phone posting every
+// 15 minutes mostly sends, the same day again (it must change nothing), and `GET /v1/status` on the stream of the
+// latency run (it must stay a few lookups, however many days the stream holds).
 //
 //   rhr-bench http [--requests N] [--clients N]
 //
@@ -89,6 +91,26 @@ enum HTTPBench {
             guard answer.status == 200, answer.json?["added"]?.int64 == 1 else { throw DaemonError("request refused: \(answer.text)") }
         }
 
+        // The last day again and again, as a phone re-sends its period: nothing changes, nothing is stored.
+        var repeats: [Double] = []
+        for _ in 0..<min(options.requests, 100) {
+            let t0 = DaemonBench.now()
+            let answer = try single.post("/v1/health-auto-export", token: secrets[options.clients],
+                                         json: payloads[options.clients].last!, timeout: 30)
+            repeats.append(DaemonBench.seconds(since: t0))
+            guard answer.status == 200, answer.json?["days"]?.array?.isEmpty == true else {
+                throw DaemonError("a repeated request changed something: \(answer.text)")
+            }
+        }
+        // The phone's status: its stream's freshness and counts.
+        var statuses: [Double] = []
+        for _ in 0..<100 {
+            let t0 = DaemonBench.now()
+            let answer = try single.request("GET", "/v1/status", headers: [("api-key", secrets[options.clients])])
+            statuses.append(DaemonBench.seconds(since: t0))
+            guard answer.status == 200 else { throw DaemonError("status refused: \(answer.text)") }
+        }
+
         // All phones at once, each its own token, stream and days: requests per second.
         let failures = Mutex<[String]>([])
         let done = DispatchGroup()
@@ -124,5 +146,10 @@ enum HTTPBench {
         print(String(format: "http: baseline: the same payloads read and applied in-process, one thread: p50 %.2f ms  p99 %.2f ms, "
                      + "%@ /s  (HTTP p99 = %.2f × in-process; 4 clients = %.2f × in-process rate)",
                      directP50, directP99, DaemonBench.grouped(Int(directRate)), p99 / max(directP99, 0.000_001), rate / directRate))
+        print(String(format: "http: the same day again (a phone re-sending its period), no change: p50 %.2f ms  p99 %.2f ms over %d requests",
+                     DaemonBench.percentile(repeats, 0.5) * 1000, DaemonBench.percentile(repeats, 0.99) * 1000, repeats.count))
+        print(String(format: "http: GET /v1/status on a stream of %d days: p50 %.2f ms  p99 %.2f ms over %d requests",
+                     options.requests, DaemonBench.percentile(statuses, 0.5) * 1000, DaemonBench.percentile(statuses, 0.99) * 1000,
+                     statuses.count))
     }
 }

@@ -30,6 +30,17 @@ struct FolderWatchTests {
         #expect(try eventually { try looks(client) >= start + count }, "the watch stopped looking")
     }
 
+    /// Makes the watch look `times` more times, one after the other, waiting for each. With a long interval these
+    /// are its only looks.
+    static func look(_ daemon: TestDaemon, times: Int = 1) throws {
+        let watch = try #require(daemon.server.watch)
+        for _ in 0..<times {
+            let start = watch.looks
+            watch.lookNow()
+            #expect(eventually { watch.looks > start }, "the watch stopped looking")
+        }
+    }
+
     static func append(_ bytes: ArraySlice<UInt8>, to path: String) {
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o600)
         _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
@@ -48,19 +59,24 @@ struct FolderWatchTests {
 
     @Test func aFileArrivingInPiecesIsImportedOnceWhole() throws {
         let directory = try TemporaryDirectory()
-        let daemon = try FolderWatchTests.watchingDaemon(directory)
+        // The watch looks when the test says (`look`), and only then: a timed interval cannot promise that a slow
+        // machine appends the next piece before the watch looks twice.
+        let daemon = try FolderWatchTests.watchingDaemon(directory, interval: 3600)
+        #expect(eventually { (daemon.server.watch?.looks ?? 0) >= 1 }, "the watch's first look")
         let client = try daemon.client()
         let subscriber = try daemon.client()
         _ = try subscriber.subscribe()
         let content = FolderWatchTests.batchFile
         let path = directory.file("inbox/Health Connect export.jsonl")
-        // Four pieces cut mid-line; after each, the watch looks at least once before the next arrives, so
-        // no two looks in a row see the same file until it is whole.
+        // Four pieces cut mid-line; after each, the watch looks once before the next arrives, so no two looks in a
+        // row see the same file until it is whole; then it looks again and imports it.
         let cuts = [0, content.count / 5, content.count / 2, content.count * 4 / 5, content.count]
         for (from, to) in zip(cuts, cuts.dropFirst()) {
             FolderWatchTests.append(content[from..<to], to: path)
-            try FolderWatchTests.waitForLooks(client, 1)
+            try FolderWatchTests.look(daemon)
         }
+        #expect(try subscriber.receiveAvailable().isEmpty, "imported before it was whole")
+        try FolderWatchTests.look(daemon)
         let imported = try subscriber.nextEvent(timeout: 10)
         #expect(imported.name == "imported")
         #expect(imported.imported?.ok == true, "\(imported)")
@@ -75,10 +91,10 @@ struct FolderWatchTests {
         #expect(changed.revision == 3)
 
         // It stays imported once: more looks, a touch, a copy under another name.
-        try FolderWatchTests.waitForLooks(client, 3)
+        try FolderWatchTests.look(daemon, times: 3)
         utimes(path, nil)
         try FileManager.default.copyItem(atPath: path, toPath: directory.file("inbox/copy of export.jsonl"))
-        try FolderWatchTests.waitForLooks(client, 4)
+        try FolderWatchTests.look(daemon, times: 4)
         #expect(try subscriber.receiveAvailable().isEmpty)
         let status = try client.request(.status)
         #expect(status["watch"]?["imports"]?.array?.count == 1)

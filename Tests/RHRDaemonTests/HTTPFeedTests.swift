@@ -228,6 +228,33 @@ struct HTTPFeedTests {
         #expect(heartRate.map(\.total) == [2])
     }
 
+    /// A request of heart rate only makes none of the stream's older resting values fresher (R12): an Apple export
+    /// read since still decides the day it holds, until the phone sends that day again.
+    @Test func heartRateAloneMakesNoRestingValueFresher() throws {
+        let daemon = try HTTPFeedTests.daemon()
+        let token = try daemon.token("phone")
+        let client = try daemon.http()
+        let today = Timestamp(date: Date(), offsetSeconds: 3600).localDay, yesterday = today.adding(days: -1)
+        let resting = PhonePayloads.healthAutoExport(resting: [.init("\(yesterday) 00:00:00 +0100", 55)])
+        #expect(try client.post(HTTPFeedTests.hae, token: token, json: resting).status == 200)
+        // An Apple export read after that request holds the day's final 58.
+        let start = Date(timeIntervalSince1970: yesterday.startEpochSeconds - 3600 + 180)
+        let watch = Writer(store: .healthKit, name: "Jane’s Apple Watch")
+        _ = try HealthDatabase(path: daemon.directory.storePath, machineZone: utc).apply(SyncBatch(
+            store: .healthKit, stream: "apple-health-export", asOf: Timestamp(date: Date(), offsetSeconds: 3600),
+            snapshot: .init(), resting: [RestingSample(store: .healthKit, writer: watch, start: start,
+                                                       end: start.addingTimeInterval(23 * 3600), offsetSeconds: 3600, value: 58)],
+            watchWriters: [watch.name], origin: "Apple Health export"))
+        let heartRateOnly = try client.post(HTTPFeedTests.hae, token: token, json: PhonePayloads.healthAutoExport(
+            resting: [], heartRate: [.init("\(today) 08:00:00 +0100", 70)]))
+        #expect(heartRateOnly.json?["days"]?.array?.map { $0.string } == [today.description])
+        #expect(try storeDays(daemon.directory.storePath).map { "\($0.day) \($0.bpmText)" } == ["\(yesterday) 58"])
+        // The phone sends the day again: its word is the freshest now.
+        let again = try client.post(HTTPFeedTests.hae, token: token, json: resting)
+        #expect(again.json?["days"]?.array?.map { $0.string } == [yesterday.description])
+        #expect(try storeDays(daemon.directory.storePath).map { "\($0.day) \($0.bpmText)" } == ["\(yesterday) 55"])
+    }
+
     // MARK: - 200: HC Webhook
 
     /// Health Connect records, offsets assumed (R5), heart rate counted for R9 also in its bucket form; a

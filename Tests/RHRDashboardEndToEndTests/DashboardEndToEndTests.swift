@@ -137,9 +137,7 @@ struct DashboardEndToEndTests {
     func heartRateOnlyFile() throws {
         let file = SourceTree.samples + "/health-connect/heart-rate-only.zip"
         let tmux = try Tmux.rhr("'\(file)'")
-        let screen = try tmux.waitFor("No resting heart rate to show.")
-        #expect(screen.contains("heart-rate samples"))
-        #expect(screen.contains("does not derive resting heart rate"))
+        let screen = try tmux.waitForAll("No resting heart rate to show.", "heart-rate samples", "does not derive resting heart rate")
         #expect(!screen.contains(Self.chart))
     }
 

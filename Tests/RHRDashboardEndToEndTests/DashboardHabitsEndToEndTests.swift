@@ -93,7 +93,11 @@ struct DashboardHabitsEndToEndTests {
         try tmux.send("?")
         try tmux.waitFor("It is not medical advice.")
         try tmux.send("q")
-        let back = try tmux.waitFor("one value per day: mean")
+        // The dashboard again, its cursor line drawn: the help gone and the day the cursor is on.
+        let back = try tmux.waitUntil("the dashboard without the help") { screen in
+            screen.contains("one value per day: mean") && !screen.contains("It is not medical advice.")
+                && screen.contains(#/▸ [A-Z][a-z]{2} \d{1,2} [A-Z][a-z]{2} \d{4}/#)
+        }
         #expect(back.contains("▸ Thu 12 Mar 2026"), "the click did nothing: the mouse is off")
         // The mono theme: no colour at all.
         #expect(!tmux.capture(escapes: true).contains("\u{1B}[38;5"))

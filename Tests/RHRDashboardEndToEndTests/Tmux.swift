@@ -42,6 +42,15 @@ final class Tmux {
         try waitUntil(seconds: seconds, history: history, "\"\(text)\"") { $0.contains(text) }
     }
 
+    /// Polls the screen until every one of `texts` is on it at once. A frame reaches tmux in pieces, so one text on
+    /// the screen does not mean the rest of its frame is: a test that expects several waits for them all.
+    @discardableResult
+    func waitForAll(_ texts: String..., history: Bool = false, seconds: Double = 20) throws -> String {
+        try waitUntil(seconds: seconds, history: history, texts.map { "\"\($0)\"" }.joined(separator: " and ")) { screen in
+            texts.allSatisfy { screen.contains($0) }
+        }
+    }
+
     /// Polls the screen until `condition` holds, for up to `seconds`.
     @discardableResult
     func waitUntil(seconds: Double = 20, history: Bool = false, _ what: String,

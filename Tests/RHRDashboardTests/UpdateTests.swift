@@ -348,20 +348,35 @@ struct UpdateTests {
         #expect(state.message == nil)
     }
 
-    @Test("Issue 11: a store with a sample on 0001-01-01; - - g (month zoom, first day) and a month back do not crash")
+    /// R13 keeps a sample dated 0001-01-01 and flags it, but leaves it out of the chart's range: the first day is
+    /// the first plausible one. What issue 11 found stays tested: nothing on the way to the data's first month, a
+    /// month before it, or a jump to year 1 crashes (the month arithmetic floors: `DashboardTypesTests.yearOne`).
+    @Test("Issue 11: a store with a sample on 0001-01-01; - - g (month zoom, first day), a month back and a jump to year 1 do not crash")
     func yearOne() {
         let yearOne = LocalDay(year: 1, month: 1, day: 1)!
         var data = Fixture.standard()
-        data.samples.append(Fixture.healthConnect(Fixture.oura, yearOne, 55, id: "year-one"))
+        let first = data.samples[0].day
+        // The store gives samples by day: year 1 first.
+        data.samples.insert(Fixture.healthConnect(Fixture.oura, yearOne, 55, id: "year-one"), at: 0)
         var state = Fixture.state(data)
+        #expect(state.index.data.samples.contains { $0.day == yearOne && $0.implausibleDate })
+        #expect(state.index.firstDay == first)
         Fixture.press(&state, .character("-"), .character("-"), .character("g"))
-        #expect(state.zoom == .month && state.cursor == yearOne)
+        #expect(state.zoom == .month && state.cursor == first)
         let lines = Fixture.screen(state)
-        #expect(lines[2].hasSuffix("▸ Mon 1 Jan 1 "))
-        #expect(lines.contains { $0.contains("Jan 1") })
-        // A month before January of year 1 is year 0 (floor division), outside the data: the cursor stays.
+        #expect(lines[2].hasSuffix("▸ 12 Jan 2026 "), "\(lines[2])")
+        #expect(!lines.contains { $0.contains("Jan 1 ") || $0.hasSuffix("Jan 1") }, "\(lines)")
+        // A month before the first month is outside the data: the cursor stays.
         Fixture.press(&state, .left)
-        #expect(state.cursor == yearOne)
+        #expect(state.cursor == first)
+        #expect(!Fixture.screen(state).isEmpty)
+        // Asked for by date, year 1 is before the first day: the cursor stays there, and the message says so.
+        Fixture.press(&state, .character("/"))
+        for key in Fixture.typing("0001-01-01") { Fixture.press(&state, key) }
+        Fixture.press(&state, .enter)
+        #expect(state.cursor == first)
+        #expect(state.message?.hasSuffix("is before the first day with data; showing 12 Jan 2026, the first.") == true,
+                "\(state.message ?? "")")
         #expect(!Fixture.screen(state).isEmpty)
     }
 }

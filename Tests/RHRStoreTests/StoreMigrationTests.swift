@@ -82,4 +82,37 @@ struct StoreMigrationTests {
                                       origin: "Apple Health export"))
         #expect(try store.days(aggregation: .latest).map(\.bpmText) == ["57", "59"])
     }
+
+    /// A phone feed stored by version 1 (a Health Auto Export token's stream) becomes a phone feed's road (version 3):
+    /// the next request that says what it holds changes nothing, and no second road appears.
+    @Test func aVersionOnePhoneFeedBecomesAPhoneFeedsRoad() throws {
+        let path = try versionOneStore()
+        var handle: OpaquePointer?
+        #expect(sqlite3_open(path, &handle) == SQLITE_OK)
+        let receivedAt = ts("2026-03-14T10:00:00+01:00").epochSeconds
+        let start = ts("2026-03-13T00:00:00+01:00").epochSeconds
+        let identity = "restingHeartRate|Jane’s Apple Watch|\(Int(start))|\(Int(start))"
+        #expect(sqlite3_exec(handle, """
+            INSERT INTO stream(id, store, name, as_of, as_of_offset, as_of_day, origin, revision) VALUES
+                (3, 'healthkit', 'http-phone', \(receivedAt), 3600, \(day("2026-03-14").daysSinceEpoch),
+                 'Health Auto Export over HTTP', 2);
+            INSERT INTO sample(id, store, identity, writer_id, stream_id, day, offset_assumed, start, "end", offset_seconds,
+                               value, unit, in_range)
+            VALUES (3, 'healthkit', '\(identity)', 1, 3, \(day("2026-03-13").daysSinceEpoch), 0, \(start), \(start), 3600, 56,
+                    'count/min', 1);
+            INSERT INTO sample_stream(sample_id, stream_id) VALUES (3, 3);
+            """, nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(handle)
+
+        let store = try HealthDatabase(path: path, machineZone: utc)
+        let byDay = try store.db.statement("SELECT by_day FROM layer WHERE stream_id = 3")
+        #expect(try byDay.step() && byDay.int(try byDay.column("by_day")) == 1)
+        let again = try store.apply(SyncBatch(
+            store: .healthKit, stream: "http-phone", asOf: ts("2026-03-14T10:15:00+01:00"),
+            resting: [hk("2026-03-13T00:00:00+01:00", "2026-03-13T00:00:00+01:00", 56)],
+            origin: "Health Auto Export over HTTP", dayFeed: .replacesDays))
+        #expect(again.unchanged == 1 && !again.changedSomething)
+        let layers = try store.db.statement("SELECT count(*) AS n FROM layer WHERE stream_id = 3")
+        #expect(try layers.step() && layers.int(try layers.column("n")) == 1)
+    }
 }
