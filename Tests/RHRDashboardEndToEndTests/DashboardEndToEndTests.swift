@@ -70,6 +70,7 @@ struct DashboardEndToEndTests {
         try tmux.send("q")
         try tmux.waitFor("rhr exited 0", history: true)
         expectTerminalRestored(try tmux.waitFor("icanon"))
+        tmux.expectNothingStray()
     }
 
     @Test("Ctrl-C quits and restores the terminal")
@@ -78,6 +79,7 @@ struct DashboardEndToEndTests {
         try tmux.send("C-c")
         try tmux.waitFor("rhr exited 0", history: true)
         expectTerminalRestored(try tmux.waitFor("icanon"))
+        tmux.expectNothingStray()
     }
 
     @Test("SIGTERM ends it with status 143 and a restored terminal; a crash (SIGSEGV) restores it too")
@@ -199,7 +201,7 @@ struct LiveDashboardEndToEndTests {
         guard eventually(timeout: 20, every: 0.02, { FileManager.default.fileExists(atPath: socket) }) else {
             throw TestFailure("the daemon did not start: \(tmux.capture())")
         }
-        try tmux.newWindow(command: try Binary.dashboard("--store '\(store)' --socket '\(socket)'"))
+        try tmux.newWindow(command: try Binary.dashboard("--store '\(store)' --socket '\(socket)'", settings: dir))
         let first = try tmux.waitFor("▸Thu 12 Mar 2026")
         #expect(first.split(separator: "\n")[1].hasSuffix(" live"))
 
@@ -229,5 +231,6 @@ struct LiveDashboardEndToEndTests {
         let modes = try tmux.waitFor("icanon")
         let words = modes.split(separator: "\n").last { $0.contains("icanon") }.map { $0.split(separator: " ") } ?? []
         #expect(words.contains("icanon") && words.contains("echo"), "terminal not restored: \(words)")
+        tmux.expectNothingStray()
     }
 }
