@@ -7,12 +7,6 @@ import Testing
 /// Where the daemon listens and who may connect (docs/design.md sections 4 and 8).
 @Suite("daemon socket")
 struct SocketTests {
-    func mode(_ path: String) -> mode_t {
-        var info = stat()
-        lstat(path, &info)
-        return info.st_mode & 0o777
-    }
-
     @Test func defaultPathUsesTheRuntimeDirectoryElseAPrivateOneInTmp() {
         #expect(SocketPath.defaultPath(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"]) == "/run/user/1000/rhr/rhr.sock")
         #expect(SocketPath.defaultPath(environment: ["XDG_RUNTIME_DIR": "/run/user/1000/"]) == "/run/user/1000/rhr/rhr.sock")
@@ -28,12 +22,12 @@ struct SocketTests {
         let old = umask(0)
         defer { umask(old) }
         let daemon = try TestDaemon(directory: directory)
-        #expect(mode(directory.path + "/run") == 0o700)
-        #expect(mode(daemon.socketPath) == 0o600)
+        #expect(FileMode.permissions(directory.path + "/run") == 0o700)
+        #expect(FileMode.permissions(daemon.socketPath) == 0o600)
         var info = stat()
         lstat(daemon.socketPath, &info)
         #expect(info.st_mode & S_IFMT == S_IFSOCK)
-        #expect(mode(directory.storePath) == 0o600)
+        #expect(FileMode.permissions(directory.storePath) == 0o600)
         try daemon.stop()
         // A clean stop removes the socket.
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
@@ -54,8 +48,8 @@ struct SocketTests {
         let directory = try TemporaryDirectory()
         let socket = directory.path + "/a/b/rhr.sock"
         let daemon = try TestDaemon(directory: directory) { $0.socketPath = socket }
-        #expect(mode(directory.path + "/a") == 0o700)
-        #expect(mode(directory.path + "/a/b") == 0o700)
+        #expect(FileMode.permissions(directory.path + "/a") == 0o700)
+        #expect(FileMode.permissions(directory.path + "/a/b") == 0o700)
         #expect(try DaemonClient(socketPath: socket).request(.hello).isOK)
         try daemon.stop()
     }
@@ -92,13 +86,13 @@ struct SocketTests {
         } catch {
             #expect(error.message.hasPrefix("\(home): the socket's directory is open to others (mode 755)"))
         }
-        #expect(mode(home) == 0o755)
+        #expect(FileMode.permissions(home) == 0o755)
         // rhr's own directory, left open by someone, is tightened.
         let own = directory.path + "/rhr"
         mkdir(own, 0o755)
         chmod(own, 0o755)
         let daemon = try TestDaemon(directory: directory) { $0.socketPath = own + "/rhr.sock" }
-        #expect(mode(own) == 0o700)
+        #expect(FileMode.permissions(own) == 0o700)
         try daemon.stop()
     }
 

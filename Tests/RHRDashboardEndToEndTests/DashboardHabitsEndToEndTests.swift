@@ -57,8 +57,8 @@ struct DashboardHabitsEndToEndTests {
         let stateDir = dir.path + "/state/rhr"
         let files = try FileManager.default.contentsOfDirectory(atPath: stateDir)
         #expect(files.count == 1 && files[0].hasPrefix("view-"))
-        #expect(Self.mode(dir.path + "/state") == 0o700 && Self.mode(stateDir) == 0o700)
-        #expect(Self.mode(stateDir + "/" + files[0]) == 0o600)
+        #expect(FileMode.permissions(dir.path + "/state") == 0o700 && FileMode.permissions(stateDir) == 0o700)
+        #expect(FileMode.permissions(stateDir + "/" + files[0]) == 0o600)
 
         tmux = try Tmux(width: 100, height: 30, command: command)
         defer { tmux.kill() }
@@ -123,24 +123,11 @@ struct DashboardHabitsEndToEndTests {
         let screen = try tmux.waitFor("rhr exited 0", history: true)
         #expect(!tmux.capture(history: true, escapes: true).contains("\u{1B}["))
         // The same text `rhr summary` prints.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: rhr)
-        process.arguments = ["summary", "--store", store]
-        process.environment = ["TZ": "UTC", "LANG": "C.UTF-8"]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let summary = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let summary = try Subprocess.run(rhr, ["summary", "--store", store], environment: ["TZ": "UTC", "LANG": "C.UTF-8"]).stdout
         let summaryLines = summary.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         let screenLines = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(summaryLines.count > 5)
         for line in summaryLines { #expect(screenLines.contains(line), "missing from TERM=dumb: \(line)") }
         #expect(!screen.contains("Resting heart rate, bpm"))
-    }
-
-    static func mode(_ path: String) -> Int {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int(info.st_mode & 0o777) : -1
     }
 }

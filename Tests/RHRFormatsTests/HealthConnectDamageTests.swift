@@ -113,8 +113,7 @@ struct HealthConnectDamageTests {
         let seen = Recorder<String>()
         let file = try read(path, scratch: scratch.path) { copy in
             seen.append(copy)
-            var info = stat()
-            #expect(stat(copy, &info) == 0 && info.st_mode & 0o777 == 0o600)
+            #expect(FileMode.permissions(copy) == 0o600)
         }
         let values = Dictionary(uniqueKeysWithValues: try #require(file.batches.first).resting.map { ($0.uuid ?? "", $0.value) })
         #expect(values[HealthConnectThreeWriters.ringRecord] == nil, "the record the -wal deleted is not read")
