@@ -16,10 +16,12 @@ let package = Package(
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         // Phone feeds over HTTP (docs/design.md section 4b); TLS through its GnuTLS support.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // What the two signal-handling C targets below share: which signals, and handing one on to the handler before.
+        .target(name: "CSignalChain"),
         // The full-screen session's signal handlers and their state, in C: a handler must be async-signal-safe.
-        .target(name: "CTerminalSignals"),
+        .target(name: "CTerminalSignals", dependencies: ["CSignalChain"]),
         // Temporary copies of health data, kept where a signal handler can remove them (async-signal-safe, in C).
-        .target(name: "CTemporaryFiles"),
+        .target(name: "CTemporaryFiles", dependencies: ["CSignalChain"]),
 
         // Layers, arrows pointing down only.
         .target(name: "RHRCore"),
