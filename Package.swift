@@ -50,7 +50,7 @@ let package = Package(
         // daemon, the real rhr in a private home). A regular target so rhr-bench can spawn processes with it too.
         .target(name: "RHRTestSupport", dependencies: ["RHRCore", "RHRJSON", "RHRDaemon"]),
 
-        .testTarget(name: "RHRJSONTests", dependencies: ["RHRJSON"]),
+        .testTarget(name: "RHRJSONTests", dependencies: ["RHRJSON", "RHRTestSupport"]),
         .testTarget(name: "RHRCoreTests", dependencies: ["RHRCore", "RHRTestSupport"]),
         .testTarget(name: "RHRFormatsTests", dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRTestSupport"]),
         .testTarget(name: "RHRStoreTests", dependencies: ["RHRCore", "RHRFormats", "RHRStore", "RHRTestSupport"]),
