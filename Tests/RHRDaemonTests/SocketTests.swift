@@ -54,39 +54,36 @@ struct SocketTests {
         try daemon.stop()
     }
 
+    /// A daemon asked to put its socket straight into `name`, a directory of `mode` that is not rhr's own: refused
+    /// with `message` after the directory's path, which keeps its mode, with nothing made in it.
+    func expectRefused(socketIn name: String, mode: mode_t, _ message: String, in directory: TemporaryDirectory) {
+        let path = directory.file(name)
+        mkdir(path, 0o700)
+        chmod(path, mode)
+        do {
+            _ = try DaemonServer(DaemonConfiguration(socketPath: path + "/rhr.sock", storePath: directory.storePath))
+            Issue.record("a daemon started with its socket directly in \(name), mode \(String(mode, radix: 8))")
+        } catch {
+            #expect(error.message.hasPrefix("\(path): \(message)"))
+        }
+        var info = stat()
+        lstat(path, &info)
+        #expect(info.st_mode & 0o7777 == mode, "the directory's mode changed")
+        #expect(!FileManager.default.fileExists(atPath: path + "/rhr.sock"))
+        #expect(!FileManager.default.fileExists(atPath: path + "/rhr.sock.lock"))
+    }
+
     @Test func aSharedStickyDirectoryIsRefusedAndLeftAsItWas() throws {
         // What /tmp is: everyone may write, the sticky bit keeps their files apart. Closing it to 0700 would
         // break everyone else (and as root, rhr owns /tmp, so the ownership check alone does not stop it).
-        let directory = try TemporaryDirectory()
-        let shared = directory.path + "/shared"
-        mkdir(shared, 0o700)
-        chmod(shared, 0o1777)
-        do {
-            _ = try DaemonServer(DaemonConfiguration(socketPath: shared + "/rhr.sock", storePath: directory.storePath))
-            Issue.record("a daemon started with its socket directly in a sticky directory")
-        } catch {
-            #expect(error.message.hasPrefix("\(shared): the socket's directory is shared (sticky, like /tmp)"))
-        }
-        var info = stat()
-        lstat(shared, &info)
-        #expect(info.st_mode & 0o7777 == 0o1777, "the shared directory's mode changed")
-        #expect(!FileManager.default.fileExists(atPath: shared + "/rhr.sock"))
-        #expect(!FileManager.default.fileExists(atPath: shared + "/rhr.sock.lock"))
+        expectRefused(socketIn: "shared", mode: 0o1777, "the socket's directory is shared (sticky, like /tmp)",
+                      in: try TemporaryDirectory())
     }
 
     @Test func anOpenDirectoryNotRHRsIsRefusedAndLeftAsItWas() throws {
         // A home directory given with --socket ~/rhr.sock: rhr must not close it to everyone else.
         let directory = try TemporaryDirectory()
-        let home = directory.path + "/home"
-        mkdir(home, 0o755)
-        chmod(home, 0o755)
-        do {
-            _ = try DaemonServer(DaemonConfiguration(socketPath: home + "/rhr.sock", storePath: directory.storePath))
-            Issue.record("a daemon made an open directory that is not rhr's private")
-        } catch {
-            #expect(error.message.hasPrefix("\(home): the socket's directory is open to others (mode 755)"))
-        }
-        #expect(FileMode.permissions(home) == 0o755)
+        expectRefused(socketIn: "home", mode: 0o755, "the socket's directory is open to others (mode 755)", in: directory)
         // rhr's own directory, left open by someone, is tightened.
         let own = directory.path + "/rhr"
         mkdir(own, 0o755)
