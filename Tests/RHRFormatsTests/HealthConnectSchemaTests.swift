@@ -15,11 +15,8 @@ struct HealthConnectSchemaTests {
     func notHealthConnect() throws {
         let dir = try TemporaryDirectory()
         let path = dir.file("notes.db")
-        var db: OpaquePointer?
-        #expect(sqlite3_open(path, &db) == SQLITE_OK)
-        #expect(sqlite3_exec(db, "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('hi')",
-                             nil, nil, nil) == SQLITE_OK)
-        sqlite3_close(db)
+        try SQLiteFile.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('hi')",
+                               at: path)
         let error = try #require(throws: InputError.self) { try read(path) }
         #expect(error.path == path)
         #expect(error.message.contains("not a Health Connect export"))
