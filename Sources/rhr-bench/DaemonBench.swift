@@ -21,14 +21,7 @@ enum DaemonBench {
         var clients = 4
 
         init(_ arguments: [String]) throws {
-            var words = BenchArguments(arguments)
-            while let word = words.next() {
-                switch word {
-                case "--seconds": seconds = try words.seconds()
-                case "--clients": clients = try words.count()
-                default: break   // other sections' options
-                }
-            }
+            try BenchArguments.read(arguments, into: &self, ["--seconds": .seconds(\.seconds), "--clients": .count(\.clients)])
         }
     }
 

@@ -26,19 +26,10 @@ enum DashboardBench {
         var keep = false
 
         init(_ arguments: [String]) throws {
-            var words = BenchArguments(arguments)
-            while let word = words.next() {
-                switch word {
-                case "--years": years = try words.count()
-                case "--presses": presses = try words.count()
-                case "--runs": runs = try words.count()
-                case "--seed": seed = UInt64(try words.count())
-                case "--dir": dir = try words.value()
-                case "--rhr": rhr = try words.value()
-                case "--keep": keep = true
-                default: break   // other sections' options
-                }
-            }
+            try BenchArguments.read(arguments, into: &self, [
+                "--years": .count(\.years), "--presses": .count(\.presses), "--runs": .count(\.runs), "--seed": .seed(\.seed),
+                "--dir": .value(\.dir), "--rhr": .optionalValue(\.rhr), "--keep": .flag(\.keep),
+            ])
         }
     }
 

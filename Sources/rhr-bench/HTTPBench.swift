@@ -23,14 +23,7 @@ enum HTTPBench {
         var clients = 4
 
         init(_ arguments: [String]) throws {
-            var words = BenchArguments(arguments)
-            while let word = words.next() {
-                switch word {
-                case "--requests": requests = try words.count()
-                case "--clients": clients = try words.count()
-                default: break   // other sections' options
-                }
-            }
+            try BenchArguments.read(arguments, into: &self, ["--requests": .count(\.requests), "--clients": .count(\.clients)])
         }
     }
 

@@ -26,10 +26,7 @@ enum LiveDashboardBench {
         init(_ arguments: [String]) throws {
             store = try DashboardBench.Options(arguments)
             store.seed = 1
-            var words = BenchArguments(arguments)
-            while let word = words.next() {
-                if word == "--pushes" { pushes = try words.count() }   // the rest: the store's, or other sections'
-            }
+            try BenchArguments.read(arguments, into: &self, ["--pushes": .count(\.pushes)])
         }
     }
 
