@@ -9,6 +9,14 @@ import Testing
 struct DashboardEndToEndTests {
     static let chart = "Resting heart rate, bpm"
 
+    /// `keys` end rhr: it exits 0, the terminal is restored, and rhr printed nothing of its own.
+    func expectQuits(_ tmux: Tmux, after keys: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try tmux.send(keys)
+        try tmux.waitFor("rhr exited 0", history: true)
+        expectTerminalRestored(try tmux.waitFor("icanon"))
+        tmux.expectNothingStray(sourceLocation: sourceLocation)
+    }
+
     /// The words of `stty -a` the wrapper printed after rhr: canonical mode and echo must be back.
     func expectTerminalRestored(_ screen: String) {
         let modes = screen.split(separator: "\n").last { $0.contains("icanon") }.map(String.init) ?? ""
@@ -67,19 +75,13 @@ struct DashboardEndToEndTests {
         let tmux = try dashboardOnRestingStore()
         try tmux.resize(width: 50, height: 12)
         try tmux.waitFor("too small")
-        try tmux.send("q")
-        try tmux.waitFor("rhr exited 0", history: true)
-        expectTerminalRestored(try tmux.waitFor("icanon"))
-        tmux.expectNothingStray()
+        try expectQuits(tmux, after: "q")
     }
 
     @Test("Ctrl-C quits and restores the terminal")
     func controlC() throws {
         let tmux = try dashboardOnRestingStore()
-        try tmux.send("C-c")
-        try tmux.waitFor("rhr exited 0", history: true)
-        expectTerminalRestored(try tmux.waitFor("icanon"))
-        tmux.expectNothingStray()
+        try expectQuits(tmux, after: "C-c")
     }
 
     @Test("SIGTERM ends it with status 143 and a restored terminal; a crash (SIGSEGV) restores it too")
