@@ -16,10 +16,12 @@ let package = Package(
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         // Phone feeds over HTTP (docs/design.md section 4b); TLS through its GnuTLS support.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // What the two signal-handling C targets below share: which signals, and handing one on to the handler before.
+        .target(name: "CSignalChain"),
         // The full-screen session's signal handlers and their state, in C: a handler must be async-signal-safe.
-        .target(name: "CTerminalSignals"),
+        .target(name: "CTerminalSignals", dependencies: ["CSignalChain"]),
         // Temporary copies of health data, kept where a signal handler can remove them (async-signal-safe, in C).
-        .target(name: "CTemporaryFiles"),
+        .target(name: "CTemporaryFiles", dependencies: ["CSignalChain"]),
 
         // Layers, arrows pointing down only.
         .target(name: "RHRCore"),
@@ -46,9 +48,9 @@ let package = Package(
 
         // What the tests share (temporary directories, polling, test dates, process spawning, an in-process
         // daemon, the real rhr in a private home). A regular target so rhr-bench can spawn processes with it too.
-        .target(name: "RHRTestSupport", dependencies: ["RHRCore", "RHRJSON", "RHRDaemon"]),
+        .target(name: "RHRTestSupport", dependencies: ["RHRCore", "RHRJSON", "RHRDaemon", "CSQLite"]),
 
-        .testTarget(name: "RHRJSONTests", dependencies: ["RHRJSON"]),
+        .testTarget(name: "RHRJSONTests", dependencies: ["RHRJSON", "RHRTestSupport"]),
         .testTarget(name: "RHRCoreTests", dependencies: ["RHRCore", "RHRTestSupport"]),
         .testTarget(name: "RHRFormatsTests", dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRTestSupport"]),
         .testTarget(name: "RHRStoreTests", dependencies: ["RHRCore", "RHRFormats", "RHRStore", "RHRTestSupport"]),

@@ -1,4 +1,5 @@
 #include "temporary_files.h"
+#include "signal_chain.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -8,8 +9,6 @@
 #include <unistd.h>
 
 #define ENTRY_COUNT 64
-#define QUIT_SIGNAL_COUNT 3
-#define CRASH_SIGNAL_COUNT 6
 
 /* One registration: `count` NUL-terminated paths, one after another in `paths`. */
 struct entry {
@@ -22,9 +21,7 @@ static _Atomic(struct entry *) entries[ENTRY_COUNT];
 static atomic_int removing;
 static atomic_int installed;
 
-static const int quit_signals[QUIT_SIGNAL_COUNT] = { SIGINT, SIGTERM, SIGHUP };
-static const int crash_signals[CRASH_SIGNAL_COUNT] = { SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV };
-static struct sigaction previous_crash_actions[CRASH_SIGNAL_COUNT];
+static struct sigaction previous_crash_actions[RHR_CRASH_SIGNAL_COUNT];
 
 int rhr_temporary_register(const char *const *paths, int count) {
     size_t size = 0;
@@ -79,25 +76,15 @@ void rhr_temporary_remove_all(void) {
 static void on_quit_signal(int sig) {
     atomic_store(&removing, 1);
     remove_everything();
-    signal(sig, SIG_DFL);
-    raise(sig);   /* blocked until this handler returns, then the default action ends the process */
+    rhr_die_of(sig);
 }
 
 /* A crash: remove, let whoever had the signal before report it, then die of it. */
 static void on_crash_signal(int sig, siginfo_t *info, void *context) {
     atomic_store(&removing, 1);
     remove_everything();
-    for (int i = 0; i < CRASH_SIGNAL_COUNT; i++) {
-        if (crash_signals[i] != sig) continue;
-        const struct sigaction *previous = &previous_crash_actions[i];
-        if (previous->sa_flags & SA_SIGINFO) {
-            if (previous->sa_sigaction) previous->sa_sigaction(sig, info, context);
-        } else if (previous->sa_handler != SIG_DFL && previous->sa_handler != SIG_IGN && previous->sa_handler) {
-            previous->sa_handler(sig);
-        }
-    }
-    signal(sig, SIG_DFL);
-    raise(sig);
+    rhr_chain_crash(previous_crash_actions, sig, info, context);
+    rhr_die_of(sig);
 }
 
 void rhr_temporary_install_signal_cleanup(void) {
@@ -106,16 +93,11 @@ void rhr_temporary_install_signal_cleanup(void) {
     memset(&quit, 0, sizeof quit);
     quit.sa_handler = on_quit_signal;
     sigemptyset(&quit.sa_mask);
-    for (int i = 0; i < QUIT_SIGNAL_COUNT; i++) {
+    for (int i = 0; i < RHR_QUIT_SIGNAL_COUNT; i++) {
         struct sigaction previous;
         /* A signal the process was started ignoring (nohup) stays ignored. */
-        if (sigaction(quit_signals[i], NULL, &previous) == 0 && previous.sa_handler == SIG_IGN) continue;
-        sigaction(quit_signals[i], &quit, NULL);
+        if (sigaction(rhr_quit_signals[i], NULL, &previous) == 0 && previous.sa_handler == SIG_IGN) continue;
+        sigaction(rhr_quit_signals[i], &quit, NULL);
     }
-    struct sigaction crash;
-    memset(&crash, 0, sizeof crash);
-    crash.sa_sigaction = on_crash_signal;
-    sigemptyset(&crash.sa_mask);
-    crash.sa_flags = SA_SIGINFO | SA_ONSTACK;
-    for (int i = 0; i < CRASH_SIGNAL_COUNT; i++) sigaction(crash_signals[i], &crash, &previous_crash_actions[i]);
+    rhr_install_crash_handler(on_crash_signal, previous_crash_actions);
 }

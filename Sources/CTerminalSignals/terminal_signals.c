@@ -1,4 +1,5 @@
 #include "terminal_signals.h"
+#include "signal_chain.h"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -7,19 +8,13 @@
 #include <termios.h>
 #include <unistd.h>
 
-#define CRASH_SIGNAL_COUNT 6
-#define QUIT_SIGNAL_COUNT 3
-
-static const int crash_signals[CRASH_SIGNAL_COUNT] = { SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV };
-static const int quit_signals[QUIT_SIGNAL_COUNT] = { SIGINT, SIGTERM, SIGHUP };
-
 static volatile sig_atomic_t pending_signal;
 static volatile sig_atomic_t saved_termios_valid;
 static volatile sig_atomic_t restore_length;
 static struct termios saved_termios;
 static char restore_bytes[512];
-static struct sigaction previous_crash_actions[CRASH_SIGNAL_COUNT];
-static struct sigaction previous_quit_actions[QUIT_SIGNAL_COUNT];
+static struct sigaction previous_crash_actions[RHR_CRASH_SIGNAL_COUNT];
+static struct sigaction previous_quit_actions[RHR_QUIT_SIGNAL_COUNT];
 static sigset_t previous_mask;
 static struct sigaction previous_resize_action;
 /* Written by the handlers, watched by the run loop: a signal may land on another thread (a background read),
@@ -35,15 +30,6 @@ static void wake(void) {
     }
 }
 
-/* Calls the handler that was there before ours, if it was a function. */
-static void chain(const struct sigaction *previous, int sig, siginfo_t *info, void *context) {
-    if (previous->sa_flags & SA_SIGINFO) {
-        if (previous->sa_sigaction) previous->sa_sigaction(sig, info, context);
-    } else if (previous->sa_handler != SIG_DFL && previous->sa_handler != SIG_IGN && previous->sa_handler) {
-        previous->sa_handler(sig);
-    }
-}
-
 /* SIGINT, SIGTERM, SIGHUP: only a flag and a wake-up; the run loop exits cleanly. */
 static void on_quit_signal(int sig) {
     pending_signal = sig;
@@ -53,7 +39,7 @@ static void on_quit_signal(int sig) {
 /* SIGWINCH: curses' own handler (it makes the next read return KEY_RESIZE), then a wake-up. */
 static void on_resize_signal(int sig, siginfo_t *info, void *context) {
     struct sigaction previous = previous_resize_action;
-    chain(&previous, sig, info, context);
+    rhr_chain(&previous, sig, info, context);
     wake();
 }
 
@@ -66,13 +52,8 @@ static void on_crash_signal(int sig, siginfo_t *info, void *context) {
         (void)ignored;
     }
     if (saved_termios_valid) tcsetattr(STDIN_FILENO, TCSANOW, &saved_termios);
-    for (int i = 0; i < CRASH_SIGNAL_COUNT; i++) {
-        if (crash_signals[i] != sig) continue;
-        struct sigaction previous = previous_crash_actions[i];
-        chain(&previous, sig, info, context);
-    }
-    signal(sig, SIG_DFL);
-    raise(sig);   /* blocked until this handler returns, then the default action ends the process */
+    rhr_chain_crash(previous_crash_actions, sig, info, context);
+    rhr_die_of(sig);
 }
 
 void rhr_save_terminal_modes(void) {
@@ -104,20 +85,14 @@ void rhr_install_signal_handlers(void) {
     quit.sa_handler = on_quit_signal;
     sigemptyset(&quit.sa_mask);
     quit.sa_flags = 0;   /* no SA_RESTART: poll() must return EINTR */
-    for (int i = 0; i < QUIT_SIGNAL_COUNT; i++) sigaction(quit_signals[i], &quit, &previous_quit_actions[i]);
-    struct sigaction crash;
-    memset(&crash, 0, sizeof crash);
-    crash.sa_sigaction = on_crash_signal;
-    sigemptyset(&crash.sa_mask);
-    /* The backtracer's handler runs on its own alternate stack when it set one; ours may run on it too. */
-    crash.sa_flags = SA_SIGINFO | SA_ONSTACK;
-    for (int i = 0; i < CRASH_SIGNAL_COUNT; i++) sigaction(crash_signals[i], &crash, &previous_crash_actions[i]);
+    for (int i = 0; i < RHR_QUIT_SIGNAL_COUNT; i++) sigaction(rhr_quit_signals[i], &quit, &previous_quit_actions[i]);
+    rhr_install_crash_handler(on_crash_signal, previous_crash_actions);
     /* A process can start with these blocked (a mask inherited from a thread pool through a terminal
        multiplexer): then SIGTERM would never arrive. Unblock what rhr handles. */
     sigset_t handled;
     sigemptyset(&handled);
-    for (int i = 0; i < QUIT_SIGNAL_COUNT; i++) sigaddset(&handled, quit_signals[i]);
-    for (int i = 0; i < CRASH_SIGNAL_COUNT; i++) sigaddset(&handled, crash_signals[i]);
+    for (int i = 0; i < RHR_QUIT_SIGNAL_COUNT; i++) sigaddset(&handled, rhr_quit_signals[i]);
+    for (int i = 0; i < RHR_CRASH_SIGNAL_COUNT; i++) sigaddset(&handled, rhr_crash_signals[i]);
     pthread_sigmask(SIG_UNBLOCK, &handled, &previous_mask);
 }
 
@@ -126,18 +101,18 @@ void rhr_install_signal_handlers(void) {
    data left in /tmp). */
 void rhr_restore_signal_handlers(int hung_up) {
     sigaction(SIGWINCH, &previous_resize_action, NULL);
-    for (int i = 0; i < QUIT_SIGNAL_COUNT; i++) {
-        if (hung_up && quit_signals[i] == SIGHUP) {
+    for (int i = 0; i < RHR_QUIT_SIGNAL_COUNT; i++) {
+        if (hung_up && rhr_quit_signals[i] == SIGHUP) {
             struct sigaction ignore;
             memset(&ignore, 0, sizeof ignore);
             ignore.sa_handler = SIG_IGN;
             sigemptyset(&ignore.sa_mask);
             sigaction(SIGHUP, &ignore, NULL);
         } else {
-            sigaction(quit_signals[i], &previous_quit_actions[i], NULL);
+            sigaction(rhr_quit_signals[i], &previous_quit_actions[i], NULL);
         }
     }
-    for (int i = 0; i < CRASH_SIGNAL_COUNT; i++) sigaction(crash_signals[i], &previous_crash_actions[i], NULL);
+    for (int i = 0; i < RHR_CRASH_SIGNAL_COUNT; i++) sigaction(rhr_crash_signals[i], &previous_crash_actions[i], NULL);
     pthread_sigmask(SIG_SETMASK, &previous_mask, NULL);
     restore_length = 0;
 }

@@ -11,8 +11,10 @@ import Synchronization
 /// (kept up to the limit), then once more to answer. Answering waits for the daemon's store thread, as a socket
 /// push does. TLS goes through libmicrohttpd's GnuTLS support.
 ///
-/// `@unchecked Sendable`: `daemon` and `listenFD` are set in `init` and `start()` (before any request) and cleared
-/// in `stop()` (after libmicrohttpd's threads have ended); everything else is `let` or atomic.
+/// `@unchecked Sendable`: libmicrohttpd's threads reach this object through a raw pointer the compiler cannot
+/// follow, and two of its properties change: `daemon` (a C handle, not Sendable) and `listenFD`, set in `init` and
+/// `start()` (before any request) and cleared in `stop()` (after libmicrohttpd's threads have ended), an order
+/// the C library keeps, not the type system. Everything else is `let` or atomic.
 final class HTTPFeedServer: @unchecked Sendable {
     let feed: PhoneFeed
     /// The port listened on (the one asked for, or the one the system gave for port 0).

@@ -3,7 +3,7 @@ import Foundation
 
 /// Reads the members of a zip (ZIP64 included) through libarchive, one after another, streaming.
 /// Not thread-safe: one reader, one thread.
-public final class ArchiveReader {
+public final class ArchiveReader: ByteReading {
     public struct Entry: Sendable, Hashable {
         public var name: String
         /// The member's modification time when the archive says it (a zip's DOS time is read in the
@@ -69,19 +69,6 @@ public final class ArchiveReader {
         let n = archive_read_data(handle, base, buffer.count)
         if n < 0 { throw failure() }
         return n
-    }
-
-    /// Reads up to `count` bytes of the current member.
-    public func readPrefix(_ count: Int) throws(InputError) -> [UInt8] {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 1)
-        defer { buffer.deallocate() }
-        var filled = 0
-        while filled < count {
-            let n = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<count]))
-            if n == 0 { break }
-            filled += n
-        }
-        return Array(buffer[0..<filled])
     }
 
     private func failure() -> InputError {

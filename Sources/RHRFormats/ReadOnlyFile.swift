@@ -6,7 +6,7 @@ import Synchronization
 /// A path that `FileImporter` opened already as a `OnceReadInput` (a pipe, a FIFO, `<(…)`, which can be read
 /// only once) is not opened again: its first bytes, kept when its kind was told, are handed out first, then the
 /// rest of the same descriptor.
-struct ReadOnlyFile {
+struct ReadOnlyFile: ByteReading {
     let path: String
     let descriptor: Int32
     /// The size when opened, for progress; 0 for a pipe, whose size nobody knows.
@@ -59,20 +59,7 @@ struct ReadOnlyFile {
         if let input = OnceReadInput.registered(path) { return try input.head(count) }
         let file = try ReadOnlyFile(path: path)
         defer { file.close() }
-        return try file.fill(count)
-    }
-
-    /// Reads until `count` bytes or the end.
-    fileprivate func fill(_ count: Int) throws(InputError) -> [UInt8] {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 1)
-        defer { buffer.deallocate() }
-        var filled = 0
-        while filled < count {
-            let n = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<count]))
-            if n == 0 { break }
-            filled += n
-        }
-        return Array(buffer[..<filled])
+        return try file.readPrefix(count)
     }
 
     /// Bytes handed out before the descriptor's own; shared by the copies of one `ReadOnlyFile` value.
@@ -129,7 +116,7 @@ final class OnceReadInput: Sendable {
         let result: Result<[UInt8], InputError> = state.withLock { state in
             if state.head.count < count && !state.claimed {
                 let file = ReadOnlyFile(unowned: path, descriptor: state.descriptor)
-                do throws(InputError) { state.head += try file.fill(count - state.head.count) } catch { return .failure(error) }
+                do throws(InputError) { state.head += try file.readPrefix(count - state.head.count) } catch { return .failure(error) }
             }
             return .success(Array(state.head.prefix(count)))
         }

@@ -330,26 +330,13 @@ struct BatchApplication {
 
     // MARK: - Resting samples
 
-    /// One road's copy of a sample, as stored.
-    private struct StoredCopy {
-        var id: Int64
-        var layer: Int64
-        var asOf: Double
-        var current: Bool
-        var row: SampleRow
-    }
-
     /// Every road's copy of an identity.
     private func copies(of identity: String) throws(StoreError) -> [StoredCopy] {
-        let select = try db.statement(SampleRow.selectByIdentity)
+        let select = try db.statement(StoredCopy.selectByIdentity)
         select.bind(.text(batch.store.rawValue), .text(identity))
-        let id = try select.column("id"), layer = try select.column("layer_id"), asOf = try select.column("as_of"),
-            current = try select.column("current"), columns = try SampleRow.Columns(select)
+        let columns = try StoredCopy.Columns(select)
         var result: [StoredCopy] = []
-        while try select.step() {
-            result.append(StoredCopy(id: select.int(id), layer: select.int(layer), asOf: select.double(asOf),
-                                     current: select.int(current) != 0, row: SampleRow(select, columns)))
-        }
+        while try select.step() { result.append(StoredCopy(select, columns)) }
         return result
     }
 

@@ -3,7 +3,7 @@ import RHRCore
 
 /// A resting sample as one road holds it in the `sample` table: the delivered fields plus the day rule's result.
 /// The road (`layer_id`), when it delivered the sample (`as_of`) and whether it still stands in its road
-/// (`current`) are columns of their own, outside `Column`.
+/// (`current`) are columns of their own, outside `Column`, which `StoredCopy` reads with the row.
 struct SampleRow: Equatable {
     var identity: String
     var uuid: String?
@@ -83,8 +83,6 @@ struct SampleRow: Equatable {
     static let qualifiedColumns = columnNames.map { "s." + quoted($0) }.joined(separator: ", ")
     private static func quoted(_ name: String) -> String { name == "end" ? "\"end\"" : name }
 
-    /// Every road's copy of one identity.
-    static let selectByIdentity = "SELECT id, layer_id, as_of, current, \(columns) FROM sample WHERE store = ? AND identity = ?"
     static let insert = "INSERT INTO sample(layer_id, store, as_of, current, \(columns)) VALUES (?, ?, ?, ?, "
         + Array(repeating: "?", count: columnNames.count).joined(separator: ", ") + ")"
     static let update = "UPDATE sample SET as_of = ?, current = ?, "

@@ -18,44 +18,6 @@ struct StoreHistory {
 
     private var db: SQLiteConnection { snapshot.db }
 
-    /// One road's copy of a sample: what the history needs of it.
-    private struct Copy {
-        var layer: Int64
-        /// When its road delivered it.
-        var asOf: Double
-        var current: Bool
-        var identity: String
-        var uuid: String?
-        var writer: Int64
-        var day: Int64
-        var start: Double
-        var end: Double
-        /// Nil for NaN.
-        var value: Double?
-        var unit: String
-        var inRange: Bool
-        var revisionTime: Double?
-
-        var bpm: Double? { value.flatMap { try? RestingValue.bpm(value: $0, unit: unit) } }
-
-        /// Its value in bpm when valid (R6, R13): what can stand in for another.
-        var validBPM: Double? {
-            guard inRange, PlausibleTimeRule.isPlausible(start: Date(timeIntervalSince1970: start),
-                                                         end: Date(timeIntervalSince1970: end),
-                                                         asOf: Timestamp(epochSeconds: asOf, offsetSeconds: 0)) else { return nil }
-            return bpm
-        }
-
-        /// R7's `latest` order (`DaySeries.isEarlier`) on what a copy holds: by end, then creation or modification
-        /// time, then identity.
-        static func isEarlier(_ a: Copy, _ b: Copy) -> Bool {
-            if a.end != b.end { return a.end < b.end }
-            let ra = a.revisionTime ?? -.infinity, rb = b.revisionTime ?? -.infinity
-            if ra != rb { return ra < rb }
-            return a.identity < b.identity
-        }
-    }
-
     private struct Deletion {
         var at: Timestamp
         var origin: String
@@ -139,31 +101,20 @@ struct StoreHistory {
 
     /// The copies of the writer-days where something stands aside: held by more than one road, or holding a copy
     /// that no longer stands.
-    private func contestedCopies() throws(StoreError) -> [WriterDayKey: [Copy]] {
+    private func contestedCopies() throws(StoreError) -> [WriterDayKey: [StoredCopy]] {
         let select = try db.statement("""
             WITH contested AS (
                 SELECT writer_id, day FROM sample WHERE day >= ?1 AND day <= ?2
                 GROUP BY writer_id, day HAVING count(DISTINCT layer_id) > 1 OR min(current) = 0)
-            SELECT s.layer_id, s.as_of, s.current, s.identity, s.uuid, s.writer_id, s.day, s.start, s."end", s.value,
-                   s.unit, s.in_range, s.store, s.created, s.last_modified
+            SELECT \(StoredCopy.columns(prefix: "s."))
             FROM contested c JOIN sample s ON s.writer_id = c.writer_id AND s.day = c.day
             """)
         select.bind(StoreSnapshot.dayBounds(from, to))
-        let layer = try select.column("layer_id"), asOf = try select.column("as_of"), current = try select.column("current"),
-            identity = try select.column("identity"), uuid = try select.column("uuid"), writer = try select.column("writer_id"),
-            day = try select.column("day"), start = try select.column("start"), end = try select.column("end"),
-            value = try select.column("value"), unit = try select.column("unit"), inRange = try select.column("in_range"),
-            store = try select.column("store"), created = try select.column("created"),
-            lastModified = try select.column("last_modified")
-        var result: [WriterDayKey: [Copy]] = [:]
+        let columns = try StoredCopy.Columns(select)
+        var result: [WriterDayKey: [StoredCopy]] = [:]
         while try select.step() {
-            let healthKit = select.text(store) == HealthStore.healthKit.rawValue
-            let copy = Copy(layer: select.int(layer), asOf: select.double(asOf), current: select.int(current) != 0,
-                            identity: select.text(identity), uuid: select.optionalText(uuid), writer: select.int(writer),
-                            day: select.int(day), start: select.double(start), end: select.double(end),
-                            value: select.optionalDouble(value), unit: select.text(unit), inRange: select.int(inRange) != 0,
-                            revisionTime: select.optionalDouble(healthKit ? created : lastModified))
-            result[WriterDayKey(writer: copy.writer, day: copy.day), default: []].append(copy)
+            let copy = StoredCopy(select, columns)
+            result[WriterDayKey(writer: copy.row.writerID, day: copy.row.day), default: []].append(copy)
         }
         return result
     }
@@ -174,7 +125,7 @@ struct StoreHistory {
         let deletions = try loadDeletions()
         var result: [RevisionEntry] = []
         for copies in try contestedCopies().values {
-            var byLayer: [Int64: [Copy]] = [:]
+            var byLayer: [Int64: [StoredCopy]] = [:]
             for c in copies where c.current { byLayer[c.layer, default: []].append(c) }
             // A phone feed's road speaks for the day as of its newest word about it (R12).
             let roads = byLayer.mapValues { held in held.map(\.asOf).max() }.map { layer, dayAsOf in
@@ -182,9 +133,9 @@ struct StoreHistory {
             }
             let deciding = roads.max { $0.road < $1.road }?.layer
             let standing = deciding.flatMap { byLayer[$0] } ?? []
-            var byIdentity: [String: Copy] = [:]
-            for c in standing { byIdentity[c.identity] = c }
-            let latest = standing.filter { $0.validBPM != nil }.max(by: Copy.isEarlier)
+            var byIdentity: [String: StoredCopy] = [:]
+            for c in standing { byIdentity[c.row.identity] = c }
+            let latest = standing.filter { $0.validBPM != nil }.max(by: maker.isEarlier)
             for old in copies where old.layer != deciding {
                 if !old.current, let deletion = maker.deletion(of: old, in: deletions) {
                     // Taken by a deletion (R4): unless a newer snapshot of its stream covers it, which says the rest.
@@ -199,10 +150,10 @@ struct StoreHistory {
                 if let deciding, let decider = maker.layers[deciding] {
                     // When: the later of the two words, the old copy and the one that replaced it, both as
                     // delivered; not the deciding road's newest read, which a live road moves on with every batch.
-                    let replacing = byIdentity[old.identity] ?? latest
+                    let replacing = byIdentity[old.row.identity] ?? latest
                     let word = replacing?.asOf ?? standing.map(\.asOf).max() ?? old.asOf
                     let at = Timestamp(epochSeconds: max(word, old.asOf), offsetSeconds: decider.road.asOf?.offsetSeconds ?? 0)
-                    if let same = byIdentity[old.identity] {
+                    if let same = byIdentity[old.row.identity] {
                         result.append(maker.entry(old, .replaced, replacedBy: same.validBPM, at: at, origin: decider.origin,
                                                   readAt: readAt))
                     } else {
@@ -248,34 +199,45 @@ struct StoreHistory {
         }
 
         /// The newest snapshot of a copy's stream, newer than its own road, that covers it; nil when none does.
-        func newerSnapshot(covering copy: Copy) -> StoreSnapshot.LayerEntry? {
+        func newerSnapshot(covering copy: StoredCopy) -> StoreSnapshot.LayerEntry? {
             guard let own = layers[copy.layer], own.road.snapshot else { return nil }
             return layers.values.filter {
-                $0.isNewerSnapshot(of: own.streamID, than: own.road.asOf?.epochSeconds ?? -.infinity) && $0.covers(copy.start)
+                $0.isNewerSnapshot(of: own.streamID, than: own.road.asOf?.epochSeconds ?? -.infinity) && $0.covers(copy.row.start)
             }.max { $0.road < $1.road }
         }
 
+        /// R7's `latest` order on two copies of one writer's day: `DaySeries.isEarlier`, the one place it is written,
+        /// on the samples they hold.
+        func isEarlier(_ a: StoredCopy, _ b: StoredCopy) -> Bool {
+            DaySeries.isEarlier(sample(a), sample(b))
+        }
+
+        private func sample(_ copy: StoredCopy) -> RestingSample {
+            let writer = writers[copy.row.writerID]!.writer
+            return copy.row.sample(store: writer.store, writer: writer)
+        }
+
         /// The deletion that took a copy: of its identity or its UUID, seen after it was delivered.
-        func deletion(of copy: Copy, in deletions: [String: Deletion]) -> Deletion? {
-            guard let writer = writers[copy.writer] else { return nil }
+        func deletion(of copy: StoredCopy, in deletions: [String: Deletion]) -> Deletion? {
+            guard let writer = writers[copy.row.writerID] else { return nil }
             let store = writer.writer.store.rawValue
-            return [copy.identity, copy.uuid].compactMap { $0 }.compactMap { deletions[store + "|" + $0] }
+            return [copy.row.identity, copy.row.uuid].compactMap { $0 }.compactMap { deletions[store + "|" + $0] }
                 .filter { $0.at.epochSeconds > copy.asOf }
                 .max { $0.at.epochSeconds < $1.at.epochSeconds }
         }
 
-        func entry(_ old: Copy, _ reason: RevisionReason, replacedBy: Double?, by layer: StoreSnapshot.LayerEntry,
+        func entry(_ old: StoredCopy, _ reason: RevisionReason, replacedBy: Double?, by layer: StoreSnapshot.LayerEntry,
                    readAt: Timestamp) -> RevisionEntry {
             entry(old, reason, replacedBy: replacedBy, at: layer.road.asOf ?? readAt, origin: layer.origin, readAt: readAt)
         }
 
-        func entry(_ old: Copy, _ reason: RevisionReason, replacedBy: Double?, at: Timestamp, origin: String,
+        func entry(_ old: StoredCopy, _ reason: RevisionReason, replacedBy: Double?, at: Timestamp, origin: String,
                    readAt: Timestamp) -> RevisionEntry {
-            let writer = writers[old.writer]!
-            let day = LocalDay(daysSinceEpoch: Int(old.day))
+            let writer = writers[old.row.writerID]!
+            let day = LocalDay(daysSinceEpoch: Int(old.row.day))
             return RevisionEntry(
-                writer: writer.writer, day: day, identity: old.identity, oldBPM: old.bpm, oldValue: old.value ?? .nan,
-                unit: old.unit,
+                writer: writer.writer, day: day, identity: old.row.identity, oldBPM: old.row.bpm, oldValue: old.row.value ?? .nan,
+                unit: old.row.unit,
                 wasProvisional: ProvisionalRule.isProvisional(store: writer.writer.store, writerIsWatch: writer.isWatch,
                                                               day: day, asOf: readAt),
                 reason: reason, replacedByBPM: replacedBy, at: at, origin: origin)

@@ -3,6 +3,31 @@
 enum StoreSchema {
     static var version: Int64 { Int64(migrations.count) }
 
+    /// A resting sample's delivered fields and its day, as the `sample` table of version 1 and its successor of
+    /// version 2 both define them. Released: like the steps that use it, it never changes.
+    private static let sampleFields = """
+        day INTEGER NOT NULL,
+            offset_assumed INTEGER NOT NULL,
+            start REAL NOT NULL,
+            "end" REAL NOT NULL,
+            offset_seconds INTEGER,
+            time_zone TEXT,
+            value REAL,
+            unit TEXT NOT NULL,
+            in_range INTEGER NOT NULL,
+            recording_method INTEGER,
+            created REAL,
+            last_modified REAL,
+            client_record_id TEXT,
+            client_record_version INTEGER,
+            device_name TEXT,
+            device_manufacturer TEXT,
+            device_model TEXT,
+            device_hardware TEXT,
+            device_software TEXT,
+            device_type INTEGER,
+        """
+
     /// Each step moves the schema from its index to the next version; a step, once released, never changes.
     static let migrations: [String] = [
         // 0 → 1
@@ -51,26 +76,7 @@ enum StoreSchema {
             uuid TEXT,
             writer_id INTEGER NOT NULL REFERENCES writer(id),
             stream_id INTEGER NOT NULL REFERENCES stream(id),
-            day INTEGER NOT NULL,
-            offset_assumed INTEGER NOT NULL,
-            start REAL NOT NULL,
-            "end" REAL NOT NULL,
-            offset_seconds INTEGER,
-            time_zone TEXT,
-            value REAL,
-            unit TEXT NOT NULL,
-            in_range INTEGER NOT NULL,
-            recording_method INTEGER,
-            created REAL,
-            last_modified REAL,
-            client_record_id TEXT,
-            client_record_version INTEGER,
-            device_name TEXT,
-            device_manufacturer TEXT,
-            device_model TEXT,
-            device_hardware TEXT,
-            device_software TEXT,
-            device_type INTEGER,
+            \(sampleFields)
             UNIQUE(store, identity)
         );
         CREATE INDEX sample_by_day ON sample(day);
@@ -182,26 +188,7 @@ enum StoreSchema {
             identity TEXT NOT NULL,
             uuid TEXT,
             writer_id INTEGER NOT NULL REFERENCES writer(id),
-            day INTEGER NOT NULL,
-            offset_assumed INTEGER NOT NULL,
-            start REAL NOT NULL,
-            "end" REAL NOT NULL,
-            offset_seconds INTEGER,
-            time_zone TEXT,
-            value REAL,
-            unit TEXT NOT NULL,
-            in_range INTEGER NOT NULL,
-            recording_method INTEGER,
-            created REAL,
-            last_modified REAL,
-            client_record_id TEXT,
-            client_record_version INTEGER,
-            device_name TEXT,
-            device_manufacturer TEXT,
-            device_model TEXT,
-            device_hardware TEXT,
-            device_software TEXT,
-            device_type INTEGER,
+            \(sampleFields)
             -- One copy per road; also the lookup of every road's copy of an identity.
             UNIQUE(store, identity, layer_id)
         );

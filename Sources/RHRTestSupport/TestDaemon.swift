@@ -16,8 +16,23 @@ public final class TestDaemon: Sendable {
         configuration.machineZone = utc
         configuration.shutdownGrace = 5
         configure(&configuration)
-        server = try DaemonServer(configuration)
+        server = try TestDaemon.server(configuration)
         server.start()
+    }
+
+    /// The daemon, started again for a moment while its socket's lock is taken. A daemon stopped in this process
+    /// has let go of the lock, but the lock's descriptor is copied into every child this process starts (other
+    /// tests spawn programs all the time) until the child's `exec` closes it: a daemon started again on the same
+    /// socket in that instant would take it for a live daemon there.
+    private static func server(_ configuration: DaemonConfiguration) throws -> DaemonServer {
+        let deadline = Date().addingTimeInterval(2)
+        var result = Result { () throws(DaemonError) in try DaemonServer(configuration) }
+        while case .failure(let error) = result, error.message.hasPrefix("another rhr daemon is already listening"),
+              Date() < deadline {
+            usleep(10_000)
+            result = Result { () throws(DaemonError) in try DaemonServer(configuration) }
+        }
+        return try result.get()
     }
 
     public var socketPath: String { server.socketPath }

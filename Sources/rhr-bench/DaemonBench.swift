@@ -5,6 +5,7 @@ import RHRDaemon
 import RHRFormats
 import RHRStore
 import Synchronization
+import class RHRTestSupport.TemporaryDirectory
 
 // The daemon benchmark (docs/design.md section 7): 4 clients push small batches for 10 s while a subscriber
 // measures push → event latency. Targets: ≥ 2,000 pushes/s, p99 ≤ 20 ms. Baselines from the same run: the
@@ -20,35 +21,16 @@ enum DaemonBench {
         var clients = 4
 
         init(_ arguments: [String]) throws {
-            var i = 0
-            while i < arguments.count {
-                switch arguments[i] {
-                case "--seconds":
-                    guard i + 1 < arguments.count, let value = Double(arguments[i + 1]), value > 0 else {
-                        throw DaemonError("--seconds takes a number of seconds")
-                    }
-                    seconds = value
-                    i += 1
-                case "--clients":
-                    guard i + 1 < arguments.count, let value = Int(arguments[i + 1]), value > 0 else {
-                        throw DaemonError("--clients takes a count")
-                    }
-                    clients = value
-                    i += 1
-                default: break
-                }
-                i += 1
-            }
+            try BenchArguments.read(arguments, into: &self, ["--seconds": .seconds(\.seconds), "--clients": .count(\.clients)])
         }
     }
 
     static func run(_ arguments: [String]) throws {
         let options = try Options(arguments)
-        // A short path: a socket path holds at most 107 bytes.
-        var template = Array("/tmp/rhr-bench-daemon-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw DaemonError("cannot make a temporary directory") }
-        let directory = String(cString: made)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // A short path (a socket path holds at most 107 bytes), removed at the end.
+        let scratch = try TemporaryDirectory(prefix: "rhr-bench-daemon")
+        defer { withExtendedLifetime(scratch) {} }
+        let directory = scratch.path
         let zone = TimeZone(identifier: "UTC")!
 
         // Both stores hold 10 years of one value a day from each client's watch, as a real one would.

@@ -26,29 +26,10 @@ enum DashboardBench {
         var keep = false
 
         init(_ arguments: [String]) throws {
-            var i = 0
-            func value() throws -> String {
-                i += 1
-                guard i < arguments.count else { throw BenchError("\(arguments[i - 1]) needs a value") }
-                return arguments[i]
-            }
-            func count() throws -> Int {
-                guard let n = Int(try value()), n > 0 else { throw BenchError("\(arguments[i - 1]) takes a count") }
-                return n
-            }
-            while i < arguments.count {
-                switch arguments[i] {
-                case "--years": years = try count()
-                case "--presses": presses = try count()
-                case "--runs": runs = try count()
-                case "--seed": seed = UInt64(try count())
-                case "--dir": dir = try value()
-                case "--rhr": rhr = try value()
-                case "--keep": keep = true
-                default: break   // other sections' options
-                }
-                i += 1
-            }
+            try BenchArguments.read(arguments, into: &self, [
+                "--years": .count(\.years), "--presses": .count(\.presses), "--runs": .count(\.runs), "--seed": .seed(\.seed),
+                "--dir": .value(\.dir), "--rhr": .optionalValue(\.rhr), "--keep": .flag(\.keep),
+            ])
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import RHRCore
+import struct RHRTestSupport.SplitMix64
 
 /// A made-up but realistically shaped history for the dashboard benchmark and for looking at the dashboard:
 /// ten years of resting heart rate from eight writers (two HealthKit, six Health Connect), with gaps, a
@@ -26,7 +27,8 @@ struct DashboardHistory {
 
     /// The batches to apply, oldest first.
     func batches() -> [SyncBatch] {
-        var random = SplitMix(seed: seed)
+        // One step past the seed, as this history has always started: the same seed still gives the same store.
+        var random = SplitMix64(seed: seed &+ 0x9E37_79B9_7F4A_7C15)
         let firstDay = lastDay.adding(days: -(years * 365) + 1)
         let berlin = TimeZone(identifier: "Europe/Berlin")!
         let exportAsOf = timestamp(lastDay, hour: 21, zone: berlin)
@@ -115,19 +117,8 @@ struct DashboardHistory {
     }
 }
 
-/// A small deterministic generator: the same seed gives the same history.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-
-    mutating func next() -> UInt64 {
-        state = state &+ 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// What the history draws from its generator (the same seed gives the same history).
+extension SplitMix64 {
     mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
     mutating func chance(_ p: Double) -> Bool { unit() < p }
     /// Roughly normal, within ± 3 × `scale`.

@@ -1,5 +1,6 @@
 import Foundation
 import RHRCore
+import struct RHRTestSupport.SplitMix64
 
 /// Writes a realistic Apple Health `export.xml` of about a given size, the same bytes for the same seed and size:
 /// iOS 16's broken DTD, records grouped by type as Apple writes them, an Apple Watch (heart rate every few minutes,
@@ -197,7 +198,7 @@ struct ExportGenerator {
         }
 
         // Correlations repeat top-level blood-pressure records.
-        var rng = Random(seed: seed ^ 0xC0_77E1)
+        var rng = SplitMix64(seed: seed ^ 0xC0_77E1)
         for day in days where day.index % 7 == 3 {
             let t = day.midnight + 8 * 3600
             out.append(" <Correlation type=\"HKCorrelationTypeIdentifierBloodPressure\"")
@@ -270,13 +271,13 @@ struct ExportGenerator {
     private typealias Emit = (Source, Int, Int, Value, [(String, String)]) -> Void
 
     private func typeBlock(_ out: ByteSink, _ days: [Day], _ stats: inout Stats, type: String, unit: String?, hrv: Bool = false,
-                           _ body: (Day, inout Random, Emit) -> Void) {
+                           _ body: (Day, inout SplitMix64, Emit) -> Void) {
         var typeHash: UInt64 = 1469598103934665603
         for b in type.utf8 { typeHash = (typeHash ^ UInt64(b)) &* 1099511628211 }
         var count = 0
         for day in days {
-            var rng = Random(seed: seed ^ typeHash ^ UInt64(day.index) &* 0x9E37_79B9_7F4A_7C15)
-            var deviceRng = Random(seed: rng.next64())
+            var rng = SplitMix64(seed: seed ^ typeHash ^ UInt64(day.index) &* 0x9E37_79B9_7F4A_7C15)
+            var deviceRng = SplitMix64(seed: rng.next())
             body(day, &rng) { source, second, duration, value, metadata in
                 count += 1
                 let start = day.midnight + Int64(second)
@@ -328,7 +329,7 @@ struct ExportGenerator {
         if type == "HKQuantityTypeIdentifierRestingHeartRate" { stats.restingRecords += count }
     }
 
-    private func sourceAttributes(_ out: ByteSink, _ source: Source, _ rng: inout Random) {
+    private func sourceAttributes(_ out: ByteSink, _ source: Source, _ rng: inout SplitMix64) {
         out.append(" sourceName=\"")
         out.append(source.name)
         out.append("\" sourceVersion=\"")
@@ -336,7 +337,7 @@ struct ExportGenerator {
         out.append("\"")
         if let device = source.device {
             out.append(" device=\"&lt;&lt;HKDevice: 0x")
-            out.hex(0x28_0000_000 | rng.next64() & 0x0FFF_FFFF)
+            out.hex(0x28_0000_000 | rng.next() & 0x0FFF_FFFF)
             out.append("&gt;")
             out.append(device)
             out.append("\"")
@@ -430,21 +431,10 @@ struct ExportGenerator {
         """
 }
 
-/// SplitMix64: small, fast, and the same numbers everywhere for a seed.
-struct Random {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next64() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
+    /// A number of `range`, all but evenly.
     mutating func next(_ range: ClosedRange<Int>) -> Int {
-        range.lowerBound + Int(next64() % UInt64(range.count))
+        range.lowerBound + Int(next() % UInt64(range.count))
     }
 }
 

@@ -23,19 +23,7 @@ enum HTTPBench {
         var clients = 4
 
         init(_ arguments: [String]) throws {
-            var i = 0
-            while i < arguments.count {
-                switch arguments[i] {
-                case "--requests", "--clients":
-                    guard i + 1 < arguments.count, let value = Int(arguments[i + 1]), value > 0 else {
-                        throw DaemonError("\(arguments[i]) takes a count")
-                    }
-                    if arguments[i] == "--requests" { requests = value } else { clients = value }
-                    i += 1
-                default: break
-                }
-                i += 1
-            }
+            try BenchArguments.read(arguments, into: &self, ["--requests": .count(\.requests), "--clients": .count(\.clients)])
         }
     }
 
@@ -44,6 +32,7 @@ enum HTTPBench {
     static func run(_ arguments: [String]) throws {
         let options = try Options(arguments)
         let directory = try TemporaryDirectory(prefix: "rhr-bench-http")
+        defer { withExtendedLifetime(directory) {} }
         let zone = TimeZone(identifier: "Europe/Berlin")!
         // Each client posts days of its own (so every request applies a day, none is a repeat); one set more for
         // the latency run.

@@ -6,6 +6,7 @@ import RHRFormats
 import RHRLive
 import RHRStore
 import RHRScreen
+import class RHRTestSupport.TemporaryDirectory
 
 // The live dashboard benchmark (docs/design.md section 6: "updates live within a tenth of a second of a push"):
 // a daemon on a store of 10 years × 8 writers, the dashboard session in this process with its real daemon
@@ -17,30 +18,15 @@ import RHRScreen
 //   rhr-bench live [--years N] [--pushes N] [--dir DIR] [--keep]
 enum LiveDashboardBench {
     struct Options {
-        var years = 10
+        /// The store pushed to, built as the dashboard section builds its own (`--years`, `--dir`, `--keep`), of
+        /// seed 1 whatever `--seed` says.
+        var store: DashboardBench.Options
         var pushes = 300
-        var dir = "bench-out"
-        var keep = false
 
         init(_ arguments: [String]) throws {
-            var i = 0
-            while i < arguments.count {
-                switch arguments[i] {
-                case "--years", "--pushes":
-                    guard i + 1 < arguments.count, let n = Int(arguments[i + 1]), n > 0 else {
-                        throw DashboardBench.BenchError("\(arguments[i]) takes a count")
-                    }
-                    if arguments[i] == "--years" { years = n } else { pushes = n }
-                    i += 1
-                case "--dir":
-                    guard i + 1 < arguments.count else { throw DashboardBench.BenchError("--dir needs a value") }
-                    dir = arguments[i + 1]
-                    i += 1
-                case "--keep": keep = true
-                default: break   // other sections' options
-                }
-                i += 1
-            }
+            store = try DashboardBench.Options(arguments)
+            store.seed = 1
+            try BenchArguments.read(arguments, into: &self, ["--pushes": .count(\.pushes)])
         }
     }
 
@@ -48,15 +34,14 @@ enum LiveDashboardBench {
 
     static func run(_ arguments: [String]) throws {
         let options = try Options(arguments)
-        try FileManager.default.createDirectory(atPath: options.dir, withIntermediateDirectories: true,
+        let store = options.store
+        try FileManager.default.createDirectory(atPath: store.dir, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
-        let path = options.dir + "/live-\(options.years)y.sqlite"
-        var storeOptions = try DashboardBench.Options([])
-        storeOptions.years = options.years
-        let (samples, buildSeconds) = try DashboardBench.buildStore(at: path, options: storeOptions)
-        defer { if !options.keep { DashboardBench.removeStore(path) } }
-        let today = DashboardHistory(years: options.years, lastDay: DashboardSession.machineToday(), seed: 1).lastDay
-        print("live: store of \(options.years) years × \(DashboardHistory.writerCount) writers, \(samples) resting samples (built in "
+        let path = store.dir + "/live-\(store.years)y.sqlite"
+        let (samples, buildSeconds) = try DashboardBench.buildStore(at: path, options: store)
+        defer { if !store.keep { DashboardBench.removeStore(path) } }
+        let today = DashboardHistory(years: store.years, lastDay: DashboardSession.machineToday(), seed: store.seed).lastDay
+        print("live: store of \(store.years) years × \(DashboardHistory.writerCount) writers, \(samples) resting samples (built in "
               + "\(DashboardBench.format(buildSeconds * 1000)) ms); pushes of today's watch estimate at 200×60")
 
         // The bridge's stream exists before the dashboard opens (a new stream is read in full, once).
@@ -67,11 +52,9 @@ enum LiveDashboardBench {
         var n = 1
         try inProcess(database: database, path: path, today: today, next: &n)
 
-        var template = Array("/tmp/rhr-bench-live-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw DashboardBench.BenchError("cannot make a temporary directory") }
-        let directory = String(cString: made)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let daemon = try BenchDaemon(directory: directory, storePath: path, zone: zone)
+        let scratch = try TemporaryDirectory(prefix: "rhr-bench-live")
+        defer { withExtendedLifetime(scratch) {} }
+        let daemon = try BenchDaemon(directory: scratch.path, storePath: path, zone: zone)
         defer { withExtendedLifetime(daemon) {} }
         let socket = daemon.socketPath
 

@@ -3,15 +3,15 @@ import RHRCore
 import RHRFormats
 import RHRJSON
 import RHRStore
+import class RHRTestSupport.TemporaryDirectory
 
 /// Applies a 1,000-sample batch to a store holding 10 years × 8 writers (docs/design.md section 7: ≤ 50 ms),
 /// beside a baseline measured in the same run: the same store applying a batch of one sample.
 enum StoreBench {
     static func run(_ arguments: [String]) throws {
-        let directory = NSTemporaryDirectory() + "/rhr-bench-store-\(getpid())"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = try HealthDatabase(path: directory + "/rhr.sqlite", machineZone: TimeZone(identifier: "UTC")!)
+        let directory = try TemporaryDirectory(prefix: "rhr-bench-store")
+        defer { withExtendedLifetime(directory) {} }
+        let store = try HealthDatabase(path: directory.storePath, machineZone: TimeZone(identifier: "UTC")!)
 
         let years = 10
         let firstDay = LocalDay(year: 2016, month: 1, day: 1)!

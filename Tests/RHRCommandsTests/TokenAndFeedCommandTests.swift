@@ -25,8 +25,7 @@ struct TokenAndFeedCommandTests {
         // Kept private, and without the token itself.
         let file = try String(contentsOfFile: tokensPath, encoding: .utf8)
         #expect(!file.contains(token) && !file.contains(String(token.dropFirst(4))))
-        var info = stat()
-        #expect(stat(tokensPath, &info) == 0 && info.st_mode & 0o777 == 0o600)
+        #expect(FileMode.permissions(tokensPath) == 0o600)
         #expect(FeedTokens(path: tokensPath).name(of: token) == "phone")
         #expect(FeedTokens(path: tokensPath).name(of: token + "x") == nil)
 

@@ -7,12 +7,6 @@ import Testing
 /// Where the daemon listens and who may connect (docs/design.md sections 4 and 8).
 @Suite("daemon socket")
 struct SocketTests {
-    func mode(_ path: String) -> mode_t {
-        var info = stat()
-        lstat(path, &info)
-        return info.st_mode & 0o777
-    }
-
     @Test func defaultPathUsesTheRuntimeDirectoryElseAPrivateOneInTmp() {
         #expect(SocketPath.defaultPath(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"]) == "/run/user/1000/rhr/rhr.sock")
         #expect(SocketPath.defaultPath(environment: ["XDG_RUNTIME_DIR": "/run/user/1000/"]) == "/run/user/1000/rhr/rhr.sock")
@@ -28,12 +22,12 @@ struct SocketTests {
         let old = umask(0)
         defer { umask(old) }
         let daemon = try TestDaemon(directory: directory)
-        #expect(mode(directory.path + "/run") == 0o700)
-        #expect(mode(daemon.socketPath) == 0o600)
+        #expect(FileMode.permissions(directory.path + "/run") == 0o700)
+        #expect(FileMode.permissions(daemon.socketPath) == 0o600)
         var info = stat()
         lstat(daemon.socketPath, &info)
         #expect(info.st_mode & S_IFMT == S_IFSOCK)
-        #expect(mode(directory.storePath) == 0o600)
+        #expect(FileMode.permissions(directory.storePath) == 0o600)
         try daemon.stop()
         // A clean stop removes the socket.
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
@@ -54,51 +48,48 @@ struct SocketTests {
         let directory = try TemporaryDirectory()
         let socket = directory.path + "/a/b/rhr.sock"
         let daemon = try TestDaemon(directory: directory) { $0.socketPath = socket }
-        #expect(mode(directory.path + "/a") == 0o700)
-        #expect(mode(directory.path + "/a/b") == 0o700)
+        #expect(FileMode.permissions(directory.path + "/a") == 0o700)
+        #expect(FileMode.permissions(directory.path + "/a/b") == 0o700)
         #expect(try DaemonClient(socketPath: socket).request(.hello).isOK)
         try daemon.stop()
+    }
+
+    /// A daemon asked to put its socket straight into `name`, a directory of `mode` that is not rhr's own: refused
+    /// with `message` after the directory's path, which keeps its mode, with nothing made in it.
+    func expectRefused(socketIn name: String, mode: mode_t, _ message: String, in directory: TemporaryDirectory) {
+        let path = directory.file(name)
+        mkdir(path, 0o700)
+        chmod(path, mode)
+        do {
+            _ = try DaemonServer(DaemonConfiguration(socketPath: path + "/rhr.sock", storePath: directory.storePath))
+            Issue.record("a daemon started with its socket directly in \(name), mode \(String(mode, radix: 8))")
+        } catch {
+            #expect(error.message.hasPrefix("\(path): \(message)"))
+        }
+        var info = stat()
+        lstat(path, &info)
+        #expect(info.st_mode & 0o7777 == mode, "the directory's mode changed")
+        #expect(!FileManager.default.fileExists(atPath: path + "/rhr.sock"))
+        #expect(!FileManager.default.fileExists(atPath: path + "/rhr.sock.lock"))
     }
 
     @Test func aSharedStickyDirectoryIsRefusedAndLeftAsItWas() throws {
         // What /tmp is: everyone may write, the sticky bit keeps their files apart. Closing it to 0700 would
         // break everyone else (and as root, rhr owns /tmp, so the ownership check alone does not stop it).
-        let directory = try TemporaryDirectory()
-        let shared = directory.path + "/shared"
-        mkdir(shared, 0o700)
-        chmod(shared, 0o1777)
-        do {
-            _ = try DaemonServer(DaemonConfiguration(socketPath: shared + "/rhr.sock", storePath: directory.storePath))
-            Issue.record("a daemon started with its socket directly in a sticky directory")
-        } catch {
-            #expect(error.message.hasPrefix("\(shared): the socket's directory is shared (sticky, like /tmp)"))
-        }
-        var info = stat()
-        lstat(shared, &info)
-        #expect(info.st_mode & 0o7777 == 0o1777, "the shared directory's mode changed")
-        #expect(!FileManager.default.fileExists(atPath: shared + "/rhr.sock"))
-        #expect(!FileManager.default.fileExists(atPath: shared + "/rhr.sock.lock"))
+        expectRefused(socketIn: "shared", mode: 0o1777, "the socket's directory is shared (sticky, like /tmp)",
+                      in: try TemporaryDirectory())
     }
 
     @Test func anOpenDirectoryNotRHRsIsRefusedAndLeftAsItWas() throws {
         // A home directory given with --socket ~/rhr.sock: rhr must not close it to everyone else.
         let directory = try TemporaryDirectory()
-        let home = directory.path + "/home"
-        mkdir(home, 0o755)
-        chmod(home, 0o755)
-        do {
-            _ = try DaemonServer(DaemonConfiguration(socketPath: home + "/rhr.sock", storePath: directory.storePath))
-            Issue.record("a daemon made an open directory that is not rhr's private")
-        } catch {
-            #expect(error.message.hasPrefix("\(home): the socket's directory is open to others (mode 755)"))
-        }
-        #expect(mode(home) == 0o755)
+        expectRefused(socketIn: "home", mode: 0o755, "the socket's directory is open to others (mode 755)", in: directory)
         // rhr's own directory, left open by someone, is tightened.
         let own = directory.path + "/rhr"
         mkdir(own, 0o755)
         chmod(own, 0o755)
         let daemon = try TestDaemon(directory: directory) { $0.socketPath = own + "/rhr.sock" }
-        #expect(mode(own) == 0o700)
+        #expect(FileMode.permissions(own) == 0o700)
         try daemon.stop()
     }
 

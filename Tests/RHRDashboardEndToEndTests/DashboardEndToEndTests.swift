@@ -9,6 +9,14 @@ import Testing
 struct DashboardEndToEndTests {
     static let chart = "Resting heart rate, bpm"
 
+    /// `keys` end rhr: it exits 0, the terminal is restored, and rhr printed nothing of its own.
+    func expectQuits(_ tmux: Tmux, after keys: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try tmux.send(keys)
+        try tmux.waitFor("rhr exited 0", history: true)
+        expectTerminalRestored(try tmux.waitFor("icanon"))
+        tmux.expectNothingStray(sourceLocation: sourceLocation)
+    }
+
     /// The words of `stty -a` the wrapper printed after rhr: canonical mode and echo must be back.
     func expectTerminalRestored(_ screen: String) {
         let modes = screen.split(separator: "\n").last { $0.contains("icanon") }.map(String.init) ?? ""
@@ -67,17 +75,13 @@ struct DashboardEndToEndTests {
         let tmux = try dashboardOnRestingStore()
         try tmux.resize(width: 50, height: 12)
         try tmux.waitFor("too small")
-        try tmux.send("q")
-        try tmux.waitFor("rhr exited 0", history: true)
-        expectTerminalRestored(try tmux.waitFor("icanon"))
+        try expectQuits(tmux, after: "q")
     }
 
     @Test("Ctrl-C quits and restores the terminal")
     func controlC() throws {
         let tmux = try dashboardOnRestingStore()
-        try tmux.send("C-c")
-        try tmux.waitFor("rhr exited 0", history: true)
-        expectTerminalRestored(try tmux.waitFor("icanon"))
+        try expectQuits(tmux, after: "C-c")
     }
 
     @Test("SIGTERM ends it with status 143 and a restored terminal; a crash (SIGSEGV) restores it too")
@@ -199,7 +203,7 @@ struct LiveDashboardEndToEndTests {
         guard eventually(timeout: 20, every: 0.02, { FileManager.default.fileExists(atPath: socket) }) else {
             throw TestFailure("the daemon did not start: \(tmux.capture())")
         }
-        try tmux.newWindow(command: try Binary.dashboard("--store '\(store)' --socket '\(socket)'"))
+        try tmux.newWindow(command: try Binary.dashboard("--store '\(store)' --socket '\(socket)'", settings: dir))
         let first = try tmux.waitFor("▸Thu 12 Mar 2026")
         #expect(first.split(separator: "\n")[1].hasSuffix(" live"))
 
@@ -229,5 +233,6 @@ struct LiveDashboardEndToEndTests {
         let modes = try tmux.waitFor("icanon")
         let words = modes.split(separator: "\n").last { $0.contains("icanon") }.map { $0.split(separator: " ") } ?? []
         #expect(words.contains("icanon") && words.contains("echo"), "terminal not restored: \(words)")
+        tmux.expectNothingStray()
     }
 }

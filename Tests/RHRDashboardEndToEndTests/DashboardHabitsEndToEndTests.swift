@@ -6,11 +6,6 @@ import Testing
 /// and a terminal without cursor addressing.
 @Suite("End to end: mouse, restored view, config, TERM=dumb", .serialized)
 struct DashboardHabitsEndToEndTests {
-    /// The environment that puts the config and view state in `dir`.
-    static func settings(_ dir: TemporaryDirectory) -> String {
-        "XDG_CONFIG_HOME='\(dir.path)/config' XDG_STATE_HOME='\(dir.path)/state'"
-    }
-
     /// A left click at a cell (0-based), as a terminal reports it in SGR mode: press, then release.
     static func click(_ tmux: Tmux, x: Int, y: Int, button: Int = 0) throws {
         try tmux.send("-l", "\u{1B}[<\(button);\(x + 1);\(y + 1)M\u{1B}[<\(button);\(x + 1);\(y + 1)m")
@@ -22,7 +17,7 @@ struct DashboardHabitsEndToEndTests {
         let store = dir.path + "/rhr.sqlite"
         try StoreFixture.resting(at: store)
         let tmux = try Tmux(width: 100, height: 30,
-                            command: try Binary.dashboard("--store '\(store)'", environment: Self.settings(dir)))
+                            command: try Binary.dashboard("--store '\(store)'", settings: dir))
         defer { tmux.kill() }
         let screen = try tmux.waitFor("Health Connect: 1 ● Oura  HealthKit: 2 ◆ Jane’s Apple Watch")
         let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -39,6 +34,7 @@ struct DashboardHabitsEndToEndTests {
         try tmux.waitFor("▸ Sat 24 Jan 2026")
         try tmux.send("q")
         try tmux.waitFor("rhr exited 0", history: true)
+        tmux.expectNothingStray()
     }
 
     @Test("The view comes back: aggregation, zoom, hidden writer and aids survive a restart, kept 0600 in a 0700 directory")
@@ -46,7 +42,7 @@ struct DashboardHabitsEndToEndTests {
         let dir = try TemporaryDirectory()
         let store = dir.path + "/rhr.sqlite"
         try StoreFixture.resting(at: store)
-        let command = try Binary.dashboard("--store '\(store)'", environment: Self.settings(dir))
+        let command = try Binary.dashboard("--store '\(store)'", settings: dir)
         var tmux = try Tmux(width: 100, height: 30, command: command)
         try tmux.waitFor("one value per day: latest")
         try tmux.send("a", "-", "m", "2")
@@ -56,12 +52,13 @@ struct DashboardHabitsEndToEndTests {
         }
         try tmux.send("q")
         try tmux.waitFor("rhr exited 0", history: true)
+        tmux.expectNothingStray()
         tmux.kill()
         let stateDir = dir.path + "/state/rhr"
         let files = try FileManager.default.contentsOfDirectory(atPath: stateDir)
         #expect(files.count == 1 && files[0].hasPrefix("view-"))
-        #expect(Self.mode(dir.path + "/state") == 0o700 && Self.mode(stateDir) == 0o700)
-        #expect(Self.mode(stateDir + "/" + files[0]) == 0o600)
+        #expect(FileMode.permissions(dir.path + "/state") == 0o700 && FileMode.permissions(stateDir) == 0o700)
+        #expect(FileMode.permissions(stateDir + "/" + files[0]) == 0o600)
 
         tmux = try Tmux(width: 100, height: 30, command: command)
         defer { tmux.kill() }
@@ -72,7 +69,7 @@ struct DashboardHabitsEndToEndTests {
         // Another store keeps its own view: a copy of the file at another path opens as new.
         try FileManager.default.copyItem(atPath: store, toPath: dir.path + "/other.sqlite")
         let other = try Tmux(width: 100, height: 30,
-                             command: try Binary.dashboard("--store '\(dir.path)/other.sqlite'", environment: Self.settings(dir)))
+                             command: try Binary.dashboard("--store '\(dir.path)/other.sqlite'", settings: dir))
         defer { other.kill() }
         let fresh = try other.waitFor("one value per day: latest")
         #expect(fresh.contains("1 column a day"))
@@ -87,7 +84,7 @@ struct DashboardHabitsEndToEndTests {
         let config = dir.path + "/config/rhr/config"
         try "# mine\naggregation = mean\nmouse = off\ntheme = mono\n".write(toFile: config, atomically: true, encoding: .utf8)
         var tmux = try Tmux(width: 100, height: 30,
-                            command: try Binary.dashboard("--store '\(store)'", environment: Self.settings(dir)))
+                            command: try Binary.dashboard("--store '\(store)'", settings: dir))
         try tmux.waitFor("one value per day: mean")
         try Self.click(tmux, x: 15, y: 8)
         try tmux.send("?")
@@ -107,7 +104,7 @@ struct DashboardHabitsEndToEndTests {
 
         try "aggregation = mean\ntheme = dark\n".write(toFile: config, atomically: true, encoding: .utf8)
         tmux = try Tmux(width: 200, height: 30,
-                        command: try Binary.dashboard("--store '\(store)'", environment: Self.settings(dir)))
+                        command: try Binary.dashboard("--store '\(store)'", settings: dir))
         defer { tmux.kill() }
         let screen = try tmux.waitFor("rhr exited 1", history: true)
         #expect(screen.contains("\(config):2: theme \"dark\" is not one rhr knows; use default, high-contrast or mono"))
@@ -121,29 +118,16 @@ struct DashboardHabitsEndToEndTests {
         try StoreFixture.resting(at: store)
         let rhr = try Binary.rhr()
         let tmux = try Tmux(width: 140, height: 50, command:
-            "sh -c \"exec env TZ=UTC LANG=C.UTF-8 TERM=dumb \(Self.settings(dir)) '\(rhr)' --store '\(store)'\"; echo \"rhr exited $?\"")
+            "sh -c \"exec env TZ=UTC LANG=C.UTF-8 TERM=dumb \(Binary.settings(in: dir)) '\(rhr)' --store '\(store)'\"; echo \"rhr exited $?\"")
         defer { tmux.kill() }
         let screen = try tmux.waitFor("rhr exited 0", history: true)
         #expect(!tmux.capture(history: true, escapes: true).contains("\u{1B}["))
         // The same text `rhr summary` prints.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: rhr)
-        process.arguments = ["summary", "--store", store]
-        process.environment = ["TZ": "UTC", "LANG": "C.UTF-8"]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let summary = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let summary = try Subprocess.run(rhr, ["summary", "--store", store], environment: ["TZ": "UTC", "LANG": "C.UTF-8"]).stdout
         let summaryLines = summary.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         let screenLines = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(summaryLines.count > 5)
         for line in summaryLines { #expect(screenLines.contains(line), "missing from TERM=dumb: \(line)") }
         #expect(!screen.contains("Resting heart rate, bpm"))
-    }
-
-    static func mode(_ path: String) -> Int {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int(info.st_mode & 0o777) : -1
     }
 }

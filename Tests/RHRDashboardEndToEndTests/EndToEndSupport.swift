@@ -2,6 +2,7 @@ import Foundation
 import RHRCore
 import RHRStore
 import RHRTestSupport
+import Testing
 
 /// The `rhr` that `swift build` made, and command lines that run it in tmux.
 enum Binary {
@@ -9,16 +10,21 @@ enum Binary {
 
     /// A command line for tmux: the dashboard in a UTF-8 locale and a fixed zone, then, once it exits, its
     /// status and the terminal modes it left behind. The inner shell writes its pid (which `exec` hands to rhr).
-    /// The config and view state go nowhere (a directory that cannot exist) unless `environment` names them, so
-    /// a test never reads or writes the files of whoever runs it.
-    static func dashboard(_ arguments: String, pidFile: String? = nil, environment: String = "") throws -> String {
+    /// The config and the view state live in `settings` (`config/` and `state/` inside it, `settings(in:)`), a
+    /// test's own directory, so a test never reads or writes the files of whoever runs it.
+    static func dashboard(_ arguments: String, settings: TemporaryDirectory, pidFile: String? = nil,
+                          environment: String = "") throws -> String {
         let rhr = try rhr()
         // \$\$: expanded by the inner shell, whose pid `exec` passes on to rhr.
         let pid = pidFile.map { "echo \\$\\$ > '\($0)'; " } ?? ""
-        let settings = "XDG_CONFIG_HOME=/dev/null/config XDG_STATE_HOME=/dev/null/state"
-        let inner = "\(pid)exec env TZ=UTC LANG=C.UTF-8 TERM=xterm-256color \(settings) \(environment) '\(rhr)' \(arguments)"
+        let inner = "\(pid)exec env TZ=UTC LANG=C.UTF-8 TERM=xterm-256color \(Self.settings(in: settings)) \(environment) '\(rhr)' \(arguments)"
         // (Variables in `environment` come after the defaults, so they win: LANG=C, NO_COLOR=1.)
         return "sh -c \"\(inner)\"; echo \"rhr exited $?\"; stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' '; echo"
+    }
+
+    /// The environment that puts the config and the view state in `dir`.
+    static func settings(in dir: TemporaryDirectory) -> String {
+        "XDG_CONFIG_HOME='\(dir.path)/config' XDG_STATE_HOME='\(dir.path)/state'"
     }
 }
 
@@ -57,11 +63,20 @@ enum StoreFixture {
 }
 
 extension Tmux {
-    /// `rhr ARGUMENTS` in a 100×30 tmux, as `Binary.dashboard` runs it.
+    /// `rhr ARGUMENTS` in a 100×30 tmux, as `Binary.dashboard` runs it; its config and view state in the tmux's
+    /// directory.
     static func rhr(_ arguments: String, pidFile: String? = nil, environment: String = "",
                     directory: TemporaryDirectory? = nil) throws -> Tmux {
-        try Tmux(width: 100, height: 30, directory: directory,
-                 command: try Binary.dashboard(arguments, pidFile: pidFile, environment: environment))
+        let directory = try directory ?? TemporaryDirectory(prefix: "rhr-tmux")
+        return try Tmux(width: 100, height: 30, directory: directory,
+                        command: try Binary.dashboard(arguments, settings: directory, pidFile: pidFile, environment: environment))
+    }
+
+    /// rhr wrote nothing of its own on the terminal (every message of rhr's starts with "rhr:"), up to and
+    /// after its exit: no error, no warning such as a view it could not keep.
+    func expectNothingStray(sourceLocation: SourceLocation = #_sourceLocation) {
+        let stray = capture(history: true).split(separator: "\n").filter { $0.hasPrefix("rhr:") }
+        #expect(stray.isEmpty, "rhr printed: \(stray)", sourceLocation: sourceLocation)
     }
 }
 

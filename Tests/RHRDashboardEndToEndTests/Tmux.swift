@@ -78,8 +78,50 @@ final class Tmux {
         try run(["resize-window", "-t", target, "-x", "\(width)", "-y", "\(height)"])
     }
 
+    /// Kills the server and waits for what ran in its panes to end: rhr saves its view and removes its temporary
+    /// files on the hang-up, and must be done before the test's directory goes (else it writes into a directory
+    /// already removed, and leaves that behind).
     func kill() {
+        let processes = paneProcesses()
         _ = try? run(["kill-server"])
+        _ = eventually(timeout: 10, every: 0.01) { !processes.contains(where: Tmux.isRunning) }
+    }
+
+    /// The processes of the session's panes and all their descendants (rhr runs under a shell or two).
+    private func paneProcesses() -> Set<pid_t> {
+        guard let text = try? output(["list-panes", "-s", "-t", session, "-F", "#{pane_pid}"]) else { return [] }
+        var found = Set(text.split(separator: "\n").compactMap { pid_t($0) })
+        let parents = Tmux.parents()
+        var grew = true
+        while grew {
+            let children = parents.filter { found.contains($0.value) }.map(\.key)
+            grew = !found.isSuperset(of: children)
+            found.formUnion(children)
+        }
+        return found
+    }
+
+    /// Every process's parent, from /proc.
+    private static func parents() -> [pid_t: pid_t] {
+        var result: [pid_t: pid_t] = [:]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(entry), let fields = stat(pid) else { continue }
+            if fields.count > 1, let parent = pid_t(fields[1]) { result[pid] = parent }
+        }
+        return result
+    }
+
+    /// Alive and not a zombie (a zombie no parent reaps stays in /proc, but runs nothing).
+    private static func isRunning(_ pid: pid_t) -> Bool {
+        guard let fields = stat(pid) else { return false }
+        return fields.first != "Z"
+    }
+
+    /// The fields of /proc/PID/stat after the command's name: the state, then the parent, and so on.
+    private static func stat(_ pid: pid_t) -> [Substring]? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")") else { return nil }
+        return text[text.index(after: close)...].split(separator: " ")
     }
 
     deinit { kill() }

@@ -3,6 +3,7 @@ import RHRCore
 @testable import RHRDashboard
 import RHRLive
 import RHRScreen
+import RHRTestSupport
 import Testing
 
 /// The config file and the view state kept per store: parsed in pure code, read and written (0600 in 0700
@@ -60,35 +61,21 @@ struct SettingsFileTests {
         #expect(ViewStateFile.parse(text, store: "/data/rhr.sqlite") == nil)
     }
 
-    /// A private scratch directory as $XDG_STATE_HOME and $XDG_CONFIG_HOME, removed at the end.
-    final class Scratch {
-        let path: String
-        init() throws {
-            var template = Array((NSTemporaryDirectory() + "/rhr-settings-XXXXXX").utf8CString)
-            guard let made = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
-            path = String(cString: made)
-        }
-        var environment: [String: String] {
-            ["XDG_STATE_HOME": path + "/state", "XDG_CONFIG_HOME": path + "/config", "HOME": path + "/home"]
-        }
-        deinit { try? FileManager.default.removeItem(atPath: path) }
-    }
-
-    static func mode(_ path: String) -> Int {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int(info.st_mode & 0o777) : -1
+    /// A private directory's `state`, `config` and `home` as $XDG_STATE_HOME, $XDG_CONFIG_HOME and $HOME.
+    static func environment(_ scratch: TemporaryDirectory) -> [String: String] {
+        ["XDG_STATE_HOME": scratch.file("state"), "XDG_CONFIG_HOME": scratch.file("config"), "HOME": scratch.file("home")]
     }
 
     @Test("The view is kept in $XDG_STATE_HOME/rhr, 0600 in 0700 directories, and read back for the same store")
     func keptOnDisk() throws {
-        let scratch = try Scratch()
-        let env = scratch.environment
+        let scratch = try TemporaryDirectory(prefix: "rhr-settings")
+        let env = Self.environment(scratch)
         #expect(DashboardFiles.loadViewState(store: "/data/rhr.sqlite", environment: env) == nil)
         try DashboardFiles.saveViewState(Self.settings, store: "/data/rhr.sqlite", environment: env)
         let dir = scratch.path + "/state/rhr"
         let file = dir + "/" + ViewStateFile.fileName(forStore: "/data/rhr.sqlite")
-        #expect(Self.mode(scratch.path + "/state") == 0o700 && Self.mode(dir) == 0o700)
-        #expect(Self.mode(file) == 0o600)
+        #expect(FileMode.permissions(scratch.path + "/state") == 0o700 && FileMode.permissions(dir) == 0o700)
+        #expect(FileMode.permissions(file) == 0o600)
         #expect(DashboardFiles.loadViewState(store: "/data/rhr.sqlite", environment: env) == Self.settings)
         #expect(DashboardFiles.loadViewState(store: "/data/other.sqlite", environment: env) == nil)
         // Written again: the same file, no temporary left behind.
@@ -102,16 +89,16 @@ struct SettingsFileTests {
 
     @Test("The XDG directories: absolute variables, else under HOME; the config is optional, a bad one names its line")
     func locations() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "rhr-settings")
         #expect(DashboardFiles.configPath(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"]) == "/x/rhr/config")
         #expect(DashboardFiles.configPath(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"]) == "/h/.config/rhr/config")
         #expect(DashboardFiles.stateDirectory(environment: ["HOME": "/h"]) == "/h/.local/state/rhr")
-        #expect(try DashboardFiles.loadConfig(environment: scratch.environment) == DashboardConfig())
+        #expect(try DashboardFiles.loadConfig(environment: Self.environment(scratch)) == DashboardConfig())
         try FileManager.default.createDirectory(atPath: scratch.path + "/config/rhr", withIntermediateDirectories: true)
         let path = scratch.path + "/config/rhr/config"
         try "mouse = off\ntheme = sepia\n".write(toFile: path, atomically: true, encoding: .utf8)
         #expect(throws: ConfigError(path: path, line: 2, message: "theme \"sepia\" is not one rhr knows; use default, high-contrast or mono")) {
-            try DashboardFiles.loadConfig(environment: scratch.environment)
+            try DashboardFiles.loadConfig(environment: Self.environment(scratch))
         }
     }
 

@@ -24,11 +24,9 @@ struct HealthConnectDamageTests {
     /// A database with the three writers, padded at its end with `padding` zero bytes (SQLite reads only the
     /// pages its header counts, so the padding changes nothing but the size).
     func paddedDatabase(_ dir: TemporaryDirectory, padding: Int) throws -> [UInt8] {
-        let db = try HealthConnectTestDatabase(path: dir.file("built.db"))
-        try HealthConnectThreeWriters.fill(db)
-        db.close()
-        defer { try? FileManager.default.removeItem(atPath: db.path) }
-        return try HealthConnectTestZip.bytes(of: db.path) + [UInt8](repeating: 0, count: padding)
+        let path = try HealthConnectThreeWriters.database(at: dir.file("built.db"))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return try HealthConnectTestZip.bytes(of: path) + [UInt8](repeating: 0, count: padding)
     }
 
     // MARK: - Finding 4: the temporary copy is bounded
@@ -113,8 +111,7 @@ struct HealthConnectDamageTests {
         let seen = Recorder<String>()
         let file = try read(path, scratch: scratch.path) { copy in
             seen.append(copy)
-            var info = stat()
-            #expect(stat(copy, &info) == 0 && info.st_mode & 0o777 == 0o600)
+            #expect(FileMode.permissions(copy) == 0o600)
         }
         let values = Dictionary(uniqueKeysWithValues: try #require(file.batches.first).resting.map { ($0.uuid ?? "", $0.value) })
         #expect(values[HealthConnectThreeWriters.ringRecord] == nil, "the record the -wal deleted is not read")

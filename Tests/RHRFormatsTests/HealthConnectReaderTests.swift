@@ -38,6 +38,15 @@ struct HealthConnectThreeWriters {
                           app: w.manual, method: 3)
         return w
     }
+
+    /// A database at `path` (of schema `version`) holding these three writers, closed: a file to read.
+    @discardableResult
+    static func database(at path: String, version: Int = 17) throws -> String {
+        let db = try HealthConnectTestDatabase(path: path, version: version)
+        try fill(db)
+        db.close()
+        return path
+    }
 }
 
 @Suite("Health Connect export: records")
@@ -87,10 +96,8 @@ struct HealthConnectReaderTests {
     @Test("the batch is a snapshot of the whole store on the health-connect-export stream")
     func batchShape() throws {
         let dir = try TemporaryDirectory()
-        let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
-        try HealthConnectThreeWriters.fill(db)
-        db.close()
-        let file = try HealthConnectReader.read(path: db.path, options: ImportOptions(machineZone: berlinZone),
+        let path = try HealthConnectThreeWriters.database(at: dir.file("export.db"))
+        let file = try HealthConnectReader.read(path: path, options: ImportOptions(machineZone: berlinZone),
                                                 progress: nil)
         let batch = try #require(file.batches.first)
         #expect(batch.store == .healthConnect)
@@ -253,27 +260,23 @@ struct HealthConnectReaderTests {
     @Test("a bare database is read without changing a byte of it or creating files beside it")
     func bareDatabaseUntouched() throws {
         let dir = try TemporaryDirectory()
-        let db = try HealthConnectTestDatabase(path: dir.file("health_connect_export.db"))
-        try HealthConnectThreeWriters.fill(db)
-        db.close()
-        let before = try HealthConnectTestZip.bytes(of: db.path)
-        let modifiedBefore = try FileManager.default.attributesOfItem(atPath: db.path)[.modificationDate] as? Date
-        _ = try HealthConnectReader.read(path: db.path, options: ImportOptions(machineZone: berlinZone), progress: nil)
-        #expect(try HealthConnectTestZip.bytes(of: db.path) == before)
-        #expect(try FileManager.default.attributesOfItem(atPath: db.path)[.modificationDate] as? Date == modifiedBefore)
+        let path = try HealthConnectThreeWriters.database(at: dir.file("health_connect_export.db"))
+        let before = try HealthConnectTestZip.bytes(of: path)
+        let modifiedBefore = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+        _ = try HealthConnectReader.read(path: path, options: ImportOptions(machineZone: berlinZone), progress: nil)
+        #expect(try HealthConnectTestZip.bytes(of: path) == before)
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date == modifiedBefore)
         #expect(dir.entries() == ["health_connect_export.db"])
     }
 
     @Test("progress ends at the file's size")
     func progressReported() throws {
         let dir = try TemporaryDirectory()
-        let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
-        try HealthConnectThreeWriters.fill(db)
-        db.close()
+        let path = try HealthConnectThreeWriters.database(at: dir.file("export.db"))
         let seen = ProgressLog()
-        _ = try HealthConnectReader.read(path: db.path, options: ImportOptions(machineZone: berlinZone),
+        _ = try HealthConnectReader.read(path: path, options: ImportOptions(machineZone: berlinZone),
                                          progress: { done, total in seen.append((done, total)) })
-        let size = Int64(try HealthConnectTestZip.bytes(of: db.path).count)
+        let size = Int64(try HealthConnectTestZip.bytes(of: path).count)
         #expect(seen.all.last.map { [$0.0, $0.1] } == [size, size])
     }
 }

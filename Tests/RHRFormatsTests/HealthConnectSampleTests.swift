@@ -62,10 +62,8 @@ struct HealthConnectSampleTests {
         #expect(zip.batches.first?.stream == "health-connect-export")
 
         let dir = try TemporaryDirectory()
-        let db = try HealthConnectTestDatabase(path: dir.file("no extension"))
-        try HealthConnectThreeWriters.fill(db)
-        db.close()
-        let bare = try FileImporter.read(path: db.path, options: ImportOptions(machineZone: berlinZone))
+        let path = try HealthConnectThreeWriters.database(at: dir.file("no extension"))
+        let bare = try FileImporter.read(path: path, options: ImportOptions(machineZone: berlinZone))
         #expect(bare.kind == .healthConnectDatabase)
         #expect(bare.batches.first?.resting.count == 5)
 

@@ -15,11 +15,8 @@ struct HealthConnectSchemaTests {
     func notHealthConnect() throws {
         let dir = try TemporaryDirectory()
         let path = dir.file("notes.db")
-        var db: OpaquePointer?
-        #expect(sqlite3_open(path, &db) == SQLITE_OK)
-        #expect(sqlite3_exec(db, "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('hi')",
-                             nil, nil, nil) == SQLITE_OK)
-        sqlite3_close(db)
+        try SQLiteFile.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('hi')",
+                               at: path)
         let error = try #require(throws: InputError.self) { try read(path) }
         #expect(error.path == path)
         #expect(error.message.contains("not a Health Connect export"))
@@ -72,20 +69,16 @@ struct HealthConnectSchemaTests {
     @Test("schema versions 9 through 18 are read", arguments: [9, 12, 18])
     func knownVersions(version: Int) throws {
         let dir = try TemporaryDirectory()
-        let db = try HealthConnectTestDatabase(path: dir.file("export.db"), version: version)
-        try HealthConnectThreeWriters.fill(db)
-        db.close()
-        #expect(try read(db.path).batches.first?.resting.count == 5)
+        let path = try HealthConnectThreeWriters.database(at: dir.file("export.db"), version: version)
+        #expect(try read(path).batches.first?.resting.count == 5)
         #expect(HealthConnectSchema.knownVersions == 9...18)
     }
 
     @Test("an unknown schema version is an error naming the version, and no batch is made", arguments: [0, 8, 19, 42])
     func unknownVersion(version: Int) throws {
         let dir = try TemporaryDirectory()
-        let db = try HealthConnectTestDatabase(path: dir.file("export.db"), version: version)
-        try HealthConnectThreeWriters.fill(db)
-        db.close()
-        let error = try #require(throws: InputError.self) { try read(db.path) }
+        let path = try HealthConnectThreeWriters.database(at: dir.file("export.db"), version: version)
+        let error = try #require(throws: InputError.self) { try read(path) }
         #expect(error.message == "Health Connect schema version \(version) is not one rhr knows (it reads versions 9–18)")
     }
 

@@ -35,10 +35,8 @@ struct HealthConnectSnapshotTests {
     @Test("a zip's asOf is its member's time when that is later than every record's modification")
     func asOfFromMemberTime() throws {
         let dir = try TemporaryDirectory()
-        let db = try HealthConnectTestDatabase(path: dir.file("built.db"))
-        try HealthConnectThreeWriters.fill(db)
-        db.close()
-        let bytes = try HealthConnectTestZip.bytes(of: db.path)
+        let path = try HealthConnectThreeWriters.database(at: dir.file("built.db"))
+        let bytes = try HealthConnectTestZip.bytes(of: path)
         let written = Timestamp.parse("2026-03-14T23:30:00Z")!
         let later = dir.file("later.zip")
         try HealthConnectTestZip.write(later, members: [.init(name: "health_connect_export.db", bytes: bytes, modified: written.date)])
@@ -108,15 +106,13 @@ struct HealthConnectSnapshotTests {
     @Test("an export whose only change is a deletion is still newer, by its member time")
     func deletionOnlyExport() throws {
         let dir = try TemporaryDirectory()
-        let db = try HealthConnectTestDatabase(path: dir.file("built.db"))
-        try HealthConnectThreeWriters.fill(db)
-        db.close()
-        let before = try HealthConnectTestZip.bytes(of: db.path)
-        let opened = try HealthConnectTestDatabase.reopen(db.path)
+        let path = try HealthConnectThreeWriters.database(at: dir.file("built.db"))
+        let before = try HealthConnectTestZip.bytes(of: path)
+        let opened = try HealthConnectTestDatabase.reopen(path)
         // The newest-modified record goes: the records alone would make this export look older.
         try opened.exec("DELETE FROM resting_heart_rate_record_table WHERE uuid = X'\(HealthConnectThreeWriters.tripRecord)'")
         opened.close()
-        let after = try HealthConnectTestZip.bytes(of: db.path)
+        let after = try HealthConnectTestZip.bytes(of: path)
         try HealthConnectTestZip.write(dir.file("a.zip"), members: [.init(name: "h.db", bytes: before, modified: Timestamp.parse("2026-03-14T04:00:00Z")!.date)])
         try HealthConnectTestZip.write(dir.file("b.zip"), members: [.init(name: "h.db", bytes: after, modified: Timestamp.parse("2026-03-21T04:00:00Z")!.date)])
         let a = try #require(try read(dir.file("a.zip")).batches.first)

@@ -8,11 +8,9 @@ import Testing
 struct HealthConnectZipTests {
     /// A database with the three writers, as bytes.
     func exportBytes(_ dir: TemporaryDirectory, version: Int = 17) throws -> [UInt8] {
-        let db = try HealthConnectTestDatabase(path: dir.file("built.db"), version: version)
-        try HealthConnectThreeWriters.fill(db)
-        db.close()
-        defer { try? FileManager.default.removeItem(atPath: db.path) }
-        return try HealthConnectTestZip.bytes(of: db.path)
+        let path = try HealthConnectThreeWriters.database(at: dir.file("built.db"), version: version)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return try HealthConnectTestZip.bytes(of: path)
     }
 
     func read(_ path: String, scratch: String, whileExtracted: ((String) -> Void)? = nil) throws(InputError) -> ImportedFile {

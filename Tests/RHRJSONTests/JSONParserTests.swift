@@ -1,5 +1,6 @@
 @testable import RHRJSON
 import Foundation
+import RHRTestSupport
 import Testing
 
 
@@ -331,19 +332,6 @@ struct JSONParserTests {
         #expect(try JSONParser.parse(([0x20] + bytes + [0x20])[1...]) == expected)
         let fromBuffer = try bytes.withUnsafeBytes { buffer throws(JSONSyntaxError) in try JSONParser.parse(buffer) }
         #expect(fromBuffer == expected)
-    }
-}
-
-/// A small seeded generator: tests must not change from run to run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -1,5 +1,6 @@
 @testable import RHRJSON
 import Foundation
+import RHRTestSupport
 import Testing
 
 

@@ -16,10 +16,22 @@ struct PatchTests {
         let database: HealthDatabase
         var index: DashboardIndex
         var lastChanged: Set<LocalDay> = []
+        /// Where the store lives, when the follower made it: it goes with the follower.
+        private let directory: TemporaryDirectory?
 
-        init(_ database: HealthDatabase) throws {
+        init(_ database: HealthDatabase, directory: TemporaryDirectory? = nil) throws {
             self.database = database
+            self.directory = directory
             index = DashboardIndex(try fullData(database))
+        }
+
+        /// The history's store, fresh, followed from the bridge's first push: its draft for `today`, 61.
+        static func afterTodaysDraft(_ today: LocalDay) throws -> Follower {
+            let dir = try TemporaryDirectory()
+            let follower = try Follower(try History.build(at: dir.storePath), directory: dir)
+            try follower.apply(History.bridge(1, asOf: "2026-03-13T08:00:00+01:00",
+                                              [History.watchSample(today, 61, uuid: "D1", minutes: 600)]))
+            return follower
         }
 
         /// Applies `batch`, patches the index with the days it changed, and checks it against a full read.
@@ -103,10 +115,7 @@ struct PatchTests {
 
     @Test("A writer that appears or loses its last sample renumbers the writers; the result is still exact")
     func writersComeAndGo() throws {
-        let dir = try TemporaryDirectory()
-        let follower = try Follower(try History.build(at: dir.storePath))
-        _ = try follower.apply(History.bridge(1, asOf: "2026-03-13T08:00:00+01:00",
-                                             [History.watchSample(today, 61, uuid: "D1", minutes: 600)]))
+        let follower = try Follower.afterTodaysDraft(today)
         let polar = Writer(store: .healthKit, name: "Polar Flow")
         let t = Date(timeIntervalSince1970: today.startEpochSeconds + 3600)
         let sample = RestingSample(store: .healthKit, uuid: "P1", writer: polar, start: t, end: t, offsetSeconds: 3600,
@@ -119,10 +128,7 @@ struct PatchTests {
 
     @Test("Heart rate on a live day patches the sedentary context series")
     func heartRateContext() throws {
-        let dir = try TemporaryDirectory()
-        let follower = try Follower(try History.build(at: dir.storePath))
-        _ = try follower.apply(History.bridge(1, asOf: "2026-03-13T08:00:00+01:00",
-                                             [History.watchSample(today, 61, uuid: "D1", minutes: 600)]))
+        let follower = try Follower.afterTodaysDraft(today)
         var summary = History.heartRate(today, sedentary: [47, 52, 58])
         summary.recordKey = "HR-0313"
         #expect(try follower.apply(History.bridge(2, asOf: "2026-03-13T09:00:00+01:00", heartRate: [summary])))
@@ -132,10 +138,7 @@ struct PatchTests {
 
     @Test("Cannot patch: a partial index, or streams that change their order; the dashboard then reads everything")
     func fallBack() throws {
-        let dir = try TemporaryDirectory()
-        let follower = try Follower(try History.build(at: dir.storePath))
-        _ = try follower.apply(History.bridge(1, asOf: "2026-03-13T08:00:00+01:00",
-                                             [History.watchSample(today, 61, uuid: "D1", minutes: 600)]))
+        let follower = try Follower.afterTodaysDraft(today)
         // A newer export overtakes the bridge: the newest road of the samples both delivered changes.
         let asOf = ts("2026-03-14T21:00:00+01:00")
         let samples = (0..<91).map { History.watchSample(History.lastDay.adding(days: $0 - 89), 58) }

@@ -35,14 +35,12 @@ struct StoreFileTests {
     @Test func refusesAFileThatIsNotAnRHRStore() throws {
         let dir = try TemporaryDirectory()
         let path = dir.file("other.sqlite")
-        var handle: OpaquePointer?
-        sqlite3_open(path, &handle)
-        sqlite3_exec(handle, "CREATE TABLE steps(n INTEGER); INSERT INTO steps VALUES (1)", nil, nil, nil)
-        sqlite3_close(handle)
+        try SQLiteFile.execute("CREATE TABLE steps(n INTEGER); INSERT INTO steps VALUES (1)", at: path)
         #expect { try HealthDatabase(path: path) } throws: { error in
             (error as? StoreError)?.message.contains("not an rhr store") == true
         }
         // Nothing was changed in it.
+        var handle: OpaquePointer?
         sqlite3_open(path, &handle)
         var stmt: OpaquePointer?
         sqlite3_prepare_v2(handle, "SELECT count(*) FROM sqlite_master", -1, &stmt, nil)
@@ -56,10 +54,7 @@ struct StoreFileTests {
         let dir = try TemporaryDirectory()
         let path = dir.file("rhr.sqlite")
         _ = try HealthDatabase(path: path)
-        var handle: OpaquePointer?
-        sqlite3_open(path, &handle)
-        sqlite3_exec(handle, "PRAGMA user_version = 99", nil, nil, nil)
-        sqlite3_close(handle)
+        try SQLiteFile.execute("PRAGMA user_version = 99", at: path)
         #expect { try HealthDatabase(path: path) } throws: { error in
             (error as? StoreError)?.message.contains("schema version 99") == true
         }

@@ -56,10 +56,7 @@ struct StoreOpeningTests {
     @Test("another program's SQLite database is refused before it is switched to WAL or made private")
     func foreignDatabaseUntouched() throws {
         let path = directory.file("other.sqlite")
-        var handle: OpaquePointer?
-        sqlite3_open(path, &handle)
-        sqlite3_exec(handle, "CREATE TABLE steps(n INTEGER); INSERT INTO steps VALUES (1)", nil, nil, nil)
-        sqlite3_close(handle)
+        try SQLiteFile.execute("CREATE TABLE steps(n INTEGER); INSERT INTO steps VALUES (1)", at: path)
         chmod(path, 0o644)
         let before = try fingerprint(path)
         for open in [{ _ = try HealthDatabase(path: path, machineZone: utc) },

@@ -67,10 +67,7 @@ struct StoreReadTests {
         // A store from a newer rhr (one migration more) is refused, naming both versions.
         let newer = directory.file("newer.sqlite")
         _ = try HealthDatabase(path: newer, machineZone: utc)
-        var handle: OpaquePointer?
-        sqlite3_open(newer, &handle)
-        sqlite3_exec(handle, "PRAGMA user_version = \(StoreSchema.migrations.count + 1)", nil, nil, nil)
-        sqlite3_close(handle)
+        try SQLiteFile.execute("PRAGMA user_version = \(StoreSchema.migrations.count + 1)", at: newer)
         #expect(throws: StoreError(.database, "\(newer): the store has schema version \(StoreSchema.migrations.count + 1); "
                                    + "this rhr knows up to \(StoreSchema.migrations.count). Use a newer rhr.")) {
             try HealthDatabase(path: newer, machineZone: utc)
