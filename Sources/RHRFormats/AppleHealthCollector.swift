@@ -46,9 +46,12 @@ struct AppleHealthCollector {
     /// export is taken as of it.
     private(set) var latestEnd: Timestamp?
     private(set) var resting: [RestingSample] = []
-    /// Heart-rate samples per writer and day (R8), keyed by writer index and day: hashing an integer instead of
-    /// the writer's name keeps this off the scan's critical path.
-    private var heartRateDays: [Int: HeartRateDaySummary] = [:]
+    /// Heart-rate samples per writer and day (R8), found by writer index and day: hashing an integer instead of
+    /// the writer's name keeps this off the scan's critical path, and samples come day by day, so the last day
+    /// found is looked at first.
+    private var heartRateDays: [HeartRateDaySummary] = []
+    private var heartRateDayIndex: [Int: Int] = [:]
+    private var lastHeartRateDay: (key: Int, index: Int) = (-1, 0)
     /// Top-level `Record` elements, of every type.
     var recordsRead = 0
     /// The start of the earliest heart record (resting or heart rate): the export speaks for heart data from there
@@ -77,6 +80,11 @@ struct AppleHealthCollector {
     }
 
     func isWatch(_ writer: Int) -> Bool { writerIsWatch[writer] }
+
+    /// Whether the raw `sourceName` `raw` is one of the recent writers, already known as an Apple Watch (R3).
+    func isKnownWatch(raw: UnsafeRawBufferPointer) -> Bool {
+        recentSources.lookup(raw).map { writerIsWatch[$0] } ?? false
+    }
 
     /// Whether record ends are still needed: no `ExportDate` has come (Apple writes it before every record).
     var needsEnds: Bool { exportDate == nil }
@@ -134,14 +142,22 @@ struct AppleHealthCollector {
             let day = LocalDayRule.healthKit(start: record.start.date, end: record.end.date,
                                              writtenOffset: record.start.offsetSeconds, timeZone: zone)
             let key = record.writer << 32 | (day.daysSinceEpoch & 0xFFFF_FFFF)
-            heartRateDays[key, default: HeartRateDaySummary(writer: writers[record.writer], day: day)]
-                .add(bpm: record.bpm, context: record.motion)
+            if key != lastHeartRateDay.key {
+                if let index = heartRateDayIndex[key] {
+                    lastHeartRateDay = (key, index)
+                } else {
+                    lastHeartRateDay = (key, heartRateDays.count)
+                    heartRateDayIndex[key] = heartRateDays.count
+                    heartRateDays.append(HeartRateDaySummary(writer: writers[record.writer], day: day))
+                }
+            }
+            heartRateDays[lastHeartRateDay.index].add(bpm: record.bpm, context: record.motion)
         }
     }
 
     /// The heart-rate day summaries in `HeartRateSummarizer`'s order: writer, day.
     var heartRate: [HeartRateDaySummary] {
-        heartRateDays.values.sorted { ($0.writer.key, $0.day) < ($1.writer.key, $1.day) }
+        heartRateDays.sorted { ($0.writer.key, $0.day) < ($1.writer.key, $1.day) }
     }
 }
 
