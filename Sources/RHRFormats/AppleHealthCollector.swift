@@ -65,18 +65,17 @@ struct AppleHealthCollector {
     /// The writer whose `sourceName` has the raw bytes `raw`.
     mutating func writer(raw: UnsafeRawBufferPointer) -> Int {
         if let known = recentSources.lookup(raw) { return known }
-        let name = AppleHealthText.attributeValue(raw)
-        let index: Int
-        if let known = writerIndex[name] {
-            index = known
-        } else {
-            index = writers.count
-            writers.append(Writer(store: .healthKit, name: name))
-            writerIndex[name] = index
-            writerIsWatch.append(ProvisionalRule.isAppleWatch(sourceName: name))
-        }
+        let index = writer(named: AppleHealthText.attributeValue(raw))
         recentSources.insert(raw, index)
         return index
+    }
+
+    private mutating func writer(named name: String) -> Int {
+        if let known = writerIndex[name] { return known }
+        writers.append(Writer(store: .healthKit, name: name))
+        writerIndex[name] = writers.count - 1
+        writerIsWatch.append(ProvisionalRule.isAppleWatch(sourceName: name))
+        return writers.count - 1
     }
 
     func isWatch(_ writer: Int) -> Bool { writerIsWatch[writer] }
@@ -87,7 +86,9 @@ struct AppleHealthCollector {
     }
 
     /// Whether record ends are still needed: no `ExportDate` has come (Apple writes it before every record).
-    var needsEnds: Bool { exportDate == nil }
+    var needsEnds: Bool { exportDate == nil && !followsExportDate }
+    /// The bytes scanned start after an `ExportDate` scanned by another collector (a later piece of the file).
+    var followsExportDate = false
 
     mutating func noteEnd(_ end: Timestamp) {
         if latestEnd.map({ end > $0 }) ?? true { latestEnd = end }
@@ -153,6 +154,30 @@ struct AppleHealthCollector {
             }
             heartRateDays[lastHeartRateDay.index].add(bpm: record.bpm, context: record.motion)
         }
+    }
+
+    /// Adds what `later` collected from the bytes that follow this collector's, as if one collector had read both.
+    mutating func append(_ later: AppleHealthCollector) {
+        let writerMap = later.writers.indices.map { k in
+            let index = writer(named: later.writers[k].name)
+            if later.writerIsWatch[k] { writerIsWatch[index] = true }
+            return index
+        }
+        resting.append(contentsOf: later.resting)
+        for (key, k) in later.heartRateDayIndex {
+            let mapped = writerMap[key >> 32] << 32 | key & 0xFFFF_FFFF
+            if let index = heartRateDayIndex[mapped] {
+                heartRateDays[index].merge(later.heartRateDays[k])
+            } else {
+                heartRateDayIndex[mapped] = heartRateDays.count
+                heartRateDays.append(later.heartRateDays[k])
+            }
+        }
+        lastHeartRateDay = (-1, 0)
+        recordsRead += later.recordsRead
+        if let date = later.exportDate { exportDate = date }
+        if let end = later.latestEnd { noteEnd(end) }
+        if let start = later.earliestHeartStart, earliestHeartStart.map({ start < $0 }) ?? true { earliestHeartStart = start }
     }
 
     /// The heart-rate day summaries in `HeartRateSummarizer`'s order: writer, day.

@@ -24,6 +24,12 @@ public enum AppleHealthReader {
         var blocks = 4
         /// Read the bare XML on a second thread too (a zip is always inflated on one).
         var threadedXML = true
+        /// A bare XML file of at least `piecesFrom` bytes is scanned in up to `pieces` pieces at once, one a thread
+        /// (`AppleHealthPieces`); below, or with one processor, in one.
+        var pieces = min(ProcessInfo.processInfo.activeProcessorCount, 4)
+        var piecesFrom: Int64 = 16 << 20
+        /// Where the pieces start, in place of `AppleHealthPieces.starts` (tests start them at every byte).
+        var pieceStarts: [Int64]?
     }
 
     static func read(path: String, options: ImportOptions, progress: ImportProgress?, tuning: Tuning) throws(InputError) -> ImportedFile {
@@ -50,7 +56,15 @@ public enum AppleHealthReader {
         var scanner = AppleHealthScanner()
         let threaded = member != nil || tuning.threadedXML
         do {
-            try scan(source, into: &scanner, tuning: tuning, threaded: threaded, progress: progress)
+            if let file = source as? AppleHealthFileSource, let descriptor = file.regularFileDescriptor,
+               case let starts = tuning.pieceStarts ?? (tuning.pieces > 1 && file.total >= tuning.piecesFrom
+                   ? AppleHealthPieces.starts(descriptor: descriptor, size: file.total, pieces: tuning.pieces) : []),
+               starts.count > 1 {
+                scanner = try AppleHealthPieces.scan(descriptor: descriptor, path: path, total: file.total, starts: starts,
+                                                     blockSize: tuning.blockSize, progress: progress)
+            } else {
+                try scan(source, into: &scanner, tuning: tuning, threaded: threaded, progress: progress)
+            }
         } catch let error as AppleHealthScanError {
             throw inputError(error)
         } catch let error as InputError {
@@ -140,7 +154,7 @@ public enum AppleHealthReader {
 }
 
 /// Calls progress at most ten times a second.
-private struct ProgressClock {
+struct ProgressClock {
     private var last: UInt64 = 0
     mutating func due() -> Bool {
         let now = DispatchTime.now().uptimeNanoseconds
@@ -159,6 +173,13 @@ final class AppleHealthFileSource: AppleHealthByteSource {
     init(path: String) throws(InputError) {
         file = try ReadOnlyFile(path: path)
         _ = posix_fadvise(file.descriptor, 0, 0, POSIX_FADV_SEQUENTIAL)
+    }
+
+    /// The descriptor of a regular file (not a pipe, a FIFO or a device), which may be read at any offset.
+    var regularFileDescriptor: Int32? {
+        var info = stat()
+        guard file.size > 0, fstat(file.descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return file.descriptor
     }
 
     deinit { file.close() }

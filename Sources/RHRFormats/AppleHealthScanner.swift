@@ -65,6 +65,27 @@ struct AppleHealthScanner {
     private var openTimeZone: String?
     var collector = AppleHealthCollector()
 
+    /// A scanner at the start of a document.
+    init() {}
+
+    /// A scanner that takes up a document at a place guessed to lie between two top-level elements after the
+    /// export date, as `AppleHealthPieces` starts every piece but the first: right only if the scan of the bytes
+    /// before ends there `isBetweenTopLevelElements`, which that type checks before it keeps anything of this one.
+    static func betweenTopLevelElements() -> AppleHealthScanner {
+        var scanner = AppleHealthScanner()
+        scanner.depth = 1
+        scanner.sawRoot = true
+        scanner.collector.followsExportDate = true
+        return scanner
+    }
+
+    /// Whether the scan stands where `betweenTopLevelElements()` starts: outside any markup, in `<HealthData>`
+    /// and no element in it, past the export date (with nothing carried over, which the caller knows).
+    var isBetweenTopLevelElements: Bool {
+        guard case .content = mode else { return false }
+        return depth == 1 && sawRoot && !closed && open == nil && !collector.needsEnds
+    }
+
     /// Scans `buffer`, whose first byte is at `base` in the file. Returns how many bytes were consumed; the
     /// caller presents the rest again at the front of the next call. `atEnd`: no more bytes follow.
     mutating func scan(_ buffer: UnsafeRawBufferPointer, base: Int64, atEnd: Bool) throws(AppleHealthScanError) -> Int {

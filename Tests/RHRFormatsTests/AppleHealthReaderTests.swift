@@ -42,6 +42,7 @@ let appleHealthTunings: [AppleHealthReader.Tuning] = [
     AppleHealthReader.Tuning(blockSize: 1, blocks: 3, threadedXML: true),
     AppleHealthReader.Tuning(blockSize: 7, blocks: 2, threadedXML: false),
     AppleHealthReader.Tuning(blockSize: 64, blocks: 4, threadedXML: true),
+    AppleHealthReader.Tuning(blockSize: 5, pieces: 3, piecesFrom: 0),
 ]
 
 /// Reads `xml` (written under `name`) with every tuning, checks they agree, and returns what they read.
