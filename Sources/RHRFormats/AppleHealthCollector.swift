@@ -40,6 +40,8 @@ struct AppleHealthCollector {
     private var recentSources = RawCache<Int>()
     /// Device descriptions without their object address (which changes per record) → model is a watch.
     private var recentDevices = RawCache<Bool>()
+    /// The same descriptions → the device they name, for resting records.
+    private var recentParsedDevices = RawCache<Device?>()
 
     var exportDate: Timestamp?
     /// The latest end date of any record, kept while the export has shown no `ExportDate`: a trimmed or hand-made
@@ -47,11 +49,12 @@ struct AppleHealthCollector {
     private(set) var latestEnd: Timestamp?
     private(set) var resting: [RestingSample] = []
     /// Heart-rate samples per writer and day (R8), found by writer index and day: hashing an integer instead of
-    /// the writer's name keeps this off the scan's critical path, and samples come day by day, so the last day
-    /// found is looked at first.
+    /// the writer's name keeps this off the scan's critical path, and each writer's samples come day by day, so
+    /// the writer's last day is looked at first.
     private var heartRateDays: [HeartRateDaySummary] = []
     private var heartRateDayIndex: [Int: Int] = [:]
-    private var lastHeartRateDay: (key: Int, index: Int) = (-1, 0)
+    /// By writer index: the key and index in `heartRateDays` of its last day, (-1, 0) before its first.
+    private var lastHeartRateDay: [(key: Int, index: Int)] = []
     /// Top-level `Record` elements, of every type.
     var recordsRead = 0
     /// The start of the earliest heart record (resting or heart rate): the export speaks for heart data from there
@@ -106,16 +109,36 @@ struct AppleHealthCollector {
         return watch
     }
 
+    /// The device a resting record's raw `device` attribute names. Apple's descriptions differ record by record only
+    /// in the object's address, which names no field: the device is parsed once per description after it.
+    mutating func device(raw: UnsafeRawBufferPointer) -> Device? {
+        func parse() -> Device? { AppleHealthDevice.parse(AppleHealthText.attributeValue(raw)) }
+        guard let k = Self.afterAppleAddress(raw) else { return parse() }
+        let key = UnsafeRawBufferPointer(rebasing: raw[k...])
+        if let known = recentParsedDevices.lookup(key) { return known }
+        let device = parse()
+        recentParsedDevices.insert(key, device)
+        return device
+    }
+
+    /// The index just past Apple's `&lt;&lt;HKDevice: 0x` and hex digits, then `&gt;`, when `raw` starts so.
+    private static func afterAppleAddress(_ raw: UnsafeRawBufferPointer) -> Int? {
+        let n = raw.count
+        let prefix: StaticString = "&lt;&lt;HKDevice: 0x"
+        guard n > prefix.utf8CodeUnitCount, memcmp(raw.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0 else {
+            return nil
+        }
+        var k = prefix.utf8CodeUnitCount
+        while k < n, raw[k] >= 0x30 && raw[k] <= 0x39 || raw[k] >= 0x61 && raw[k] <= 0x66 || raw[k] >= 0x41 && raw[k] <= 0x46 { k += 1 }
+        guard k + 4 <= n, raw[k] == 0x26, raw[k + 1] == 0x67, raw[k + 2] == 0x74, raw[k + 3] == 0x3B else { return nil }
+        return k + 4
+    }
+
     /// The raw description after the first `&gt;` (or `>`), which closes `<<HKDevice: 0x…>`.
     private static func withoutAddress(_ raw: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        if let k = afterAppleAddress(raw) { return UnsafeRawBufferPointer(rebasing: raw[k...]) }
         let n = raw.count
         var k = 0
-        // Apple's form: `&lt;&lt;HKDevice: 0x` and hex digits, then `&gt;`.
-        let prefix: StaticString = "&lt;&lt;HKDevice: 0x"
-        if n > prefix.utf8CodeUnitCount, memcmp(raw.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0 {
-            k = prefix.utf8CodeUnitCount
-            while k < n, raw[k] >= 0x30 && raw[k] <= 0x39 || raw[k] >= 0x61 && raw[k] <= 0x66 || raw[k] >= 0x41 && raw[k] <= 0x46 { k += 1 }
-        }
         while k < n {
             if raw[k] == 0x3E { return UnsafeRawBufferPointer(rebasing: raw[(k + 1)...]) }
             if raw[k] == 0x26, k + 3 < n, raw[k + 1] == 0x67, raw[k + 2] == 0x74, raw[k + 3] == 0x3B {
@@ -143,16 +166,17 @@ struct AppleHealthCollector {
             let day = LocalDayRule.healthKit(start: record.start.date, end: record.end.date,
                                              writtenOffset: record.start.offsetSeconds, timeZone: zone)
             let key = record.writer << 32 | (day.daysSinceEpoch & 0xFFFF_FFFF)
-            if key != lastHeartRateDay.key {
+            while lastHeartRateDay.count <= record.writer { lastHeartRateDay.append((-1, 0)) }
+            if key != lastHeartRateDay[record.writer].key {
                 if let index = heartRateDayIndex[key] {
-                    lastHeartRateDay = (key, index)
+                    lastHeartRateDay[record.writer] = (key, index)
                 } else {
-                    lastHeartRateDay = (key, heartRateDays.count)
+                    lastHeartRateDay[record.writer] = (key, heartRateDays.count)
                     heartRateDayIndex[key] = heartRateDays.count
                     heartRateDays.append(HeartRateDaySummary(writer: writers[record.writer], day: day))
                 }
             }
-            heartRateDays[lastHeartRateDay.index].add(bpm: record.bpm, context: record.motion)
+            heartRateDays[lastHeartRateDay[record.writer].index].add(bpm: record.bpm, context: record.motion)
         }
     }
 
@@ -173,7 +197,7 @@ struct AppleHealthCollector {
                 heartRateDays.append(later.heartRateDays[k])
             }
         }
-        lastHeartRateDay = (-1, 0)
+        lastHeartRateDay = []
         recordsRead += later.recordsRead
         if let date = later.exportDate { exportDate = date }
         if let end = later.latestEnd { noteEnd(end) }

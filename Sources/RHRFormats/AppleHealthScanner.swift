@@ -63,6 +63,7 @@ struct AppleHealthScanner {
     private var open: OpenRecord?
     private var openResting: RestingDetails?
     private var openTimeZone: String?
+    private var days = AppleHealthDayCache()
     var collector = AppleHealthCollector()
 
     /// A scanner at the start of a document.
@@ -184,17 +185,17 @@ struct AppleHealthScanner {
         return try startTag(p, lt, segmentEnd, n, base: base)
     }
 
+    /// Whether `b` ends an element's name in a start tag.
+    @inline(__always)
+    private static func endsName(_ b: UInt8) -> Bool { b == 0x3E || b == 0x2F || AttributeCursor.isSpace(b) }
+
     /// The index just past the `>` of the tag at `lt` when the block holds it whole (quote-aware), else nil.
     private static func tagEnd(_ p: UnsafeRawPointer, _ lt: Int, _ n: Int) -> Int? {
         if lt + 1 < n && p.load(fromByteOffset: lt + 1, as: UInt8.self) == 0x2F {
             return memchr(p + lt, 0x3E, n - lt).map { p.distance(to: UnsafeRawPointer($0)) + 1 }
         }
         var nameEnd = lt + 1
-        while nameEnd < n {
-            let b = p.load(fromByteOffset: nameEnd, as: UInt8.self)
-            if b == 0x3E || b == 0x2F || AttributeCursor.isSpace(b) { break }
-            nameEnd += 1
-        }
+        while nameEnd < n && !endsName(p.load(fromByteOffset: nameEnd, as: UInt8.self)) { nameEnd += 1 }
         var cursor = AttributeCursor(base: p, start: nameEnd, limit: n)
         while true {
             switch cursor.next() {
@@ -253,10 +254,10 @@ struct AppleHealthScanner {
         throws(AppleHealthScanError) -> Int? {
         let nameStart = lt + 1
         var nameEnd = nameStart
-        while nameEnd < segmentEnd {
-            let b = byte(p, nameEnd)
-            if b == 0x3E || b == 0x2F || AttributeCursor.isSpace(b) { break }
-            nameEnd += 1
+        if lt + 7 < segmentEnd && matches(p, nameStart, segmentEnd, "Record") && Self.endsName(byte(p, lt + 7)) {
+            nameEnd = lt + 7  // most tags are records
+        } else {
+            while nameEnd < segmentEnd && !Self.endsName(byte(p, nameEnd)) { nameEnd += 1 }
         }
         let name = ByteSpan(start: nameStart, count: nameEnd - nameStart)
         if name.count == 0 {
@@ -467,7 +468,7 @@ struct AppleHealthScanner {
             if let created = a.created { record.created = try date(p, created, "creationDate", where_) }
             var parsed: Device?
             if let device = a.device {
-                parsed = AppleHealthDevice.parse(AppleHealthText.attributeValue(bytes(p, device)))
+                parsed = collector.device(raw: bytes(p, device))
                 if let model = parsed?.model, ProvisionalRule.isAppleWatch(sourceName: "", deviceModel: model) {
                     collector.markWatch(writer)
                 }
@@ -518,10 +519,15 @@ struct AppleHealthScanner {
         kind == .resting ? "RestingHeartRate" : "HeartRate"
     }
 
-    private func date(_ p: UnsafeRawPointer, _ span: ByteSpan, _ attribute: String, _ offset: Int64)
+    private mutating func date(_ p: UnsafeRawPointer, _ span: ByteSpan, _ attribute: String, _ offset: Int64)
         throws(AppleHealthScanError) -> Timestamp {
         let raw = bytes(p, span)
-        if let t = Timestamp.parse(raw) ?? Timestamp.parseCompact(raw) { return t }
+        if let t = days.date(raw) { return t }
+        if let t = Timestamp.parse(raw) {
+            days.remember(raw, t)
+            return t
+        }
+        if let t = Timestamp.parseCompact(raw) { return t }
         if AppleHealthText.needsDecoding(raw), let t = Timestamp.parse(AppleHealthText.attributeValue(raw))
             ?? Timestamp.parseCompact(AppleHealthText.attributeValue(raw)) { return t }
         throw AppleHealthScanError(offset: offset, message:
