@@ -7,8 +7,9 @@ import RHRCore
 /// heart-rate records per-day context counts, and `ExportDate` the batch's `asOf`.
 ///
 /// It streams in constant memory: a second thread reads the file, or inflates the zip member, into a few 1 MiB
-/// blocks that the calling thread scans, and nothing of the document is kept but what the batch holds (a resting
-/// sample per record, a heart-rate summary per writer and day). `progress` is called on the calling thread, at
+/// blocks that the calling thread scans (a bare file of `Tuning.piecesFrom` bytes or more is scanned in pieces on
+/// several threads at once, `AppleHealthPieces`), and nothing of the document is kept but what the batch holds (a
+/// resting sample per record, a heart-rate summary per writer and day). `progress` is called on the calling thread, at
 /// most ten times a second, with bytes of the file read (for a zip, compressed bytes) of its size; the last call
 /// is (size, size). Nothing is returned, and so nothing applied, unless the whole export was read.
 public enum AppleHealthReader {
