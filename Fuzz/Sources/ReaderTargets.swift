@@ -27,21 +27,11 @@ enum AppleExportTarget {
         }
     }
 
-    /// The batches read, or the error, as text: histograms and watch writers in order, NaN equal to itself.
+    /// The batches read, or the error, as text.
     private static func outcome(_ path: String, _ tuning: AppleHealthReader.Tuning) -> String {
         do {
-            let file = try AppleHealthReader.read(path: path, options: fuzzOptions, progress: nil, tuning: tuning)
-            let batches = file.batches.map { batch -> String in
-                var plain = batch
-                plain.watchWriters = []
-                plain.heartRate = batch.heartRate.map {
-                    var day = $0
-                    day.sedentaryHistogram = [:]
-                    return day
-                }
-                return "\(plain) \(batch.watchWriters.sorted()) \(batch.heartRate.map(\.histogramText))"
-            }
-            return "\(batches) \(file.recordsRead) \(file.notes) \(file.skipped.sorted { $0.key < $1.key })"
+            return AppleHealthReader.comparableText(
+                try AppleHealthReader.read(path: path, options: fuzzOptions, progress: nil, tuning: tuning))
         } catch {
             return "error at \(error.offset.map(String.init) ?? "-"): \(error.message)"
         }

@@ -19,6 +19,23 @@ public enum AppleHealthReader {
         try read(path: path, options: options, progress: progress, tuning: Tuning())
     }
 
+    /// What a read found, as text that two reads of the same file compare by: watch writers and histograms in order
+    /// (a set and a dictionary have none), NaN equal to itself. The fuzz target and `rhr-bench import read --digest`
+    /// compare readers with it.
+    public static func comparableText(_ file: ImportedFile) -> String {
+        let batches = file.batches.map { batch -> String in
+            var plain = batch
+            plain.watchWriters = []
+            plain.heartRate = batch.heartRate.map {
+                var day = $0
+                day.sedentaryHistogram = [:]
+                return day
+            }
+            return "\(plain) \(batch.watchWriters.sorted()) \(batch.heartRate.map(\.histogramText))"
+        }
+        return "\(batches) \(file.recordsRead) \(file.notes) \(file.skipped.sorted { $0.key < $1.key })"
+    }
+
     /// How the reader works; tests make blocks tiny to cut tags at every byte.
     struct Tuning {
         var blockSize = 1 << 20

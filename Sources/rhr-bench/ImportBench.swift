@@ -81,23 +81,10 @@ enum ImportBench {
             + (arguments.contains("--digest") ? " digest=\(digest(file))" : ""))
     }
 
-    /// FNV-1a over the description of everything the file's batches hold, sets and dictionaries in sorted order.
+    /// FNV-1a over all that the reader found (`AppleHealthReader.comparableText`).
     private static func digest(_ file: ImportedFile) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func add(_ text: String) {
-            for b in text.utf8 { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
-        }
-        add("\(file.recordsRead) \(file.notes) \(file.skipped.sorted { $0.key < $1.key })")
-        for batch in file.batches {
-            var plain = batch
-            plain.watchWriters = []
-            plain.heartRate = batch.heartRate.map {
-                var day = $0
-                day.sedentaryHistogram = [:]
-                return day
-            }
-            add("\(plain) \(batch.watchWriters.sorted()) \(batch.heartRate.map { $0.sedentaryHistogram.sorted { $0.key < $1.key } })")
-        }
+        for b in AppleHealthReader.comparableText(file).utf8 { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
         return String(hash, radix: 16)
     }
 

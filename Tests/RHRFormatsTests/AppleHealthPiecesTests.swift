@@ -127,23 +127,4 @@ struct AppleHealthPiecesTests {
         #expect(try AppleHealthReader.read(path: path, options: ImportOptions(), progress: nil, tuning: tuning)
             .batches[0].resting.map(\.value) == (0..<40).map { Double(50 + $0) })
     }
-
-    @Test("progress in pieces goes up to the file's size, never backwards")
-    func progress() throws {
-        let body = (0..<2000).map { i in
-            appleHealthRecord(type: "HKQuantityTypeIdentifierHeartRate", start: "2024-03-13 10:00:00 +0100",
-                              end: "2024-03-13 10:00:00 +0100", value: "\(60 + i % 30)")
-        }.joined()
-        let scratch = try TemporaryDirectory()
-        let path = try scratch.write("export.xml", appleHealthExport(body))
-        let size = Int64(try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int)
-        let calls = ProgressLog()
-        let file = try AppleHealthReader.read(path: path, options: ImportOptions(), progress: { calls.append(($0, $1)) },
-                                              tuning: AppleHealthReader.Tuning(blockSize: 4096, pieces: 2, piecesFrom: 0))
-        #expect(file.batches[0].heartRate.map(\.total) == [2000])
-        let seen = calls.all
-        #expect(seen.last.map { $0 == (size, size) } == true)
-        #expect(seen.allSatisfy { $0.1 == size && $0.0 <= size })
-        #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.0 <= $1.0 })
-    }
 }
