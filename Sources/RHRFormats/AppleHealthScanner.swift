@@ -189,7 +189,9 @@ struct AppleHealthScanner {
     @inline(__always)
     private static func endsName(_ b: UInt8) -> Bool { b == 0x3E || b == 0x2F || AttributeCursor.isSpace(b) }
 
-    /// The index just past the `>` of the tag at `lt` when the block holds it whole (quote-aware), else nil.
+    /// The index just past the `>` of the tag at `lt` when the block holds it whole (quote-aware) and only white
+    /// space after it, which is where the next `<` would bound it too; else nil, to be asked again with more bytes,
+    /// so that where blocks end never changes what is read.
     private static func tagEnd(_ p: UnsafeRawPointer, _ lt: Int, _ n: Int) -> Int? {
         if lt + 1 < n && p.load(fromByteOffset: lt + 1, as: UInt8.self) == 0x2F {
             return memchr(p + lt, 0x3E, n - lt).map { p.distance(to: UnsafeRawPointer($0)) + 1 }
@@ -200,14 +202,13 @@ struct AppleHealthScanner {
         while true {
             switch cursor.next() {
             case .attribute: continue
-            case .end(_, let end): return end
-            case .needMore: return nil
-            // Malformed: up to the block's last `>`, where the element's own reading says what is wrong, as it
-            // does when the next `<` bounds the tag.
-            case .malformed:
-                var k = n - 1
-                while k > lt && p.load(fromByteOffset: k, as: UInt8.self) != 0x3E { k -= 1 }
-                return k > lt ? k + 1 : nil
+            case .end(_, let end):
+                var k = end
+                while k < n && AttributeCursor.isSpace(p.load(fromByteOffset: k, as: UInt8.self)) { k += 1 }
+                return k == n ? end : nil
+            // Malformed, or text after the tag: the next `<` bounds it, and the element's own reading says what is
+            // wrong, once that `<` is read.
+            case .needMore, .malformed: return nil
             }
         }
     }
@@ -307,7 +308,7 @@ struct AppleHealthScanner {
                 }
                 if end.tagEnd != tagEnd { tagEnd = end.tagEnd; selfClosing = end.selfClosing }
             } else if spanEquals(p, name, "ExportDate") {
-                try exportDate(p, lt, nameEnd, n, base: base)
+                guard try exportDate(p, lt, nameEnd, n, base: base) else { return nil }
             }
         case 2:
             if open != nil && spanEquals(p, name, "MetadataEntry") {
@@ -581,8 +582,10 @@ struct AppleHealthScanner {
         }
     }
 
+    /// `ExportDate`: its `value` is the export's date. Returns false when the block ends inside it: a quoted value
+    /// may run on past the `>` the fast end found, and is then read as far as it goes, whatever the blocks.
     private mutating func exportDate(_ p: UnsafeRawPointer, _ lt: Int, _ nameEnd: Int, _ n: Int, base: Int64)
-        throws(AppleHealthScanError) {
+        throws(AppleHealthScanError) -> Bool {
         var cursor = AttributeCursor(base: p, start: nameEnd, limit: n)
         while true {
             switch cursor.next() {
@@ -590,9 +593,10 @@ struct AppleHealthScanner {
                 if spanEquals(p, name, "value") {
                     collector.exportDate = try date(p, raw, "ExportDate value", base + Int64(lt))
                 }
-            case .end, .needMore:
-                // The fast end already found this tag whole; `needMore` cannot happen here.
-                return
+            case .end:
+                return true
+            case .needMore:
+                return false
             case .malformed(let at, let expected):
                 throw AppleHealthScanError(offset: base + Int64(at), message: "expected \(expected) in ExportDate")
             }

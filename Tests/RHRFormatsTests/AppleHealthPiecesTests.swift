@@ -88,6 +88,20 @@ struct AppleHealthPiecesTests {
         }
     }
 
+    @Test("where blocks end never changes what is read: a value running past its tag's >, a value's quote at a block's end, a malformed tag")
+    func blockBoundaries() throws {
+        // Found by the fuzz target: each of these was read differently by different block sizes.
+        let runOn = appleHealthExport(appleHealthRecord(), exportDate: "2024-03-14 21:05:33 +0100/>\n <!-- a comment -->\n <Me x=")
+        let glued = appleHealthExport(appleHealthRecord()).replacingOccurrences(of: "+0100\"/>", with: "+0100\"x=\"y\"/>")
+        let unquoted = appleHealthExport(" <Foo a=b/> x>\n" + appleHealthRecord())
+        for xml in [runOn, glued, unquoted] {
+            #expect(try appleHealthError(xml) != nil)
+            #expect(try Self.expectSameAtEverySplit(xml).isError)
+        }
+        #expect(try appleHealthError(runOn)?.message.hasPrefix("ExportDate value \"2024-03-14 21:05:33 +0100/>  <!-- a comment -->") == true)
+        #expect(try appleHealthError(glued)?.message == "expected white space between attributes in ExportDate")
+    }
+
     @Test("an export without ExportDate, or with a second one, reads the same in pieces")
     func exportDates() throws {
         let records = appleHealthRecord(value: "57") + appleHealthRecord(type: "HKQuantityTypeIdentifierStepCount",
