@@ -302,10 +302,11 @@ struct AppleHealthScanner {
             sawRoot = true
         case 1:
             if spanEquals(p, name, "Record") {
-                collector.recordsRead += 1
                 guard let end = try record(p, lt, nameEnd, n, base: base, fastEnd: tagEnd, selfClosing: selfClosing) else {
                     return nil
                 }
+                // Counted once read: a record the block ends inside is read again, whole, with the next block.
+                collector.recordsRead += 1
                 if end.tagEnd != tagEnd { tagEnd = end.tagEnd; selfClosing = end.selfClosing }
             } else if spanEquals(p, name, "ExportDate") {
                 guard try exportDate(p, lt, nameEnd, n, base: base) else { return nil }

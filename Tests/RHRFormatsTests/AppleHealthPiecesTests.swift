@@ -88,7 +88,7 @@ struct AppleHealthPiecesTests {
         }
     }
 
-    @Test("where blocks end never changes what is read: a value running past its tag's >, a value's quote at a block's end, a malformed tag")
+    @Test("where blocks end never changes what is read: a value running past its tag's >, a value's quote at a block's end, a malformed tag, a raw < in a value")
     func blockBoundaries() throws {
         // Found by the fuzz target: each of these was read differently by different block sizes.
         let runOn = appleHealthExport(appleHealthRecord(), exportDate: "2024-03-14 21:05:33 +0100/>\n <!-- a comment -->\n <Me x=")
@@ -100,6 +100,14 @@ struct AppleHealthPiecesTests {
         }
         #expect(try appleHealthError(runOn)?.message.hasPrefix("ExportDate value \"2024-03-14 21:05:33 +0100/>  <!-- a comment -->") == true)
         #expect(try appleHealthError(glued)?.message == "expected white space between attributes in ExportDate")
+
+        // A raw `<` in a value: the block may end inside the record after it, which is then read again, and counted once.
+        let rawLess = appleHealthExport(appleHealthRecord(type: "HKQuantityTypeIdentifierHeartRate", device: "a -->\n<!-- b --> c",
+            start: "2024-03-13 10:00:00 +0100", end: "2024-03-13 10:00:00 +0100", value: "64") + appleHealthRecord())
+        let file = try readAppleHealth(rawLess)
+        #expect(file.recordsRead == 2)
+        #expect(file.batches[0].heartRate.map(\.total) == [1])
+        try Self.expectSameAtEverySplit(rawLess)
     }
 
     @Test("an export without ExportDate, or with a second one, reads the same in pieces")
