@@ -172,8 +172,12 @@ final class AppleHealthPiece: @unchecked Sendable {
                 }
             }
             bytesRead.add(Int64(count), ordering: .relaxed)
+            // At the next piece's start, which is a `<` when the guess found one, a tag ends as in a longer block.
+            var next: UInt8 = 0
+            let lessThanFollows = !atEnd && handOverAt == offset + Int64(count)
+                && pread(descriptor, &next, 1, off_t(offset) + off_t(count)) == 1 && next == 0x3C
             let region = UnsafeRawBufferPointer(start: data - carry, count: carry + count)
-            let consumed = try scanner.scan(region, base: offset - Int64(carry), atEnd: atEnd)
+            let consumed = try scanner.scan(region, base: offset - Int64(carry), atEnd: atEnd, lessThanFollows: lessThanFollows)
             carry = region.count - consumed
             memmove(data - carry, data + count - carry, carry)
             offset += Int64(count)

@@ -89,7 +89,10 @@ struct AppleHealthScanner {
 
     /// Scans `buffer`, whose first byte is at `base` in the file. Returns how many bytes were consumed; the
     /// caller presents the rest again at the front of the next call. `atEnd`: no more bytes follow.
-    mutating func scan(_ buffer: UnsafeRawBufferPointer, base: Int64, atEnd: Bool) throws(AppleHealthScanError) -> Int {
+    /// `lessThanFollows`: the byte after the buffer is known to be a `<` (where the next piece starts), which ends
+    /// a tag at the end of the buffer as it would in a longer one.
+    mutating func scan(_ buffer: UnsafeRawBufferPointer, base: Int64, atEnd: Bool,
+                       lessThanFollows: Bool = false) throws(AppleHealthScanError) -> Int {
         guard let p = buffer.baseAddress else {
             if atEnd { try finishDocument(at: base) }
             return 0
@@ -104,7 +107,7 @@ struct AppleHealthScanner {
                     return n
                 }
                 let lt = p.distance(to: UnsafeRawPointer(hit))
-                guard let resume = try markup(p, lt, n, base: base, atEnd: atEnd) else {
+                guard let resume = try markup(p, lt, n, base: base, atEnd: atEnd, lessThanFollows: lessThanFollows) else {
                     if atEnd {
                         throw AppleHealthScanError(offset: base + Int64(n), message:
                             "truncated: the file ends inside a tag that starts at byte \(base + Int64(lt))")
@@ -151,7 +154,7 @@ struct AppleHealthScanner {
     private func byte(_ p: UnsafeRawPointer, _ k: Int) -> UInt8 { p.load(fromByteOffset: k, as: UInt8.self) }
 
     /// Handles the markup that starts with the `<` at `lt`. Returns where to go on, or nil when the block ends first.
-    private mutating func markup(_ p: UnsafeRawPointer, _ lt: Int, _ n: Int, base: Int64, atEnd: Bool)
+    private mutating func markup(_ p: UnsafeRawPointer, _ lt: Int, _ n: Int, base: Int64, atEnd: Bool, lessThanFollows: Bool)
         throws(AppleHealthScanError) -> Int? {
         guard lt + 1 < n else { return nil }
         let c1 = byte(p, lt + 1)
@@ -175,13 +178,14 @@ struct AppleHealthScanner {
         // An element's tag reaches at most to the next `<`: attribute values cannot hold a raw one.
         let next = memchr(p + lt + 1, 0x3C, n - lt - 1).map { p.distance(to: UnsafeRawPointer($0)) }
         var segmentEnd = next ?? n
-        if next == nil && !atEnd {
-            // No `<` in the rest of the block: the tag may still end in it, before a long run of white space that
-            // must not count as the tag's length. Only the last tag of a block comes here.
-            guard let end = Self.tagEnd(p, lt, n) else { return nil }
+        if next == nil && !atEnd && !lessThanFollows {
+            // No `<` in the rest of the block (only its last tag comes here): the tag is read once the next `<` is,
+            // so that where a block ends never changes what is read; unless it would then be held too long, before a
+            // long run of white space that must not count as its length: then it ends where its attributes do.
+            guard n - lt > AppleHealthScanner.maxTagLength, let end = Self.tagEnd(p, lt, n) else { return nil }
             segmentEnd = end
         }
-        if c1 == 0x2F { return try endTag(p, lt, segmentEnd, n, base: base) }
+        if c1 == 0x2F { return try endTag(p, lt, segmentEnd, bounded: segmentEnd < n || lessThanFollows, base: base) }
         return try startTag(p, lt, segmentEnd, n, base: base)
     }
 
@@ -189,9 +193,7 @@ struct AppleHealthScanner {
     @inline(__always)
     private static func endsName(_ b: UInt8) -> Bool { b == 0x3E || b == 0x2F || AttributeCursor.isSpace(b) }
 
-    /// The index just past the `>` of the tag at `lt` when the block holds it whole (quote-aware) and only white
-    /// space after it, which is where the next `<` would bound it too; else nil, to be asked again with more bytes,
-    /// so that where blocks end never changes what is read.
+    /// The index just past the `>` of the tag at `lt` when the block holds it whole (quote-aware), else nil.
     private static func tagEnd(_ p: UnsafeRawPointer, _ lt: Int, _ n: Int) -> Int? {
         if lt + 1 < n && p.load(fromByteOffset: lt + 1, as: UInt8.self) == 0x2F {
             return memchr(p + lt, 0x3E, n - lt).map { p.distance(to: UnsafeRawPointer($0)) + 1 }
@@ -202,18 +204,14 @@ struct AppleHealthScanner {
         while true {
             switch cursor.next() {
             case .attribute: continue
-            case .end(_, let end):
-                var k = end
-                while k < n && AttributeCursor.isSpace(p.load(fromByteOffset: k, as: UInt8.self)) { k += 1 }
-                return k == n ? end : nil
-            // Malformed, or text after the tag: the next `<` bounds it, and the element's own reading says what is
-            // wrong, once that `<` is read.
+            case .end(_, let end): return end
             case .needMore, .malformed: return nil
             }
         }
     }
 
-    private mutating func endTag(_ p: UnsafeRawPointer, _ lt: Int, _ segmentEnd: Int, _ n: Int, base: Int64)
+    /// `bounded`: the segment ends at a `<` (or where `tagEnd` found the tag's end), not only where the block does.
+    private mutating func endTag(_ p: UnsafeRawPointer, _ lt: Int, _ segmentEnd: Int, bounded: Bool, base: Int64)
         throws(AppleHealthScanError) -> Int? {
         let nameStart = lt + 2
         var nameEnd = nameStart
@@ -223,7 +221,7 @@ struct AppleHealthScanner {
             nameEnd += 1
         }
         guard let gt = memchr(p + nameEnd, 0x3E, segmentEnd - nameEnd) else {
-            if segmentEnd == n { return nil }
+            if !bounded { return nil }
             throw AppleHealthScanError(offset: base + Int64(lt), message: "an end tag without '>'")
         }
         let name = ByteSpan(start: nameStart, count: nameEnd - nameStart)

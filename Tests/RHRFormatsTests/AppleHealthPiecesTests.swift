@@ -88,13 +88,15 @@ struct AppleHealthPiecesTests {
         }
     }
 
-    @Test("where blocks end never changes what is read: a value running past its tag's >, a value's quote at a block's end, a malformed tag, a raw < in a value")
+    @Test("where blocks end never changes what is read: a value running past its tag's >, a value's quote at a block's end, a malformed tag, text after a tag, a raw < in a value")
     func blockBoundaries() throws {
         // Found by the fuzz target: each of these was read differently by different block sizes.
         let runOn = appleHealthExport(appleHealthRecord(), exportDate: "2024-03-14 21:05:33 +0100/>\n <!-- a comment -->\n <Me x=")
         let glued = appleHealthExport(appleHealthRecord()).replacingOccurrences(of: "+0100\"/>", with: "+0100\"x=\"y\"/>")
         let unquoted = appleHealthExport(" <Foo a=b/> x>\n" + appleHealthRecord())
-        for xml in [runOn, glued, unquoted] {
+        // Text between elements, which Apple never writes, with a `>` in it: the next `<` bounds the tag before.
+        let textAfter = appleHealthExport(" text x>\n" + appleHealthRecord())
+        for xml in [runOn, glued, unquoted, textAfter] {
             #expect(try appleHealthError(xml) != nil)
             #expect(try Self.expectSameAtEverySplit(xml).isError)
         }
