@@ -11,12 +11,30 @@ let fuzzOptions: ImportOptions = {
 }()
 
 /// The Apple Health export scanner, through its reader: the input is an `export.xml`, read in small blocks on
-/// one thread so tags and entities fall across block boundaries everywhere.
+/// one thread so tags and entities fall across block boundaries everywhere; then in pieces on several threads
+/// (`AppleHealthPieces`), split where Apple's records start and where the input's last byte says, which must
+/// read exactly the same, error included.
 enum AppleExportTarget {
     static func run(_ bytes: UnsafeRawBufferPointer) {
         let path = FuzzScratch.file("export.xml", bytes)
-        let tuning = AppleHealthReader.Tuning(blockSize: 1000, blocks: 2, threadedXML: false)
-        _ = try? AppleHealthReader.read(path: path, options: fuzzOptions, progress: nil, tuning: tuning)
+        let whole = outcome(path, AppleHealthReader.Tuning(blockSize: 1000, blocks: 2, threadedXML: false, pieces: 1))
+        guard bytes.count > 2 else { return }
+        let split = 1 + Int64(bytes[bytes.count - 1]) * Int64(bytes.count - 2) / 255
+        for tuning in [AppleHealthReader.Tuning(blockSize: 333, pieces: 3, piecesFrom: 0),
+                       AppleHealthReader.Tuning(blockSize: 1000, pieceStarts: [0, split])] {
+            let pieces = outcome(path, tuning)
+            if pieces != whole { fatalError("in pieces \(tuning): \(pieces)\nin one: \(whole)") }
+        }
+    }
+
+    /// The batches read, or the error, as text.
+    private static func outcome(_ path: String, _ tuning: AppleHealthReader.Tuning) -> String {
+        do {
+            return AppleHealthReader.comparableText(
+                try AppleHealthReader.read(path: path, options: fuzzOptions, progress: nil, tuning: tuning))
+        } catch {
+            return "error at \(error.offset.map(String.init) ?? "-"): \(error.message)"
+        }
     }
 }
 

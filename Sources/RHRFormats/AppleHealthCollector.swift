@@ -40,15 +40,21 @@ struct AppleHealthCollector {
     private var recentSources = RawCache<Int>()
     /// Device descriptions without their object address (which changes per record) → model is a watch.
     private var recentDevices = RawCache<Bool>()
+    /// The same descriptions → the device they name, for resting records.
+    private var recentParsedDevices = RawCache<Device?>()
 
     var exportDate: Timestamp?
     /// The latest end date of any record, kept while the export has shown no `ExportDate`: a trimmed or hand-made
     /// export is taken as of it.
     private(set) var latestEnd: Timestamp?
     private(set) var resting: [RestingSample] = []
-    /// Heart-rate samples per writer and day (R8), keyed by writer index and day: hashing an integer instead of
-    /// the writer's name keeps this off the scan's critical path.
-    private var heartRateDays: [Int: HeartRateDaySummary] = [:]
+    /// Heart-rate samples per writer and day (R8), found by writer index and day: hashing an integer instead of
+    /// the writer's name keeps this off the scan's critical path, and each writer's samples come day by day, so
+    /// the writer's last day is looked at first.
+    private var heartRateDays: [HeartRateDaySummary] = []
+    private var heartRateDayIndex: [Int: Int] = [:]
+    /// By writer index: the key and index in `heartRateDays` of its last day, (-1, 0) before its first.
+    private var lastHeartRateDay: [(key: Int, index: Int)] = []
     /// Top-level `Record` elements, of every type.
     var recordsRead = 0
     /// The start of the earliest heart record (resting or heart rate): the export speaks for heart data from there
@@ -62,24 +68,30 @@ struct AppleHealthCollector {
     /// The writer whose `sourceName` has the raw bytes `raw`.
     mutating func writer(raw: UnsafeRawBufferPointer) -> Int {
         if let known = recentSources.lookup(raw) { return known }
-        let name = AppleHealthText.attributeValue(raw)
-        let index: Int
-        if let known = writerIndex[name] {
-            index = known
-        } else {
-            index = writers.count
-            writers.append(Writer(store: .healthKit, name: name))
-            writerIndex[name] = index
-            writerIsWatch.append(ProvisionalRule.isAppleWatch(sourceName: name))
-        }
+        let index = writer(named: AppleHealthText.attributeValue(raw))
         recentSources.insert(raw, index)
         return index
     }
 
+    private mutating func writer(named name: String) -> Int {
+        if let known = writerIndex[name] { return known }
+        writers.append(Writer(store: .healthKit, name: name))
+        writerIndex[name] = writers.count - 1
+        writerIsWatch.append(ProvisionalRule.isAppleWatch(sourceName: name))
+        return writers.count - 1
+    }
+
     func isWatch(_ writer: Int) -> Bool { writerIsWatch[writer] }
 
+    /// Whether the raw `sourceName` `raw` is one of the recent writers, already known as an Apple Watch (R3).
+    func isKnownWatch(raw: UnsafeRawBufferPointer) -> Bool {
+        recentSources.lookup(raw).map { writerIsWatch[$0] } ?? false
+    }
+
     /// Whether record ends are still needed: no `ExportDate` has come (Apple writes it before every record).
-    var needsEnds: Bool { exportDate == nil }
+    var needsEnds: Bool { exportDate == nil && !followsExportDate }
+    /// The bytes scanned start after an `ExportDate` scanned by another collector (a later piece of the file).
+    var followsExportDate = false
 
     mutating func noteEnd(_ end: Timestamp) {
         if latestEnd.map({ end > $0 }) ?? true { latestEnd = end }
@@ -97,16 +109,36 @@ struct AppleHealthCollector {
         return watch
     }
 
+    /// The device a resting record's raw `device` attribute names. Apple's descriptions differ record by record only
+    /// in the object's address, which names no field: the device is parsed once per description after it.
+    mutating func device(raw: UnsafeRawBufferPointer) -> Device? {
+        func parse() -> Device? { AppleHealthDevice.parse(AppleHealthText.attributeValue(raw)) }
+        guard let k = Self.afterAppleAddress(raw) else { return parse() }
+        let key = UnsafeRawBufferPointer(rebasing: raw[k...])
+        if let known = recentParsedDevices.lookup(key) { return known }
+        let device = parse()
+        recentParsedDevices.insert(key, device)
+        return device
+    }
+
+    /// The index just past Apple's `&lt;&lt;HKDevice: 0x` and hex digits, then `&gt;`, when `raw` starts so.
+    private static func afterAppleAddress(_ raw: UnsafeRawBufferPointer) -> Int? {
+        let n = raw.count
+        let prefix: StaticString = "&lt;&lt;HKDevice: 0x"
+        guard n > prefix.utf8CodeUnitCount, memcmp(raw.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0 else {
+            return nil
+        }
+        var k = prefix.utf8CodeUnitCount
+        while k < n, raw[k] >= 0x30 && raw[k] <= 0x39 || raw[k] >= 0x61 && raw[k] <= 0x66 || raw[k] >= 0x41 && raw[k] <= 0x46 { k += 1 }
+        guard k + 4 <= n, raw[k] == 0x26, raw[k + 1] == 0x67, raw[k + 2] == 0x74, raw[k + 3] == 0x3B else { return nil }
+        return k + 4
+    }
+
     /// The raw description after the first `&gt;` (or `>`), which closes `<<HKDevice: 0x…>`.
     private static func withoutAddress(_ raw: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        if let k = afterAppleAddress(raw) { return UnsafeRawBufferPointer(rebasing: raw[k...]) }
         let n = raw.count
         var k = 0
-        // Apple's form: `&lt;&lt;HKDevice: 0x` and hex digits, then `&gt;`.
-        let prefix: StaticString = "&lt;&lt;HKDevice: 0x"
-        if n > prefix.utf8CodeUnitCount, memcmp(raw.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0 {
-            k = prefix.utf8CodeUnitCount
-            while k < n, raw[k] >= 0x30 && raw[k] <= 0x39 || raw[k] >= 0x61 && raw[k] <= 0x66 || raw[k] >= 0x41 && raw[k] <= 0x46 { k += 1 }
-        }
         while k < n {
             if raw[k] == 0x3E { return UnsafeRawBufferPointer(rebasing: raw[(k + 1)...]) }
             if raw[k] == 0x26, k + 3 < n, raw[k + 1] == 0x67, raw[k + 2] == 0x74, raw[k + 3] == 0x3B {
@@ -134,14 +166,47 @@ struct AppleHealthCollector {
             let day = LocalDayRule.healthKit(start: record.start.date, end: record.end.date,
                                              writtenOffset: record.start.offsetSeconds, timeZone: zone)
             let key = record.writer << 32 | (day.daysSinceEpoch & 0xFFFF_FFFF)
-            heartRateDays[key, default: HeartRateDaySummary(writer: writers[record.writer], day: day)]
-                .add(bpm: record.bpm, context: record.motion)
+            while lastHeartRateDay.count <= record.writer { lastHeartRateDay.append((-1, 0)) }
+            if key != lastHeartRateDay[record.writer].key {
+                if let index = heartRateDayIndex[key] {
+                    lastHeartRateDay[record.writer] = (key, index)
+                } else {
+                    lastHeartRateDay[record.writer] = (key, heartRateDays.count)
+                    heartRateDayIndex[key] = heartRateDays.count
+                    heartRateDays.append(HeartRateDaySummary(writer: writers[record.writer], day: day))
+                }
+            }
+            heartRateDays[lastHeartRateDay[record.writer].index].add(bpm: record.bpm, context: record.motion)
         }
+    }
+
+    /// Adds what `later` collected from the bytes that follow this collector's, as if one collector had read both.
+    mutating func append(_ later: AppleHealthCollector) {
+        let writerMap = later.writers.indices.map { k in
+            let index = writer(named: later.writers[k].name)
+            if later.writerIsWatch[k] { writerIsWatch[index] = true }
+            return index
+        }
+        resting.append(contentsOf: later.resting)
+        for (key, k) in later.heartRateDayIndex {
+            let mapped = writerMap[key >> 32] << 32 | key & 0xFFFF_FFFF
+            if let index = heartRateDayIndex[mapped] {
+                heartRateDays[index].merge(later.heartRateDays[k])
+            } else {
+                heartRateDayIndex[mapped] = heartRateDays.count
+                heartRateDays.append(later.heartRateDays[k])
+            }
+        }
+        lastHeartRateDay = []
+        recordsRead += later.recordsRead
+        if let date = later.exportDate { exportDate = date }
+        if let end = later.latestEnd { noteEnd(end) }
+        if let start = later.earliestHeartStart, earliestHeartStart.map({ start < $0 }) ?? true { earliestHeartStart = start }
     }
 
     /// The heart-rate day summaries in `HeartRateSummarizer`'s order: writer, day.
     var heartRate: [HeartRateDaySummary] {
-        heartRateDays.values.sorted { ($0.writer.key, $0.day) < ($1.writer.key, $1.day) }
+        heartRateDays.sorted { ($0.writer.key, $0.day) < ($1.writer.key, $1.day) }
     }
 }
 

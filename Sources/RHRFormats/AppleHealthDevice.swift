@@ -31,11 +31,13 @@ enum AppleHealthDevice {
         if text.hasSuffix(">") { text = text.dropLast() }
         if !text.hasPrefix(", ") { text = ", " + text }
 
-        let scalars = Array(text.unicodeScalars)
+        // A field's `, `, its name and its colon are ASCII bytes, which no other character's UTF-8 holds: the bytes are
+        // searched (far faster than scalars' properties), and each value is the text between two fields.
+        let bytes = Array(text.utf8)
         var starts: [(nameStart: Int, colon: Int)] = []
         var i = 0
-        while i + 2 < scalars.count {
-            if scalars[i] == ",", scalars[i + 1] == " ", let colon = fieldName(scalars, from: i + 2) {
+        while i + 2 < bytes.count {
+            if bytes[i] == 0x2C, bytes[i + 1] == 0x20, let colon = fieldName(bytes, from: i + 2) {
                 starts.append((i + 2, colon))
                 i = colon + 1
             } else {
@@ -44,23 +46,23 @@ enum AppleHealthDevice {
         }
         var result: [String: String] = [:]
         for (k, start) in starts.enumerated() {
-            let end = k + 1 < starts.count ? starts[k + 1].nameStart - 2 : scalars.count
-            let name = String(String.UnicodeScalarView(scalars[start.nameStart..<start.colon]))
-            let value = String(String.UnicodeScalarView(scalars[(start.colon + 1)..<end]))
+            let end = k + 1 < starts.count ? starts[k + 1].nameStart - 2 : bytes.count
+            let name = String(decoding: bytes[start.nameStart..<start.colon], as: UTF8.self)
+            let value = String(decoding: bytes[(start.colon + 1)..<end], as: UTF8.self)
             if result[name] == nil { result[name] = value }
         }
         return result
     }
 
-    /// The index of the colon that ends a field name starting at `start`, if one does.
-    private static func fieldName(_ s: [Unicode.Scalar], from start: Int) -> Int? {
+    /// The index of the colon that ends a field name starting at `start`, if one does: ASCII letters, digits and
+    /// `_`, starting with a letter.
+    private static func fieldName(_ s: [UInt8], from start: Int) -> Int? {
+        func isLetter(_ b: UInt8) -> Bool { b >= 0x41 && b <= 0x5A || b >= 0x61 && b <= 0x7A }
         var i = start
-        while i < s.count, s[i].isASCII, s[i].properties.isAlphabetic || ("0"..."9").contains(s[i]) || s[i] == "_" {
+        while i < s.count, isLetter(s[i]) || s[i] >= 0x30 && s[i] <= 0x39 || s[i] == 0x5F {
             i += 1
         }
-        guard i > start, i < s.count, s[i] == ":", ("a"..."z").contains(s[start]) || ("A"..."Z").contains(s[start]) else {
-            return nil
-        }
+        guard i > start, i < s.count, s[i] == 0x3A, isLetter(s[start]) else { return nil }
         return i
     }
 }

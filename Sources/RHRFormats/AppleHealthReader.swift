@@ -7,8 +7,9 @@ import RHRCore
 /// heart-rate records per-day context counts, and `ExportDate` the batch's `asOf`.
 ///
 /// It streams in constant memory: a second thread reads the file, or inflates the zip member, into a few 1 MiB
-/// blocks that the calling thread scans, and nothing of the document is kept but what the batch holds (a resting
-/// sample per record, a heart-rate summary per writer and day). `progress` is called on the calling thread, at
+/// blocks that the calling thread scans (a bare file of `Tuning.piecesFrom` bytes or more is scanned in pieces on
+/// several threads at once, `AppleHealthPieces`), and nothing of the document is kept but what the batch holds (a
+/// resting sample per record, a heart-rate summary per writer and day). `progress` is called on the calling thread, at
 /// most ten times a second, with bytes of the file read (for a zip, compressed bytes) of its size; the last call
 /// is (size, size). Nothing is returned, and so nothing applied, unless the whole export was read.
 public enum AppleHealthReader {
@@ -18,12 +19,35 @@ public enum AppleHealthReader {
         try read(path: path, options: options, progress: progress, tuning: Tuning())
     }
 
+    /// What a read found, as text that two reads of the same file compare by: watch writers and histograms in order
+    /// (a set and a dictionary have none), NaN equal to itself. The fuzz target and `rhr-bench import read --digest`
+    /// compare readers with it.
+    public static func comparableText(_ file: ImportedFile) -> String {
+        let batches = file.batches.map { batch -> String in
+            var plain = batch
+            plain.watchWriters = []
+            plain.heartRate = batch.heartRate.map {
+                var day = $0
+                day.sedentaryHistogram = [:]
+                return day
+            }
+            return "\(plain) \(batch.watchWriters.sorted()) \(batch.heartRate.map(\.histogramText))"
+        }
+        return "\(batches) \(file.recordsRead) \(file.notes) \(file.skipped.sorted { $0.key < $1.key })"
+    }
+
     /// How the reader works; tests make blocks tiny to cut tags at every byte.
     struct Tuning {
         var blockSize = 1 << 20
         var blocks = 4
         /// Read the bare XML on a second thread too (a zip is always inflated on one).
         var threadedXML = true
+        /// A bare XML file of at least `piecesFrom` bytes is scanned in up to `pieces` pieces at once, one a thread
+        /// (`AppleHealthPieces`); below, or with one processor, in one.
+        var pieces = min(ProcessInfo.processInfo.activeProcessorCount, 4)
+        var piecesFrom: Int64 = 16 << 20
+        /// Where the pieces start, in place of `AppleHealthPieces.starts` (tests start them at every byte).
+        var pieceStarts: [Int64]?
     }
 
     static func read(path: String, options: ImportOptions, progress: ImportProgress?, tuning: Tuning) throws(InputError) -> ImportedFile {
@@ -50,7 +74,15 @@ public enum AppleHealthReader {
         var scanner = AppleHealthScanner()
         let threaded = member != nil || tuning.threadedXML
         do {
-            try scan(source, into: &scanner, tuning: tuning, threaded: threaded, progress: progress)
+            if let file = source as? AppleHealthFileSource, let descriptor = file.regularFileDescriptor,
+               case let starts = tuning.pieceStarts ?? (tuning.pieces > 1 && file.total >= tuning.piecesFrom
+                   ? AppleHealthPieces.starts(descriptor: descriptor, size: file.total, pieces: tuning.pieces) : []),
+               starts.count > 1 {
+                scanner = try AppleHealthPieces.scan(descriptor: descriptor, path: path, total: file.total, starts: starts,
+                                                     blockSize: tuning.blockSize, progress: progress)
+            } else {
+                try scan(source, into: &scanner, tuning: tuning, threaded: threaded, progress: progress)
+            }
         } catch let error as AppleHealthScanError {
             throw inputError(error)
         } catch let error as InputError {
@@ -140,7 +172,7 @@ public enum AppleHealthReader {
 }
 
 /// Calls progress at most ten times a second.
-private struct ProgressClock {
+struct ProgressClock {
     private var last: UInt64 = 0
     mutating func due() -> Bool {
         let now = DispatchTime.now().uptimeNanoseconds
@@ -159,6 +191,13 @@ final class AppleHealthFileSource: AppleHealthByteSource {
     init(path: String) throws(InputError) {
         file = try ReadOnlyFile(path: path)
         _ = posix_fadvise(file.descriptor, 0, 0, POSIX_FADV_SEQUENTIAL)
+    }
+
+    /// The descriptor of a regular file (not a pipe, a FIFO or a device), which may be read at any offset.
+    var regularFileDescriptor: Int32? {
+        var info = stat()
+        guard file.size > 0, fstat(file.descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return file.descriptor
     }
 
     deinit { file.close() }

@@ -63,11 +63,36 @@ struct AppleHealthScanner {
     private var open: OpenRecord?
     private var openResting: RestingDetails?
     private var openTimeZone: String?
+    private var days = AppleHealthDayCache()
     var collector = AppleHealthCollector()
+
+    /// A scanner at the start of a document.
+    init() {}
+
+    /// A scanner that takes up a document at a place guessed to lie between two top-level elements after the
+    /// export date, as `AppleHealthPieces` starts every piece but the first: right only if the scan of the bytes
+    /// before ends there `isBetweenTopLevelElements`, which that type checks before it keeps anything of this one.
+    static func betweenTopLevelElements() -> AppleHealthScanner {
+        var scanner = AppleHealthScanner()
+        scanner.depth = 1
+        scanner.sawRoot = true
+        scanner.collector.followsExportDate = true
+        return scanner
+    }
+
+    /// Whether the scan stands where `betweenTopLevelElements()` starts: outside any markup, in `<HealthData>`
+    /// and no element in it, past the export date (with nothing carried over, which the caller knows).
+    var isBetweenTopLevelElements: Bool {
+        guard case .content = mode else { return false }
+        return depth == 1 && sawRoot && !closed && open == nil && !collector.needsEnds
+    }
 
     /// Scans `buffer`, whose first byte is at `base` in the file. Returns how many bytes were consumed; the
     /// caller presents the rest again at the front of the next call. `atEnd`: no more bytes follow.
-    mutating func scan(_ buffer: UnsafeRawBufferPointer, base: Int64, atEnd: Bool) throws(AppleHealthScanError) -> Int {
+    /// `lessThanFollows`: the byte after the buffer is known to be a `<` (where the next piece starts), which ends
+    /// a tag at the end of the buffer as it would in a longer one.
+    mutating func scan(_ buffer: UnsafeRawBufferPointer, base: Int64, atEnd: Bool,
+                       lessThanFollows: Bool = false) throws(AppleHealthScanError) -> Int {
         guard let p = buffer.baseAddress else {
             if atEnd { try finishDocument(at: base) }
             return 0
@@ -82,7 +107,7 @@ struct AppleHealthScanner {
                     return n
                 }
                 let lt = p.distance(to: UnsafeRawPointer(hit))
-                guard let resume = try markup(p, lt, n, base: base, atEnd: atEnd) else {
+                guard let resume = try markup(p, lt, n, base: base, atEnd: atEnd, lessThanFollows: lessThanFollows) else {
                     if atEnd {
                         throw AppleHealthScanError(offset: base + Int64(n), message:
                             "truncated: the file ends inside a tag that starts at byte \(base + Int64(lt))")
@@ -129,7 +154,7 @@ struct AppleHealthScanner {
     private func byte(_ p: UnsafeRawPointer, _ k: Int) -> UInt8 { p.load(fromByteOffset: k, as: UInt8.self) }
 
     /// Handles the markup that starts with the `<` at `lt`. Returns where to go on, or nil when the block ends first.
-    private mutating func markup(_ p: UnsafeRawPointer, _ lt: Int, _ n: Int, base: Int64, atEnd: Bool)
+    private mutating func markup(_ p: UnsafeRawPointer, _ lt: Int, _ n: Int, base: Int64, atEnd: Bool, lessThanFollows: Bool)
         throws(AppleHealthScanError) -> Int? {
         guard lt + 1 < n else { return nil }
         let c1 = byte(p, lt + 1)
@@ -153,15 +178,20 @@ struct AppleHealthScanner {
         // An element's tag reaches at most to the next `<`: attribute values cannot hold a raw one.
         let next = memchr(p + lt + 1, 0x3C, n - lt - 1).map { p.distance(to: UnsafeRawPointer($0)) }
         var segmentEnd = next ?? n
-        if next == nil && !atEnd {
-            // No `<` in the rest of the block: the tag may still end in it, before a long run of white space that
-            // must not count as the tag's length. Only the last tag of a block comes here.
-            guard let end = Self.tagEnd(p, lt, n) else { return nil }
+        if next == nil && !atEnd && !lessThanFollows {
+            // No `<` in the rest of the block (only its last tag comes here): the tag is read once the next `<` is,
+            // so that where a block ends never changes what is read; unless it would then be held too long, before a
+            // long run of white space that must not count as its length: then it ends where its attributes do.
+            guard n - lt > AppleHealthScanner.maxTagLength, let end = Self.tagEnd(p, lt, n) else { return nil }
             segmentEnd = end
         }
-        if c1 == 0x2F { return try endTag(p, lt, segmentEnd, n, base: base) }
+        if c1 == 0x2F { return try endTag(p, lt, segmentEnd, bounded: segmentEnd < n || lessThanFollows, base: base) }
         return try startTag(p, lt, segmentEnd, n, base: base)
     }
+
+    /// Whether `b` ends an element's name in a start tag.
+    @inline(__always)
+    private static func endsName(_ b: UInt8) -> Bool { b == 0x3E || b == 0x2F || AttributeCursor.isSpace(b) }
 
     /// The index just past the `>` of the tag at `lt` when the block holds it whole (quote-aware), else nil.
     private static func tagEnd(_ p: UnsafeRawPointer, _ lt: Int, _ n: Int) -> Int? {
@@ -169,28 +199,19 @@ struct AppleHealthScanner {
             return memchr(p + lt, 0x3E, n - lt).map { p.distance(to: UnsafeRawPointer($0)) + 1 }
         }
         var nameEnd = lt + 1
-        while nameEnd < n {
-            let b = p.load(fromByteOffset: nameEnd, as: UInt8.self)
-            if b == 0x3E || b == 0x2F || AttributeCursor.isSpace(b) { break }
-            nameEnd += 1
-        }
+        while nameEnd < n && !endsName(p.load(fromByteOffset: nameEnd, as: UInt8.self)) { nameEnd += 1 }
         var cursor = AttributeCursor(base: p, start: nameEnd, limit: n)
         while true {
             switch cursor.next() {
             case .attribute: continue
             case .end(_, let end): return end
-            case .needMore: return nil
-            // Malformed: up to the block's last `>`, where the element's own reading says what is wrong, as it
-            // does when the next `<` bounds the tag.
-            case .malformed:
-                var k = n - 1
-                while k > lt && p.load(fromByteOffset: k, as: UInt8.self) != 0x3E { k -= 1 }
-                return k > lt ? k + 1 : nil
+            case .needMore, .malformed: return nil
             }
         }
     }
 
-    private mutating func endTag(_ p: UnsafeRawPointer, _ lt: Int, _ segmentEnd: Int, _ n: Int, base: Int64)
+    /// `bounded`: the segment ends at a `<` (or where `tagEnd` found the tag's end), not only where the block does.
+    private mutating func endTag(_ p: UnsafeRawPointer, _ lt: Int, _ segmentEnd: Int, bounded: Bool, base: Int64)
         throws(AppleHealthScanError) -> Int? {
         let nameStart = lt + 2
         var nameEnd = nameStart
@@ -200,7 +221,7 @@ struct AppleHealthScanner {
             nameEnd += 1
         }
         guard let gt = memchr(p + nameEnd, 0x3E, segmentEnd - nameEnd) else {
-            if segmentEnd == n { return nil }
+            if !bounded { return nil }
             throw AppleHealthScanError(offset: base + Int64(lt), message: "an end tag without '>'")
         }
         let name = ByteSpan(start: nameStart, count: nameEnd - nameStart)
@@ -232,10 +253,10 @@ struct AppleHealthScanner {
         throws(AppleHealthScanError) -> Int? {
         let nameStart = lt + 1
         var nameEnd = nameStart
-        while nameEnd < segmentEnd {
-            let b = byte(p, nameEnd)
-            if b == 0x3E || b == 0x2F || AttributeCursor.isSpace(b) { break }
-            nameEnd += 1
+        if lt + 7 < segmentEnd && matches(p, nameStart, segmentEnd, "Record") && Self.endsName(byte(p, lt + 7)) {
+            nameEnd = lt + 7  // most tags are records
+        } else {
+            while nameEnd < segmentEnd && !Self.endsName(byte(p, nameEnd)) { nameEnd += 1 }
         }
         let name = ByteSpan(start: nameStart, count: nameEnd - nameStart)
         if name.count == 0 {
@@ -279,13 +300,14 @@ struct AppleHealthScanner {
             sawRoot = true
         case 1:
             if spanEquals(p, name, "Record") {
-                collector.recordsRead += 1
                 guard let end = try record(p, lt, nameEnd, n, base: base, fastEnd: tagEnd, selfClosing: selfClosing) else {
                     return nil
                 }
+                // Counted once read: a record the block ends inside is read again, whole, with the next block.
+                collector.recordsRead += 1
                 if end.tagEnd != tagEnd { tagEnd = end.tagEnd; selfClosing = end.selfClosing }
             } else if spanEquals(p, name, "ExportDate") {
-                try exportDate(p, lt, nameEnd, n, base: base)
+                guard try exportDate(p, lt, nameEnd, n, base: base) else { return nil }
             }
         case 2:
             if open != nil && spanEquals(p, name, "MetadataEntry") {
@@ -303,130 +325,96 @@ struct AppleHealthScanner {
     private static let restingType: StaticString = "HKQuantityTypeIdentifierRestingHeartRate"
     private static let heartRateType: StaticString = "HKQuantityTypeIdentifierHeartRate"
 
+    /// The attributes of a top-level `Record` that rhr reads, as spans of the block; nil: not in the tag.
+    private struct RecordAttributes {
+        var kind: OpenRecord.Kind?
+        var type: ByteSpan?
+        var source: ByteSpan?
+        /// iOS 8–9 named the writer in `source`; `sourceName` wins where both are.
+        var legacySource: ByteSpan?
+        var device: ByteSpan?
+        var unit: ByteSpan?
+        var value: ByteSpan?
+        var created: ByteSpan?
+        var start: ByteSpan?
+        var end: ByteSpan?
+    }
+
+    /// The kind of record a `type` value names, nil for the types rhr does not read.
+    private func recordKind(_ p: UnsafeRawPointer, _ raw: ByteSpan) -> OpenRecord.Kind? {
+        if spanEquals(p, raw, AppleHealthScanner.restingType) { return .resting }
+        if spanEquals(p, raw, AppleHealthScanner.heartRateType) { return .heartRate }
+        guard memchr(p + raw.start, 0x26, raw.count) != nil else { return nil }
+        // A type written with references (`HKQuantityTypeIdentifier&#82;esting…`) names the same type.
+        return typeIs(p, raw, AppleHealthScanner.restingType) ? .resting
+            : typeIs(p, raw, AppleHealthScanner.heartRateType) ? .heartRate : nil
+    }
+
     /// A top-level `Record`. Returns the tag's real end when the record was parsed whole, its fast end otherwise,
     /// or nil when the block ends inside it.
     private mutating func record(_ p: UnsafeRawPointer, _ lt: Int, _ nameEnd: Int, _ n: Int, base: Int64,
                                  fastEnd: Int, selfClosing: Bool) throws(AppleHealthScanError) -> (tagEnd: Int, selfClosing: Bool)? {
         var cursor = AttributeCursor(base: p, start: nameEnd, limit: n)
-        var kind: OpenRecord.Kind?
-        var source = ByteSpan.empty, device = ByteSpan.empty, unit = ByteSpan.empty, value = ByteSpan.empty
-        var created = ByteSpan.empty, start = ByteSpan.empty, end = ByteSpan.empty, legacySource = ByteSpan.empty
-        var sawType = false, sawSource = false, sawDevice = false, sawUnit = false, sawValue = false
-        var sawCreated = false, sawStart = false, sawEnd = false, sawLegacySource = false
+        var a = RecordAttributes()
         let needsEnds = collector.needsEnds
+
+        // Apple's own layout, its attributes in its order one space apart, is read without the general walk below;
+        // wherever a tag leaves that layout, the walk goes on from there with what was read so far. Most records
+        // are of other types, and end here: their source and device are all rhr looks at (R3).
+        if let raw = cursor.literal(" type=\"") {
+            a.type = raw
+            a.kind = recordKind(p, raw)
+            if let source = cursor.literal(" sourceName=\"") {
+                a.source = source
+                _ = cursor.literal(" sourceVersion=\"")
+                if let device = cursor.literal(" device=\"") {
+                    a.device = device
+                    if a.kind == nil && !needsEnds {
+                        noteDevice(p, source: source, device: device)
+                        return (fastEnd, selfClosing)
+                    }
+                }
+                if a.kind != nil || needsEnds {
+                    a.unit = cursor.literal(" unit=\"")
+                    a.created = cursor.literal(" creationDate=\"")
+                    a.start = cursor.literal(" startDate=\"")
+                    a.end = cursor.literal(" endDate=\"")
+                    a.value = cursor.literal(" value=\"")
+                }
+            }
+        }
+
         while true {
             switch cursor.next() {
             case .attribute(let name, let raw):
+                func once(_ span: inout ByteSpan?, _ attribute: StaticString) throws(AppleHealthScanError) {
+                    if span != nil {
+                        throw AppleHealthScanError(offset: base + Int64(lt), message: "a Record with two \(attribute) attributes")
+                    }
+                    span = raw
+                }
                 switch name.count {
                 case 4 where spanEquals(p, name, "type"):
-                    try once(&sawType, "type", p, lt, base)
-                    if spanEquals(p, raw, AppleHealthScanner.restingType) {
-                        kind = .resting
-                    } else if spanEquals(p, raw, AppleHealthScanner.heartRateType) {
-                        kind = .heartRate
-                    } else if memchr(p + raw.start, 0x26, raw.count) != nil {
-                        // A type written with references (`HKQuantityTypeIdentifier&#82;esting…`) names the same type.
-                        kind = typeIs(p, raw, AppleHealthScanner.restingType) ? .resting
-                            : typeIs(p, raw, AppleHealthScanner.heartRateType) ? .heartRate : nil
-                    }
-                case 4 where spanEquals(p, name, "unit"):
-                    try once(&sawUnit, "unit", p, lt, base); unit = raw
-                case 5 where spanEquals(p, name, "value"):
-                    try once(&sawValue, "value", p, lt, base); value = raw
-                case 6 where spanEquals(p, name, "device"):
-                    try once(&sawDevice, "device", p, lt, base); device = raw
-                case 6 where spanEquals(p, name, "source"):
-                    // iOS 8–9 named the writer in `source`; `sourceName` wins where both are.
-                    try once(&sawLegacySource, "source", p, lt, base); legacySource = raw
-                case 7 where spanEquals(p, name, "endDate"):
-                    try once(&sawEnd, "endDate", p, lt, base); end = raw
-                case 9 where spanEquals(p, name, "startDate"):
-                    try once(&sawStart, "startDate", p, lt, base); start = raw
-                case 10 where spanEquals(p, name, "sourceName"):
-                    try once(&sawSource, "sourceName", p, lt, base); source = raw
-                case 12 where spanEquals(p, name, "creationDate"):
-                    try once(&sawCreated, "creationDate", p, lt, base); created = raw
-                default:
-                    break
+                    try once(&a.type, "type")
+                    a.kind = recordKind(p, raw)
+                case 4 where spanEquals(p, name, "unit"): try once(&a.unit, "unit")
+                case 5 where spanEquals(p, name, "value"): try once(&a.value, "value")
+                case 6 where spanEquals(p, name, "device"): try once(&a.device, "device")
+                case 6 where spanEquals(p, name, "source"): try once(&a.legacySource, "source")
+                case 7 where spanEquals(p, name, "endDate"): try once(&a.end, "endDate")
+                case 9 where spanEquals(p, name, "startDate"): try once(&a.start, "startDate")
+                case 10 where spanEquals(p, name, "sourceName"): try once(&a.source, "sourceName")
+                case 12 where spanEquals(p, name, "creationDate"): try once(&a.created, "creationDate")
+                default: break
                 }
                 // Other types: only the source and its device matter (R3), and only until both are seen; their end
                 // too while the export has shown no ExportDate.
-                if sawType && kind == nil && sawSource && sawDevice && !needsEnds {
+                if a.type != nil && a.kind == nil && !needsEnds, let source = a.source, let device = a.device {
                     noteDevice(p, source: source, device: device)
                     return (fastEnd, selfClosing)
                 }
             case .end(let closes, let tagEnd):
-                if !sawSource && sawLegacySource { source = legacySource; sawSource = true }
-                guard let kind else {
-                    if sawType {
-                        if needsEnds && sawEnd, let t = try? date(p, end, "endDate", 0) { collector.noteEnd(t) }
-                        if sawSource && sawDevice { noteDevice(p, source: source, device: device) }
-                        return (tagEnd, closes)
-                    }
-                    throw AppleHealthScanError(offset: base + Int64(lt), message: "a Record without a type attribute")
-                }
-                let where_ = base + Int64(lt)
-                func required(_ seen: Bool, _ attribute: String) throws(AppleHealthScanError) {
-                    if !seen {
-                        throw AppleHealthScanError(offset: where_, message: "a \(kindName(kind)) record without \(attribute)")
-                    }
-                }
-                try required(sawSource, "sourceName (or source)")
-                try required(sawStart, "startDate")
-                try required(sawEnd, "endDate")
-                try required(sawValue, "value")
-                try required(sawUnit, "unit")
-                if source.count == 0 {
-                    // R2: a value without a writer to name; said here, where the file has it.
-                    throw AppleHealthScanError(offset: where_, message: "a \(kindName(kind)) record with an empty sourceName")
-                }
-                let writer = collector.writer(raw: UnsafeRawBufferPointer(start: p + source.start, count: source.count))
-                let startDate = try date(p, start, "startDate", where_)
-                // Heart-rate samples are instants: the end is most often the start, written again.
-                let endDate = start.count == end.count && memcmp(p + start.start, p + end.start, start.count) == 0
-                    ? startDate : try date(p, end, "endDate", where_)
-                var record = OpenRecord(kind: kind, offset: where_, writer: writer, start: startDate, end: endDate,
-                                        created: nil, value: try number(p, value, where_), bpm: 0)
-                var details: RestingDetails?
-                if record.end < record.start {
-                    throw AppleHealthScanError(offset: where_, message: "a \(kindName(kind)) record whose endDate is before its startDate")
-                }
-                if needsEnds { collector.noteEnd(record.end) }
-                switch kind {
-                case .resting:
-                    if sawCreated { record.created = try date(p, created, "creationDate", where_) }
-                    var parsed: Device?
-                    if sawDevice {
-                        parsed = AppleHealthDevice.parse(AppleHealthText.attributeValue(bytes(p, device)))
-                        if let model = parsed?.model, ProvisionalRule.isAppleWatch(sourceName: "", deviceModel: model) {
-                            collector.markWatch(writer)
-                        }
-                    }
-                    let unitText = AppleHealthText.attributeValue(bytes(p, unit))
-                    guard RestingValue.isSupported(unit: unitText) else {
-                        throw AppleHealthScanError(offset: where_, message: "\(UnitError(unit: unitText))")
-                    }
-                    details = RestingDetails(unit: unitText, device: parsed)
-                case .heartRate:
-                    if sawDevice && !collector.isWatch(writer) { noteDevice(p, source: source, device: device) }
-                    if spanEquals(p, unit, "count/min") {
-                        record.bpm = record.value
-                    } else {
-                        let text = AppleHealthText.attributeValue(bytes(p, unit))
-                        do {
-                            record.bpm = try RestingValue.bpm(value: record.value, unit: text)
-                        } catch {
-                            throw AppleHealthScanError(offset: where_, message: "\(error)")
-                        }
-                    }
-                }
-                if closes {
-                    collector.finish(record, timeZone: nil, resting: details)
-                } else {
-                    open = record
-                    openResting = details
-                }
-                return (tagEnd, closes)
+                return try finishRecord(p, a, at: base + Int64(lt), needsEnds: needsEnds, closes: closes, tagEnd: tagEnd)
             case .needMore:
                 return nil
             case .malformed(let at, let expected):
@@ -435,8 +423,87 @@ struct AppleHealthScanner {
         }
     }
 
-    /// R3: a record whose device's model is Apple Watch makes its source a watch.
+    /// A whole `Record` start tag read: a heart record becomes an `OpenRecord`, finished here when the tag closes
+    /// itself, or at its `</Record>`; of another type, only its source's device and its end are noted.
+    private mutating func finishRecord(_ p: UnsafeRawPointer, _ a: RecordAttributes, at where_: Int64, needsEnds: Bool,
+                                       closes: Bool, tagEnd: Int) throws(AppleHealthScanError) -> (tagEnd: Int, selfClosing: Bool) {
+        let source = a.source ?? a.legacySource
+        guard let kind = a.kind else {
+            guard a.type != nil else {
+                throw AppleHealthScanError(offset: where_, message: "a Record without a type attribute")
+            }
+            if needsEnds, let end = a.end, let t = try? date(p, end, "endDate", 0) { collector.noteEnd(t) }
+            if let source, let device = a.device { noteDevice(p, source: source, device: device) }
+            return (tagEnd, closes)
+        }
+        func required(_ span: ByteSpan?, _ attribute: String) throws(AppleHealthScanError) -> ByteSpan {
+            guard let span else {
+                throw AppleHealthScanError(offset: where_, message: "a \(kindName(kind)) record without \(attribute)")
+            }
+            return span
+        }
+        let sourceSpan = try required(source, "sourceName (or source)")
+        let start = try required(a.start, "startDate")
+        let end = try required(a.end, "endDate")
+        let value = try required(a.value, "value")
+        let unit = try required(a.unit, "unit")
+        if sourceSpan.count == 0 {
+            // R2: a value without a writer to name; said here, where the file has it.
+            throw AppleHealthScanError(offset: where_, message: "a \(kindName(kind)) record with an empty sourceName")
+        }
+        let writer = collector.writer(raw: bytes(p, sourceSpan))
+        let startDate = try date(p, start, "startDate", where_)
+        // Heart-rate samples are instants: the end is most often the start, written again.
+        let endDate = start.count == end.count && memcmp(p + start.start, p + end.start, start.count) == 0
+            ? startDate : try date(p, end, "endDate", where_)
+        var record = OpenRecord(kind: kind, offset: where_, writer: writer, start: startDate, end: endDate,
+                                created: nil, value: try number(p, value, where_), bpm: 0)
+        var details: RestingDetails?
+        if record.end < record.start {
+            throw AppleHealthScanError(offset: where_, message: "a \(kindName(kind)) record whose endDate is before its startDate")
+        }
+        if needsEnds { collector.noteEnd(record.end) }
+        switch kind {
+        case .resting:
+            if let created = a.created { record.created = try date(p, created, "creationDate", where_) }
+            var parsed: Device?
+            if let device = a.device {
+                parsed = collector.device(raw: bytes(p, device))
+                if let model = parsed?.model, ProvisionalRule.isAppleWatch(sourceName: "", deviceModel: model) {
+                    collector.markWatch(writer)
+                }
+            }
+            let unitText = AppleHealthText.attributeValue(bytes(p, unit))
+            guard RestingValue.isSupported(unit: unitText) else {
+                throw AppleHealthScanError(offset: where_, message: "\(UnitError(unit: unitText))")
+            }
+            details = RestingDetails(unit: unitText, device: parsed)
+        case .heartRate:
+            if let device = a.device, !collector.isWatch(writer) { noteDevice(p, source: sourceSpan, device: device) }
+            if spanEquals(p, unit, "count/min") {
+                record.bpm = record.value
+            } else {
+                let text = AppleHealthText.attributeValue(bytes(p, unit))
+                do {
+                    record.bpm = try RestingValue.bpm(value: record.value, unit: text)
+                } catch {
+                    throw AppleHealthScanError(offset: where_, message: "\(error)")
+                }
+            }
+        }
+        if closes {
+            collector.finish(record, timeZone: nil, resting: details)
+        } else {
+            open = record
+            openResting = details
+        }
+        return (tagEnd, closes)
+    }
+
+    /// R3: a record whose device's model is Apple Watch makes its source a watch. A source already known as a watch
+    /// needs no look at the device.
     private mutating func noteDevice(_ p: UnsafeRawPointer, source: ByteSpan, device: ByteSpan) {
+        if collector.isKnownWatch(raw: bytes(p, source)) { return }
         guard collector.deviceIsWatch(raw: bytes(p, device)) else { return }
         let writer = collector.writer(raw: bytes(p, source))
         collector.markWatch(writer)
@@ -448,22 +515,19 @@ struct AppleHealthScanner {
         return text.utf8.elementsEqual(UnsafeBufferPointer(start: type.utf8Start, count: type.utf8CodeUnitCount))
     }
 
-    private func once(_ seen: inout Bool, _ attribute: String, _ p: UnsafeRawPointer, _ lt: Int, _ base: Int64)
-        throws(AppleHealthScanError) {
-        if seen {
-            throw AppleHealthScanError(offset: base + Int64(lt), message: "a Record with two \(attribute) attributes")
-        }
-        seen = true
-    }
-
     private func kindName(_ kind: OpenRecord.Kind) -> String {
         kind == .resting ? "RestingHeartRate" : "HeartRate"
     }
 
-    private func date(_ p: UnsafeRawPointer, _ span: ByteSpan, _ attribute: String, _ offset: Int64)
+    private mutating func date(_ p: UnsafeRawPointer, _ span: ByteSpan, _ attribute: String, _ offset: Int64)
         throws(AppleHealthScanError) -> Timestamp {
         let raw = bytes(p, span)
-        if let t = Timestamp.parse(raw) ?? Timestamp.parseCompact(raw) { return t }
+        if let t = days.date(raw) { return t }
+        if let t = Timestamp.parse(raw) {
+            days.remember(raw, t)
+            return t
+        }
+        if let t = Timestamp.parseCompact(raw) { return t }
         if AppleHealthText.needsDecoding(raw), let t = Timestamp.parse(AppleHealthText.attributeValue(raw))
             ?? Timestamp.parseCompact(AppleHealthText.attributeValue(raw)) { return t }
         throw AppleHealthScanError(offset: offset, message:
@@ -481,15 +545,16 @@ struct AppleHealthScanner {
     private mutating func metadata(_ p: UnsafeRawPointer, _ lt: Int, _ nameEnd: Int, _ n: Int, base: Int64)
         throws(AppleHealthScanError) -> Bool {
         var cursor = AttributeCursor(base: p, start: nameEnd, limit: n)
-        var key = ByteSpan.empty, value = ByteSpan.empty
-        var sawKey = false, sawValue = false
+        // Apple's layout first, as for records; a repeated attribute is taken at its last.
+        var key = cursor.literal(" key=\"")
+        var value = key == nil ? nil : cursor.literal(" value=\"")
         while true {
             switch cursor.next() {
             case .attribute(let name, let raw):
-                if spanEquals(p, name, "key") { key = raw; sawKey = true }
-                else if spanEquals(p, name, "value") { value = raw; sawValue = true }
+                if spanEquals(p, name, "key") { key = raw }
+                else if spanEquals(p, name, "value") { value = raw }
             case .end:
-                guard sawKey, sawValue else { return true }
+                guard let key, let value else { return true }
                 let k = bytes(p, key)
                 let decodedKey = AppleHealthText.needsDecoding(k) ? AppleHealthText.attributeValue(k) : nil
                 func isKey(_ literal: StaticString) -> Bool {
@@ -516,8 +581,10 @@ struct AppleHealthScanner {
         }
     }
 
+    /// `ExportDate`: its `value` is the export's date. Returns false when the block ends inside it: a quoted value
+    /// may run on past the `>` the fast end found, and is then read as far as it goes, whatever the blocks.
     private mutating func exportDate(_ p: UnsafeRawPointer, _ lt: Int, _ nameEnd: Int, _ n: Int, base: Int64)
-        throws(AppleHealthScanError) {
+        throws(AppleHealthScanError) -> Bool {
         var cursor = AttributeCursor(base: p, start: nameEnd, limit: n)
         while true {
             switch cursor.next() {
@@ -525,9 +592,10 @@ struct AppleHealthScanner {
                 if spanEquals(p, name, "value") {
                     collector.exportDate = try date(p, raw, "ExportDate value", base + Int64(lt))
                 }
-            case .end, .needMore:
-                // The fast end already found this tag whole; `needMore` cannot happen here.
-                return
+            case .end:
+                return true
+            case .needMore:
+                return false
             case .malformed(let at, let expected):
                 throw AppleHealthScanError(offset: base + Int64(at), message: "expected \(expected) in ExportDate")
             }

@@ -157,7 +157,7 @@ enum AppleHealthText {
             i += 1
         }
         if plain && digits > 0 && digits <= 15 && fractionDigits <= 22 {
-            let value = Double(mantissa) / powersOfTen[fractionDigits]
+            let value = fractionDigits == 0 ? Double(mantissa) : Double(mantissa) / powersOfTen[fractionDigits]
             return negative ? -value : value
         }
         return Double(attributeValue(raw))

@@ -10,7 +10,8 @@ import RHRFormats
 //                                       reader alone, against grep -c and unzip -p; then of a Health Auto Export
 //                                       file against `jq length`; rhr must be built beside it)
 //   rhr-bench import generate --size MB --out FILE [--seed N]
-//   rhr-bench import read FILE          (the measured child: reads one export, prints what it found)
+//   rhr-bench import read FILE [--digest] (the measured child: reads one export, prints what it found; --digest
+//                                       adds a hash of everything the batch holds, to compare two builds' readers)
 //   rhr-bench import read-hae FILE      (the same for a Health Auto Export file)
 //
 // Options other sections take are passed over, so `scripts/bench` can hand every section the same ones.
@@ -76,7 +77,15 @@ enum ImportBench {
         let batch = file.batches[0]
         let heartRate = batch.heartRate.reduce(0) { $0 + $1.total }
         print("records=\(file.recordsRead) resting=\(batch.resting.count) heartRate=\(heartRate) "
-            + "outOfRange=\(batch.resting.filter { !$0.isInRange }.count) watches=\(batch.watchWriters.count)")
+            + "outOfRange=\(batch.resting.filter { !$0.isInRange }.count) watches=\(batch.watchWriters.count)"
+            + (arguments.contains("--digest") ? " digest=\(digest(file))" : ""))
+    }
+
+    /// FNV-1a over all that the reader found (`AppleHealthReader.comparableText`).
+    private static func digest(_ file: ImportedFile) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in AppleHealthReader.comparableText(file).utf8 { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return String(hash, radix: 16)
     }
 
     private static func readHealthAutoExport(_ arguments: [String]) throws {
