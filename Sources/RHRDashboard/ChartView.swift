@@ -304,7 +304,10 @@ enum ChartView {
             let label = cursorLabel(model.cursor, zoom: window.zoom)
             let w = DisplayWidth.of(label)
             let start = min(max(0, cursorCell - w / 2), max(0, plot.width - w))
-            _ = place(label, at: start, style: .title)
+            // Two blank cells around it, so that "week of 23 Nov" and a tick's "Dec" never read as one label.
+            if place(label, at: start, style: .title) {
+                for i in max(0, start - 1)..<min(plot.width, start + w + 1) { taken[i] = true }
+            }
         }
         for tick in all.sorted(by: { ($0.priority, $0.cell) < ($1.priority, $1.cell) }) {
             _ = place(tick.label, at: tick.cell, style: .muted)

@@ -1,6 +1,6 @@
 import Foundation
 import RHRCore
-import RHRDashboard
+@testable import RHRDashboard
 import RHRScreen
 import Testing
 
@@ -251,6 +251,31 @@ struct RenderTests {
             let column = (3...9).map { Fixture.character(lines[$0], x) }
             #expect(column.filter { $0 == "●" }.count <= 1)
             #expect(column.filter { $0 == "◆" || $0 == "◇" }.count <= 1)
+        }
+    }
+
+    @Test("The cursor's date on the axis stands two blank cells clear of every tick label, at every width and zoom",
+          arguments: [60, 80, 97, 120, 161, 200])
+    func cursorLabelStandsClear(width: Int) {
+        for steps in 0...2 {
+            var state = Fixture.state(size: TerminalSize(width: width, height: 24))
+            for _ in 0..<steps { Fixture.press(&state, .character("-")) }
+            for _ in 0..<3 {
+                let screen = Fixture.screen(state)
+                guard let axis = screen.firstIndex(where: { $0.contains("└") }) else {
+                    Issue.record("no axis at \(width) columns"); return
+                }
+                let labels = screen[axis + 1]
+                let label = ChartView.cursorLabel(state.cursor, zoom: state.zoom)
+                let found = labels.range(of: label)
+                #expect(found != nil, "\(label) at \(width) columns")
+                if let found {
+                    let before = labels[..<found.lowerBound], after = labels[found.upperBound...]
+                    #expect(before.count < 2 || before.hasSuffix("  "), "\(labels)")
+                    #expect(after.count < 2 || after.hasPrefix("  "), "\(labels)")
+                }
+                Fixture.press(&state, .left)
+            }
         }
     }
 
