@@ -19,6 +19,11 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     public var date: Date { Date(timeIntervalSince1970: epochSeconds) }
 
+    /// The same instant at `zone`'s offset then: moments from several phones, shown side by side, read in one clock.
+    public func at(_ zone: TimeZone) -> Timestamp {
+        Timestamp(epochSeconds: epochSeconds, offsetSeconds: zone.secondsFromGMT(for: date))
+    }
+
     /// The local day of the instant at its written offset.
     public var localDay: LocalDay { LocalDay(epochSeconds: epochSeconds, offsetSeconds: offsetSeconds) }
 

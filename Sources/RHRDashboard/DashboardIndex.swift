@@ -115,7 +115,8 @@ public final class DashboardIndex: Sendable {
 
         var asOf: [HealthStore: Timestamp] = [:]
         for stream in data.streams {
-            guard let t = stream.asOf else { continue }
+            // In the machine's clock: a phone's offset would put two stores read at once an hour apart.
+            guard let t = stream.asOf?.at(data.machineZone) else { continue }
             if asOf[stream.store].map({ t > $0 }) ?? true { asOf[stream.store] = t }
         }
         self.storeAsOf = asOf.sorted { $0.key < $1.key }.map { (store: $0.key, asOf: $0.value) }
@@ -194,7 +195,7 @@ public final class DashboardIndex: Sendable {
                 notes.append("Health Connect (\(stream.stream)): \(PermissionLimit.changesTokenWords(idleDays: idle)).")
             }
         }
-        notes += FeedNotices.notes(data.streams, today: today)
+        notes += FeedNotices.notes(data.streams, today: today, zone: data.machineZone)
         return notes
     }
 

@@ -32,7 +32,8 @@ struct DashboardEndToEndTests {
         let screen = try tmux.waitFor("rhr   resting heart rate  12 Jan – 12 Mar 2026")
         #expect(screen.contains(Self.chart))
         #expect(screen.contains("one value per day: latest"))
-        #expect(screen.contains("Health Connect as of 12 Mar 21:00  ·  HealthKit as of 12 Mar 21:00"))
+        // The batches say 21:00 +01:00; the header reads them in the machine's clock (TZ=UTC).
+        #expect(screen.contains("Health Connect as of 12 Mar 20:00  ·  HealthKit as of 12 Mar 20:00"))
         #expect(screen.contains("Health Connect: 1 ● Oura  HealthKit: 2 ◆ Jane’s Apple Watch"))
         #expect(screen.contains("provisional: Apple may still replace this estimate"))
         #expect(screen.contains("▸Thu 12 Mar 2026"))

@@ -27,4 +27,22 @@ struct FeedNoticesTests {
         // A store without phone feeds has no such note.
         #expect(!Fixture.state().index.notices(today: Fixture.lastDay).contains { $0.hasPrefix("Phone feeds") })
     }
+
+    @Test("Two phones delivering at one instant from different offsets read the same time, in the machine's clock")
+    func oneClockForEveryPhone() {
+        var data = Fixture.standard()
+        data.machineZone = TimeZone(identifier: "Europe/Berlin")!
+        // 22:02 UTC, once as an iPhone at +01:00 writes it and once as a Pixel at UTC does.
+        data.streams += [
+            StreamState(store: .healthKit, stream: "http-phone", asOf: Timestamp.parse("2026-03-12T23:02:00+01:00"),
+                        origin: "Health Auto Export over HTTP"),
+            StreamState(store: .healthConnect, stream: "http-pixel", asOf: Timestamp.parse("2026-03-12T22:02:00Z"),
+                        origin: "HC Webhook over HTTP"),
+        ]
+        let state = Fixture.state(data, size: TerminalSize(width: 200, height: 40))
+        #expect(state.index.notices(today: Fixture.lastDay).contains(
+            "Phone feeds, last delivered: http-phone 23:02 (HealthKit) · http-pixel 23:02 (Health Connect)"))
+        let header = Fixture.screen(state)[1]
+        #expect(header.contains("Health Connect as of 12 Mar 23:02  ·  HealthKit as of 12 Mar 23:02"), "\(header)")
+    }
 }
