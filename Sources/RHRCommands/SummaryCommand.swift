@@ -40,8 +40,8 @@ enum SummaryCommand {
         let thisYear = today.year
         switch DataDiagnosis(contents, streams: streams) {
         case .noHeartData(let imported):
-            lines.append(currency(streams, thisYear: thisYear))
-            lines += DataDiagnosis.explanation(imported: imported, thisYear: thisYear)
+            lines.append(currency(streams, thisYear: thisYear, zone: store.machineZone))
+            lines += DataDiagnosis.explanation(imported: imported, thisYear: thisYear, zone: store.machineZone)
             lines.append("Import an export with resting heart rate or heart rate:  rhr import export.zip")
             lines.append(wellness)
             return lines.joined(separator: "\n") + "\n"
@@ -52,12 +52,12 @@ enum SummaryCommand {
             lines.append(wellness)
             return lines.joined(separator: "\n") + "\n"
         case .noRestingWriter(let stores):
-            lines.append(currency(streams, thisYear: thisYear))
+            lines.append(currency(streams, thisYear: thisYear, zone: store.machineZone))
             for s in stores { lines.append(DataDiagnosis.explanation(s)) }
             lines.append(wellness)
             return lines.joined(separator: "\n") + "\n"
         case .resting(let without):
-            lines.append(currency(streams, thisYear: thisYear))
+            lines.append(currency(streams, thisYear: thisYear, zone: store.machineZone))
             for s in without { lines.append(DataDiagnosis.explanation(s)) }
         }
         for stream in streams {
@@ -143,10 +143,12 @@ enum SummaryCommand {
     }
 
     /// "HealthKit as of 14 Mar 21:00 · Health Connect as of 21 Mar 09:00"; "HealthKit as of 19 Jul 2019 10:36".
-    static func currency(_ streams: [StreamState], thisYear: Int) -> String {
+    /// In the machine's clock (`zone`), as the dashboard's header: each phone's own offset could set two stores
+    /// read at one instant an hour apart.
+    static func currency(_ streams: [StreamState], thisYear: Int, zone: TimeZone) -> String {
         var parts: [String] = []
         for store in HealthStore.allCases {
-            guard let newest = streams.filter({ $0.store == store }).compactMap(\.asOf).max() else { continue }
+            guard let newest = streams.filter({ $0.store == store }).compactMap(\.asOf).max()?.at(zone) else { continue }
             parts.append("\(store.displayName) as of \(newest.text(thisYear: thisYear))")
         }
         return parts.isEmpty ? "No data yet." : parts.joined(separator: " · ")

@@ -1,3 +1,4 @@
+import Foundation
 /// What one store holds, as far as the empty state (R9) needs to know.
 public struct StoreContents: Sendable, Hashable {
     public var store: HealthStore
@@ -89,12 +90,13 @@ public enum DataDiagnosis: Sendable, Hashable {
             + "so there is no resting value to show."
     }
 
-    /// The words for imports that held no heart data: what the store holds, and from which import.
-    public static func explanation(imported streams: [StreamState], thisYear: Int) -> [String] {
+    /// The words for imports that held no heart data: what the store holds, and from which import; times in
+    /// `zone`, the machine's clock, as everywhere rhr shows when data was read.
+    public static func explanation(imported streams: [StreamState], thisYear: Int, zone: TimeZone) -> [String] {
         var lines = ["The store holds no resting heart rate and no heart rate: what was imported had none."]
         for stream in streams {
             let what = stream.origin.isEmpty ? stream.stream : stream.origin
-            let when = stream.asOf.map { " as of \($0.text(thisYear: thisYear))" } ?? ""
+            let when = stream.asOf.map { " as of \($0.at(zone).text(thisYear: thisYear))" } ?? ""
             lines.append("\(stream.store.displayName): \(what)\(when) (\(stream.stream)), with no resting or heart-rate records.")
         }
         return lines

@@ -1,3 +1,4 @@
+import Foundation
 import RHRCore
 import RHRScreen
 
@@ -9,6 +10,8 @@ enum EmptyStateView {
         var notices: [String]
         /// Dates of other years show their year.
         var thisYear: Int = 0
+        /// The machine's clock, for when each import was read.
+        var zone: TimeZone = .current
     }
 
     static func lines(_ model: Model, width: Int, glyphs g: Glyphs) -> [StyledLine] {
@@ -42,7 +45,7 @@ enum EmptyStateView {
         case .noHeartData(let imported):
             paragraph("No heart data in what was imported.", .title)
             out.append(StyledLine(""))
-            for line in DataDiagnosis.explanation(imported: imported, thisYear: model.thisYear) { paragraph(line) }
+            for line in DataDiagnosis.explanation(imported: imported, thisYear: model.thisYear, zone: model.zone) { paragraph(line) }
             out.append(StyledLine(""))
             command("rhr import export.zip", "an Apple Health export with resting heart rate or heart rate")
             command("rhr import \"Health Connect.zip\"", "a Health Connect export")

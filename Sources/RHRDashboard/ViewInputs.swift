@@ -136,7 +136,8 @@ extension HelpView {
 
 extension EmptyStateView.Model {
     init(_ state: DashboardState, notices: [String]) {
-        self.init(diagnosis: state.index.diagnosis, notices: notices, thisYear: state.today.year)
+        self.init(diagnosis: state.index.diagnosis, notices: notices, thisYear: state.today.year,
+                  zone: state.index.data.machineZone)
     }
 }
 

@@ -153,7 +153,8 @@ struct CommandLineTests {
         #expect(empty.stdout.contains("No data yet."))
         try rhr.imported(["import"] + sampleBatches)
         let summary = try rhr.run(["summary"])
-        #expect(summary.stdout.contains("HealthKit as of 21 Mar 22:30"))
+        // The export's 22:30 +01:00 in the machine's clock (UTC here).
+        #expect(summary.stdout.contains("HealthKit as of 21 Mar 21:30"))
         #expect(summary.stdout.contains("one value per day: latest"))
         #expect(summary.stdout.contains("HK Jane’s Apple Watch"))
         #expect(summary.stdout.contains("59 p"))

@@ -20,9 +20,10 @@ struct OddImportsCommandTests {
         #expect(imported.status == 0, "\(imported.stderr)")
         let summary = rhr.run(["summary"]).stdout
         #expect(!summary.contains("No data yet"), "\(summary)")
-        // The year, since it is not this one, wherever the date is shown.
-        #expect(summary.hasPrefix("HealthKit as of 19 Jul 2019 10:36\n"), "\(summary)")
-        #expect(summary.contains("HealthKit: Apple Health export as of 19 Jul 2019 10:36 (apple-health-export), "
+        // The year, since it is not this one, wherever the date is shown; the time in the machine's clock (UTC
+        // here), not the phone's 10:36 -07:00.
+        #expect(summary.hasPrefix("HealthKit as of 19 Jul 2019 17:36\n"), "\(summary)")
+        #expect(summary.contains("HealthKit: Apple Health export as of 19 Jul 2019 17:36 (apple-health-export), "
             + "with no resting or heart-rate records."))
         #expect(rows().isEmpty)
     }
@@ -62,7 +63,8 @@ struct OddImportsCommandTests {
         let imported = rhr.run(["import", InProcessRHR.sample("odd-exports/ios9-export.xml")])
         #expect(imported.status == 0, "\(imported.stderr)")
         let summary = rhr.run(["summary"]).stdout
-        #expect(summary.hasPrefix("HealthKit as of 7 Nov 2015 17:19\n"), "\(summary)")
+        // 17:19 +01:00 on the phone, in the machine's clock (UTC here).
+        #expect(summary.hasPrefix("HealthKit as of 7 Nov 2015 16:19\n"), "\(summary)")
         #expect(summary.contains("holds 4 heart-rate samples from Jane’s Apple Watch and Polar H7, but no app writes resting heart rate"))
     }
 

@@ -80,7 +80,10 @@ struct RoadsAndTimeRuleTests {
         let imported = StreamState(store: .healthKit, stream: "apple-health-export", asOf: ts("2019-07-19T10:36:11-07:00"),
                                    origin: "Apple Health export")
         #expect(DataDiagnosis(empty, streams: [imported]) == .noHeartData(imported: [imported]))
-        #expect(DataDiagnosis.explanation(imported: [imported], thisYear: 2026).last
+        #expect(DataDiagnosis.explanation(imported: [imported], thisYear: 2026, zone: TimeZone(secondsFromGMT: -7 * 3600)!).last
                 == "HealthKit: Apple Health export as of 19 Jul 2019 10:36 (apple-health-export), with no resting or heart-rate records.")
+        // In the machine's clock, whatever offset the phone wrote.
+        #expect(DataDiagnosis.explanation(imported: [imported], thisYear: 2026, zone: TimeZone(identifier: "UTC")!).last
+                == "HealthKit: Apple Health export as of 19 Jul 2019 17:36 (apple-health-export), with no resting or heart-rate records.")
     }
 }
