@@ -135,18 +135,12 @@ public struct BatchError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String { path.isEmpty ? message : "\(path): \(message)" }
 }
 
-/// What applying a batch changed.
+/// What applying a batch changed. Its sample counts read as its own (`outcome.added`).
+@dynamicMemberLookup
 public struct BatchOutcome: Sendable, Hashable {
     /// The batch's `cursor.next` was applied already: nothing changed.
     public var duplicate = false
-    public var added = 0
-    /// Samples whose value or details changed under the same identity.
-    public var replaced = 0
-    public var deleted = 0
-    /// Samples delivered exactly as already stored.
-    public var unchanged = 0
-    /// Samples stored but flagged out of range (R6).
-    public var outOfRange = 0
+    public var samples = SampleCounts()
     public var heartRateSummaries = 0
     /// The local days whose values changed.
     public var changedDays: Set<LocalDay> = []
@@ -155,5 +149,10 @@ public struct BatchOutcome: Sendable, Hashable {
 
     public init() {}
 
-    public var changedSomething: Bool { added + replaced + deleted > 0 || !changedDays.isEmpty }
+    public subscript(dynamicMember count: WritableKeyPath<SampleCounts, Int>) -> Int {
+        get { samples[keyPath: count] }
+        set { samples[keyPath: count] = newValue }
+    }
+
+    public var changedSomething: Bool { samples.added + samples.replaced + samples.deleted > 0 || !changedDays.isEmpty }
 }

@@ -99,21 +99,19 @@ extension BatchOutcome: DaemonReplyBody {
     public init(members: JSONMembers) throws(JSONPathError) {
         self.init()
         duplicate = try members.requiredBool("duplicate")
-        added = Int(try members.requiredInteger("added"))
-        replaced = Int(try members.requiredInteger("replaced"))
-        deleted = Int(try members.requiredInteger("deleted"))
-        unchanged = Int(try members.requiredInteger("unchanged"))
-        outOfRange = Int(try members.requiredInteger("outOfRange"))
+        for (key, path) in SampleCounts.names { samples[keyPath: path] = Int(try members.requiredInteger(key)) }
         heartRateSummaries = Int(try members.requiredInteger("heartRate"))
         revision = try members.requiredInteger("revision")
         changedDays = Set(try members.days("days"))
     }
 
     public var members: JSONObject {
-        ["duplicate": .bool(duplicate), "added": .number(JSONNumber(added)), "replaced": .number(JSONNumber(replaced)),
-         "deleted": .number(JSONNumber(deleted)), "unchanged": .number(JSONNumber(unchanged)),
-         "outOfRange": .number(JSONNumber(outOfRange)), "heartRate": .number(JSONNumber(heartRateSummaries)),
-         "revision": .number(JSONNumber(revision)), "days": DaemonEvent.daysValue(changedDays.sorted())]
+        var members: JSONObject = ["duplicate": .bool(duplicate)]
+        for (key, value) in samples.members { members[key] = value }
+        members["heartRate"] = .number(JSONNumber(heartRateSummaries))
+        members["revision"] = .number(JSONNumber(revision))
+        members["days"] = DaemonEvent.daysValue(changedDays.sorted())
+        return members
     }
 }
 
@@ -283,6 +281,16 @@ public struct HTTPFeedStatus: Sendable, Equatable {
 }
 
 // MARK: - Members the protocol's messages share
+
+extension SampleCounts {
+    /// Each count's key, as a `push` reply and a folder watch import (`WatchImport`) name it, in their order.
+    static var names: [(String, WritableKeyPath<SampleCounts, Int>)] {
+        [("added", \.added), ("replaced", \.replaced), ("deleted", \.deleted), ("unchanged", \.unchanged),
+         ("outOfRange", \.outOfRange)]
+    }
+
+    var members: JSONObject { JSONObject(Self.names.map { ($0.0, .number(JSONNumber(self[keyPath: $0.1]))) }) }
+}
 
 extension JSONMembers {
     func store(_ key: String) throws(JSONPathError) -> HealthStore {

@@ -448,12 +448,13 @@ public final class DaemonServer: @unchecked Sendable {
             connection.subscribed = true
             reply(connection, DaemonMessage.ok(id: id, SubscribeReply(revision: revision)))
         case .push, .days, .status, .cursor:
-            var status: StatusContext?
+            var status: StatusReply?
             if case .status = request {
-                status = StatusContext(
+                // What the loop knows; the store's thread adds the revision and the streams.
+                status = StatusReply(
                     pid: getpid(), socket: socketPath, store: configuration.storePath,
                     uptime: Date().timeIntervalSince(startTime), clients: connections.count,
-                    subscribers: connections.values.filter(\.subscribed).count,
+                    subscribers: connections.values.filter(\.subscribed).count, revision: 0, streams: [],
                     watchDirectories: watch?.directories ?? [], watchLooks: watch?.looks ?? 0, imports: recentImports,
                     http: http.map { HTTPFeedStatus(address: $0.address, tls: $0.usesTLS, requests: $0.requests) })
             }

@@ -171,11 +171,7 @@ final class FolderWatch: Sendable {
                 var increments = 0
                 for outcome in outcomes {
                     if outcome.changedSomething { increments += 1 }
-                    entry.added += outcome.added
-                    entry.replaced += outcome.replaced
-                    entry.deleted += outcome.deleted
-                    entry.unchanged += outcome.unchanged
-                    entry.outOfRange += outcome.outOfRange
+                    entry.samples += outcome.samples
                     if outcome.duplicate { entry.duplicates += 1 }
                     days.formUnion(outcome.changedDays)
                     entry.revision = max(entry.revision, outcome.revision)

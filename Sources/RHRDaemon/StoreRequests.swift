@@ -4,20 +4,6 @@ import RHRCore
 import RHRFormats
 import RHRStore
 
-/// What the event loop knows for a `status` reply, copied when the request is taken.
-struct StatusContext: Sendable {
-    var pid: Int32
-    var socket: String
-    var store: String
-    var uptime: Double
-    var clients: Int
-    var subscribers: Int
-    var watchDirectories: [String]
-    var watchLooks: Int
-    var imports: [WatchImport]
-    var http: HTTPFeedStatus?
-}
-
 /// A store request's reply line, the change subscribers hear of, and whether the store had moved without
 /// the daemon before it.
 struct StoreAnswer: Sendable {
@@ -28,9 +14,10 @@ struct StoreAnswer: Sendable {
 
 /// The requests that need the store, run on the store's thread.
 enum StoreRequests {
-    /// `status` is what the loop knows for a `status` request (nil for the others).
+    /// `status` is the reply as far as the loop knows it, for a `status` request (nil for the others): the store's
+    /// revision and streams are filled in here.
     static func answer(_ request: DaemonRequest, id: JSONValue?, database: HealthDatabase, tracker: RevisionTracker,
-                       status context: StatusContext?) -> StoreAnswer {
+                       status known: StatusReply?) -> StoreAnswer {
         do {
             switch request {
             case .push(let batch):
@@ -47,14 +34,9 @@ enum StoreRequests {
                 let state = try database.streams().first { $0.store == store && $0.stream == stream }
                 return StoreAnswer(reply: DaemonMessage.ok(id: id, CursorReply(store: store, stream: stream, state: state)))
             case .status:
-                guard let context else { return StoreAnswer(reply: DaemonMessage.ok(id: id)) }
-                let (revision, streams) = try database.read { tx throws(StoreError) in (try tx.revision(), try tx.streams()) }
-                let external = tracker.noteRead(revision: revision)
-                let status = StatusReply(
-                    pid: context.pid, socket: context.socket, store: context.store, uptime: context.uptime,
-                    clients: context.clients, subscribers: context.subscribers, revision: revision, streams: streams,
-                    watchDirectories: context.watchDirectories, watchLooks: context.watchLooks, imports: context.imports,
-                    http: context.http)
+                guard var status = known else { return StoreAnswer(reply: DaemonMessage.ok(id: id)) }
+                (status.revision, status.streams) = try database.read { tx throws(StoreError) in (try tx.revision(), try tx.streams()) }
+                let external = tracker.noteRead(revision: status.revision)
                 return StoreAnswer(reply: DaemonMessage.ok(id: id, status), externalRevision: external)
             case .hello, .subscribe:
                 return StoreAnswer(reply: DaemonMessage.ok(id: id))

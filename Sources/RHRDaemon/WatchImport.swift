@@ -4,7 +4,8 @@ import RHRCore
 import RHRFormats
 
 /// The result of importing one file the folder watch found: what `rhr status` lists and what subscribers
-/// get as an `imported` event.
+/// get as an `imported` event. Its sample counts read as its own (`entry.added`).
+@dynamicMemberLookup
 public struct WatchImport: Sendable, Equatable {
     public var file: String
     /// SHA-256 of the content: a file is imported once per content, whatever its name or timestamps.
@@ -14,11 +15,8 @@ public struct WatchImport: Sendable, Equatable {
     /// "Apple Health export (zip)", … when the file was recognised.
     public var kind: String?
     public var records = 0
-    public var added = 0
-    public var replaced = 0
-    public var deleted = 0
-    public var unchanged = 0
-    public var outOfRange = 0
+    /// The sum over the file's batches.
+    public var samples = SampleCounts()
     /// Batches of the file applied before (sync batch files resent).
     public var duplicates = 0
     /// Why the file was skipped, naming the file and the position.
@@ -35,6 +33,11 @@ public struct WatchImport: Sendable, Equatable {
         self.ok = ok
     }
 
+    public subscript(dynamicMember count: WritableKeyPath<SampleCounts, Int>) -> Int {
+        get { samples[keyPath: count] }
+        set { samples[keyPath: count] = newValue }
+    }
+
     /// `{"file":…,"sha256":…,"at":…,"ok":true,"kind":…,"records":…,"added":…,…}`, or with `"error"`.
     public var json: JSONObject {
         var object = JSONObject()
@@ -44,10 +47,9 @@ public struct WatchImport: Sendable, Equatable {
         object["ok"] = .bool(ok)
         if let kind { object["kind"] = .string(kind) }
         if ok {
-            for (key, value) in [("records", records), ("added", added), ("replaced", replaced), ("deleted", deleted),
-                                 ("unchanged", unchanged), ("outOfRange", outOfRange), ("duplicates", duplicates)] {
-                object[key] = .number(JSONNumber(value))
-            }
+            object["records"] = .number(JSONNumber(records))
+            for (key, value) in samples.members { object[key] = value }
+            object["duplicates"] = .number(JSONNumber(duplicates))
         }
         if let error { object["error"] = .string(error) }
         object["revision"] = .number(JSONNumber(revision))
@@ -62,11 +64,7 @@ public struct WatchImport: Sendable, Equatable {
         kind = try members.string("kind")
         func count(_ key: String) throws(JSONPathError) -> Int { Int(try members.integer(key) ?? 0) }
         records = try count("records")
-        added = try count("added")
-        replaced = try count("replaced")
-        deleted = try count("deleted")
-        unchanged = try count("unchanged")
-        outOfRange = try count("outOfRange")
+        for (key, path) in SampleCounts.names { samples[keyPath: path] = try count(key) }
         duplicates = try count("duplicates")
         error = try members.string("error")
         revision = try members.integer("revision") ?? 0
@@ -76,9 +74,10 @@ public struct WatchImport: Sendable, Equatable {
     public var summary: String {
         let name = PathText.lastComponent(file)
         guard ok else { return "\(name): skipped: \(error ?? "unreadable")" }
-        var text = "\(name): \(kind.map { $0 + ": " } ?? "")\(added) added, \(replaced) replaced, \(deleted) deleted"
-        if unchanged > 0 { text += ", \(unchanged) unchanged" }
-        if outOfRange > 0 { text += ", \(outOfRange) out of range" }
+        var text = "\(name): \(kind.map { $0 + ": " } ?? "")"
+            + "\(samples.added) added, \(samples.replaced) replaced, \(samples.deleted) deleted"
+        if samples.unchanged > 0 { text += ", \(samples.unchanged) unchanged" }
+        if samples.outOfRange > 0 { text += ", \(samples.outOfRange) out of range" }
         if duplicates > 0 { text += ", \(duplicates) batch\(duplicates == 1 ? "" : "es") applied before" }
         return text
     }

@@ -8,17 +8,11 @@ import RHRCore
 public enum ImportSummary {
     /// `outcomes` are those of `imported.batches`, in order.
     public static func words(_ imported: ImportedFile, _ outcomes: [BatchOutcome]) -> String {
-        var totals: [HealthStore: BatchOutcome] = [:]
+        var totals: [HealthStore: SampleCounts] = [:]
         for (batch, o) in zip(imported.batches, outcomes) {
-            var total = totals[batch.store] ?? BatchOutcome()
-            total.added += o.added
-            total.replaced += o.replaced
-            total.deleted += o.deleted
-            total.unchanged += o.unchanged
-            total.outOfRange += o.outOfRange
-            totals[batch.store] = total
+            totals[batch.store, default: SampleCounts()] += o.samples
         }
-        func counts(_ total: BatchOutcome) -> String {
+        func counts(_ total: SampleCounts) -> String {
             "resting samples \(Wording.grouped(total.added)) added, \(Wording.grouped(total.replaced)) replaced, "
                 + "\(Wording.grouped(total.deleted)) deleted"
                 + (total.outOfRange > 0 ? ", \(Wording.grouped(total.outOfRange)) out of range (kept, excluded from the trend)" : "")
@@ -26,7 +20,7 @@ public enum ImportSummary {
         }
         let perStore = HealthStore.allCases.compactMap { store in totals[store].map { "\(store.displayName) " + counts($0) } }
         var line = "\(imported.kind): \(Wording.count(imported.recordsRead, "record")) read; "
-            + (perStore.isEmpty ? counts(BatchOutcome()) : perStore.joined(separator: "; "))
+            + (perStore.isEmpty ? counts(SampleCounts()) : perStore.joined(separator: "; "))
         let duplicates = outcomes.filter(\.duplicate).count
         if duplicates > 0 { line += "; \(duplicates) batch\(duplicates == 1 ? "" : "es") applied before" }
         for (reason, count) in imported.skipped.sorted(by: { $0.key < $1.key }) {
