@@ -48,7 +48,7 @@ let package = Package(
 
         // What the tests share (temporary directories, polling, test dates, process spawning, an in-process
         // daemon, the real rhr in a private home). A regular target so rhr-bench can spawn processes with it too.
-        .target(name: "RHRTestSupport", dependencies: ["RHRCore", "RHRJSON", "RHRDaemon", "CSQLite"]),
+        .target(name: "RHRTestSupport", dependencies: ["RHRCore", "RHRJSON", "RHRStore", "RHRDaemon", "CSQLite"]),
 
         .testTarget(name: "RHRJSONTests", dependencies: ["RHRJSON", "RHRTestSupport"]),
         .testTarget(name: "RHRCoreTests", dependencies: ["RHRCore", "RHRTestSupport"]),

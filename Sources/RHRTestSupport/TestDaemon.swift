@@ -50,6 +50,14 @@ public final class TestDaemon: Sendable {
 
     public func client() throws -> DaemonClient { try DaemonClient(socketPath: socketPath, timeout: 5) }
 
+    /// A connection subscribed to the daemon's events; a refused subscription fails the test.
+    public func subscriber() throws -> DaemonClient {
+        let client = try client()
+        let reply = try client.subscribe()
+        guard reply.isOK else { throw TestFailure("subscribe refused: \(JSONWriter.string(.object(reply.message)))") }
+        return client
+    }
+
     /// Pushes a batch on a connection of its own, as `rhr push` does, and returns what it changed as the reply
     /// says; a refusal fails the test.
     @discardableResult

@@ -25,8 +25,7 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
 struct ConcurrencyTests {
     @Test func twentyConcurrentPushersAllLandInOrderPerStream() throws {
         let daemon = try TestDaemon()
-        let subscriber = try daemon.client()
-        _ = try subscriber.subscribe()
+        let subscriber = try daemon.subscriber()
         let pushers = 20, pushes = 10
         let failures = Recorder<String>()
         let socket = daemon.socketPath
@@ -56,7 +55,7 @@ struct ConcurrencyTests {
         let streams = status["streams"]?.array ?? []
         #expect(streams.count == pushers)
         #expect(streams.allSatisfy { $0["cursor"]?.string == "c\(pushes)" })
-        #expect(try HealthDatabase(path: daemon.directory.storePath, machineZone: utc).samples().count == pushers * pushes)
+        #expect(try daemon.directory.store().samples().count == pushers * pushes)
     }
 
     @Test func aSubscriberThatNeverReadsBlocksNobodyAndGetsResync() throws {
@@ -64,10 +63,8 @@ struct ConcurrencyTests {
             configuration.subscriberEventLimit = 8
             configuration.sendBufferSize = 4096
         }
-        let slow = try daemon.client()
-        _ = try slow.subscribe()
-        let attentive = try daemon.client()
-        _ = try attentive.subscribe()
+        let slow = try daemon.subscriber()
+        let attentive = try daemon.subscriber()
         let pusher = try daemon.client()
         let total = 300
         for n in 1...total {
@@ -106,8 +103,7 @@ struct ConcurrencyTests {
     @Test func aSubscriberThatVanishesCostsNothing() throws {
         let daemon = try TestDaemon { $0.sendBufferSize = 4096 }
         for _ in 0..<5 {
-            let gone = try daemon.client()
-            _ = try gone.subscribe()
+            let gone = try daemon.subscriber()
             gone.close()
         }
         let pusher = try daemon.client()
@@ -120,8 +116,7 @@ struct ConcurrencyTests {
     @Test func anImportAndAStreamOfPushesBothLandWhole() throws {
         let daemon = try TestDaemon()
         let rhr = try RHRSandbox(directory: daemon.directory)
-        let subscriber = try daemon.client()
-        _ = try subscriber.subscribe()
+        let subscriber = try daemon.subscriber()
 
         // A file of 40 batches × 100 samples from another stream and writer.
         var lines: [String] = []
@@ -148,11 +143,11 @@ struct ConcurrencyTests {
         #expect(importer.waitForExit(timeout: 60))
         #expect(importer.termination == .exited(0), "\(rhr.log("import.log"))")
 
-        let samples = try HealthDatabase(path: daemon.directory.storePath, machineZone: utc).samples()
+        let samples = try daemon.directory.store().samples()
         #expect(samples.filter { $0.sample.writer.name == "Withings" }.count == 4000)
         #expect(samples.filter { $0.sample.writer.name == watchWriter.name }.count == 60)
         #expect(acknowledged == 60)
-        let streams = try HealthDatabase(path: daemon.directory.storePath, machineZone: utc).streams()
+        let streams = try daemon.directory.store().streams()
         #expect(streams.map { "\($0.stream) \($0.cursor ?? "-")" }.sorted() == ["iphone c60", "scale s40"])
         // The daemon noticed the store moved without it and told its subscriber to reload.
         #expect(eventually { (try? subscriber.receiveAvailable())?.contains { $0.name == "resync" } == true })
@@ -160,11 +155,10 @@ struct ConcurrencyTests {
 
     @Test func aChangeByAnotherProcessIsNoticedWhileClientsKeepAsking() throws {
         let daemon = try TestDaemon { $0.externalChangeInterval = 0.1 }
-        let subscriber = try daemon.client()
-        _ = try subscriber.subscribe()
+        let subscriber = try daemon.subscriber()
         let reader = try daemon.client()
         // Another connection to the store writes (as `rhr import` would), while a reader keeps the daemon busy.
-        let other = try HealthDatabase(path: daemon.directory.storePath, machineZone: utc)
+        let other = try daemon.directory.store()
         #expect(try other.apply(chainBatch(stream: "elsewhere", 1)).revision == 1)
         var resync: DaemonEvent?
         let noticed = try eventually(timeout: 10) {

@@ -16,8 +16,8 @@ struct DaemonEdgeTests {
             configuration.shutdownGrace = 15
             configuration.sendBufferSize = 4096
         }
-        let deaf = try daemon.client()
-        _ = try deaf.subscribe()
+        let deaf = try daemon.subscriber()
+        defer { deaf.close() }  // open, and never reading, until the daemon has stopped
         let pusher = try daemon.client()
         // Enough events that they no longer fit in the socket: some wait in the daemon.
         for n in 1...200 { #expect(try pusher.push(chainBatch(stream: "iphone", n)).isOK) }

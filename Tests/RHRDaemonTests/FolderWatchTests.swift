@@ -64,8 +64,7 @@ struct FolderWatchTests {
         let daemon = try FolderWatchTests.watchingDaemon(directory, interval: 3600)
         #expect(eventually { (daemon.server.watch?.looks ?? 0) >= 1 }, "the watch's first look")
         let client = try daemon.client()
-        let subscriber = try daemon.client()
-        _ = try subscriber.subscribe()
+        let subscriber = try daemon.subscriber()
         let content = FolderWatchTests.batchFile
         let path = directory.file("inbox/Health Connect export.jsonl")
         // Four pieces cut mid-line; after each, the watch looks once before the next arrives, so no two looks in a
@@ -98,7 +97,7 @@ struct FolderWatchTests {
         #expect(try subscriber.receiveAvailable().isEmpty)
         let status = try client.request(.status)
         #expect(status["watch"]?["imports"]?.array?.count == 1)
-        #expect(try HealthDatabase(path: directory.storePath, machineZone: utc).samples().count == 30)
+        #expect(try directory.store().samples().count == 30)
 
         // After a restart the ledger beside the store still knows the content.
         try daemon.stop()
@@ -107,8 +106,7 @@ struct FolderWatchTests {
             configuration.watchDirectories = [directory.file("inbox")]
             configuration.watchInterval = 0.05
         }
-        let second = try again.client()
-        _ = try second.subscribe()
+        let second = try again.subscriber()
         try FolderWatchTests.waitForLooks(second, 4)
         #expect(try second.receiveAvailable().isEmpty)
         let imports = try second.request(.status)["watch"]?["imports"]?.array ?? []
@@ -119,8 +117,7 @@ struct FolderWatchTests {
     @Test func aBadFileIsReportedAndSkippedAndTheDaemonGoesOn() throws {
         let directory = try TemporaryDirectory()
         let daemon = try FolderWatchTests.watchingDaemon(directory, interval: 0.05)
-        let subscriber = try daemon.client()
-        _ = try subscriber.subscribe()
+        let subscriber = try daemon.subscriber()
         let broken = directory.file("inbox/export.zip")
         FolderWatchTests.append(Array("PK\u{3}\u{4} this is no zip at all".utf8)[...], to: broken)
         let first = try subscriber.nextEvent(timeout: 10)
@@ -137,7 +134,7 @@ struct FolderWatchTests {
         let second = try subscriber.nextEvent(timeout: 10)
         #expect(second.imported?.ok == false)
         #expect(second.imported?.error?.hasPrefix(badLine + ": read as a sync batch file (JSON lines): line 3: upserted[0].start") == true, "\(second)")
-        #expect(try HealthDatabase(path: directory.storePath, machineZone: utc).samples().isEmpty)
+        #expect(try directory.store().samples().isEmpty)
 
         // The daemon goes on: pushes, and the next good file.
         let pusher = try daemon.client()
@@ -157,8 +154,7 @@ struct FolderWatchTests {
     @Test func exportsOfBothPlatformsAreImportedAndAnOlderExportIsAnOlderRoad() throws {
         let directory = try TemporaryDirectory()
         let daemon = try FolderWatchTests.watchingDaemon(directory, interval: 0.05)
-        let subscriber = try daemon.client()
-        _ = try subscriber.subscribe()
+        let subscriber = try daemon.subscriber()
         let samples = SourceTree.samples + "/"
         func drop(_ sample: String, as name: String) throws -> DaemonEvent {
             try FileManager.default.copyItem(atPath: samples + sample, toPath: directory.file("inbox/" + name))
@@ -185,8 +181,7 @@ struct FolderWatchTests {
     @Test func temporaryAndHiddenFilesAreLeftAlone() throws {
         let directory = try TemporaryDirectory()
         let daemon = try FolderWatchTests.watchingDaemon(directory, interval: 0.05)
-        let client = try daemon.client()
-        _ = try client.subscribe()
+        let client = try daemon.subscriber()
         for name in [".export.jsonl", "export.jsonl.part", "export.jsonl.crdownload", "export.jsonl~"] {
             FolderWatchTests.append(FolderWatchTests.batchFile[...], to: directory.file("inbox/" + name))
         }
@@ -212,16 +207,14 @@ struct FolderWatchTests {
     @Test func theLedgerOfAStoreMadeAnewIsForgotten() throws {
         let directory = try TemporaryDirectory()
         let daemon = try FolderWatchTests.watchingDaemon(directory, interval: 0.05)
-        let subscriber = try daemon.client()
-        _ = try subscriber.subscribe()
+        let subscriber = try daemon.subscriber()
         FolderWatchTests.append(FolderWatchTests.batchFile[...], to: directory.file("inbox/feed.jsonl"))
         #expect(try subscriber.nextEvent(timeout: 10).imported?.ok == true)
         try daemon.stop()
         // The user deletes the store (not the ledger beside it) and starts again: the file comes back in.
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: directory.storePath + suffix) }
         let again = try FolderWatchTests.watchingDaemon(directory, interval: 0.05)
-        let client = try again.client()
-        _ = try client.subscribe()
+        let client = try again.subscriber()
         let event = try client.nextEvent(timeout: 10)
         #expect(event.imported?.ok == true)
         #expect(event.imported?.added == 30)

@@ -23,7 +23,7 @@ struct HTTPFeedTests {
     }
 
     static func revision(_ daemon: TestDaemon) throws -> Int64 {
-        try HealthDatabase(path: daemon.directory.storePath, machineZone: utc).revision()
+        try daemon.directory.store().revision()
     }
 
     // MARK: - 401
@@ -169,8 +169,7 @@ struct HTTPFeedTests {
     @Test func aHealthAutoExportRequestIsAppliedAndARepeatChangesNothing() throws {
         let daemon = try HTTPFeedTests.daemon()
         let token = try daemon.token("phone")
-        let subscriber = try daemon.client()
-        _ = try subscriber.subscribe()
+        let subscriber = try daemon.subscriber()
         let body = PhonePayloads.healthAutoExport(
             resting: [.init("2026-11-27 00:00:00 +0100", 55), .init("2026-11-28 00:00:00 +0100", 57)],
             heartRate: [.init("2026-11-28 08:00:00 +0100", 71), .init("2026-11-28 08:01:00 +0100", 73)])
@@ -195,7 +194,7 @@ struct HTTPFeedTests {
         let days = try storeDays(daemon.directory.storePath)
         #expect(days.map(\.day.description) == ["2026-11-27", "2026-11-28"])
         #expect(days.allSatisfy { $0.writer.name == "Jane’s Apple Watch" })
-        let heartRate = try HealthDatabase(path: daemon.directory.storePath, machineZone: utc).heartRateDays()
+        let heartRate = try daemon.directory.store().heartRateDays()
         #expect(heartRate.map(\.total) == [2])
     }
 
@@ -224,7 +223,7 @@ struct HTTPFeedTests {
         #expect(values == ["2026-11-27 55", "2026-11-28 58"])
         // Heart rate of a day is replaced by the day's counts in the next request that carries it.
         _ = try post(PhonePayloads.healthAutoExport(heartRate: [.init("2026-11-29 10:00:00 +0100", 70), .init("2026-11-29 10:01:00 +0100", 72)]))
-        let heartRate = try HealthDatabase(path: daemon.directory.storePath, machineZone: utc).heartRateDays()
+        let heartRate = try daemon.directory.store().heartRateDays()
         #expect(heartRate.map(\.total) == [2])
     }
 
@@ -240,7 +239,7 @@ struct HTTPFeedTests {
         // An Apple export read after that request holds the day's final 58.
         let start = Date(timeIntervalSince1970: yesterday.startEpochSeconds - 3600 + 180)
         let watch = Writer(store: .healthKit, name: "Jane’s Apple Watch")
-        _ = try HealthDatabase(path: daemon.directory.storePath, machineZone: utc).apply(SyncBatch(
+        _ = try daemon.directory.store().apply(SyncBatch(
             store: .healthKit, stream: "apple-health-export", asOf: Timestamp(date: Date(), offsetSeconds: 3600),
             snapshot: .init(), resting: [RestingSample(store: .healthKit, writer: watch, start: start,
                                                        end: start.addingTimeInterval(23 * 3600), offsetSeconds: 3600, value: 58)],
@@ -275,7 +274,7 @@ struct HTTPFeedTests {
         #expect(first.json?["summary"]?.string == "HC Webhook JSON: 5 records read; Health Connect resting samples 2 added, "
             + "0 replaced, 0 deleted, 1 out of range (kept, excluded from the trend); 1 skipped: records of other types")
 
-        let store = try HealthDatabase(path: daemon.directory.storePath, machineZone: utc)
+        let store = try daemon.directory.store()
         let samples = try store.samples()
         #expect(samples.count == 2)
         #expect(samples.allSatisfy { $0.offsetAssumed })
@@ -313,7 +312,7 @@ struct HTTPFeedTests {
         #expect(replies[1]["error"]?["code"]?.string == "bad_json")
         #expect(replies[2]["error"]?["code"]?.string == "cursor_mismatch")
         // The token decides the stream: a bridge cannot write another phone's stream.
-        let streams = try HealthDatabase(path: daemon.directory.storePath, machineZone: utc).streams()
+        let streams = try daemon.directory.store().streams()
         #expect(streams.map(\.stream) == ["http-bridge"])
         #expect(streams.first?.cursor == "a2")
     }
@@ -375,9 +374,9 @@ struct HTTPFeedTests {
         }
         #expect(group.wait(timeout: .now() + 60) == .success)
         #expect(failures.all.isEmpty, "\(failures.all.prefix(3))")
-        let streams = try HealthDatabase(path: daemon.directory.storePath, machineZone: utc).streams()
+        let streams = try daemon.directory.store().streams()
         #expect(streams.map { "\($0.store.rawValue)/\($0.stream)" } == ["healthconnect/http-pixel", "healthkit/http-iphone"])
-        let contents = try HealthDatabase(path: daemon.directory.storePath, machineZone: utc).contents()
+        let contents = try daemon.directory.store().contents()
         #expect(contents.map(\.restingSamples) == [40, 40])
     }
 

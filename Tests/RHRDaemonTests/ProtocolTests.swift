@@ -60,8 +60,7 @@ struct ProtocolTests {
     @Test func aDuplicateIsOKAndChangesNothing() throws {
         let daemon = try TestDaemon()
         let client = try daemon.client()
-        let subscriber = try daemon.client()
-        _ = try subscriber.subscribe()
+        let subscriber = try daemon.subscriber()
         let batch = chainBatch(stream: "iphone", 1)
         #expect(try client.push(batch)["added"]?.int64 == 1)
         #expect(try subscriber.nextEvent(timeout: 5).revision == 1)
@@ -160,8 +159,8 @@ struct ProtocolTests {
     @Test func statusDescribesTheDaemon() throws {
         let daemon = try TestDaemon()
         let client = try daemon.client()
-        let subscriber = try daemon.client()
-        _ = try subscriber.subscribe()
+        let subscriber = try daemon.subscriber()
+        defer { subscriber.close() }  // counted below while it is open
         _ = try client.push(chainBatch(stream: "iphone", 1))
         let status = try client.request(.status)
         #expect(status.isOK)
@@ -194,7 +193,7 @@ struct ProtocolTests {
         for aggregation in Aggregation.allCases {
             let reply = try client.request(.days(from: nil, to: nil, aggregation: aggregation))
             let rows = reply["days"]?.array ?? []
-            let exported = DaySeries(try HealthDatabase(path: daemon.directory.storePath, machineZone: utc).samples())
+            let exported = DaySeries(try daemon.directory.store().samples())
                 .values(by: aggregation)
             #expect(rows.count == exported.count && rows.count == 2)
             for (row, value) in zip(rows, exported) {

@@ -114,20 +114,16 @@ struct UpdateTests {
     @Test("+ = zoom in and - _ zoom out, day ↔ week ↔ month, saying so at the ends")
     func zoom() {
         var state = Fixture.state()
-        Fixture.press(&state, .character("+"))
-        #expect(state.zoom == .day)
-        #expect(state.message?.contains("Already at day zoom") == true)
-        Fixture.press(&state, .character("-"))
-        #expect(state.zoom == .week)
-        Fixture.press(&state, .character("_"))
-        #expect(state.zoom == .month)
-        Fixture.press(&state, .character("-"))
-        #expect(state.zoom == .month)
-        #expect(state.message?.contains("Already at month zoom") == true)
-        Fixture.press(&state, .character("="))
-        #expect(state.zoom == .week)
-        Fixture.press(&state, .character("+"))
-        #expect(state.zoom == .day)
+        // Each key in turn, the zoom it leaves, and what it says where there is no further to go.
+        let steps: [(key: Character, zoom: Zoom, says: String?)] = [
+            ("+", .day, "Already at day zoom"), ("-", .week, nil), ("_", .month, nil),
+            ("-", .month, "Already at month zoom"), ("=", .week, nil), ("+", .day, nil),
+        ]
+        for (n, step) in steps.enumerated() {
+            Fixture.press(&state, .character(step.key))
+            #expect(state.zoom == step.zoom, "step \(n + 1): \(step.key)")
+            if let says = step.says { #expect(state.message?.contains(says) == true, "step \(n + 1): \(step.key)") }
+        }
         #expect(state.cursor == last, "zooming keeps the cursor day")
     }
 

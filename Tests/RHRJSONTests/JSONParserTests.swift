@@ -131,17 +131,20 @@ struct JSONParserRefusalTests {
                 "expected ',' or '}' after an object member, found '2'"),
     ]
 
-    @Test("structure errors", arguments: structure)
-    func structureErrors(_ bad: BadJSON) { expectRefused(bad) }
-
-    @Test("number errors", arguments: numbers)
-    func numberErrors(_ bad: BadJSON) { expectRefused(bad) }
-
-    @Test("string errors", arguments: strings)
-    func stringErrors(_ bad: BadJSON) { expectRefused(bad) }
-
-    @Test("line and column", arguments: positions)
-    func lineAndColumn(_ bad: BadJSON) { expectRefused(bad) }
+    @Test("structure, number and string errors, with their line and column",
+          arguments: structure + numbers + strings + positions)
+    func refused(_ bad: BadJSON) {
+        do {
+            let value = try JSONParser.parse(bad.input)
+            Issue.record("accepted as \(value)")
+        } catch {
+            #expect(error.message == bad.message)
+            #expect(error.offset == bad.offset, "offset")
+            #expect(error.line == bad.line, "line")
+            #expect(error.column == bad.column, "column")
+            #expect(error.path == bad.path, "path")
+        }
+    }
 
     @Test("nesting deeper than 512 levels is refused at the 513th opening")
     func tooDeep() throws {
@@ -179,19 +182,6 @@ struct JSONParserRefusalTests {
         #expect(error?.description == "line 2, column 6 (byte 11): a[0]: expected ',' or ']' after an array element, found '2'")
         let top = #expect(throws: JSONSyntaxError.self) { try JSONParser.parse("x") }
         #expect(top?.description == "line 1, column 1 (byte 0): expected a value, found 'x'")
-    }
-
-    private func expectRefused(_ bad: BadJSON, sourceLocation: SourceLocation = #_sourceLocation) {
-        do {
-            let value = try JSONParser.parse(bad.input)
-            Issue.record("accepted as \(value)", sourceLocation: sourceLocation)
-        } catch {
-            #expect(error.message == bad.message, sourceLocation: sourceLocation)
-            #expect(error.offset == bad.offset, "offset", sourceLocation: sourceLocation)
-            #expect(error.line == bad.line, "line", sourceLocation: sourceLocation)
-            #expect(error.column == bad.column, "column", sourceLocation: sourceLocation)
-            #expect(error.path == bad.path, "path", sourceLocation: sourceLocation)
-        }
     }
 }
 

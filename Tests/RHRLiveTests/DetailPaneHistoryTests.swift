@@ -14,7 +14,7 @@ import Testing
 struct DetailPaneHistoryTests {
     func dashboard(_ files: [String], today: LocalDay) throws -> DashboardState {
         let dir = try TemporaryDirectory()
-        let store = try HealthDatabase(path: dir.file("rhr.sqlite"), machineZone: utc)
+        let store = try dir.store()
         for file in files {
             _ = try store.apply(try FileImporter.read(path: SourceTree.samples + "/" + file, options: ImportOptions(machineZone: utc)).batches)
         }
@@ -48,7 +48,7 @@ struct DetailPaneHistoryTests {
 
     @Test func anImplausiblyDatedSampleIsShownButKeptOutOfTheChartsRange() throws {
         let dir = try TemporaryDirectory()
-        let store = try HealthDatabase(path: dir.file("rhr.sqlite"), machineZone: utc)
+        let store = try dir.store()
         let watch = Writer(store: .healthKit, name: "Withings")
         func sample(_ start: String, _ end: String, _ value: Double, _ uuid: String) -> RestingSample {
             RestingSample(store: .healthKit, uuid: uuid, writer: watch, start: date(start), end: date(end), offsetSeconds: 0, value: value)

@@ -165,7 +165,7 @@ struct HeartRateOnlyPatchTests {
     @Test("Heart rate only, then more heart rate, then the first resting value: each step equals a full read")
     func firstRestingValue() throws {
         let dir = try TemporaryDirectory()
-        let database = try HealthDatabase(path: dir.storePath, machineZone: utc)
+        let database = try dir.store()
         let today = day("2026-03-13")
         _ = try database.apply(History.bridge(1, asOf: "2026-03-13T08:00:00+01:00",
                                               heartRate: [History.heartRate(today.adding(days: -1), sedentary: [55, 60])]))

@@ -10,10 +10,8 @@ struct BatchApplicationTests {
 
     init() throws { dir = try TemporaryDirectory() }
 
-    func open() throws -> HealthDatabase { try HealthDatabase(path: dir.file("rhr.sqlite"), machineZone: utc) }
-
     @Test func upsertsBecomeDaysPerWriter() throws {
-        let store = try open()
+        let store = try dir.store()
         let outcome = try store.apply(live("2026-11-29T08:00:00+01:00", previous: nil, next: "a1", [
             hk("2026-11-27T00:05:00+01:00", "2026-11-27T23:40:00+01:00", 57, uuid: "U1"),
             hk("2026-11-28T00:05:00+01:00", "2026-11-28T23:40:00+01:00", 58.5, writer: scale, uuid: "U2"),
@@ -27,7 +25,7 @@ struct BatchApplicationTests {
     }
 
     @Test func theSameBatchTwiceChangesNothing() throws {
-        let store = try open()
+        let store = try dir.store()
         let batch = export("2026-11-29 08:00:00 +0100", [
             hk("2026-11-28 00:05:00 +0100", "2026-11-28 23:40:00 +0100", 58),
             hk("2026-11-27 00:05:00 +0100", "2026-11-27 23:40:00 +0100", 0),
@@ -52,7 +50,7 @@ struct BatchApplicationTests {
     }
 
     @Test func aSequenceAppliedAgainIsAnsweredAsDuplicates() throws {
-        let store = try open()
+        let store = try dir.store()
         let sequence = [
             live("2026-11-29T08:00:00+01:00", previous: nil, next: "a1", [hk("2026-11-28T00:05:00+01:00", "2026-11-28T08:40:00+01:00", 62, uuid: "D")]),
             live("2026-11-29T22:00:00+01:00", previous: "a1", next: "a2", [hk("2026-11-28T00:05:00+01:00", "2026-11-28T21:40:00+01:00", 59, uuid: "F")], deleted: ["D"]),
@@ -68,7 +66,7 @@ struct BatchApplicationTests {
     }
 
     @Test func cursorMismatchIsRefusedAndChangesNothing() throws {
-        let store = try open()
+        let store = try dir.store()
         _ = try store.apply(live("2026-11-29T08:00:00+01:00", previous: nil, next: "a1",
                                  [hk("2026-11-28T00:05:00+01:00", "2026-11-28T23:40:00+01:00", 58, uuid: "U1")]))
         let before = try store.dump()
@@ -86,7 +84,7 @@ struct BatchApplicationTests {
     }
 
     @Test func fullResyncReplacesWhatTheStreamDelivered() throws {
-        let store = try open()
+        let store = try dir.store()
         _ = try store.apply(live("2026-11-29T08:00:00+01:00", previous: nil, next: "a1", [
             hk("2026-11-27T00:05:00+01:00", "2026-11-27T23:40:00+01:00", 57, uuid: "U1"),
             hk("2026-11-28T00:05:00+01:00", "2026-11-28T23:40:00+01:00", 58, uuid: "U2"),
@@ -101,7 +99,7 @@ struct BatchApplicationTests {
     }
 
     @Test func deletionsAreHonouredAndKeptInTheHistory() throws {
-        let store = try open()
+        let store = try dir.store()
         _ = try store.apply(live("2026-11-28T09:00:00+01:00", previous: nil, next: "a1",
                                  [hk("2026-11-28T00:05:00+01:00", "2026-11-28T08:40:00+01:00", 62, uuid: "DRAFT")]))
         #expect(try store.samples().first?.provisional == true)
@@ -123,7 +121,7 @@ struct BatchApplicationTests {
     }
 
     @Test func aNewerExportReplacesTheDraftAndAnOlderOneImportedLateIsAnOlderRoad() throws {
-        let store = try open()
+        let store = try dir.store()
         let older = export("2026-03-14 09:00:00 +0100", [
             hk("2026-03-13 00:03:00 +0100", "2026-03-13 23:50:00 +0100", 57),
             hk("2026-03-14 00:03:00 +0100", "2026-03-14 08:30:00 +0100", 62),   // today's draft
@@ -147,7 +145,7 @@ struct BatchApplicationTests {
         #expect(!again.changedSomething && again.added == 0 && again.replaced == 0 && again.deleted == 0)
         #expect(try store.dump() == before)
         // The other order ends in the same store: the older export, imported late, is an older road (R12).
-        let other = try HealthDatabase(path: dir.file("other.sqlite"), machineZone: utc)
+        let other = try dir.store("other.sqlite")
         _ = try other.apply(newer)
         let late = try other.apply(older)
         #expect(late.added == 0 && late.deleted == 0 && late.changedSomething)
@@ -156,7 +154,7 @@ struct BatchApplicationTests {
     }
 
     @Test func aSnapshotOnlyRemovesWhatItsOwnStreamSaid() throws {
-        let store = try open()
+        let store = try dir.store()
         let sample = hk("2026-03-10 00:03:00 +0100", "2026-03-10 23:50:00 +0100", 57, uuid: "LIVE-1")
         _ = try store.apply(live("2026-03-11T08:00:00+01:00", previous: nil, next: "a1", [sample]))
         _ = try store.apply(export("2026-03-12 09:00:00 +0100", [sample]))
@@ -171,7 +169,7 @@ struct BatchApplicationTests {
     }
 
     @Test func healthConnectIdsMatchAcrossRoads() throws {
-        let store = try open()
+        let store = try dir.store()
         _ = try store.apply(SyncBatch(store: .healthConnect, stream: "health-connect-export", asOf: ts("2026-11-29T08:00:00+01:00"),
                                       snapshot: .init(), resting: [hc("6f1cab12cd3e4f5061728394a5b6c7d8", "2026-11-28T06:00:00Z", offset: 3600, 55)]))
         let outcome = try store.apply(live("2026-11-29T09:00:00+01:00", previous: nil, next: "t1",
@@ -186,7 +184,7 @@ struct BatchApplicationTests {
     }
 
     @Test func healthKitNaturalKeyJoinsAnExportAndALiveFeed() throws {
-        let store = try open()
+        let store = try dir.store()
         _ = try store.apply(export("2026-03-12 09:00:00 +0100", [hk("2026-03-10 00:03:00 +0100", "2026-03-10 23:50:00 +0100", 57)]))
         let outcome = try store.apply(live("2026-03-12T10:00:00+01:00", previous: nil, next: "a1",
                                            [hk("2026-03-10T00:03:00+01:00", "2026-03-10T23:50:00+01:00", 57, uuid: "U-7")]))
@@ -197,7 +195,7 @@ struct BatchApplicationTests {
     }
 
     @Test func outOfRangeValuesAreKeptFlaggedAndExcluded() throws {
-        let store = try open()
+        let store = try dir.store()
         let outcome = try store.apply(SyncBatch(
             store: .healthConnect, stream: "health-connect-export", asOf: ts("2026-11-29T08:00:00+01:00"), snapshot: .init(),
             resting: [hc("a", "2026-11-28T06:00:00Z", offset: 3600, 0), hc("b", "2026-11-28T07:00:00Z", offset: 3600, 301),
@@ -218,7 +216,7 @@ struct BatchApplicationTests {
     }
 
     @Test func provisionalEndsWhenTheStreamReadsLater() throws {
-        let store = try open()
+        let store = try dir.store()
         _ = try store.apply(live("2026-11-28T09:00:00+01:00", previous: nil, next: "a1",
                                  [hk("2026-11-28T00:05:00+01:00", "2026-11-28T08:40:00+01:00", 58, uuid: "U1"),
                                   hk("2026-11-28T00:05:00+01:00", "2026-11-28T08:40:00+01:00", 61, writer: scale, uuid: "U2")]))
@@ -230,7 +228,7 @@ struct BatchApplicationTests {
     }
 
     @Test func watchWritersFromTheExportMarkProvisional() throws {
-        let store = try open()
+        let store = try dir.store()
         let tim = Writer(store: .healthKit, name: "🕛🕐🕑🕒")
         _ = try store.apply(export("2026-11-28 22:00:00 +0100",
                                    [hk("2026-11-28 00:05:00 +0100", "2026-11-28 21:40:00 +0100", 58, writer: tim)],
@@ -240,7 +238,7 @@ struct BatchApplicationTests {
     }
 
     @Test func writerDetailsAreKeptWhenTheBatchNamedTheWriterFirst() throws {
-        let store = try open()
+        let store = try dir.store()
         let described = Writer(store: .healthKit, name: watch.name, bundleIdentifier: "com.apple.health.7A1B", productType: "Watch7,1")
         var sample = hk("2026-11-28T00:05:00+01:00", "2026-11-28T23:40:00+01:00", 58, writer: described)
         sample.writer = described
@@ -252,7 +250,7 @@ struct BatchApplicationTests {
     }
 
     @Test func aFailingBatchLeavesTheStoreExactlyAsItWas() throws {
-        let store = try open()
+        let store = try dir.store()
         _ = try store.apply(export("2026-03-12 09:00:00 +0100", [hk("2026-03-10 00:03:00 +0100", "2026-03-10 23:50:00 +0100", 57)]))
         let before = try store.dump()
         // Fault injection in the real database: the 500th sample of the next batch makes SQLite abort.
@@ -278,7 +276,7 @@ struct BatchApplicationTests {
     }
 
     @Test func invalidBatchIsRefusedBeforeAnything() throws {
-        let store = try open()
+        let store = try dir.store()
         let before = try store.dump()
         #expect { try store.apply(live("2026-03-13T09:00:00+01:00", previous: nil, next: "x",
                                        [hk("2026-03-12T00:03:00+01:00", "2026-03-12T23:50:00+01:00", 5, unit: "kg")])) }
@@ -290,7 +288,7 @@ struct BatchApplicationTests {
     }
 
     @Test func heartRateSummariesAndEmptyStateContents() throws {
-        let store = try open()
+        let store = try dir.store()
         let fitbit = Writer(store: .healthConnect, name: "com.fitbit.FitbitMobile")
         var summary = HeartRateDaySummary(writer: fitbit, day: day("2026-11-28"), recordKey: "rec1")
         for bpm in [70.0, 72, 75] { summary.add(bpm: bpm, context: .notSet) }
@@ -311,7 +309,7 @@ struct BatchApplicationTests {
 
     @Test func aDeletionLeavesTheOtherStoresHeartRateAlone() throws {
         // R1: a HealthKit deletion names a HealthKit sample, even when a Health Connect record has the same id.
-        let store = try open()
+        let store = try dir.store()
         let fitbit = Writer(store: .healthConnect, name: "com.fitbit.FitbitMobile")
         var batch = live("2026-11-29T08:00:00+01:00", previous: nil, next: "h1", store: .healthConnect)
         var summary = HeartRateDaySummary(writer: fitbit, day: day("2026-11-28"), recordKey: "6f1cab12")
@@ -324,7 +322,7 @@ struct BatchApplicationTests {
     }
 
     @Test func sedentaryContextFromTwoRoadsIsNotCountedTwice() throws {
-        let store = try open()
+        let store = try dir.store()
         var day28 = HeartRateDaySummary(writer: watch, day: day("2026-11-28"))
         for bpm in [61.0, 63, 70] { day28.add(bpm: bpm, context: .sedentary) }
         day28.add(bpm: 120, context: .active)
@@ -350,7 +348,7 @@ struct BatchApplicationTests {
     }
 
     @Test func revisionGrowsOnlyWithChanges() throws {
-        let store = try open()
+        let store = try dir.store()
         #expect(try store.revision() == 0)
         let a = try store.apply(live("2026-11-29T08:00:00+01:00", previous: nil, next: "a1",
                                      [hk("2026-11-28T00:05:00+01:00", "2026-11-28T23:40:00+01:00", 58, uuid: "U1")]))
@@ -361,8 +359,8 @@ struct BatchApplicationTests {
     }
 
     @Test func twoConnectionsSeeOneStore() throws {
-        let writer = try open()
-        let reader = try open()
+        let writer = try dir.store()
+        let reader = try dir.store()
         #expect(try reader.samples().isEmpty)
         _ = try writer.apply(live("2026-11-29T08:00:00+01:00", previous: nil, next: "a1",
                                   [hk("2026-11-28T00:05:00+01:00", "2026-11-28T23:40:00+01:00", 58, uuid: "U1")]))

@@ -11,10 +11,6 @@ struct FreshestRoadTests {
     let dir: TemporaryDirectory
     init() throws { dir = try TemporaryDirectory() }
 
-    func store(_ name: String = "rhr.sqlite") throws -> HealthDatabase {
-        try HealthDatabase(path: dir.file(name), machineZone: utc)
-    }
-
     /// A bridge batch of the watch (a live road of its own).
     func bridge(_ asOf: String, previous: String?, next: String, _ samples: [RestingSample] = [],
                 deleted: [String] = []) -> SyncBatch {
@@ -59,10 +55,10 @@ struct FreshestRoadTests {
     }
 
     @Test func oneWatchOverTwoRoadsGivesOneValueADayWhicheverCameFirst() throws {
-        let bridgeFirst = try store("a.sqlite")
+        let bridgeFirst = try dir.store("a.sqlite")
         _ = try bridgeFirst.apply(bridgeDay)
         _ = try bridgeFirst.apply(laterExport)
-        let exportFirst = try store("b.sqlite")
+        let exportFirst = try dir.store("b.sqlite")
         _ = try exportFirst.apply(laterExport)
         _ = try exportFirst.apply(bridgeDay)
 
@@ -84,7 +80,7 @@ struct FreshestRoadTests {
     }
 
     @Test func provisionalFollowsTheRoadThatDecides() throws {
-        let s = try store()
+        let s = try dir.store()
         _ = try s.apply(bridgeDay)
         // The bridge read 10 Feb on 10 Feb: its values of 9 and 10 Feb are drafts.
         #expect(try s.days(aggregation: .latest).map(\.provisional) == [true, true])
@@ -108,7 +104,7 @@ struct FreshestRoadTests {
                                                                  hc("bb22", "2026-11-27T06:00:00Z", offset: 3600, 57)],
                                     origin: "Health Connect export")
         let deletion = live("2026-11-29T10:00:00+01:00", previous: nil, next: "t1", deleted: ["AA11"], store: .healthConnect)
-        let a = try store("a.sqlite"), b = try store("b.sqlite")
+        let a = try dir.store("a.sqlite"), b = try dir.store("b.sqlite")
         _ = try a.apply(exportBatch)
         let taken = try a.apply(deletion)
         #expect(taken.deleted == 1)
@@ -134,7 +130,7 @@ struct FreshestRoadTests {
                                     origin: "Health Connect export")
         let update = live("2026-11-29T10:00:00+01:00", previous: nil, next: "t1",
                           [hc("AA11", "2026-11-28T06:00:00Z", offset: 3600, 62)], store: .healthConnect)
-        let a = try store("a.sqlite"), b = try store("b.sqlite")
+        let a = try dir.store("a.sqlite"), b = try dir.store("b.sqlite")
         _ = try a.apply([exportBatch, update])
         _ = try b.apply([update, exportBatch])
         for s in [a, b] {
@@ -154,7 +150,7 @@ struct FreshestRoadTests {
         var one = HeartRateDaySummary(writer: watch, day: day("2026-02-10"), recordKey: "HR-1")
         one.add(bpm: 50, context: .sedentary)
         bridgeBatches[2].heartRate = [one]
-        let a = try store("a.sqlite"), b = try store("b.sqlite")
+        let a = try dir.store("a.sqlite"), b = try dir.store("b.sqlite")
         _ = try a.apply(bridgeBatches + [withHeartRate])
         _ = try b.apply([withHeartRate] + bridgeBatches)
         for s in [a, b] {
@@ -173,7 +169,7 @@ struct FreshestRoadTests {
                          "bridge/watch-draft-replaced.jsonl"].map { try FileImporter.read(path: SourceTree.samples + "/" + $0, options: options) }
         var results: [[String]] = []
         for order in [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]] {
-            let s = try store("order-\(order.map(String.init).joined()).sqlite")
+            let s = try dir.store("order-\(order.map(String.init).joined()).sqlite")
             for i in order { _ = try s.apply(files[i].batches) }
             results.append(try everything(s))
             let watchHistory = try s.revisions().filter { $0.writer.name == "Jane’s Apple Watch" && $0.day == day("2026-03-14") }

@@ -12,10 +12,6 @@ struct PhoneFeedRoadTests {
     let dir: TemporaryDirectory
     init() throws { dir = try TemporaryDirectory() }
 
-    func store(_ name: String = "rhr.sqlite") throws -> HealthDatabase {
-        try HealthDatabase(path: dir.file(name), machineZone: utc)
-    }
-
     /// A Health Auto Export request received at `asOf`.
     func request(_ asOf: String, _ resting: [RestingSample] = [], heartRate: [HeartRateDaySummary] = []) -> SyncBatch {
         SyncBatch(store: .healthKit, stream: "http-phone", asOf: ts(asOf), resting: resting, heartRate: heartRate,
@@ -67,7 +63,7 @@ struct PhoneFeedRoadTests {
     /// A phone posting the same period every 15 minutes: one road, nothing new stored, no change reported; only the
     /// stream's last delivery moves.
     @Test func aRepeatedRequestChangesNothingAndStoresNothingNew() throws {
-        let s = try store()
+        let s = try dir.store()
         let first = try s.apply(request("2026-11-28T22:00:00+01:00", [day27, day28],
                                         heartRate: [heartRate(watch, "2026-11-28", [71, 73])]))
         #expect(first.added == 2 && first.changedDays == [day("2026-11-27"), day("2026-11-28")])
@@ -112,7 +108,7 @@ struct PhoneFeedRoadTests {
         let exportBatch = export("2026-11-28 20:00:00 +0100",
                                  [hk("2026-11-27 00:05:00 +0100", "2026-11-27 23:50:00 +0100", 58)],
                                  heartRate: [heartRate27], watchWriters: [watch.name])
-        let phoneFirst = try store("a.sqlite"), exportFirst = try store("b.sqlite")
+        let phoneFirst = try dir.store("a.sqlite"), exportFirst = try dir.store("b.sqlite")
         _ = try phoneFirst.apply(phone[0])
         _ = try phoneFirst.apply(exportBatch)
         _ = try phoneFirst.apply(phone[1])
@@ -146,7 +142,7 @@ struct PhoneFeedRoadTests {
         let exportBatch = SyncBatch(store: .healthConnect, stream: "health-connect-export", asOf: ts("2026-11-28T12:00:00Z"),
                                     snapshot: .init(), resting: [hc("aa11", "2026-11-27T06:10:00Z", offset: 0, 56)],
                                     origin: "Health Connect export")
-        let s = try store()
+        let s = try dir.store()
         _ = try s.apply(webhook("2026-11-28T06:00:00Z", [record]))
         let repeated = try s.apply(webhook("2026-11-28T06:15:00Z", [record]))
         #expect(repeated.changedDays.isEmpty && repeated.unchanged == 1)
@@ -166,7 +162,7 @@ struct PhoneFeedRoadTests {
     /// Apple replaced the draft: the later request no longer has it. It leaves the road, kept in the history as
     /// replaced by the day's new value; the road stores the new sample and one revision, not a second copy.
     @Test func aValueTheRequestNoLongerCarriesLeavesWithItsHistory() throws {
-        let s = try store()
+        let s = try dir.store()
         let draft = hk("2026-11-28 00:00:00 +0100", "2026-11-28 09:00:00 +0100", 61)
         let final = hk("2026-11-28 00:00:00 +0100", "2026-11-28 21:00:00 +0100", 58)
         _ = try s.apply(request("2026-11-28T09:30:00+01:00", [day27, draft]))
@@ -183,7 +179,7 @@ struct PhoneFeedRoadTests {
     /// A request replaces the days of the writers it carries: one that carries only the scale's value of the 28th (one
     /// source's points, or a window that starts after the watch's estimate) leaves the watch's value of that day.
     @Test func aRequestReplacesOnlyTheWritersDaysItCarries() throws {
-        let s = try store()
+        let s = try dir.store()
         let scale28 = hk("2026-11-28 07:00:00 +0100", "2026-11-28 07:00:00 +0100", 60, writer: scale)
         _ = try s.apply(request("2026-11-28T22:00:00+01:00", [day28, scale28],
                                 heartRate: [heartRate(watch, "2026-11-28", [70]), heartRate(scale, "2026-11-28", [66])]))
@@ -199,7 +195,7 @@ struct PhoneFeedRoadTests {
     /// A repeat is a change when a reader sees the day differently: read two days later the draft is final (R3); read
     /// after another road's word about the day, the phone's decides again (R12).
     @Test func aRepeatThatEndsADraftOrPassesAnotherRoadIsAChange() throws {
-        let s = try store()
+        let s = try dir.store()
         _ = try s.apply(request("2026-11-28T22:00:00+01:00", [day28]))
         #expect(try s.days(aggregation: .latest).map(\.provisional) == [true])
         let sameDay = try s.apply(request("2026-11-28T23:00:00+01:00", [day28]))
@@ -222,7 +218,7 @@ struct PhoneFeedRoadTests {
     /// and counts that a repeated request does not grow. A heart-rate day after the day following the request (a
     /// clock far ahead, R13) does not count as heart rate still arriving.
     @Test func freshnessReadsWhatTheFeedsRoadHolds() throws {
-        let s = try store()
+        let s = try dir.store()
         _ = try s.apply(request("2026-11-26T22:00:00+01:00", [hk("2026-11-26 00:00:00 +0100", "2026-11-26 23:00:00 +0100", 55)],
                                 heartRate: [heartRate(watch, "2026-11-26", [70])]))
         for _ in 0..<2 {
@@ -240,7 +236,7 @@ struct PhoneFeedRoadTests {
 
     /// The freshness queries walk indexes, never a whole table.
     @Test func freshnessQueriesUseIndexes() throws {
-        let s = try store()
+        let s = try dir.store()
         for sql in [StreamFreshnessQuery.roads, StreamFreshnessQuery.newestResting, StreamFreshnessQuery.newestHeartRate,
                     StreamFreshnessQuery.counts] {
             let plan = try s.db.statement("EXPLAIN QUERY PLAN " + sql)

@@ -9,7 +9,7 @@ import Testing
 struct PlausibleTimeTests {
     @Test func implausibleDatesAreKeptFlaggedAndLeftOutOfEveryAggregate() throws {
         let dir = try TemporaryDirectory()
-        let store = try HealthDatabase(path: dir.file("rhr.sqlite"), machineZone: utc)
+        let store = try dir.store()
         var batch = live("2026-03-14T08:00:00+01:00", previous: nil, next: "a1", [
             hk("2026-03-13T00:05:00+01:00", "2026-03-13T23:40:00+01:00", 57, uuid: "GOOD"),
             hk("0001-01-01T00:00:00+00:00", "0001-01-01T12:00:00+00:00", 50, uuid: "YEAR1"),
