@@ -86,7 +86,7 @@ enum SummaryCommand {
                 guard let v = byKey["\(d) \(w.key)"] else { row.append(""); continue }
                 let flags = Self.flags(v)
                 usedFlags.formUnion(flags)
-                if v.provisional, let read = v.asOf?.text(thisYear: thisYear), !provisionalReads.contains(read) { provisionalReads.append(read) }
+                if v.provisional, let read = v.asOf?.at(store.machineZone).text(thisYear: thisYear), !provisionalReads.contains(read) { provisionalReads.append(read) }
                 row.append((v.bpmText.isEmpty ? "–" : v.bpmText) + (flags.isEmpty ? "" : " " + flags))
             }
             rows.append(row)
@@ -102,7 +102,7 @@ enum SummaryCommand {
         if !shownRevisions.isEmpty {
             lines.append("")
             lines.append("revisions (values deleted or replaced, kept for the record):")
-            for r in shownRevisions { lines.append("  \(r.day) \(shortName(r.writer)): \(r.text(thisYear: thisYear))") }
+            for r in shownRevisions { lines.append("  \(r.day) \(shortName(r.writer)): \(r.text(thisYear: thisYear, zone: store.machineZone))") }
         }
         lines.append("")
         for w in writers { lines.append("\(shortName(w)): \(w.provenance)") }

@@ -1,3 +1,4 @@
+import Foundation
 /// Why a value left the trend (R4, R12).
 public enum RevisionReason: String, Sendable, Hashable, CaseIterable {
     /// The platform said it was deleted (an anchored HealthKit batch, a Health Connect changes batch).
@@ -54,10 +55,12 @@ public struct RevisionEntry: Sendable, Hashable {
     }
 
     /// "draft 61 → 59 (bridge-iphone, 14 Mar 12:15)"; "58, deleted (iphone, 12 Mar 23:51)"; "57, not in the newer
-    /// export (Apple Health export, 19 Jul 2019 10:36)": the year written when it is not `thisYear`.
-    public func text(thisYear: Int) -> String {
+    /// export (Apple Health export, 19 Jul 2019 10:36)": the year written when it is not `thisYear`; the time in
+    /// `zone` (the machine's clock, as the dashboard and the summary show every moment something was read), else
+    /// at the offset the road wrote.
+    public func text(thisYear: Int, zone: TimeZone? = nil) -> String {
         let old = (wasProvisional ? "draft " : "") + (oldBPM.map { RestingValue.format($0) } ?? "\(oldValue) \(unit)")
-        let when = at.text(thisYear: thisYear)
+        let when = (zone.map(at.at) ?? at).text(thisYear: thisYear)
         let place = origin.isEmpty ? when : "\(origin), \(when)"
         if let replacedByBPM { return "\(old) → \(RestingValue.format(replacedByBPM)) (\(place))" }
         switch reason {

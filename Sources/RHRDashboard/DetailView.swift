@@ -63,7 +63,7 @@ enum DetailView {
             for s in samples[start..<end] {
                 var sampleItems = items(s, writer: w, machineZone: index.data.machineZone, thisYear: thisYear, glyphs: g)
                 if let deciding, s.road != deciding {
-                    let when = deciding.asOf.map { " as of \(DayText.moment($0, thisYear: thisYear))" } ?? ""
+                    let when = deciding.asOf.map { " as of \(DayText.moment($0.at(index.data.machineZone), thisYear: thisYear))" } ?? ""
                     sampleItems.append([Span("superseded: \(deciding.stream)\(when) decides this day (\(s.stream))", .muted)])
                 }
                 out += Flow.lines(sampleItems, width: width, gap: 2, indent: 5, firstIndent: 3, ellipsis: g.ellipsis)
@@ -100,7 +100,7 @@ enum DetailView {
                 let w = index.writers.firstIndex(of: r.writer)
                 var spans = [Span("   ")]
                 if let w { spans.append(Span(String(g.series(w)) + " ", .series(w))) }
-                spans.append(Span(g.text("\(g.shortName(r.writer)): \(r.text(thisYear: thisYear))")))
+                spans.append(Span(g.text("\(g.shortName(r.writer)): \(r.text(thisYear: thisYear, zone: index.data.machineZone))")))
                 out.append(StyledLine(spans))
             }
         }
@@ -143,7 +143,8 @@ enum DetailView {
             items.append([Span("modified \(moment(modified, offset: offset, thisYear: thisYear))", .muted)])
         }
         if s.provisional {
-            let read = s.asOf.map { ", read \(DayText.moment($0, thisYear: thisYear))" } ?? ""
+            // When it was read is rhr's moment, in the machine's clock; the sample's own times above keep its offset.
+            let read = s.asOf.map { ", read \(DayText.moment($0.at(machineZone), thisYear: thisYear))" } ?? ""
             // The writer's own hollow glyph, as the chart draws this value.
             items.append([Span(String(g.provisional(w)), .series(w)), Span(" provisional\(read)")])
         }

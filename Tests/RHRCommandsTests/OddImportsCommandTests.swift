@@ -106,11 +106,12 @@ struct OddImportsCommandTests {
             #expect(rhr.run(["import", InProcessRHR.sample(file)]).status == 0)
         }
         let summary = rhr.run(["summary", "--aggregate", "mean"]).stdout
+        // When each road read the value, in the machine's clock (UTC here; the roads wrote +01:00).
         #expect(summary.contains("""
-              2026-03-14 HK Jane’s Apple Watch: draft 61 → 59 (watch-draft-replaced.jsonl, 14 Mar 12:15)
-              2026-03-14 HK Jane’s Apple Watch: draft 59 → 58 (watch-draft-replaced.jsonl, 14 Mar 23:58)
-              2026-03-14 HK Jane’s Apple Watch: draft 58 → 57 (watch-draft-replaced.jsonl, 15 Mar 07:35)
-              2026-03-14 HK Jane’s Apple Watch: draft 57 → 58 (Apple Health export, 17 Mar 21:10)
+              2026-03-14 HK Jane’s Apple Watch: draft 61 → 59 (watch-draft-replaced.jsonl, 14 Mar 11:15)
+              2026-03-14 HK Jane’s Apple Watch: draft 59 → 58 (watch-draft-replaced.jsonl, 14 Mar 22:58)
+              2026-03-14 HK Jane’s Apple Watch: draft 58 → 57 (watch-draft-replaced.jsonl, 15 Mar 06:35)
+              2026-03-14 HK Jane’s Apple Watch: draft 57 → 58 (Apple Health export, 17 Mar 20:10)
             """), "\(summary)")
         // One value a day, the export's, final: never the mean of a draft and its replacement.
         #expect(summary.contains("2026-03-14  58.0 "), "\(summary)")

@@ -123,6 +123,15 @@ struct RenderTests {
         #expect(text.contains("◇ provisional, read 12 Mar 21:00"), "the watch's own hollow glyph, as in the chart")
         // Health Connect: the instant, recording method and last modification.
         #expect(text.contains("06:12 +01:00  56 count/min  Oura Ring (ring)  automatically recorded  modified 12 Mar 06:20"))
+
+        // On a machine at UTC the sample keeps its own offset and times; when it was read is rhr's moment, in
+        // the machine's clock, as the header's "as of".
+        var data = Fixture.standard()
+        data.machineZone = TimeZone(identifier: "UTC")!
+        let utc = Fixture.screen(Fixture.state(data, size: TerminalSize(width: 200, height: 60))).joined(separator: "\n")
+        #expect(utc.contains("00:03–23:48 +01:00  58 count/min  Apple Inc. Watch  created 13 Mar 00:12"))
+        #expect(utc.contains("◇ provisional, read 12 Mar 20:00"), "\(utc)")
+        #expect(utc.contains("HealthKit as of 12 Mar 20:00"))
         #expect(text.contains("written by Oura (Health Connect)  com.ouraring.oura"))
         #expect(text.contains("HealthKit · Jane’s Apple Watch: sedentary lowest 52, median 61 bpm of 5 sedentary"))
         // Three legend rows at this height: writers, then markers.

@@ -35,15 +35,16 @@ struct DetailPaneHistoryTests {
         for _ in 0..<3 { _ = DashboardUpdate.update(&state, .key(.left)) }
         #expect(state.cursor == day("2026-03-14"))
         let text = screen(state)
-        for line in ["Jane’s Apple Watch: draft 61 → 59 (watch-draft-replaced.jsonl, 14 Mar 12:15)",
-                     "Jane’s Apple Watch: draft 59 → 58 (watch-draft-replaced.jsonl, 14 Mar 23:58)",
-                     "Jane’s Apple Watch: draft 58 → 57 (watch-draft-replaced.jsonl, 15 Mar 07:35)",
-                     "Jane’s Apple Watch: draft 57 → 58 (Apple Health export, 17 Mar 21:10)"] {
+        // When each road read the value, in the machine's clock (UTC here; the roads wrote +01:00).
+        for line in ["Jane’s Apple Watch: draft 61 → 59 (watch-draft-replaced.jsonl, 14 Mar 11:15)",
+                     "Jane’s Apple Watch: draft 59 → 58 (watch-draft-replaced.jsonl, 14 Mar 22:58)",
+                     "Jane’s Apple Watch: draft 58 → 57 (watch-draft-replaced.jsonl, 15 Mar 06:35)",
+                     "Jane’s Apple Watch: draft 57 → 58 (Apple Health export, 17 Mar 20:10)"] {
             #expect(text.contains(line), "\(line)")
         }
         #expect(!text.contains("58 → 58"))
         // The bridge's and Health Auto Export's copies are listed, marked as standing aside for the export.
-        #expect(text.contains("superseded: apple-health-export as of 17 Mar 21:10 decides this day (bridge-iphone)"), "\(text)")
+        #expect(text.contains("superseded: apple-health-export as of 17 Mar 20:10 decides this day (bridge-iphone)"), "\(text)")
     }
 
     @Test func anImplausiblyDatedSampleIsShownButKeptOutOfTheChartsRange() throws {
