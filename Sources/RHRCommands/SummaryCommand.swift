@@ -49,6 +49,7 @@ enum SummaryCommand {
             lines.append("No data yet.")
             lines.append("Import an export:  rhr import export.zip   (Apple Health, Health Connect, Health Auto Export)")
             lines.append("Or send batches:   rhr push batches.jsonl  (to a running rhr daemon)")
+            lines.append("Or phones post:    rhr daemon --http ADDR:PORT  (docs/phone-feeds.md: Health Auto Export, HC Webhook)")
             lines.append(wellness)
             return lines.joined(separator: "\n") + "\n"
         case .noRestingWriter(let stores):

@@ -41,6 +41,8 @@ enum EmptyStateView {
             command("rhr import \"Health Connect.zip\"", "a Health Connect export")
             command("rhr import export.json", "a Health Auto Export JSON file")
             command("rhr daemon", "then let a phone bridge push sync batches as they happen")
+            command("rhr daemon --http ADDR:PORT", "or let phones post Health Auto Export or HC Webhook to it "
+                    + "(docs/phone-feeds.md)")
             command("rhr demo", "look around with the bundled samples")
         case .noHeartData(let imported):
             paragraph("No heart data in what was imported.", .title)

@@ -151,6 +151,10 @@ struct CommandLineTests {
         let empty = try rhr.run(["summary"])
         #expect(empty.status == 0)
         #expect(empty.stdout.contains("No data yet."))
+        // Every way in: exports, a bridge, phones over HTTP.
+        for way in ["rhr import export.zip", "rhr push batches.jsonl", "rhr daemon --http ADDR:PORT"] {
+            #expect(empty.stdout.contains(way), "\(way)")
+        }
         try rhr.imported(["import"] + sampleBatches)
         let summary = try rhr.run(["summary"])
         // The export's 22:30 +01:00 in the machine's clock (UTC here).

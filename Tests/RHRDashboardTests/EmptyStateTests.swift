@@ -26,8 +26,10 @@ struct EmptyStateTests {
             "    rhr import export.json            a Health Auto Export JSON file            ",
             "    rhr daemon                        then let a phone bridge push sync         ",
             "                                      batches as they happen                    ",
+            "    rhr daemon --http ADDR:PORT       or let phones post Health Auto Export or  ",
+            "                                      HC Webhook to it (docs/phone-feeds.md)    ",
             "    rhr demo                          look around with the bundled samples      ",
-        ] + Array(repeating: String(repeating: " ", count: 80), count: 7) + [
+        ] + Array(repeating: String(repeating: " ", count: 80), count: 5) + [
             " r reload  ? help  q quit                                                       ",
         ]
         #expect(lines == expected)
@@ -48,9 +50,9 @@ struct EmptyStateTests {
             "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm            ",
             "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm         ",
             "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbmmmmmmmmmmmmmmmmmmmmmm                    ",
+            "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm  ",
+            "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm    ",
             "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm      ",
-            "                                                                                ",
-            "                                                                                ",
             "                                                                                ",
             "                                                                                ",
             "                                                                                ",
