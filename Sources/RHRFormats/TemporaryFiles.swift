@@ -1,5 +1,6 @@
 import CTemporaryFiles
 import Foundation
+import Synchronization
 
 /// The temporary copies of health data rhr makes: each lives in a `ScratchDirectory`, which is removed when it is
 /// done with, and also when the process is ended by a signal half way (docs/design.md section 8).
@@ -19,6 +20,31 @@ public enum TemporaryFiles {
 
     /// Where scratch directories go: `$TMPDIR`, else /tmp.
     public static var defaultRoot: String { FileManager.default.temporaryDirectory.path }
+
+    /// Removes the scratch directories in `root` whose owner is gone: an rhr killed outright (SIGKILL, the
+    /// kernel's OOM killer) ran no handler, so its copy of health data stays until the next rhr comes here. A
+    /// directory's owner holds a lock on its `.owner` file for as long as it lives, and the kernel lets go of
+    /// that lock when the process dies however it dies (in any PID namespace that shares the directory): a lock
+    /// this process can take on an `.owner` its owner had written to belongs to nobody. Directories of other
+    /// users, without an `.owner` yet, or behind a link are passed over.
+    public static func removeAbandoned(in root: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: root) else { return }
+        for name in names where name.hasPrefix("rhr-") {
+            let directory = (root.hasSuffix("/") ? String(root.dropLast()) : root) + "/" + name
+            var info = stat()
+            guard lstat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid() else { continue }
+            let fd = open(directory + "/" + ScratchDirectory.ownerFile, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            var owner = stat()
+            // An empty `.owner` is one whose maker may not hold its lock yet.
+            guard fstat(fd, &owner) == 0, owner.st_size > 0, flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+    }
+
+    /// The roots this process has already swept: once each is enough.
+    fileprivate static let swept = Mutex<Set<String>>([])
 }
 
 /// A fresh directory only its owner can enter, for files named up front, registered with `TemporaryFiles` before
@@ -27,6 +53,9 @@ public final class ScratchDirectory {
     public let path: String
     private let names: [String]
     private var entry: Int32
+    /// Locked (flock) from just after the directory is made until it is removed: see `removeAbandoned`.
+    static let ownerFile = ".owner"
+    private var ownerLock: Int32 = -1
 
     /// Why a scratch directory could not be made, in words.
     public struct Failure: Error, CustomStringConvertible {
@@ -37,18 +66,30 @@ public final class ScratchDirectory {
     /// (`-wal`, `-shm`, `-journal`) are registered too, since opening a database may make them.
     public init(root: String = TemporaryFiles.defaultRoot, purpose: String, files names: [String]) throws(Failure) {
         self.names = names.flatMap(ScratchDirectory.withCompanions)
+        if TemporaryFiles.swept.withLock({ $0.insert(root).inserted }) { TemporaryFiles.removeAbandoned(in: root) }
         let base = (root.hasSuffix("/") ? String(root.dropLast()) : root) + "/rhr-\(purpose)-\(getpid())-"
         let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         for _ in 0..<100 {
             let candidate = base + String((0..<6).map { _ in alphabet.randomElement()! })
             let files = self.names.map { candidate + "/" + $0 }
-            let registered = ScratchDirectory.register(files + [candidate])
+            let registered = ScratchDirectory.register(files + [candidate + "/" + Self.ownerFile, candidate])
             guard registered >= 0 else { throw Failure(description: "too many temporary files at once") }
             if mkdir(candidate, 0o700) == 0 {
                 path = candidate
                 entry = registered
                 // The umask may only narrow the mode; make it exactly the owner's.
                 chmod(candidate, 0o700)
+                // Locked first, written second: a sweeper takes only an `.owner` with something in it.
+                let lock = open(candidate + "/" + Self.ownerFile, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+                guard lock >= 0, flock(lock, LOCK_EX) == 0 else {
+                    let code = errno
+                    if lock >= 0 { close(lock) }
+                    remove()
+                    throw Failure(description: "cannot lock a private temporary directory in \(root): \(String(cString: strerror(code)))")
+                }
+                ownerLock = lock
+                let pid = Array("\(getpid())\n".utf8)
+                _ = pid.withUnsafeBytes { write(lock, $0.baseAddress, $0.count) }
                 return
             }
             let code = errno
@@ -89,6 +130,9 @@ public final class ScratchDirectory {
         try? FileManager.default.removeItem(atPath: path)
         rhr_temporary_unregister(entry)
         entry = -1
+        // Let go of the lock only once the files are gone, so no sweeper races the removal.
+        if ownerLock >= 0 { close(ownerLock) }
+        ownerLock = -1
     }
 
     private static func register(_ paths: [String]) -> Int32 {

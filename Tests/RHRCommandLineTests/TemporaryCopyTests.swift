@@ -50,6 +50,24 @@ struct TemporaryCopyTests {
         #expect(sandbox.tmp.entries().isEmpty, "left behind: \(sandbox.tmp.entries())")
     }
 
+    @Test("SIGKILL (or the OOM killer) leaves the copy behind, and the next rhr to make a copy removes it")
+    func killedOutright() throws {
+        let export = try bigExport()
+        let process = try Subprocess.start(try SourceTree.builtProduct("rhr"), ["import", export], environment: sandbox.environment,
+                                           directory: sandbox.rhr.home, stderrFile: sandbox.rhr.directory.file("import.log"))
+        try freezeWhileCopying(process)
+        process.signal(SIGKILL)
+        #expect(process.waitForExit())
+        #expect(process.termination == .signalled(SIGKILL))
+        let left = sandbox.tmp.entries()
+        #expect(left.count == 1 && left[0].hasPrefix("rhr-health-connect-"), "\(left)")
+        // The next import that makes a copy of its own (the sample Health Connect export) sweeps first.
+        let next = try Subprocess.run(try SourceTree.builtProduct("rhr"), ["import", SourceTree.samples + "/health-connect/Health Connect.zip"],
+                                      environment: sandbox.environment, directory: sandbox.rhr.home)
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(sandbox.tmp.entries().isEmpty, "left behind: \(sandbox.tmp.entries())")
+    }
+
     @Test("an import that finishes or fails leaves nothing behind either; RHR_TEMP_LIMIT bounds the copy")
     func ordinaryEnds() throws {
         let export = try bigExport()
