@@ -32,10 +32,3 @@ public struct Road: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     public var description: String { "\(stream)\(snapshot ? " snapshot" : "") as of \(asOf?.iso8601 ?? "never")" }
 }
-
-public enum FreshestRoadRule {
-    /// The road that decides among `roads` (those holding a sample of one writer's day): the freshest.
-    public static func deciding<Roads: Sequence>(_ roads: Roads) -> Road? where Roads.Element == Road {
-        roads.max()
-    }
-}

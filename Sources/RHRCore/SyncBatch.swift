@@ -30,11 +30,6 @@ public struct SyncBatch: Sendable, Hashable {
             self.coversResting = coversResting
             self.coversHeartRate = coversHeartRate
         }
-
-        /// Whether an instant is in the period.
-        public func covers(_ epochSeconds: Double) -> Bool {
-            (from.map { epochSeconds >= $0.epochSeconds } ?? true) && (to.map { epochSeconds <= $0.epochSeconds } ?? true)
-        }
     }
 
     /// How a phone feed's request speaks (docs/design.md section 4b, R12). Its stream's live road knows each day as

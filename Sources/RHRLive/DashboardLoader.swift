@@ -13,14 +13,16 @@ public enum DashboardLoader {
     /// Everything, at the revision it was read at.
     public static func load(_ database: HealthDatabase, source: String) throws(StoreError) -> DashboardData {
         try database.read { tx throws(StoreError) in
-            DashboardData(samples: try tx.samples(),
-                          revisions: try tx.revisions(),
-                          heartRateDays: try tx.heartRateDays(),
-                          contents: try tx.contents(),
-                          streams: try tx.streams(),
-                          revision: try tx.revision(),
-                          source: source,
-                          machineZone: database.machineZone)
+            let samples = try tx.samples(), heartRateDays = try tx.heartRateDays()
+            // Tallied from what was just read (the same as `tx.contents()`, which would read it all again).
+            return DashboardData(samples: samples,
+                                 revisions: try tx.revisions(),
+                                 heartRateDays: heartRateDays,
+                                 contents: StoreContents.tally(samples: samples, heartRate: heartRateDays),
+                                 streams: try tx.streams(),
+                                 revision: try tx.revision(),
+                                 source: source,
+                                 machineZone: database.machineZone)
         }
     }
 

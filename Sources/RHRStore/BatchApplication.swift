@@ -227,14 +227,14 @@ struct BatchApplication {
                 .bind(.integer(stream.id), .text(next)).run()
         }
         try db.statement("""
-            UPDATE stream SET cursor = ?, as_of = ?, as_of_offset = ?, as_of_day = ?,
+            UPDATE stream SET cursor = ?, as_of = ?, as_of_offset = ?,
                 origin = CASE WHEN ? THEN ? ELSE origin END,
                 permissions = coalesce(?, permissions),
                 revision = CASE WHEN ? THEN ? ELSE revision END
             WHERE id = ?
             """)
             .bind(.string(cursor), .real(asOf.epochSeconds), .integer(Int64(asOf.offsetSeconds)),
-                  .integer(Int64(asOf.localDay.daysSinceEpoch)), .bool(fresher), .text(origin),
+                  .bool(fresher), .text(origin),
                   .string(permissions), .bool(revisionChanged), .integer(revision), .integer(stream.id))
             .run()
     }
@@ -357,7 +357,7 @@ struct BatchApplication {
         let all = facts.storeHasSamples ? try copies(of: row.identity) : []
         touch(row.identity, all)
         // A deletion of its UUID seen before it arrived takes its identity too, on every road (R4).
-        if let uuid = row.uuid, uuid != row.identity, let deletion = try tombstone(uuid) {
+        if facts.storeHasTombstones, let uuid = row.uuid, uuid != row.identity, let deletion = try tombstone(uuid) {
             try recordTombstone(row.identity, at: deletion.at, offset: deletion.offset, origin: deletion.origin)
         }
         // A newer snapshot of this stream holds the same value for it: this older export's copy adds nothing, to the

@@ -80,7 +80,10 @@ extension StoreSnapshot {
     /// The counts are of what the stream's roads hold now: resting copies no deletion or newer snapshot of the stream
     /// took, and the heart-rate samples of its summaries (a phone feed's repeated request counts once).
     public func deliveries(stream name: String) throws(StoreError) -> [StreamDeliveries] {
-        let states = try streams().filter { $0.stream == name }
+        // Only this stream's newest days are looked up, not every feed's.
+        var named = try loadStreams().filter { $0.value.stream == name }
+        try addNewestDays(&named)
+        let states = named.values.sorted { $0.store < $1.store }
         let select = try db.statement(StreamFreshnessQuery.counts)
         var result: [StreamDeliveries] = []
         for state in states {
