@@ -38,7 +38,7 @@ enum BashCompletion {
             "    if [[ $cur == -* ]]; then",
             "        case $command in",
         ]
-        for scope in CompletionScript.scopes(table) {
+        for scope in table.everyCommand {
             let names = (scope.options + table.globalOptions).flatMap { option in
                 ["--\(option.name)"] + (option.short.map { ["-\($0)"] } ?? [])
             }

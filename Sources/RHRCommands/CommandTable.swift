@@ -34,6 +34,9 @@ struct CommandTable: Sendable {
             .flag("version", "show the version", short: "V"),
         ])
 
+    /// The dashboard and every command, in the order help lists them.
+    var everyCommand: [Command] { [defaultCommand] + commands }
+
     /// The command named `name`; nil names the dashboard.
     func command(_ name: String?) -> Command? {
         guard let name else { return defaultCommand }
@@ -49,7 +52,7 @@ struct CommandTable: Sendable {
     /// Every option any command takes, each name once, in the order the help shows them (the global ones last).
     var everyOption: [OptionSpec] {
         var seen = Set<String>()
-        return ([defaultCommand] + commands).flatMap(\.options).filter { seen.insert($0.name).inserted }
+        return everyCommand.flatMap(\.options).filter { seen.insert($0.name).inserted }
             + globalOptions.filter { seen.insert($0.name).inserted }
     }
 

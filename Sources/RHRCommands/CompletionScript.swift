@@ -1,8 +1,5 @@
 /// What the three completion scripts share: the command table read the way a shell needs it.
 enum CompletionScript {
-    /// The dashboard and every command, each with the options it takes besides the global ones.
-    static func scopes(_ table: CommandTable) -> [Command] { [table.defaultCommand] + table.commands }
-
     /// The options that take a value, by name: a script skips an option's value when it looks for the command.
     static func valueOptions(_ table: CommandTable) -> [OptionSpec] {
         table.everyOption.filter { $0.valueName != nil }

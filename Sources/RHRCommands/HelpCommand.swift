@@ -10,7 +10,7 @@ enum HelpCommand {
             invocation.output.write(HelpText.general(table))
             return 0
         }
-        guard let command = table.commands.first(where: { $0.name == name }) else { throw table.unknownCommand(name) }
+        guard let command = table.command(name) else { throw table.unknownCommand(name) }
         invocation.output.write(HelpText.command(command, table: table))
         return 0
     }

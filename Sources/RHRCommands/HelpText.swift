@@ -8,7 +8,7 @@ enum HelpText {
             "",
             "usage:",
         ]
-        let entries = ([table.defaultCommand] + table.commands).map { ($0.usage, $0.summary) }
+        let entries = table.everyCommand.map { ($0.usage, $0.summary) }
         let width = min(44, entries.map(\.0.count).max() ?? 0)
         for (usage, summary) in entries {
             if usage.count > width {

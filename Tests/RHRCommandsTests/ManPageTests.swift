@@ -85,7 +85,7 @@ struct ManPageTests {
         let commands = Self.subsections(try Self.section("COMMANDS", in: text)).map(\.title)
         #expect(commands == listed)
         let synopsis = Self.collapsed(try Self.section("SYNOPSIS", in: text))
-        for command in [Self.table.defaultCommand] + Self.table.commands {
+        for command in Self.table.everyCommand {
             #expect(synopsis.contains(command.usage), "SYNOPSIS lacks \(command.usage)")
         }
     }
@@ -93,7 +93,7 @@ struct ManPageTests {
     @Test func describesEveryOptionUnderItsCommand() throws {
         let text = try Self.rendered()
         let described = Self.subsections(try Self.section("COMMANDS", in: text))
-        for command in [Self.table.defaultCommand] + Self.table.commands {
+        for command in Self.table.everyCommand {
             let body = Self.collapsed(try #require(described.first { $0.title == command.prefix }, "\(command.prefix)").body)
             for option in command.options {
                 #expect(body.contains(option.spelled), "\(command.prefix): \(option.spelled)")
