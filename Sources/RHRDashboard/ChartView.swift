@@ -30,9 +30,6 @@ enum ChartView {
         var color: Bool
     }
 
-    /// The chart's layer for the context series: under every writer.
-    static let contextLayer = 1000
-
     static func draw(_ model: Model, in layout: ChartLayout, glyphs: Glyphs, on buffer: inout ScreenBuffer) {
         let window = model.window
         let series = model.series
@@ -366,10 +363,10 @@ enum ChartView {
     static func legend(_ model: Model, in rect: Rect, glyphs g: Glyphs) -> ChartLegend {
         let full = ChartLegend(writers: model.writers, markers: markers(model, glyphs: g, short: false), in: rect, glyphs: g)
         let shown = full.entries.filter { $0.writer == nil }.count
-        let wanted = markers(model, glyphs: g, short: true).count
+        let short = markers(model, glyphs: g, short: true)
         // Short forms when the long ones leave some out.
-        if shown < wanted {
-            return ChartLegend(writers: model.writers, markers: markers(model, glyphs: g, short: true), in: rect, glyphs: g)
+        if shown < short.count {
+            return ChartLegend(writers: model.writers, markers: short, in: rect, glyphs: g)
         }
         return full
     }

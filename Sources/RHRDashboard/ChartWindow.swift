@@ -20,12 +20,13 @@ struct ChartWindow: Equatable {
 
     /// At the plot width the state's own size gives (the frame's layout, so the two never disagree).
     init(_ state: DashboardState) {
-        self.init(state, width: DashboardLayout(state).chart.plot.width, previousStart: state.windowStart)
+        self.init(state, previousStart: state.windowStart)
     }
 
-    /// At the state's plot width, scrolled from `previousStart` (nil: the cursor at the right edge).
+    /// At the state's plot width, scrolled from `previousStart` (nil: the cursor at the right edge). The notices
+    /// take rows, never columns: the layout is asked without them, so a key press does not word them all.
     init(_ state: DashboardState, previousStart: Int?) {
-        self.init(state, width: DashboardLayout(state).chart.plot.width, previousStart: previousStart)
+        self.init(state, width: DashboardLayout(state, noticeCount: 0).chart.plot.width, previousStart: previousStart)
     }
 
     init(_ state: DashboardState, width: Int, previousStart: Int?) {
