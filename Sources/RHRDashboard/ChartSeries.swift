@@ -47,6 +47,10 @@ struct ChartSeries {
     var changedBuckets: Set<Int> = []
     /// The lowest and highest value drawn (points, whiskers when shown, means, band, context).
     var range: (min: Double, max: Double)?
+    /// Each writer's line is its 7-day mean (`Line.mean`), the daily values dots.
+    private(set) var showsMean = false
+    /// Whiskers are drawn: asked for, and at week or month zoom (a day has no spread).
+    private(set) var whiskers = false
 
     var hasContext: Bool { context.contains { !$0.isEmpty } }
     var isEmpty: Bool { lines.allSatisfy(\.points.isEmpty) && !hasContext }
@@ -66,7 +70,8 @@ struct ChartSeries {
         let zoom = window.zoom
         let from = window.firstDay, to = window.lastDay
         for day in o.changedDays where day >= from && day <= to { changedBuckets.insert(zoom.bucket(of: day)) }
-        let whiskers = o.showWhiskers && zoom != .day
+        whiskers = o.showWhiskers && zoom != .day
+        showsMean = o.showMean
 
         var buckets = BucketCursor(zoom)
         for w in index.writers.indices where !o.hidden.contains(index.writers[w].key) {
@@ -94,18 +99,13 @@ struct ChartSeries {
         if let w = o.bandWriter, index.writers.indices.contains(w) {
             bandWriter = w
             let daily = UsualRange.series(index.values(writer: w, aggregation: o.aggregation), from: from, to: to)
-            var start = 0
-            while start < daily.count {
-                let bucket = buckets.bucket(of: daily[start].day)
-                var end = start
-                while end < daily.count && buckets.bucket(of: daily[end].day) == bucket { end += 1 }
-                var medians = daily[start..<end].map(\.median), lowers = daily[start..<end].map(\.lower),
-                    uppers = daily[start..<end].map(\.upper)
-                let point = BandPoint(bucket: bucket, median: Self.median(&medians), lower: Self.median(&lowers),
-                                      upper: Self.median(&uppers))
-                band.append(point)
-                include(point.lower, point.upper)
-                start = end
+            // Each edge bucketed as a line is: the median of its days.
+            func edge(_ value: KeyPath<UsualRange.Day, Double>) -> [Point] {
+                Self.buckets(daily.map { ($0.day, $0[keyPath: value], false) }, zoom: zoom)
+            }
+            for (m, (l, u)) in zip(edge(\.median), zip(edge(\.lower), edge(\.upper))) {
+                band.append(BandPoint(bucket: m.bucket, median: m.bpm, lower: l.bpm, upper: u.bpm))
+                include(l.bpm, u.bpm)
             }
         }
 

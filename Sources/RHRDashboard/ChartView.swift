@@ -24,8 +24,6 @@ enum ChartView {
         var contextWriterNames: [String]
         /// There are resting values, but every writer is hidden.
         var allHidden: Bool
-        var showMean: Bool
-        var showWhiskers: Bool
         /// Colour is on: the usual range is a shaded background; without colour, its edges are drawn.
         var color: Bool
     }
@@ -106,7 +104,7 @@ enum ChartView {
     static func drawPlot(_ model: Model, scale: YScale, in plot: Rect, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {
         let window = model.window
         let series = model.series
-        let whiskers = model.showWhiskers && window.zoom != .day
+        let whiskers = model.series.whiskers
         func dot(_ bucket: Int, _ bpm: Double) -> (x: Int, y: Int) { (window.pointDot(ofBucket: bucket), scale.dot(of: bpm)) }
         func cellRect(_ bucket: Int, from top: Int, to bottom: Int) -> Rect {
             Rect(x: plot.x + window.cell(ofBucket: bucket), y: plot.y + top, width: window.cellsPerBucket,
@@ -135,8 +133,8 @@ enum ChartView {
             var canvas = BrailleCanvas(width: plot.width, height: plot.height)
             for line in series.lines {
                 let w = line.writer
-                let drawn = model.showMean ? line.mean : line.points
-                if model.showMean {
+                let drawn = model.series.showsMean ? line.mean : line.points
+                if model.series.showsMean {
                     for p in line.points { let d = dot(p.bucket, p.bpm); canvas.set(d.x, d.y, layer: w) }
                 }
                 for (a, b) in zip(drawn, drawn.dropFirst()) where b.bucket == a.bucket + 1 {
@@ -165,7 +163,7 @@ enum ChartView {
         let sparse = !g.unicode || window.cellsPerBucket >= 3
         for line in series.lines.reversed() {
             let w = line.writer
-            let drawn = model.showMean ? line.mean : line.points
+            let drawn = model.series.showsMean ? line.mean : line.points
             var marked: [(bucket: Int, bpm: Double, provisional: Bool)] = []
             for (i, p) in drawn.enumerated() {
                 let isolated = (i == 0 || drawn[i - 1].bucket != p.bucket - 1)
@@ -336,7 +334,7 @@ enum ChartView {
         if !series.changedBuckets.isEmpty {
             markers.append([Span(String(g.changed), .title), Span(" just changed")])
         }
-        if model.showMean {
+        if model.series.showsMean {
             markers.append([Span(short ? "lines: 7-day mean" : "lines: 7-day mean, dots: daily values")])
         }
         if let w = series.bandWriter {
@@ -350,7 +348,7 @@ enum ChartView {
                                              : " usual range of \(name): middle half of its last 28 days")])
             }
         }
-        if model.showWhiskers && model.window.zoom != .day {
+        if model.series.whiskers {
             markers.append([Span(g.unicode ? "⡇" : "|", .muted), Span(" lowest to highest day")])
         }
         if series.hasContext {

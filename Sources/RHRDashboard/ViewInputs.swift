@@ -64,8 +64,6 @@ extension ChartView.Model {
                   writers: ChartLegend.writers(state, glyphs: glyphs),
                   contextWriterNames: index.contextWriters.map(glyphs.shortName),
                   allHidden: index.hasResting && index.writers.allSatisfy { !state.isVisible($0) },
-                  showMean: state.showMean,
-                  showWhiskers: state.showWhiskers,
                   color: state.capabilities.color)
     }
 }
