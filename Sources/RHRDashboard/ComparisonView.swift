@@ -27,11 +27,12 @@ enum ComparisonView {
         let series = index.writers.indices.map { index.values(writer: $0, aggregation: aggregation) }
         for a in series.indices {
             for b in series.indices where b > a {
-                if let c = WriterComparison.compare(series[a], series[b], first: a, second: b) {
+                // One walk over both writers' days serves either answer.
+                let walk = WriterComparison.Walk(series[a], series[b])
+                if let c = WriterComparison(walk, first: a, second: b) {
                     pairs.compared.append(c)
-                } else {
-                    let days = WriterComparison.sharedDays(series[a], series[b])
-                    if days > 0 { pairs.tooFew.append((a, b, days)) }
+                } else if !walk.differences.isEmpty {
+                    pairs.tooFew.append((a, b, walk.differences.count))
                 }
             }
         }
