@@ -13,11 +13,7 @@ struct DashboardHabitsEndToEndTests {
 
     @Test("The mouse: a click on a legend entry hides that writer, a click on a day moves there, the wheel scrolls")
     func mouse() throws {
-        let dir = try TemporaryDirectory()
-        let store = dir.path + "/rhr.sqlite"
-        try StoreFixture.resting(at: store)
-        let tmux = try Tmux(width: 100, height: 30,
-                            command: try Binary.dashboard("--store '\(store)'", settings: dir))
+        let tmux = try dashboardOnRestingStore()
         defer { tmux.kill() }
         let screen = try tmux.waitFor("Health Connect: 1 ● Oura  HealthKit: 2 ◆ Jane’s Apple Watch")
         let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
