@@ -14,6 +14,8 @@ public struct DaemonConfiguration: Sendable {
     public var watchDirectories: [String] = []
     /// Seconds between two looks at the watched directories.
     public var watchInterval: Double = 0.5
+    /// The most one temporary copy of a watched file may hold (`RHR_TEMP_LIMIT`, docs/design.md section 8).
+    public var temporaryCopyLimit = TemporaryCopyLimit.defaultBytes
     /// Events that may wait for one subscriber before they are dropped for one `resync`.
     public var subscriberEventLimit = 1024
     /// Reply bytes that may wait for one client before the daemon stops reading its requests; also the
@@ -161,9 +163,11 @@ public final class DaemonServer: @unchecked Sendable {
                               log: configuration.log.map { log in { log($0) } })
         recentImports = ledger.recent
         if !configuration.watchDirectories.isEmpty {
+            var options = ImportOptions(machineZone: configuration.machineZone)
+            options.temporaryCopyLimit = configuration.temporaryCopyLimit
             watch = FolderWatch(
                 directories: configuration.watchDirectories, interval: configuration.watchInterval, ledger: ledger,
-                worker: worker, options: ImportOptions(machineZone: configuration.machineZone), tracker: tracker,
+                worker: worker, options: options, tracker: tracker,
                 log: configuration.log) { entry, external in
                     inbox.post(.imported(entry, externalRevision: external))
                 }
