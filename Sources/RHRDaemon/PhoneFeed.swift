@@ -243,7 +243,7 @@ final class PhoneFeed: Sendable {
         for item in items {
             switch item {
             case .tooLong(let number):
-                lines.append(.refused(number, ProtocolError(.tooLarge, "line \(number) is longer than 16 MiB, the limit for one batch")))
+                lines.append(.refused(number, ProtocolError(.tooLarge, "line \(number) is longer than \(framer.maxLineLength >> 20) MiB, the limit for one batch")))
             case .line(let bytes, let number):
                 guard let text = BatchFileReader.batchText(bytes, number: number) else { continue }
                 do {
