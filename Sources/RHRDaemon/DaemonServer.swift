@@ -428,10 +428,10 @@ public final class DaemonServer: @unchecked Sendable {
     }
 
     /// Once the client has closed its side: what it sent after its last line end, as a line of its own (`printf
-    /// '{"op":"hello"}' | nc -U …` sends no line end). Given once; nil after that or when nothing is left.
+    /// '{"op":"hello"}' | nc -U …` sends no line end). Given once: `finish()` empties the framer, and nothing is
+    /// read into it after input ended (EOF is final) or the peer is gone (no longer polled); nil when nothing is left.
     private func lastLine(of connection: ClientConnection) -> JSONLineFramer.Item? {
-        guard connection.inputEnded || connection.peerGone, !connection.lastLineTaken else { return nil }
-        connection.lastLineTaken = true
+        guard connection.inputEnded || connection.peerGone else { return nil }
         return connection.framer.finish()
     }
 
