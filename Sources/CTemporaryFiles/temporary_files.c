@@ -17,6 +17,9 @@ struct entry {
 };
 
 static _Atomic(struct entry *) entries[ENTRY_COUNT];
+/* What rhr_temporary_remove_all leaves in a slot it emptied: no paths, never freed, and not NULL, so the slot is
+   not handed to a new registration before its owner unregisters (which would then forget the newcomer). */
+static struct entry retired = { .count = 0 };
 /* Set by a handler before it reads the entries: an entry forgotten meanwhile is then not freed under it. */
 static atomic_int removing;
 static atomic_int installed;
@@ -47,7 +50,7 @@ void rhr_temporary_unregister(int slot) {
     if (slot < 0 || slot >= ENTRY_COUNT) return;
     struct entry *gone = atomic_exchange(&entries[slot], NULL);
     /* A handler that began before the exchange may still be reading it; the process is ending then anyway. */
-    if (gone && !atomic_load(&removing)) free(gone);
+    if (gone && gone != &retired && !atomic_load(&removing)) free(gone);
 }
 
 /* unlink and rmdir only: both are async-signal-safe. */
@@ -68,8 +71,19 @@ static void remove_everything(void) {
     errno = saved;
 }
 
+/* Not from a handler: each entry is taken out of its slot before it is read, so an owner that unregisters
+   meanwhile (a folder import finishing on another thread) finds it retired and frees nothing under us. */
 void rhr_temporary_remove_all(void) {
-    remove_everything();
+    int saved = errno;
+    for (int slot = 0; slot < ENTRY_COUNT; slot++) {
+        struct entry *taken = atomic_load(&entries[slot]);
+        if (!taken || taken == &retired) continue;
+        if (!atomic_compare_exchange_strong(&entries[slot], &taken, &retired)) continue;
+        remove_entry(taken);
+        /* As in unregister: a handler that began meanwhile may still be reading it. */
+        if (!atomic_load(&removing)) free(taken);
+    }
+    errno = saved;
 }
 
 /* SIGINT, SIGTERM, SIGHUP: remove, then die of the signal as if no handler had been there. */

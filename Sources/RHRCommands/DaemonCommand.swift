@@ -25,10 +25,12 @@ enum DaemonCommand {
     static func run(_ invocation: Invocation) throws -> Int32 {
         let http = try httpConfiguration(invocation)
         // The limit of a folder import's temporary copies (docs/design.md section 8), checked before serving.
-        do { _ = try TemporaryCopyLimit.bytes(environment: invocation.environment) } catch { throw CommandFailure(error.description) }
+        let temporaryCopyLimit: Int64
+        do { temporaryCopyLimit = try TemporaryCopyLimit.bytes(environment: invocation.environment) } catch { throw CommandFailure(error.description) }
         try StorePath.preparePrivateDirectory(for: invocation.storePath)
         // Absolute, so a client (the dashboard) can tell whether the daemon serves the store it shows.
         var configuration = DaemonConfiguration(socketPath: socketPath(invocation), storePath: absolutePath(invocation.storePath))
+        configuration.temporaryCopyLimit = temporaryCopyLimit
         configuration.watchDirectories = invocation.arguments.all("watch").map(absolutePath)
         configuration.machineZone = invocation.machineZone
         configuration.http = http

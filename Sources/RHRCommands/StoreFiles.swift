@@ -1,6 +1,7 @@
 import Foundation
 import RHRCore
 import RHRFormats
+import RHRLive
 import RHRStore
 
 /// Where the store lives and how commands open it: private directories, the default path, a temporary store.
@@ -14,10 +15,7 @@ enum StorePath {
     }
 
     /// `path` from the root, the way the dashboard keys a store's view: symbolic links resolved when it exists.
-    static func absolute(_ path: String) -> String {
-        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        return URL(fileURLWithPath: full).resolvingSymlinksInPath().standardizedFileURL.path
-    }
+    static func absolute(_ path: String) -> String { DashboardFiles.storeKey(path) }
 
     /// Creates the store's directory and any missing parents, each readable by its owner only.
     static func preparePrivateDirectory(for storePath: String) throws {

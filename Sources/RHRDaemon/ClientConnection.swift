@@ -15,8 +15,6 @@ final class ClientConnection {
     var inputEnded = false
     /// The client is gone (hang-up): nothing more can be written.
     var peerGone = false
-    /// The bytes after the last line end were taken as a last line, once input ended.
-    var lastLineTaken = false
     /// Close once the output is written (after `too_large`), by this time at the latest.
     var closeDeadline: Date?
 

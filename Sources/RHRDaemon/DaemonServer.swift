@@ -14,6 +14,8 @@ public struct DaemonConfiguration: Sendable {
     public var watchDirectories: [String] = []
     /// Seconds between two looks at the watched directories.
     public var watchInterval: Double = 0.5
+    /// The most one temporary copy of a watched file may hold (`RHR_TEMP_LIMIT`, docs/design.md section 8).
+    public var temporaryCopyLimit = TemporaryCopyLimit.defaultBytes
     /// Events that may wait for one subscriber before they are dropped for one `resync`.
     public var subscriberEventLimit = 1024
     /// Reply bytes that may wait for one client before the daemon stops reading its requests; also the
@@ -141,7 +143,7 @@ public final class DaemonServer: @unchecked Sendable {
         _ = tracker.noteRead(revision: current)
         if let feeds = configuration.http {
             let store = DaemonServer.feedStore(worker: worker, tracker: tracker, inbox: inbox)
-            let tokens = FeedTokens(path: feeds.tokensPath ?? FeedTokens.path(forStore: configuration.storePath))
+            let tokens = FeedTokens(path: FeedTokens.path(forStore: configuration.storePath), log: configuration.log)
             let feed = PhoneFeed(configuration: feeds, tokens: tokens, store: store, machineZone: configuration.machineZone,
                                  log: configuration.log)
             do throws(DaemonError) {
@@ -161,9 +163,11 @@ public final class DaemonServer: @unchecked Sendable {
                               log: configuration.log.map { log in { log($0) } })
         recentImports = ledger.recent
         if !configuration.watchDirectories.isEmpty {
+            var options = ImportOptions(machineZone: configuration.machineZone)
+            options.temporaryCopyLimit = configuration.temporaryCopyLimit
             watch = FolderWatch(
                 directories: configuration.watchDirectories, interval: configuration.watchInterval, ledger: ledger,
-                worker: worker, options: ImportOptions(machineZone: configuration.machineZone), tracker: tracker,
+                worker: worker, options: options, tracker: tracker,
                 log: configuration.log) { entry, external in
                     inbox.post(.imported(entry, externalRevision: external))
                 }
@@ -424,10 +428,10 @@ public final class DaemonServer: @unchecked Sendable {
     }
 
     /// Once the client has closed its side: what it sent after its last line end, as a line of its own (`printf
-    /// '{"op":"hello"}' | nc -U …` sends no line end). Given once; nil after that or when nothing is left.
+    /// '{"op":"hello"}' | nc -U …` sends no line end). Given once: `finish()` empties the framer, and nothing is
+    /// read into it after input ended (EOF is final) or the peer is gone (no longer polled); nil when nothing is left.
     private func lastLine(of connection: ClientConnection) -> JSONLineFramer.Item? {
-        guard connection.inputEnded || connection.peerGone, !connection.lastLineTaken else { return nil }
-        connection.lastLineTaken = true
+        guard connection.inputEnded || connection.peerGone else { return nil }
         return connection.framer.finish()
     }
 

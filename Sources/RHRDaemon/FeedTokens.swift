@@ -22,6 +22,8 @@ public struct FeedToken: Sendable, Equatable {
 /// lock beside it and replace the file whole (rename), so a reader never sees half of it.
 public final class FeedTokens: Sendable {
     public let path: String
+    /// Where the daemon says that the file cannot be read (once per change of the file).
+    private let log: (@Sendable (String) -> Void)?
 
     private struct Entry: Sendable {
         var name: String
@@ -35,6 +37,8 @@ public final class FeedTokens: Sendable {
     private struct Loaded: Sendable {
         var stamp: [Int64] = []
         var entries: [Entry] = []
+        /// Why the file could not be read; then no token is honoured, and the phone is told so.
+        var failure: DaemonError?
     }
     private let loaded = Mutex(Loaded())
 
@@ -52,8 +56,9 @@ public final class FeedTokens: Sendable {
         }
     }
 
-    public init(path: String) {
+    public init(path: String, log: (@Sendable (String) -> Void)? = nil) {
         self.path = path
+        self.log = log
     }
 
     // MARK: - Managing (rhr token)
@@ -91,33 +96,61 @@ public final class FeedTokens: Sendable {
 
     // MARK: - Checking (the daemon)
 
-    /// The name of the token `presented` is, or nil. Every token's digest is compared in full, in time that does
-    /// not depend on where digests differ; the file is read again when it changed since the last look.
-    public func name(of presented: String) -> String? {
-        let entries = current()
+    /// What the file says of a presented token.
+    public enum Check: Sendable, Equatable {
+        /// The token of this name.
+        case known(String)
+        /// No token of the file.
+        case unknown
+        /// The file cannot be read (its error went to the log): no token is honoured until it reads again.
+        case unreadable
+    }
+
+    /// Which token `presented` is. Every token's digest is compared in full, in time that does not depend on where
+    /// digests differ; the file is read again when it changed since the last look.
+    public func check(_ presented: String) -> Check {
+        let loaded = current()
+        if loaded.failure != nil { return .unreadable }
         let token = Array(presented.utf8)
         var found: String?
-        for entry in entries {
+        for entry in loaded.entries {
             let digest = FeedTokens.digest(salt: entry.salt, token: token)
             var difference: UInt8 = 0
             for (a, b) in zip(digest, entry.digest) { difference |= a ^ b }
             if difference == 0 && digest.count == entry.digest.count && found == nil { found = entry.name }
         }
-        return found
+        return found.map(Check.known) ?? .unknown
     }
 
-    /// Whether any token exists (the daemon says so when it starts without one).
-    public var isEmpty: Bool { current().isEmpty }
+    /// The name of the token `presented` is, or nil (also when the file cannot be read).
+    public func name(of presented: String) -> String? {
+        if case .known(let name) = check(presented) { return name }
+        return nil
+    }
 
-    private func current() -> [Entry] {
+    /// Whether the file holds no token (the daemon says so when it starts without one); a file that cannot be read
+    /// is not empty: its error is logged instead.
+    public var isEmpty: Bool {
+        let loaded = current()
+        return loaded.failure == nil && loaded.entries.isEmpty
+    }
+
+    private func current() -> Loaded {
         let stamp = FeedTokens.stamp(path)
-        return loaded.withLock { loaded in
-            if loaded.stamp != stamp {
-                // A file that cannot be read holds no token the daemon can honour.
-                loaded = Loaded(stamp: stamp, entries: (try? read()) ?? [])
+        let (current, fresh) = loaded.withLock { loaded in
+            guard loaded.stamp != stamp else { return (loaded, false) }
+            do throws(DaemonError) {
+                loaded = Loaded(stamp: stamp, entries: try read())
+            } catch {
+                loaded = Loaded(stamp: stamp, failure: error)
             }
-            return loaded.entries
+            return (loaded, true)
         }
+        // Said once per change of the file, outside the lock.
+        if fresh, let failure = current.failure {
+            log?("\(failure.message); every phone is refused until the file reads again")
+        }
+        return current
     }
 
     // MARK: - The file
@@ -134,7 +167,8 @@ public final class FeedTokens: Sendable {
             return []
         }
         var entries: [Entry] = []
-        for (number, line) in data.split(separator: 0x0A).enumerated() {
+        // Empty lines are kept in the count, so a line number is the one an editor shows.
+        for (number, line) in data.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
             do {
                 let members = try JSONMembers(try JSONParser.parse(Array(line)), path: "")
                 let created = try members.requiredDecode("created", "an ISO-8601 date") { $0.string.flatMap(Timestamp.parse) }

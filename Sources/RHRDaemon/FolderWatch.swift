@@ -146,9 +146,6 @@ final class FolderWatch: Sendable {
             // A stopping daemon stops a long copy at once (its temporary files go with it).
             var options = self.options
             options.isCancelled = { [self] in isStopping }
-            if let limit = try? TemporaryCopyLimit.bytes(environment: ProcessInfo.processInfo.environment) {
-                options.temporaryCopyLimit = limit
-            }
             imported = try FileImporter.read(path: path, options: options)
         } catch {
             entry.error = error.description

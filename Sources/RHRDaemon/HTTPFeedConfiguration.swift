@@ -20,8 +20,6 @@ public struct HTTPFeedConfiguration: Sendable {
     /// sending several automations at once is served, one stuck in a loop gets 429.
     public var ratePerSecond = 2.0
     public var rateBurst = 60.0
-    /// The token file (`FeedTokens`); nil takes the one beside the store.
-    public var tokensPath: String?
 
     public struct TLSFiles: Sendable, Equatable {
         public var certificate: String

@@ -139,18 +139,19 @@ final class HTTPFeedServer: @unchecked Sendable {
     private static let handler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, upload, uploadSize, context in
         guard let cls, let connection, let uploadSize, let context else { return .NO }
         let server = Unmanaged<HTTPFeedServer>.fromOpaque(cls).takeUnretainedValue()
-        return server.handle(connection, url: url.map { String(cString: $0) } ?? "/", method: method.map { String(cString: $0) } ?? "",
-                             upload: upload, uploadSize: uploadSize, context: context)
+        return server.handle(connection, url: url, method: method, upload: upload, uploadSize: uploadSize, context: context)
     }
 
-    private func handle(_ connection: OpaquePointer, url: String, method: String, upload: UnsafePointer<CChar>?,
-                        uploadSize: UnsafeMutablePointer<Int>, context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+    private func handle(_ connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
+                        upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>,
+                        context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
         guard let state = context.pointee else {
-            // First call: the headers only.
+            // First call: the headers only. The URL and method are made Strings here only: a body comes in many calls.
             let exchange = HTTPExchange()
             context.pointee = Unmanaged.passRetained(exchange).toOpaque()
+            let url = url.map { String(cString: $0) } ?? "/"
             let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
-            let head = HTTPRequestHead(method: method, path: path) { name in
+            let head = HTTPRequestHead(method: method.map { String(cString: $0) } ?? "", path: path) { name in
                 MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
             }
             switch feed.admit(head) {

@@ -98,8 +98,15 @@ final class PhoneFeed: Sendable {
             return .answer(unauthorized("no token: send the header 'Authorization: Bearer TOKEN' or 'api-key: TOKEN' "
                 + "(rhr token new NAME makes one)"))
         }
-        guard let token = tokens.name(of: presented) else {
+        let token: String
+        switch tokens.check(presented) {
+        case .known(let name):
+            token = name
+        case .unknown:
             return .answer(unauthorized("this token is not known: it was revoked or mistyped (rhr token list shows the names)"))
+        case .unreadable:
+            return .answer(unauthorized("the daemon cannot read its tokens file, so no token is known now; "
+                + "its log names the file and the line (rhr token list says it too)"))
         }
         if stopping.load(ordering: .sequentiallyConsistent) {
             return .answer(.error(503, "stopping", "the daemon is stopping; send again in a moment", headers: [("Retry-After", "5")]))
@@ -236,7 +243,7 @@ final class PhoneFeed: Sendable {
         for item in items {
             switch item {
             case .tooLong(let number):
-                lines.append(.refused(number, ProtocolError(.tooLarge, "line \(number) is longer than 16 MiB, the limit for one batch")))
+                lines.append(.refused(number, ProtocolError(.tooLarge, "line \(number) is longer than \(framer.maxLineLength >> 20) MiB, the limit for one batch")))
             case .line(let bytes, let number):
                 guard let text = BatchFileReader.batchText(bytes, number: number) else { continue }
                 do {

@@ -38,10 +38,7 @@ public final class WakeupMailbox<Message: Sendable>: Sendable {
         guard pipe(&ends) == 0 else {
             throw DaemonError("cannot create the \(purpose)'s wake-up pipe: \(errnoText())")
         }
-        for fd in ends {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
-        }
+        ends.forEach(UnixSocket.makeNonBlocking)
         fileDescriptor = ends[0]
         interruptDescriptor = ends[1]
     }

@@ -21,6 +21,13 @@ public enum DashboardFiles {
         base("XDG_STATE_HOME", fallback: ".local/state", environment: environment) + "/rhr"
     }
 
+    /// The key a store's view is kept under: its path from the root, symbolic links resolved when it exists, so
+    /// every way of naming one store finds the same view.
+    public static func storeKey(_ path: String) -> String {
+        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return URL(fileURLWithPath: full).resolvingSymlinksInPath().standardizedFileURL.path
+    }
+
     /// The config; the defaults when there is no file. A file that cannot be read or holds a bad line is an
     /// error naming the file (and the line).
     public static func loadConfig(environment: [String: String]) throws -> DashboardConfig {

@@ -185,9 +185,7 @@ enum DashboardBench {
         let settings = FileManager.default.currentDirectoryPath + "/" + options.dir + "/settings-\(getpid())"
         defer { try? FileManager.default.removeItem(atPath: settings) }
         let environment = ["XDG_STATE_HOME": settings + "/state", "XDG_CONFIG_HOME": settings + "/config"]
-        let key = URL(fileURLWithPath: path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
-            .resolvingSymlinksInPath().standardizedFileURL.path
-        try DashboardFiles.saveViewState(aids, store: key, environment: environment)
+        try DashboardFiles.saveViewState(aids, store: DashboardFiles.storeKey(path), environment: environment)
         // Warm the tmux server and the file cache once.
         _ = try? firstFrame("echo warm; sleep 30", until: "warm")
         var baseline: [Double] = [], dashboard: [Double] = []

@@ -27,7 +27,8 @@ struct DaemonEdgeTests {
         #expect(Date().timeIntervalSince(start) < 1, "stopping took \(Date().timeIntervalSince(start)) s")
     }
 
-    /// Every line gets exactly one reply: a blank one is a bad request, so a client counting replies stays in step.
+    /// Every line gets exactly one reply: a blank one is a bad request (docs/daemon.md), so a client counting replies
+    /// stays in step, and the connection goes on.
     @Test func aBlankLineGetsABadRequestReply() throws {
         let daemon = try TestDaemon()
         let client = try daemon.client()

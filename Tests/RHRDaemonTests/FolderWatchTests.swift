@@ -178,6 +178,26 @@ struct FolderWatchTests {
         #expect(streams.sorted() == ["apple-health-export", "health-connect-export"])
     }
 
+    /// `rhr daemon` reads `RHR_TEMP_LIMIT` once, at start, into the configuration; every import of the watch keeps to it.
+    @Test func theConfiguredTemporaryCopyLimitBoundsAWatchedImport() throws {
+        let directory = try TemporaryDirectory()
+        let inbox = directory.file("inbox")
+        mkdir(inbox, 0o700)
+        let daemon = try TestDaemon(directory: directory) { configuration in
+            configuration.watchDirectories = [inbox]
+            configuration.watchInterval = 0.05
+            configuration.temporaryCopyLimit = 4 << 10
+        }
+        let subscriber = try daemon.subscriber()
+        let zip = directory.file("inbox/Health Connect.zip")
+        try FileManager.default.copyItem(atPath: SourceTree.samples + "/health-connect/Health Connect.zip", toPath: zip)
+        let event = try subscriber.nextEvent(timeout: 20)
+        #expect(event.imported?.ok == false, "\(event)")
+        #expect(event.imported?.error?.contains("4 KiB") == true, "\(event)")
+        #expect(event.imported?.error?.contains("RHR_TEMP_LIMIT raises it") == true, "\(event)")
+        #expect(try directory.store().samples().isEmpty)
+    }
+
     @Test func temporaryAndHiddenFilesAreLeftAlone() throws {
         let directory = try TemporaryDirectory()
         let daemon = try FolderWatchTests.watchingDaemon(directory, interval: 0.05)

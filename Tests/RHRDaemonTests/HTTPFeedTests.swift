@@ -4,6 +4,7 @@ import RHRDaemon
 import RHRJSON
 import RHRStore
 import RHRTestSupport
+import Synchronization
 import Testing
 
 /// The phone feeds over real HTTP on loopback (docs/design.md section 4b): a daemon of this process with real
@@ -54,6 +55,34 @@ struct HTTPFeedTests {
         try FeedTokens(path: FeedTokens.path(forStore: daemon.directory.storePath)).revoke(name: "phone")
         #expect(try daemon.http().request("GET", "/v1/status", headers: [("api-key", token)]).status == 401)
         #expect(try HTTPFeedTests.revision(daemon) == 0)
+    }
+
+    /// A tokens file that cannot be read is not "no tokens": the phone is told the file could not be read, and the
+    /// daemon's log names the file and the line (counted with blank lines, as an editor counts them), once.
+    @Test func anUnreadableTokensFileIsSaidSoNamingTheLine() throws {
+        let logged = Mutex<[String]>([])
+        let directory = try TemporaryDirectory()
+        let tokensPath = FeedTokens.path(forStore: directory.storePath)
+        let token = try FeedTokens(path: tokensPath).create(name: "phone")
+        let handle = try #require(FileHandle(forWritingAtPath: tokensPath))
+        handle.seekToEndOfFile()
+        handle.write(Data("\n{\"name\":\"tablet\"}\n".utf8))
+        handle.closeFile()
+        let daemon = try TestDaemon(directory: directory) { configuration in
+            configuration.http = HTTPFeedConfiguration(address: HTTPAddress(host: "127.0.0.1", port: 0))
+            configuration.log = { line in logged.withLock { $0.append(line) } }
+        }
+        let error = try #require(throws: DaemonError.self) { try FeedTokens(path: tokensPath).list() }
+        #expect(error.message.hasPrefix("\(tokensPath):3: not a token line"), "\(error.message)")
+        for _ in 0..<2 {
+            let answer = try daemon.http().request("GET", "/v1/status", headers: [("api-key", token)])
+            #expect(answer.status == 401)
+            #expect(answer.errorCode == "unauthorized")
+            #expect(answer.errorMessage.contains("the daemon cannot read its tokens file"), "\(answer.errorMessage)")
+        }
+        let lines = logged.withLock { $0 }
+        #expect(!lines.contains { $0.contains("no tokens yet") }, "\(lines)")
+        #expect(lines.filter { $0.contains("\(tokensPath):3: not a token line") }.count == 1, "\(lines)")
     }
 
     // MARK: - 413

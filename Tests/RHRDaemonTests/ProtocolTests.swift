@@ -264,11 +264,7 @@ struct ProtocolTests {
         // After all of that the same connection still serves.
         #expect(try client.request(.hello).isOK)
         #expect(try client.push(chainBatch(stream: "iphone", 1)).isOK)
-        // Blank lines are bad requests, each answered (docs/daemon.md), and the connection goes on.
-        try client.sendRaw(Array("\n  \r\n".utf8) + Array((JSONWriter.string(["op": "hello", "id": "after-blank"]) + "\n").utf8))
-        #expect(try client.nextReply(timeout: 5).errorCode == "bad_request")
-        #expect(try client.nextReply(timeout: 5).errorCode == "bad_request")
-        #expect(try client.nextReply(timeout: 5)["id"]?.string == "after-blank")
+        // Blank lines: DaemonEdgeTests.aBlankLineGetsABadRequestReply.
     }
 
     @Test func theStoreFailingIsInternal() throws {
