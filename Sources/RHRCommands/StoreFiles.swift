@@ -19,16 +19,10 @@ enum StorePath {
 
     /// Creates the store's directory and any missing parents, each readable by its owner only.
     static func preparePrivateDirectory(for storePath: String) throws {
-        var missing: [String] = []
-        var current = PathText.parent(storePath)
-        while current != "/" && current != "." && !FileManager.default.fileExists(atPath: current) {
-            missing.append(current)
-            current = PathText.parent(current)
-        }
-        for dir in missing.reversed() {
-            if mkdir(dir, 0o700) != 0 && errno != EEXIST {
-                throw CommandFailure("\(dir): cannot create the store's directory: \(String(cString: strerror(errno)))")
-            }
+        do {
+            try PrivateFiles.makeDirectories(PathText.parent(storePath))
+        } catch {
+            throw CommandFailure("\(error.path): cannot create the store's directory: \(error.reason)")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RHRCore
+import RHRFormats
 import RHRJSON
 import Synchronization
 
@@ -197,17 +198,10 @@ public final class FeedTokens: Sendable {
                                     "created": .string(Timestamp(date: entry.created, offsetSeconds: 0).iso8601)]
             text += JSONWriter.string(.object(line)) + "\n"
         }
-        let temporary = path + ".new"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw DaemonError("\(temporary): cannot be written: \(errnoText())") }
-        let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written == bytes.count, synced, rename(temporary, path) == 0 else {
-            let reason = errnoText()
-            unlink(temporary)
-            throw DaemonError("\(path): cannot be written: \(reason)")
+        do {
+            try PrivateFiles.replace(path, with: Array(text.utf8), temporary: path + ".new")
+        } catch {
+            throw DaemonError("\(error.path): cannot be written: \(error.reason)")
         }
     }
 

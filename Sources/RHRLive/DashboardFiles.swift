@@ -1,5 +1,6 @@
 import Foundation
 import RHRDashboard
+import RHRFormats
 
 /// The dashboard's own files: the config (`$XDG_CONFIG_HOME/rhr/config`, else `~/.config/rhr/config`) and one
 /// view state file per store (`$XDG_STATE_HOME/rhr/`, else `~/.local/state/rhr/`). Directories are created
@@ -51,49 +52,12 @@ public enum DashboardFiles {
 
     /// Keeps the view for the store `key`: written to a temporary file and renamed over the old one, so a
     /// crash never leaves half a file.
-    public static func saveViewState(_ settings: ViewSettings, store key: String, environment: [String: String]) throws {
+    public static func saveViewState(_ settings: ViewSettings, store key: String,
+                                     environment: [String: String]) throws(PrivateFiles.Failure) {
         let directory = stateDirectory(environment: environment)
-        try makePrivateDirectory(directory)
+        try PrivateFiles.makeDirectories(directory)
         let path = directory + "/" + ViewStateFile.fileName(forStore: key)
-        let temporary = path + ".\(getpid()).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileError(path: temporary, errno) }
-        let bytes = Array(ViewStateFile.format(settings, store: key).utf8)
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        let writeErrno = errno
-        close(fd)
-        guard written == bytes.count else {
-            unlink(temporary)
-            throw FileError(path: temporary, writeErrno)
-        }
-        guard rename(temporary, path) == 0 else {
-            let e = errno
-            unlink(temporary)
-            throw FileError(path: path, e)
-        }
-    }
-
-    /// Creates `path` and any missing parents, each 0700.
-    static func makePrivateDirectory(_ path: String) throws {
-        var missing: [String] = []
-        var current = path
-        while !current.isEmpty && current != "/" && !FileManager.default.fileExists(atPath: current) {
-            missing.append(current)
-            guard let slash = current.lastIndex(of: "/") else { break }
-            current = String(current[..<slash])
-        }
-        for dir in missing.reversed() where mkdir(dir, 0o700) != 0 && errno != EEXIST {
-            throw FileError(path: dir, errno)
-        }
-    }
-
-    public struct FileError: Error, CustomStringConvertible {
-        public var path: String
-        public var code: Int32
-        init(path: String, _ code: Int32) {
-            self.path = path
-            self.code = code
-        }
-        public var description: String { "\(path): \(String(cString: strerror(code)))" }
+        try PrivateFiles.replace(path, with: Array(ViewStateFile.format(settings, store: key).utf8),
+                                 temporary: path + ".\(getpid()).tmp")
     }
 }

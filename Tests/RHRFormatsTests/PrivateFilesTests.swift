@@ -1,0 +1,41 @@
+import Foundation
+import RHRFormats
+import RHRTestSupport
+import Testing
+
+/// Directories only their owner enters, files replaced whole (docs/design.md section 8).
+@Suite("Private files: 0700 directories, files replaced whole")
+struct PrivateFilesTests {
+    let dir: TemporaryDirectory
+    init() throws { dir = try TemporaryDirectory() }
+
+    func mode(_ path: String) -> mode_t {
+        var info = stat()
+        return lstat(path, &info) == 0 ? info.st_mode & 0o777 : 0
+    }
+
+    @Test func missingParentsAreMadeOwnerOnly() throws {
+        let deep = dir.file("a/b/c")
+        try PrivateFiles.makeDirectories(deep)
+        for path in [dir.file("a"), dir.file("a/b"), deep] { #expect(mode(path) == 0o700, "\(path)") }
+        // Again: nothing to do, no error.
+        try PrivateFiles.makeDirectories(deep)
+        try Data().write(to: URL(fileURLWithPath: dir.file("file")))
+        #expect(throws: PrivateFiles.Failure.self) { try PrivateFiles.makeDirectories(dir.file("file/below")) }
+    }
+
+    @Test func aFileIsReplacedWholeOrNotAtAll() throws {
+        let path = dir.file("tokens")
+        try PrivateFiles.replace(path, with: Array("one\n".utf8), temporary: path + ".new")
+        try PrivateFiles.replace(path, with: Array("two\n".utf8), temporary: path + ".new")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "two\n")
+        #expect(mode(path) == 0o600)
+        #expect(dir.entries() == ["tokens"])
+        // A temporary file that cannot be made leaves the file as it was, and says where.
+        let failure = #expect(throws: PrivateFiles.Failure.self) {
+            try PrivateFiles.replace(path, with: Array("three\n".utf8), temporary: dir.file("missing/tokens.new"))
+        }
+        #expect(failure?.path == dir.file("missing/tokens.new"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "two\n")
+    }
+}
