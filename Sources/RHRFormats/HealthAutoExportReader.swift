@@ -426,16 +426,18 @@ struct HealthAutoExportContents {
     /// The point's writer (R2): its source, a combined writer for several joined with `|`, or, without one, Health
     /// Auto Export, which counts as a possible watch (R3).
     private mutating func writer(of point: JSONMembers) throws(JSONPathError) -> Writer {
-        let name = try point.string("source")?.trimmingCharacters(in: .whitespaces) ?? ""
-        if name.utf8.count > HealthAutoExportReader.maxNameLength {
+        let source = try point.string("source")?.trimmingCharacters(in: .whitespaces) ?? ""
+        if source.utf8.count > HealthAutoExportReader.maxNameLength {
             throw point.error("source", "longer than \(HealthAutoExportReader.maxNameLength) bytes; not a writer's name")
         }
+        // Separators alone (`|`, ` | `) join no writers: the point names none, as an empty source.
+        let name = source.utf8.contains(UInt8(ascii: "|"))
+            ? Writer.combinedName(source.split(separator: "|").map(String.init)) : source
         if name.isEmpty {
             possibleWatches.insert(HealthAutoExportReader.defaultWriter)
             return Writer(store: .healthKit, name: HealthAutoExportReader.defaultWriter)
         }
-        guard name.utf8.contains(UInt8(ascii: "|")) else { return Writer(store: .healthKit, name: name) }
-        return Writer(store: .healthKit, name: Writer.combinedName(name.split(separator: "|").map(String.init)))
+        return Writer(store: .healthKit, name: name)
     }
 
     /// A point at local midnight in its written offset stands for the whole day; any other point is an instant.
