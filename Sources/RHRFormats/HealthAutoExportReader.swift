@@ -254,11 +254,13 @@ private struct HealthAutoExportDocument {
     /// them), otherwise read again once the metric's end is reached (which a pipe cannot do).
     private mutating func metric(_ s: inout Scanner, path: String) throws(Failure) {
         let isObject = try Self.at(path) { () throws(JSONStreamError) in try s.peek() == 0x7B }
+        let start = s.offset
         guard isObject else {
             let value = try Self.at(path) { () throws(JSONStreamError) in
                 try s.capture(limit: HealthAutoExportReader.maxPointLength) { bytes throws(JSONStreamError) in (try? JSONParser.parse(bytes)) ?? .null }
             }
-            throw Failure(offset: nil, path: path, JSONMembers.expected("an object", value ?? .array([])))
+            // A value too long to keep is not looked at: what it is goes unsaid.
+            throw Failure(offset: start, path: path, value.map { JSONMembers.expected("an object", $0) } ?? "expected an object")
         }
         _ = try Self.at(path) { () throws(JSONStreamError) in try s.take(0x7B) }
         var header: [(String, JSONValue)] = []
@@ -298,7 +300,7 @@ private struct HealthAutoExportDocument {
         }
         let members = JSONMembers(JSONObject(header), path: path)
         let kind: HealthAutoExportContents.Kind?
-        do { kind = try HealthAutoExportContents.kind(members) } catch { throw Failure(offset: nil, path: error.path, error.message) }
+        do { kind = try HealthAutoExportContents.kind(members) } catch { throw Failure(offset: start, path: error.path, error.message) }
         guard let kind else {
             contents.skipped["unknown metric", default: 0] += 1
             return
@@ -320,6 +322,7 @@ private struct HealthAutoExportDocument {
             try Self.skip(&s, path: path)
             return
         }
+        let start = s.offset
         var unit: String?
         let isArray = try Self.elements(&s, path: path) { (s: inout Scanner, j: Int) throws(Failure) in
             let place = "\(path)[\(j)]"
@@ -344,7 +347,7 @@ private struct HealthAutoExportDocument {
                 throw Failure(offset: offset, path: error.path, error.message)
             }
         }
-        if !isArray { throw Failure(offset: nil, path: path, "expected an array") }
+        if !isArray { throw Failure(offset: start, path: path, "expected an array") }
     }
 }
 
