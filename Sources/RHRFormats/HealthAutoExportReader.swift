@@ -57,12 +57,6 @@ public enum HealthAutoExportReader {
         }.get()
     }
 
-    public static func read(bytes: Data, label: String, stream: String, options: ImportOptions) throws(InputError) -> ImportedFile {
-        try bytes.withUnsafeBytes { buffer in
-            Result { () throws(InputError) in try read(buffer: buffer, label: label, stream: stream, options: options) }
-        }.get()
-    }
-
     private static func read(buffer: UnsafeRawBufferPointer, label: String, stream: String,
                              options: ImportOptions) throws(InputError) -> ImportedFile {
         var scanner = JSONStreamScanner(.memory(buffer))

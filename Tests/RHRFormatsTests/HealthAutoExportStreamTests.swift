@@ -59,10 +59,8 @@ struct HealthAutoExportStreamTests {
         let bad = try #require(throws: InputError.self) { try readBytes(#"{"metrics":[{"name":"step_count","data":[{},]}]}"#) }
         #expect(bad.path == "POST /v1/health-auto-export")
         #expect(bad.message == "metrics[0].data[1]: a trailing ',' is not allowed before ']'")
-        #expect(try Data(HealthAutoExportReaderTests.resting.utf8).withUnsafeBytes { _ in
-            try HealthAutoExportReader.read(bytes: Data(HealthAutoExportReaderTests.resting.utf8), label: "body", stream: "http-x",
-                                            options: ImportOptions(machineZone: berlinZone)).recordsRead
-        } == 4)
+        #expect(try HealthAutoExportReader.read(bytes: Array(HealthAutoExportReaderTests.resting.utf8), label: "body", stream: "http-x",
+                                                options: ImportOptions(machineZone: berlinZone)).recordsRead == 4)
     }
 
     @Test("members in any order: points before the name and units are read once the metric's end tells what they are")
