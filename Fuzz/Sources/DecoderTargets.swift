@@ -5,7 +5,7 @@ import RHRFormats
 import RHRJSON
 
 /// One sync batch as a line of JSON: parsed, decoded and validated; a batch that decodes is encoded again, and
-/// its encoding must decode to the same batch.
+/// its encoding must decode again (whether to the same batch is not checked here).
 enum SyncBatchTarget {
     static let zone = TimeZone(identifier: "Europe/Berlin")!
 

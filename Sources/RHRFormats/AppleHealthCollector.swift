@@ -38,7 +38,7 @@ struct AppleHealthCollector {
     /// Per writer: whether it counts as an Apple Watch (R3).
     private(set) var writerIsWatch: [Bool] = []
     private var recentSources = RawCache<Int>()
-    /// Device descriptions without their object address (which changes per record) → model is a watch.
+    /// Apple's device descriptions after their object address (which changes per record) → model is a watch.
     private var recentDevices = RawCache<Bool>()
     /// The same descriptions → the device they name, for resting records.
     private var recentParsedDevices = RawCache<Device?>()
@@ -101,24 +101,28 @@ struct AppleHealthCollector {
 
     /// Whether a raw `device` attribute names a device whose model is an Apple Watch (R3).
     mutating func deviceIsWatch(raw: UnsafeRawBufferPointer) -> Bool {
-        let key = AppleHealthCollector.withoutAddress(raw)
-        if let known = recentDevices.lookup(key) { return known }
-        let model = AppleHealthDevice.parse(AppleHealthText.attributeValue(raw))?.model
-        let watch = model.map { ProvisionalRule.isAppleWatch(sourceName: "", deviceModel: $0) } ?? false
-        recentDevices.insert(key, watch)
-        return watch
+        Self.byDescription(raw, in: &recentDevices) {
+            let model = AppleHealthDevice.parse(AppleHealthText.attributeValue(raw))?.model
+            return model.map { ProvisionalRule.isAppleWatch(sourceName: "", deviceModel: $0) } ?? false
+        }
     }
 
-    /// The device a resting record's raw `device` attribute names. Apple's descriptions differ record by record only
-    /// in the object's address, which names no field: the device is parsed once per description after it.
+    /// The device a resting record's raw `device` attribute names.
     mutating func device(raw: UnsafeRawBufferPointer) -> Device? {
-        func parse() -> Device? { AppleHealthDevice.parse(AppleHealthText.attributeValue(raw)) }
-        guard let k = Self.afterAppleAddress(raw) else { return parse() }
+        Self.byDescription(raw, in: &recentParsedDevices) { AppleHealthDevice.parse(AppleHealthText.attributeValue(raw)) }
+    }
+
+    /// `parse`'s answer for the raw description `raw`. Apple's descriptions differ record by record only in the
+    /// object's address, which names no field: the answer is kept in `cache` by the text after it. Any other
+    /// description is parsed each time, since only its whole text could tell it from another.
+    private static func byDescription<Value>(_ raw: UnsafeRawBufferPointer, in cache: inout RawCache<Value>,
+                                             _ parse: () -> Value) -> Value {
+        guard let k = afterAppleAddress(raw) else { return parse() }
         let key = UnsafeRawBufferPointer(rebasing: raw[k...])
-        if let known = recentParsedDevices.lookup(key) { return known }
-        let device = parse()
-        recentParsedDevices.insert(key, device)
-        return device
+        if let known = cache.lookup(key) { return known }
+        let value = parse()
+        cache.insert(key, value)
+        return value
     }
 
     /// The index just past Apple's `&lt;&lt;HKDevice: 0x` and hex digits, then `&gt;`, when `raw` starts so.
@@ -132,21 +136,6 @@ struct AppleHealthCollector {
         while k < n, raw[k] >= 0x30 && raw[k] <= 0x39 || raw[k] >= 0x61 && raw[k] <= 0x66 || raw[k] >= 0x41 && raw[k] <= 0x46 { k += 1 }
         guard k + 4 <= n, raw[k] == 0x26, raw[k + 1] == 0x67, raw[k + 2] == 0x74, raw[k + 3] == 0x3B else { return nil }
         return k + 4
-    }
-
-    /// The raw description after the first `&gt;` (or `>`), which closes `<<HKDevice: 0x…>`.
-    private static func withoutAddress(_ raw: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-        if let k = afterAppleAddress(raw) { return UnsafeRawBufferPointer(rebasing: raw[k...]) }
-        let n = raw.count
-        var k = 0
-        while k < n {
-            if raw[k] == 0x3E { return UnsafeRawBufferPointer(rebasing: raw[(k + 1)...]) }
-            if raw[k] == 0x26, k + 3 < n, raw[k + 1] == 0x67, raw[k + 2] == 0x74, raw[k + 3] == 0x3B {
-                return UnsafeRawBufferPointer(rebasing: raw[(k + 4)...])
-            }
-            k += 1
-        }
-        return raw
     }
 
     /// A record's end: it becomes a resting sample or counts in its writer's day.

@@ -479,7 +479,10 @@ struct AppleHealthScanner {
             }
             details = RestingDetails(unit: unitText, device: parsed)
         case .heartRate:
-            if let device = a.device, !collector.isWatch(writer) { noteDevice(p, source: sourceSpan, device: device) }
+            // The writer is known here: no need to look its source up again, as noteDevice does.
+            if let device = a.device, !collector.isWatch(writer), collector.deviceIsWatch(raw: bytes(p, device)) {
+                collector.markWatch(writer)
+            }
             if spanEquals(p, unit, "count/min") {
                 record.bpm = record.value
             } else {

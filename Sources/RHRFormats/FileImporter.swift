@@ -30,11 +30,9 @@ public enum FileImporter {
     }
 
     private static func readFile(path: String, options: ImportOptions, progress: ImportProgress?) throws(InputError) -> ImportedFile {
-        let head = try ReadOnlyFile.head(path: path, count: InputKind.headSize)
-        let kind = ArchiveReader.looksLikeZip(head) ? try ZipSurvey(path: path).kind(path: path)
-                                                    : try InputKind.detect(head: head, path: path)
+        let (kind, survey) = try InputKind.surveyed(path: path)
         do throws(InputError) {
-            return try read(kind, path: path, options: options, progress: progress)
+            return try read(kind, survey: survey, path: path, options: options, progress: progress)
         } catch {
             // The error says what the file was taken for: "read as a sync batch file (JSON lines): …".
             var error = error
@@ -43,7 +41,8 @@ public enum FileImporter {
         }
     }
 
-    private static func read(_ kind: InputKind, path: String, options: ImportOptions,
+    /// `survey`: a zip's, which told its kind.
+    private static func read(_ kind: InputKind, survey: ZipSurvey?, path: String, options: ImportOptions,
                              progress: ImportProgress?) throws(InputError) -> ImportedFile {
         switch kind {
         case .syncBatches:
@@ -57,16 +56,17 @@ public enum FileImporter {
         case .hcWebhookJSON:
             return try HCWebhookReader.read(path: path, options: options)
         case .appleHealthZip, .healthConnectZip, .exports:
-            return try readZip(path: path, survey: try ZipSurvey(path: path), options: options, progress: progress)
+            let survey = if let survey { survey } else { try ZipSurvey(path: path) }
+            return try readZip(path: path, survey: survey, options: options, progress: progress)
         }
     }
 
     /// Each store's export in the zip is read, as its own batch on its own stream (R1), and the import line
     /// counts each. Of one store's exports only the first is read: an export is one snapshot of its stream (R4),
-    /// and two cannot be one. The others are named among what was skipped.
+    /// and two cannot be one. The others are named among what was skipped. `survey` told the zip's kind, so it
+    /// holds an export.
     private static func readZip(path: String, survey: ZipSurvey, options: ImportOptions,
                                 progress: ImportProgress?) throws(InputError) -> ImportedFile {
-        _ = try survey.kind(path: path)   // refuses a zip without an export, naming what it holds
         var files: [ImportedFile] = []
         if !survey.appleExports.isEmpty {
             let file = try AppleHealthReader.read(path: path, options: options, progress: progress)

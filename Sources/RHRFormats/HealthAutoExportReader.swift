@@ -57,12 +57,6 @@ public enum HealthAutoExportReader {
         }.get()
     }
 
-    public static func read(bytes: Data, label: String, stream: String, options: ImportOptions) throws(InputError) -> ImportedFile {
-        try bytes.withUnsafeBytes { buffer in
-            Result { () throws(InputError) in try read(buffer: buffer, label: label, stream: stream, options: options) }
-        }.get()
-    }
-
     private static func read(buffer: UnsafeRawBufferPointer, label: String, stream: String,
                              options: ImportOptions) throws(InputError) -> ImportedFile {
         var scanner = JSONStreamScanner(.memory(buffer))
@@ -254,11 +248,13 @@ private struct HealthAutoExportDocument {
     /// them), otherwise read again once the metric's end is reached (which a pipe cannot do).
     private mutating func metric(_ s: inout Scanner, path: String) throws(Failure) {
         let isObject = try Self.at(path) { () throws(JSONStreamError) in try s.peek() == 0x7B }
+        let start = s.offset
         guard isObject else {
             let value = try Self.at(path) { () throws(JSONStreamError) in
                 try s.capture(limit: HealthAutoExportReader.maxPointLength) { bytes throws(JSONStreamError) in (try? JSONParser.parse(bytes)) ?? .null }
             }
-            throw Failure(offset: nil, path: path, JSONMembers.expected("an object", value ?? .array([])))
+            // A value too long to keep is not looked at: what it is goes unsaid.
+            throw Failure(offset: start, path: path, value.map { JSONMembers.expected("an object", $0) } ?? "expected an object")
         }
         _ = try Self.at(path) { () throws(JSONStreamError) in try s.take(0x7B) }
         var header: [(String, JSONValue)] = []
@@ -298,7 +294,7 @@ private struct HealthAutoExportDocument {
         }
         let members = JSONMembers(JSONObject(header), path: path)
         let kind: HealthAutoExportContents.Kind?
-        do { kind = try HealthAutoExportContents.kind(members) } catch { throw Failure(offset: nil, path: error.path, error.message) }
+        do { kind = try HealthAutoExportContents.kind(members) } catch { throw Failure(offset: start, path: error.path, error.message) }
         guard let kind else {
             contents.skipped["unknown metric", default: 0] += 1
             return
@@ -320,6 +316,7 @@ private struct HealthAutoExportDocument {
             try Self.skip(&s, path: path)
             return
         }
+        let start = s.offset
         var unit: String?
         let isArray = try Self.elements(&s, path: path) { (s: inout Scanner, j: Int) throws(Failure) in
             let place = "\(path)[\(j)]"
@@ -344,7 +341,7 @@ private struct HealthAutoExportDocument {
                 throw Failure(offset: offset, path: error.path, error.message)
             }
         }
-        if !isArray { throw Failure(offset: nil, path: path, "expected an array") }
+        if !isArray { throw Failure(offset: start, path: path, "expected an array") }
     }
 }
 
@@ -426,16 +423,18 @@ struct HealthAutoExportContents {
     /// The point's writer (R2): its source, a combined writer for several joined with `|`, or, without one, Health
     /// Auto Export, which counts as a possible watch (R3).
     private mutating func writer(of point: JSONMembers) throws(JSONPathError) -> Writer {
-        let name = try point.string("source")?.trimmingCharacters(in: .whitespaces) ?? ""
-        if name.utf8.count > HealthAutoExportReader.maxNameLength {
+        let source = try point.string("source")?.trimmingCharacters(in: .whitespaces) ?? ""
+        if source.utf8.count > HealthAutoExportReader.maxNameLength {
             throw point.error("source", "longer than \(HealthAutoExportReader.maxNameLength) bytes; not a writer's name")
         }
+        // Separators alone (`|`, ` | `) join no writers: the point names none, as an empty source.
+        let name = source.utf8.contains(UInt8(ascii: "|"))
+            ? Writer.combinedName(source.split(separator: "|").map(String.init)) : source
         if name.isEmpty {
             possibleWatches.insert(HealthAutoExportReader.defaultWriter)
             return Writer(store: .healthKit, name: HealthAutoExportReader.defaultWriter)
         }
-        guard name.utf8.contains(UInt8(ascii: "|")) else { return Writer(store: .healthKit, name: name) }
-        return Writer(store: .healthKit, name: Writer.combinedName(name.split(separator: "|").map(String.init)))
+        return Writer(store: .healthKit, name: name)
     }
 
     /// A point at local midnight in its written offset stands for the whole day; any other point is an instant.

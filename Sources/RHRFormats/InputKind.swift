@@ -49,9 +49,16 @@ public enum InputKind: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads the head of the file (and of a zip's members) and names the reader, or says why none fits.
     public static func detect(path: String) throws(InputError) -> InputKind {
+        try surveyed(path: path).kind
+    }
+
+    /// The kind, and for a zip the survey that told it, which reading the zip needs again (a survey reads the
+    /// first KiB of every member).
+    static func surveyed(path: String) throws(InputError) -> (kind: InputKind, survey: ZipSurvey?) {
         let head = try ReadOnlyFile.head(path: path, count: headSize)
-        if ArchiveReader.looksLikeZip(head) { return try ZipSurvey(path: path).kind(path: path) }
-        return try detect(head: head, path: path)
+        guard ArchiveReader.looksLikeZip(head) else { return (try detect(head: head, path: path), nil) }
+        let survey = try ZipSurvey(path: path)
+        return (try survey.kind(path: path), survey)
     }
 
     /// How many first bytes tell a file's kind.

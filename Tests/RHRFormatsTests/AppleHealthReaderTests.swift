@@ -435,6 +435,21 @@ struct AppleHealthReaderTests {
         #expect(batch.resting.map(\.value) == [58, 58, 58, 54.5])
     }
 
+    @Test("devices described without Apple's address are told apart (R3): a Watch and a Polar strap share no answer")
+    func addresslessDevices() throws {
+        let watch = "&lt;name:Apple Watch, manufacturer:Apple Inc., model:Watch&gt;"
+        let strap = "&lt;name:Polar H10, manufacturer:Polar, model:H10&gt;"
+        func record(_ type: String, _ source: String, _ device: String) -> String {
+            appleHealthRecord(type: "HKQuantityTypeIdentifier" + type, source: source, device: device, value: "60")
+        }
+        for type in ["HeartRate", "RestingHeartRate"] {
+            for (first, second) in [(("Runner", watch), ("Cyclist", strap)), (("Cyclist", strap), ("Runner", watch))] {
+                let xml = appleHealthExport(record(type, first.0, first.1) + record(type, second.0, second.1))
+                #expect(try readAppleHealth(xml).batches[0].watchWriters == ["Runner"], "\(type), \(first.0) first")
+            }
+        }
+    }
+
     @Test("values out of range are kept, for the store to flag, not skipped")
     func outOfRange() throws {
         let values = ["0", "301", "NaN", "-5", "55", "300", "1"]

@@ -93,6 +93,18 @@ struct HealthAutoExportReaderTests {
         #expect(file.batches.first?.resting.map(\.writer.name) == ["Health Auto Export", "Health Auto Export"])
     }
 
+    @Test("a source of separators alone (\"|\", \" | \") names no writer: Health Auto Export, as an empty one")
+    func separatorsAlone() throws {
+        let file = try read("""
+            {"data":{"metrics":[{"name":"resting_heart_rate","units":"count/min","data":[
+              {"date":"2024-01-02 00:00:00 +0000","qty":55,"source":"|"},
+              {"date":"2024-01-03 00:00:00 +0000","qty":56,"source":" | "}]}]}}
+            """)
+        let batch = try #require(file.batches.first)
+        #expect(batch.resting.map(\.writer.name) == ["Health Auto Export", "Health Auto Export"])
+        #expect(batch.watchWriters == [HealthAutoExportReader.defaultWriter])
+    }
+
     @Test("heart_rate points with Min/Avg/Max count per writer and day, context not set")
     func heartRatePoints() throws {
         let file = try read("""

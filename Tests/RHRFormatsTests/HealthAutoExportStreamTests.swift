@@ -59,10 +59,8 @@ struct HealthAutoExportStreamTests {
         let bad = try #require(throws: InputError.self) { try readBytes(#"{"metrics":[{"name":"step_count","data":[{},]}]}"#) }
         #expect(bad.path == "POST /v1/health-auto-export")
         #expect(bad.message == "metrics[0].data[1]: a trailing ',' is not allowed before ']'")
-        #expect(try Data(HealthAutoExportReaderTests.resting.utf8).withUnsafeBytes { _ in
-            try HealthAutoExportReader.read(bytes: Data(HealthAutoExportReaderTests.resting.utf8), label: "body", stream: "http-x",
-                                            options: ImportOptions(machineZone: berlinZone)).recordsRead
-        } == 4)
+        #expect(try HealthAutoExportReader.read(bytes: Array(HealthAutoExportReaderTests.resting.utf8), label: "body", stream: "http-x",
+                                                options: ImportOptions(machineZone: berlinZone)).recordsRead == 4)
     }
 
     @Test("members in any order: points before the name and units are read once the metric's end tells what they are")
@@ -95,6 +93,32 @@ struct HealthAutoExportStreamTests {
             {"metrics":[{"name":"resting_heart_rate","units":"count/min","data":[{"date":"2024-01-02 00:00:00 +0100","qty":55,"source":"\(fits)"}]}]}
             """)
         #expect(ok.batches.first?.resting.first?.writer.name == fits)
+    }
+
+    @Test("a metric that is not an object, has no name, or whose data is not an array: the error names its line and byte")
+    func shapeErrorPositions() throws {
+        func offset(of marker: String, in json: String) -> Int64 {
+            Int64(json.utf8.distance(from: json.startIndex, to: json.range(of: marker)!.lowerBound))
+        }
+        let number = "{\"metrics\":[\n 55]}"
+        let notObject = try error(number)
+        #expect(notObject.message == "metrics[0]: expected an object, found an integer")
+        #expect(notObject.line == 2 && notObject.offset == offset(of: "55", in: number))
+        // Too long to look at: said plainly, not taken for some other kind of value.
+        let longString = "{\"metrics\":[\n \"" + String(repeating: "a", count: 70 << 10) + "\"]}"
+        let long = try error(longString)
+        #expect(long.message == "metrics[0]: expected an object")
+        #expect(long.line == 2 && long.offset == offset(of: "\"a", in: longString))
+        let unnamed = "{\"metrics\":[\n {\"units\":\"count\"}]}"
+        let noName = try error(unnamed)
+        #expect(noName.message == "metrics[0].name: missing; every metric has a name")
+        #expect(noName.line == 2 && noName.offset == offset(of: "{\"units", in: unnamed))
+        for json in ["{\"metrics\":[{\"name\":\"heart_rate\",\"data\":\n {}}]}",
+                     "{\"metrics\":[{\"data\":\n {},\"name\":\"heart_rate\"}]}"] {
+            let notArray = try error(json)
+            #expect(notArray.message == "metrics[0].data: expected an array")
+            #expect(notArray.line == 2 && notArray.offset == offset(of: "{}", in: json))
+        }
     }
 
     @Test("a 20 MB source is refused at its point, without keeping it")
