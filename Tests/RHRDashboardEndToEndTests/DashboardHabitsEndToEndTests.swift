@@ -67,7 +67,10 @@ struct DashboardHabitsEndToEndTests {
         let other = try Tmux(width: 100, height: 30,
                              command: try Binary.dashboard("--store '\(dir.path)/other.sqlite'", settings: dir))
         defer { other.kill() }
-        let fresh = try other.waitFor("one value per day: latest")
+        // The scale follows the whole history, which comes after the first frame of recent days: wait for it.
+        let fresh = try other.waitUntil("the new store's default view over its whole history") {
+            $0.contains("one value per day: latest") && !$0.contains("reading earlier days")
+        }
         #expect(fresh.contains("1 column a day"))
     }
 
