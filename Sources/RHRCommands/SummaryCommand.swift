@@ -33,10 +33,9 @@ enum SummaryCommand {
     static func report(store: HealthDatabase, aggregation: Aggregation, days count: Int,
                        today: LocalDay = DashboardSession.machineToday()) throws -> String {
         // One snapshot: the counts, the streams, the values and the revisions all describe the same store.
-        let (streams, samples, heartRate, revisions) = try store.read { tx throws(StoreError) in
-            (try tx.streams(), try tx.samples(), try tx.heartRateDays(), try tx.revisions())
+        let (contents, streams, samples, revisions) = try store.read { tx throws(StoreError) in
+            (try tx.contents(heartRate: try tx.heartRateDays()), try tx.streams(), try tx.samples(), try tx.revisions())
         }
-        let contents = StoreContents.tally(samples: samples, heartRate: heartRate)
         var lines: [String] = []
         let thisYear = today.year
         switch DataDiagnosis(contents, streams: streams) {

@@ -14,11 +14,11 @@ public enum DashboardLoader {
     public static func load(_ database: HealthDatabase, source: String) throws(StoreError) -> DashboardData {
         try database.read { tx throws(StoreError) in
             let samples = try tx.samples(), heartRateDays = try tx.heartRateDays()
-            // Tallied from what was just read (the same as `tx.contents()`, which would read it all again).
             return DashboardData(samples: samples,
                                  revisions: try tx.revisions(),
                                  heartRateDays: heartRateDays,
-                                 contents: StoreContents.tally(samples: samples, heartRate: heartRateDays),
+                                 // The heart rate just read, not grouped again (tallying the samples in Swift is slower).
+                                 contents: try tx.contents(heartRate: heartRateDays),
                                  streams: try tx.streams(),
                                  revision: try tx.revision(),
                                  source: source,

@@ -30,7 +30,9 @@ extension HealthDatabase {
         try read { tx throws(StoreError) in try tx.heartRateDays(from: from, to: to) }
     }
 
-    public func contents() throws(StoreError) -> [StoreContents] { try read { tx throws(StoreError) in try tx.contents() } }
+    public func contents(heartRate days: [HeartRateDaySummary]? = nil) throws(StoreError) -> [StoreContents] {
+        try read { tx throws(StoreError) in try tx.contents(heartRate: days) }
+    }
 
     public func streams() throws(StoreError) -> [StreamState] { try read { tx throws(StoreError) in try tx.streams() } }
 
@@ -195,8 +197,9 @@ public struct StoreSnapshot {
 
     /// What each store holds, for the empty state (R9) and `rhr status`: the resting samples that stand (those of
     /// the road deciding each writer's day, R12) and the heart-rate samples `heartRateDays` gives, tallied by
-    /// `StoreContents.tally`. Always one entry per store.
-    public func contents() throws(StoreError) -> [StoreContents] {
+    /// `StoreContents.tally`. Always one entry per store. A reader that has read `heartRateDays()` in this snapshot
+    /// already hands them in, so they are not grouped again.
+    public func contents(heartRate days: [HeartRateDaySummary]? = nil) throws(StoreError) -> [StoreContents] {
         let writers = try loadWriters()
         let layers = try loadLayers()
         // Every standing copy counts, less those of the roads that stand aside on days several roads hold.
@@ -227,7 +230,9 @@ public struct StoreSnapshot {
             for h in held where h.road != deciding { restingCounts[key.writer, default: 0] -= h.samples }
         }
         var heartRateCounts: [WriterKey: (writer: Writer, samples: Int)] = [:]
-        for day in try heartRateDays() { heartRateCounts[day.writer.key, default: (day.writer, 0)].samples += day.total }
+        var heartRate = days ?? []
+        if days == nil { heartRate = try heartRateDays() }
+        for day in heartRate { heartRateCounts[day.writer.key, default: (day.writer, 0)].samples += day.total }
         return StoreContents.tally(
             resting: restingCounts.compactMap { id, n in writers[id].map { ($0.writer, n) } },
             heartRate: Array(heartRateCounts.values))
