@@ -5,6 +5,11 @@ import RHRCore
 struct AppleHealthScanError: Error, Sendable, Equatable {
     var offset: Int64
     var message: String
+
+    /// The file ends at `offset` inside markup (`what`: "a tag", "a comment", …) that began at `start`.
+    static func truncated(at offset: Int64, inside what: String, startingAt start: Int64) -> AppleHealthScanError {
+        AppleHealthScanError(offset: offset, message: "truncated: the file ends inside \(what) that starts at byte \(start)")
+    }
 }
 
 /// A record of a type rhr reads, between its start tag and its `</Record>`, waiting for its metadata.

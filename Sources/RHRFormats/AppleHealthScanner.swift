@@ -108,10 +108,7 @@ struct AppleHealthScanner {
                 }
                 let lt = p.distance(to: UnsafeRawPointer(hit))
                 guard let resume = try markup(p, lt, n, base: base, atEnd: atEnd, lessThanFollows: lessThanFollows) else {
-                    if atEnd {
-                        throw AppleHealthScanError(offset: base + Int64(n), message:
-                            "truncated: the file ends inside a tag that starts at byte \(base + Int64(lt))")
-                    }
+                    if atEnd { throw .truncated(at: base + Int64(n), inside: "a tag", startingAt: base + Int64(lt)) }
                     if n - lt > AppleHealthScanner.maxTagLength {
                         throw AppleHealthScanError(offset: base + Int64(lt), message:
                             "a tag longer than \(AppleHealthScanner.maxTagLength) bytes: damaged, or not an Apple Health export")
@@ -125,10 +122,7 @@ struct AppleHealthScanner {
                     mode = .content
                     i = end
                 } else {
-                    if atEnd {
-                        throw AppleHealthScanError(offset: base + Int64(n), message:
-                            "truncated: the file ends inside \(terminator.what) that starts at byte \(start)")
-                    }
+                    if atEnd { throw .truncated(at: base + Int64(n), inside: terminator.what, startingAt: start) }
                     // Keep the bytes that may begin the terminator.
                     return max(i, n - (t.count - 1))
                 }
@@ -139,8 +133,7 @@ struct AppleHealthScanner {
                     i = resume
                 } else {
                     if atEnd {
-                        throw AppleHealthScanError(offset: base + Int64(n), message:
-                            "truncated: the file ends inside the document type declaration that starts at byte \(start)")
+                        throw .truncated(at: base + Int64(n), inside: "the document type declaration", startingAt: start)
                     }
                     return resume
                 }

@@ -357,6 +357,16 @@ struct ExportGenerator {
         out.append("\"")
     }
 
+    /// The attributes Apple's DTD gives both a Record and a Correlation.
+    static let sampleAttributes = """
+          sourceName    CDATA #REQUIRED
+          sourceVersion CDATA #IMPLIED
+          device        CDATA #IMPLIED
+          creationDate  CDATA #IMPLIED
+          startDate     CDATA #REQUIRED
+          endDate       CDATA #REQUIRED
+        """
+
     /// The XML declaration and iOS 16's internal DTD, with its `<!ATTLIST VisionPrescription` left unclosed.
     static let prologue = """
         <?xml version="1.0" encoding="UTF-8"?>
@@ -383,23 +393,13 @@ struct ExportGenerator {
           type          CDATA #REQUIRED
           unit          CDATA #IMPLIED
           value         CDATA #IMPLIED
-          sourceName    CDATA #REQUIRED
-          sourceVersion CDATA #IMPLIED
-          device        CDATA #IMPLIED
-          creationDate  CDATA #IMPLIED
-          startDate     CDATA #REQUIRED
-          endDate       CDATA #REQUIRED
+        \(sampleAttributes)
         >
         <!-- Note: Any Records that appear as children of a correlation also appear as top-level records in this document. -->
         <!ELEMENT Correlation ((MetadataEntry|Record)*)>
         <!ATTLIST Correlation
           type          CDATA #REQUIRED
-          sourceName    CDATA #REQUIRED
-          sourceVersion CDATA #IMPLIED
-          device        CDATA #IMPLIED
-          creationDate  CDATA #IMPLIED
-          startDate     CDATA #REQUIRED
-          endDate       CDATA #REQUIRED
+        \(sampleAttributes)
         >
         <!ELEMENT Workout ((MetadataEntry|WorkoutEvent|WorkoutRoute|WorkoutStatistics)*)>
         <!ELEMENT WorkoutStatistics EMPTY>

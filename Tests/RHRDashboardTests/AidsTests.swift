@@ -24,8 +24,7 @@ struct AidsTests {
 extension AidsTests {
     @Test("m and b: each writer's 7-day mean as its line over dots of the daily values, Oura's usual range behind, both named")
     func meanAndBand() {
-        var state = Fixture.state()
-        Fixture.press(&state, .character("m"), .character("b"))
+        let state = Fixture.state(pressing: .character("m"), .character("b"))
         #expect(state.showMean && state.showBand && state.bandWriterIndex == 0, "the band follows the writer with most days")
         let buffer = Fixture.render(state)
         let expected = [
@@ -131,8 +130,7 @@ extension AidsTests {
 
     @Test("w: whiskers from each week's lowest to highest day; at day zoom it says where they show")
     func whiskers() {
-        var state = Fixture.state()
-        Fixture.press(&state, .character("w"))
+        var state = Fixture.state(pressing: .character("w"))
         #expect(state.showWhiskers && state.message?.hasPrefix("Whiskers show at week and month zoom") == true)
         Fixture.press(&state, .character("-"))
         let buffer = Fixture.render(state)
@@ -176,8 +174,7 @@ extension AidsTests {
 
     @Test("v: the comparison names both writers and stores, the mean difference and its spread; Esc, q or v close it")
     func comparison() {
-        var state = Fixture.state()
-        Fixture.press(&state, .character("v"))
+        var state = Fixture.state(pressing: .character("v"))
         #expect(state.overlay == .comparison)
         let buffer = Fixture.render(state)
         let expected = [
@@ -253,8 +250,7 @@ extension AidsTests {
 
     @Test("f moves the usual range to the next visible writer and turns it on; the header follows")
     func bandWriter() {
-        var state = Fixture.state()
-        Fixture.press(&state, .character("f"))
+        var state = Fixture.state(pressing: .character("f"))
         #expect(state.showBand && state.bandWriterIndex == 1)
         #expect(state.message == "Usual range of Jane’s Apple Watch.")
         #expect(Fixture.row(state, 0).contains("range"))

@@ -122,8 +122,7 @@ struct EmptyStateTests {
 
     @Test("Help lists every key of the key table, every marker, and the note that this is not medical advice")
     func help() {
-        var state = Fixture.state(size: TerminalSize(width: 100, height: 120))
-        Fixture.press(&state, .character("?"))
+        let state = Fixture.state(size: TerminalSize(width: 100, height: 120), pressing: .character("?"))
         let buffer = Fixture.render(state)
         let lines = buffer.lines
         // Long entries wrap: read the help as words.

@@ -11,6 +11,14 @@ extension Fixture {
         return effect
     }
 
+    /// The state `state(_:size:today:unicode:)` makes, after `keys`.
+    static func state(_ data: DashboardData = standard(), size: TerminalSize = TerminalSize(width: 80, height: 24),
+                      today: LocalDay = lastDay, unicode: Bool = true, pressing keys: Key...) -> DashboardState {
+        var state = state(data, size: size, today: today, unicode: unicode)
+        for key in keys { DashboardUpdate.update(&state, .key(key)) }
+        return state
+    }
+
     static func typing(_ text: String) -> [Key] { text.map { .character($0) } }
 
     /// Row `y`'s text.

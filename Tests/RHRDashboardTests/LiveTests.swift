@@ -108,8 +108,7 @@ struct LiveTests {
 
     @Test("The help says whether the dashboard is live and what ↻ means")
     func help() {
-        var state = Fixture.state(size: TerminalSize(width: 100, height: 200))
-        Fixture.press(&state, .character("?"))
+        var state = Fixture.state(size: TerminalSize(width: 100, height: 200), pressing: .character("?"))
         var text = Fixture.screen(state).joined(separator: "\n")
         #expect(text.contains("↻"))
         #expect(text.contains("a day a live update changed"))

@@ -135,8 +135,7 @@ struct ManyWritersTests {
 
     @Test("Cut text ends in an ellipsis: the detail pane's long items wrap or end in …")
     func ellipsis() {
-        var state = Fixture.state(size: TerminalSize(width: 120, height: 36))
-        Fixture.press(&state, .left, .left)
+        let state = Fixture.state(size: TerminalSize(width: 120, height: 36), pressing: .left, .left)
         let text = Fixture.screen(state).joined(separator: "\n")
         #expect(text.contains("offset assumed: no zone offset, this"))
         #expect(!text.contains("this machine's us\n") && !text.contains("this machine's us "))

@@ -17,8 +17,7 @@ struct MouseTests {
 
     @Test("A click on a day in the chart (plot or date axis) moves the cursor there and focuses the chart")
     func clickDay() {
-        var state = Fixture.state()
-        Fixture.press(&state, .tab)
+        var state = Fixture.state(pressing: .tab)
         // At 80×24 the plot starts at x = 5 with 12 Jan; the cursor is 12 Mar at x = 64.
         click(&state, 5 + 10, 6)
         #expect(state.cursor == last.adding(days: -49) && state.focus == .chart)

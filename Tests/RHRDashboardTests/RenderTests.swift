@@ -140,8 +140,7 @@ struct RenderTests {
 
     @Test("The detail pane shows the day's revision history")
     func revisionHistory() {
-        var state = Fixture.state(size: TerminalSize(width: 160, height: 50))
-        Fixture.press(&state, .left, .left)
+        let state = Fixture.state(size: TerminalSize(width: 160, height: 50), pressing: .left, .left)
         let text = Fixture.screen(state).joined(separator: "\n")
         #expect(text.contains(" Revision history"))
         #expect(text.contains("◆ Jane’s Apple Watch: draft 62 → 59 (Apple Health export, 12 Mar 21:00)"))
@@ -179,8 +178,7 @@ struct RenderTests {
         #expect(lines[17].hasPrefix(" Sun  8 Mar 2026     — x "))
         for y in 3...9 { #expect(Fixture.character(lines[y], 60) != "●", "Oura's zero must not be plotted") }
         // On the cursor's day the mark stays readable inside the highlighted column.
-        var state = Fixture.state()
-        Fixture.press(&state, .left, .left, .left, .left)
+        let state = Fixture.state(pressing: .left, .left, .left, .left)
         let buffer = Fixture.render(state)
         #expect(Fixture.character(buffer.lines[10], 60) == "×")
         #expect(buffer[60, 10].style == Style(tint: .plain, [.bold, .reverse]))
@@ -189,8 +187,7 @@ struct RenderTests {
     @Test("Days without a value stay empty: gaps are gaps")
     func gaps() {
         // Only the watch, so no other writer's point can hide a glyph.
-        var state = Fixture.state()
-        Fixture.press(&state, .character("1"), .character("3"))
+        let state = Fixture.state(pressing: .character("1"), .character("3"))
         let lines = Fixture.screen(state)
         // The watch has no sample on days 20 and 21 of 60: plot columns 20 and 21 (x = 25, 26) hold no dot of
         // its line.
@@ -220,8 +217,7 @@ struct RenderTests {
 
     @Test("c shows the sedentary minimum as a separately labelled context series")
     func contextSeries() {
-        var state = Fixture.state()
-        Fixture.press(&state, .character("c"))
+        var state = Fixture.state(pressing: .character("c"))
         var lines = Fixture.screen(state)
         #expect(lines.contains { $0.contains("· sedentary minimum (Jane’s Apple Watch): context, not resting") })
         #expect(lines.contains { $0.contains("◇ provisional: Apple may still replace this estimate") })
@@ -238,8 +234,7 @@ struct RenderTests {
 
     @Test("A hidden writer leaves the chart and the columns and is marked hidden in the legend")
     func hiddenWriter() {
-        var state = Fixture.state()
-        Fixture.press(&state, .character("2"))
+        let state = Fixture.state(pressing: .character("2"))
         let lines = Fixture.screen(state)
         #expect(lines[12].contains("2 ◆ Jane’s Apple W… (hidden)"))
         #expect(!lines[3...9].joined().contains("◆"))
@@ -251,8 +246,7 @@ struct RenderTests {
 
     @Test("At week zoom each writer has one point per column, the median of its days")
     func weekZoom() {
-        var state = Fixture.state()
-        Fixture.press(&state, .character("-"))
+        let state = Fixture.state(pressing: .character("-"))
         let lines = Fixture.screen(state)
         #expect(lines[2].contains("8 columns a week, weekly medians"))
         #expect(lines[11].contains("week of 9 Mar"))
@@ -314,8 +308,7 @@ struct RenderTests {
 
     @Test("The / prompt shows what was typed")
     func goToPrompt() {
-        var state = Fixture.state()
-        Fixture.press(&state, .character("/"))
+        var state = Fixture.state(pressing: .character("/"))
         for key in Fixture.typing("2026-02") { Fixture.press(&state, key) }
         #expect(Fixture.row(state, 23).hasPrefix(" Go to date: 2026-02    Enter go · Esc cancel"))
         // The prompt in the accent colour, the typed text plain, a reversed cell where the next character goes.
@@ -324,8 +317,7 @@ struct RenderTests {
 
     @Test("At 80×24 Tab to the detail pane puts it where the columns were")
     func detailFocus() {
-        var state = Fixture.state()
-        Fixture.press(&state, .tab, .tab)
+        let state = Fixture.state(pressing: .tab, .tab)
         let buffer = Fixture.render(state)
         let lines = buffer.lines
         #expect(lines[14].hasPrefix(" Thu 12 Mar 2026  raw samples and revisions"))

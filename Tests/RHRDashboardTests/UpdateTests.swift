@@ -33,8 +33,7 @@ struct UpdateTests {
 
     @Test("← h and → l move a day, a week or a month, and stop at the ends")
     func leftRight() {
-        var state = Fixture.state()
-        Fixture.press(&state, .left)
+        var state = Fixture.state(pressing: .left)
         #expect(state.cursor == last.adding(days: -1))
         Fixture.press(&state, .character("h"))
         #expect(state.cursor == last.adding(days: -2))
@@ -51,8 +50,7 @@ struct UpdateTests {
 
     @Test("↑ k and ↓ j move a day in the chart and columns, and scroll in the detail pane")
     func upDown() {
-        var state = Fixture.state()
-        Fixture.press(&state, .up, .character("k"))
+        var state = Fixture.state(pressing: .up, .character("k"))
         #expect(state.cursor == last.adding(days: -2))
         Fixture.press(&state, .down)
         #expect(state.cursor == last.adding(days: -1))
@@ -79,8 +77,7 @@ struct UpdateTests {
 
     @Test("PgUp and PgDn move a screen in the chart, a pane in the columns, a page in the detail")
     func pages() {
-        var state = Fixture.state(Fixture.standard(days: 400))
-        Fixture.press(&state, .pageUp)
+        var state = Fixture.state(Fixture.standard(days: 400), pressing: .pageUp)
         // 74 chart columns at 80×24.
         #expect(state.cursor == last.adding(days: -74))
         Fixture.press(&state, .pageDown)
@@ -98,8 +95,7 @@ struct UpdateTests {
     @Test("g Home and G End go to the first and the most recent day with data; t to today")
     func jumps() {
         let today = last.adding(days: 5)
-        var state = Fixture.state(today: today)
-        Fixture.press(&state, .character("g"))
+        var state = Fixture.state(today: today, pressing: .character("g"))
         #expect(state.cursor == last.adding(days: -59))
         Fixture.press(&state, .character("G"))
         #expect(state.cursor == last)
@@ -140,8 +136,7 @@ struct UpdateTests {
 
     @Test("c toggles the sedentary context; without sedentary data it says why and stays off")
     func context() {
-        var state = Fixture.state()
-        Fixture.press(&state, .character("c"))
+        var state = Fixture.state(pressing: .character("c"))
         #expect(state.showContext)
         Fixture.press(&state, .character("c"))
         #expect(!state.showContext)
@@ -182,8 +177,7 @@ struct UpdateTests {
 
     @Test("/ opens the date prompt: type, Backspace, Enter goes; a bad date says so; Esc cancels")
     func goToDate() {
-        var state = Fixture.state()
-        Fixture.press(&state, .character("/"))
+        var state = Fixture.state(pressing: .character("/"))
         #expect(state.overlay == .goTo(""))
         for key in Fixture.typing("2026-02-011") { Fixture.press(&state, key) }
         Fixture.press(&state, .backspace)
@@ -221,8 +215,7 @@ struct UpdateTests {
 
     @Test("r asks the run loop to reload; the new data keeps cursor, zoom and aggregation")
     func reload() {
-        var state = Fixture.state()
-        Fixture.press(&state, .left, .character("-"), .character("a"), .character("3"))
+        var state = Fixture.state(pressing: .left, .character("-"), .character("a"), .character("3"))
         #expect(Fixture.press(&state, .character("r")) == .load(.reload))
         #expect(state.message == "Reading the store…")
         var data = Fixture.standard()
@@ -240,8 +233,7 @@ struct UpdateTests {
 
     @Test("? and F1 open help; Esc, ? or q close it; ↑↓ scroll it, G and g to its end and start; F10 and Ctrl-C quit")
     func help() {
-        var state = Fixture.state()
-        Fixture.press(&state, .character("?"))
+        var state = Fixture.state(pressing: .character("?"))
         #expect(state.overlay == .help)
         Fixture.press(&state, .down, .down, .up)
         #expect(state.helpScroll == 1)
@@ -271,8 +263,7 @@ struct UpdateTests {
 
     @Test("Esc closes overlays and is harmless otherwise")
     func escape() {
-        var state = Fixture.state()
-        Fixture.press(&state, .escape)
+        var state = Fixture.state(pressing: .escape)
         #expect(state.overlay == .none && state.cursor == last)
         Fixture.press(&state, .character("/"), .escape)
         #expect(state.overlay == .none)
@@ -292,8 +283,7 @@ struct UpdateTests {
 
     @Test("A resize keeps the cursor in view; a tick moves today")
     func resizeAndTick() {
-        var state = Fixture.state(Fixture.standard(days: 400))
-        Fixture.press(&state, .character("g"))
+        var state = Fixture.state(Fixture.standard(days: 400), pressing: .character("g"))
         DashboardUpdate.update(&state, .resize(TerminalSize(width: 200, height: 60)))
         #expect(state.size == TerminalSize(width: 200, height: 60))
         let wide = Fixture.screen(state)
