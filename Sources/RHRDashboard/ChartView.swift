@@ -13,11 +13,7 @@ enum ChartView {
     struct Model {
         var series: ChartSeries
         var window: ChartWindow
-        var cursor: LocalDay
-        var today: LocalDay
-        var focused: Bool
-        /// A live update just changed the cursor day.
-        var cursorChanged: Bool
+        var cursor: PaneCursor
         /// Every writer, in legend order (writer 1 first).
         var writers: [ChartLegend.Writer]
         /// The short names of the writers with sedentary heart rate.
@@ -37,7 +33,7 @@ enum ChartView {
         buffer.fill(plot)
         buffer.fill(layout.margin)
         buffer.fill(layout.yAxis)
-        let cursorCell = window.pointCell(ofBucket: window.zoom.bucket(of: model.cursor))
+        let cursorCell = window.pointCell(ofBucket: window.zoom.bucket(of: model.cursor.day))
 
         if series.isEmpty {
             drawNothingInView(model, in: layout, glyphs: glyphs, on: &buffer)
@@ -62,19 +58,19 @@ enum ChartView {
         let window = model.window
         var scale = window.scaleWords
         if window.zoom != .day { scale += ", \(window.zoom.words)ly medians" }
-        let left = [Span(" Resting heart rate, bpm", model.focused ? .focusedTitle : .bold), Span("  \(scale)", .muted)]
-        let cursor = model.cursor
+        let left = [Span(" Resting heart rate, bpm", model.cursor.focused ? .focusedTitle : .bold), Span("  \(scale)", .muted)]
+        let cursor = model.cursor.day
         var right = [Span("\(glyphs.cursorRow) \(DayText.long(cursor)) ", .bold)]
         // The scale is never cut: on a narrow screen the cursor's date loses its weekday first.
         if StyledLine(left).width + StyledLine(right).width + 2 > rect.width {
             right = [Span("\(glyphs.cursorRow) \(cursor.mediumText) ", .bold)]
         }
         var room = rect.width - StyledLine(left).width - StyledLine(right).width - 2
-        if model.cursorChanged && room >= 16 {
+        if model.cursor.dayChanged && room >= 16 {
             right.insert(Span("\(glyphs.changed) just changed  ", .title), at: 0)
             room -= 16
         }
-        if cursor == model.today && room >= 6 { right.insert(Span("today ", .muted), at: right.count - 1) }
+        if cursor == model.cursor.today && room >= 6 { right.insert(Span("today ", .muted), at: right.count - 1) }
         buffer.drawRow(left: left, right: right, in: rect, row: 0, ellipsis: glyphs.ellipsis)
     }
 
@@ -159,7 +155,7 @@ enum ChartView {
         }
 
         // Glyphs: writer 1 last, so it is on top where they meet.
-        let cursorBucket = window.zoom.bucket(of: model.cursor)
+        let cursorBucket = window.zoom.bucket(of: model.cursor.day)
         let sparse = !g.unicode || window.cellsPerBucket >= 3
         for line in series.lines.reversed() {
             let w = line.writer
@@ -296,7 +292,7 @@ enum ChartView {
         if cursorCell >= 0 && cursorCell < plot.width {
             // The highlighted column runs through the axis; whatever mark is there stays readable.
             buffer.restyle(Rect(x: plot.x + cursorCell, y: lineY, width: 1, height: 1)) { cursorStyle($0) }
-            let label = cursorLabel(model.cursor, zoom: window.zoom)
+            let label = cursorLabel(model.cursor.day, zoom: window.zoom)
             let w = DisplayWidth.of(label)
             let start = min(max(0, cursorCell - w / 2), max(0, plot.width - w))
             // Two blank cells around it, so that "week of 23 Nov" and a tick's "Dec" never read as one label.

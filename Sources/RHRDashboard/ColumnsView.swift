@@ -12,14 +12,10 @@ enum ColumnsView {
         /// Indexes of the writers shown, in order.
         var visible: [Int]
         var aggregation: Aggregation
-        var cursor: LocalDay
-        var today: LocalDay
+        var cursor: PaneCursor
         /// The rows reach no earlier than this day, and no later than `lastDay`.
         var firstDay: LocalDay
         var lastDay: LocalDay
-        /// Days a live update just changed.
-        var changedDays: Set<LocalDay>
-        var focused: Bool
         /// The first of `visible` in view when they do not all fit.
         var scroll: Int
     }
@@ -91,7 +87,7 @@ enum ColumnsView {
         var footer = rect.height >= 6 ? 1 : 0
         if columns.shown < model.visible.count { footer = min(2, max(footer, rect.height - heading - 1)) }
         let rows = max(0, rect.height - heading - footer)
-        var first = model.cursor.adding(days: -(rows - 1) / 2)
+        var first = model.cursor.day.adding(days: -(rows - 1) / 2)
         // Rows end with the data (or the cursor, past it): no column of empty days after the last value.
         let lastAllowed = model.lastDay.adding(days: -(rows - 1))
         if first > lastAllowed { first = lastAllowed }
@@ -120,7 +116,7 @@ enum ColumnsView {
         // fewer rows when the pane is short.
         let headingRows = headingRows(rect)
         let heading = Rect(x: rect.x, y: rect.y, width: rect.width, height: headingRows)
-        buffer.write(" Per source", x: rect.x, y: rect.y, style: model.focused ? .focusedTitle : .bold, clip: heading)
+        buffer.write(" Per source", x: rect.x, y: rect.y, style: model.cursor.focused ? .focusedTitle : .bold, clip: heading)
         buffer.write(" " + model.aggregation.rawValue, x: rect.x, y: rect.y + 1, style: .muted, clip: heading)
         if layout.shown < visible.count {
             // How many writers are out of view on each side, and the keys that bring them.
@@ -156,15 +152,15 @@ enum ColumnsView {
         for r in 0..<rows.count {
             let day = rows.first.adding(days: r)
             let y = rows.top + r
-            let isCursor = day == model.cursor
+            let isCursor = day == model.cursor.day
             guard day <= model.lastDay else { continue }
             let rowRect = Rect(x: rect.x, y: y, width: rect.width, height: 1)
             buffer.write(isCursor ? String(g.cursorRow) : " ", x: rect.x, y: y, style: .title, clip: rowRect)
             let date = layout.compact ? "\(DayText.weekdays[day.weekday]) \(day.day < 10 ? " " : "")\(day.shortText)"
                 : DayText.long(day, padded: true)
-            buffer.write(date, x: rect.x + 1, y: y, style: day == model.today ? .bold : .plain, clip: rowRect)
+            buffer.write(date, x: rect.x + 1, y: y, style: day == model.cursor.today ? .bold : .plain, clip: rowRect)
             // A live update's day, marked right after the date until the next key.
-            if model.changedDays.contains(day) {
+            if model.cursor.changedDays.contains(day) {
                 buffer.put(g.changed, x: rect.x + dateWidth - 1, y: y, style: .title, clip: rowRect)
             }
             for (k, w) in shownWriters.enumerated() {
@@ -193,9 +189,9 @@ enum ColumnsView {
     /// Every visible writer's value on the cursor day (those with samples that day), for when not all their
     /// columns are in view.
     static func drawCursorDay(_ model: Model, in rect: Rect, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {
-        var items: [[Span]] = [[Span("\(g.cursorRow) \(model.cursor.shortText):", .title)]]
+        var items: [[Span]] = [[Span("\(g.cursorRow) \(model.cursor.day.shortText):", .title)]]
         for w in model.visible {
-            guard let value = model.index.value(writer: w, day: model.cursor, aggregation: model.aggregation) else { continue }
+            guard let value = model.index.value(writer: w, day: model.cursor.day, aggregation: model.aggregation) else { continue }
             let (number, flags) = cell(value, glyphs: g, compact: true)
             items.append([Span(String(g.series(w)), .series(w)), Span(" " + number + (flags.isEmpty ? "" : " " + flags))])
         }

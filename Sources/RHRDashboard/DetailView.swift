@@ -9,23 +9,18 @@ enum DetailView {
     struct Model {
         /// The samples, values, heart rate and revisions, looked up for `day`.
         var index: DashboardIndex
-        /// The cursor day.
-        var day: LocalDay
+        var cursor: PaneCursor
         var aggregation: Aggregation
-        var today: LocalDay
-        var focused: Bool
-        /// A live update just changed `day`.
-        var changed: Bool
         /// Rows scrolled away at the top (more than there are is fine).
         var scroll: Int
     }
 
     static func lines(_ model: Model, width: Int, glyphs g: Glyphs) -> [StyledLine] {
         let index = model.index
-        let day = model.day
+        let day = model.cursor.day
         var out: [StyledLine] = []
         let samples = index.samples(on: day)
-        let thisYear = model.today.year
+        let thisYear = model.cursor.today.year
 
         if samples.isEmpty {
             out.append(StyledLine(" No resting value on \(DayText.long(day)).", .muted))
@@ -168,9 +163,9 @@ enum DetailView {
 
     static func draw(_ model: Model, in rect: Rect, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {
         buffer.fill(rect)
-        var title = [Span(" \(DayText.long(model.day))", model.focused ? .focusedTitle : .bold)]
+        var title = [Span(" \(DayText.long(model.cursor.day))", model.cursor.focused ? .focusedTitle : .bold)]
         // Before the pane's title, which gives way first on a narrow pane.
-        if model.changed {
+        if model.cursor.dayChanged {
             title.append(Span("  \(g.changed) just changed", .title))
         }
         title.append(Span("  raw samples and revisions", .muted))

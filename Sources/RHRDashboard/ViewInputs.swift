@@ -57,10 +57,7 @@ extension ChartView.Model {
                                           bandWriter: state.showBand ? state.bandWriterIndex : nil)
         self.init(series: ChartSeries(index, window: window, options: options),
                   window: window,
-                  cursor: state.cursor,
-                  today: state.today,
-                  focused: state.focus == .chart,
-                  cursorChanged: state.changedDays.contains(state.cursor),
+                  cursor: PaneCursor(state, pane: .chart),
                   writers: ChartLegend.writers(state, glyphs: glyphs),
                   contextWriterNames: index.contextWriters.map(glyphs.shortName),
                   allHidden: index.hasResting && index.writers.allSatisfy { !state.isVisible($0) },
@@ -81,20 +78,16 @@ extension ColumnsView.Model {
         self.init(index: index,
                   visible: index.writers.indices.filter { state.isVisible(index.writers[$0]) },
                   aggregation: state.aggregation,
-                  cursor: state.cursor,
-                  today: state.today,
+                  cursor: PaneCursor(state, pane: .columns),
                   firstDay: state.firstNavigableDay,
                   lastDay: max(index.lastDay ?? state.cursor, state.cursor),
-                  changedDays: state.changedDays,
-                  focused: state.focus == .columns,
                   scroll: state.columnScroll)
     }
 }
 
 extension DetailView.Model {
     init(_ state: DashboardState) {
-        self.init(index: state.index, day: state.cursor, aggregation: state.aggregation, today: state.today,
-                  focused: state.focus == .detail, changed: state.changedDays.contains(state.cursor),
+        self.init(index: state.index, cursor: PaneCursor(state, pane: .detail), aggregation: state.aggregation,
                   scroll: state.detailScroll)
     }
 }
