@@ -27,37 +27,35 @@ enum ColumnsView {
     static let compactColumn = 8
     static let maxColumn = 30
 
-    /// How the pane's width is shared: the date column, then `shown` writer columns from `first`.
+    /// How the pane's width is shared: the date column, then a column for each writer in `shown`.
     struct Columns: Equatable {
         var dateWidth: Int
         var columnWidth: Int
-        /// The first writer shown (an index into `visible`) and how many.
-        var first: Int
-        var shown: Int
+        /// The writers in view, as indexes into `visible`.
+        var shown: Range<Int>
         /// Columns narrower than `minColumn`: short headings, short dates.
         var compact: Bool
     }
 
     static func columns(count: Int, width: Int, scroll: Int) -> Columns {
-        guard count > 0 else { return Columns(dateWidth: wideDate, columnWidth: 0, first: 0, shown: 0, compact: false) }
+        guard count > 0 else { return Columns(dateWidth: wideDate, columnWidth: 0, shown: 0..<0, compact: false) }
         if count * minColumn <= width - wideDate {
-            return Columns(dateWidth: wideDate, columnWidth: min(maxColumn, (width - wideDate) / count), first: 0,
-                           shown: count, compact: false)
+            return Columns(dateWidth: wideDate, columnWidth: min(maxColumn, (width - wideDate) / count), shown: 0..<count,
+                           compact: false)
         }
         let avail = width - shortDate
         if count * compactColumn <= avail {
-            return Columns(dateWidth: shortDate, columnWidth: min(minColumn - 1, avail / count), first: 0, shown: count,
+            return Columns(dateWidth: shortDate, columnWidth: min(minColumn - 1, avail / count), shown: 0..<count,
                            compact: true)
         }
         let shown = max(1, avail / compactColumn)
         let first = min(max(0, scroll), count - shown)
-        return Columns(dateWidth: shortDate, columnWidth: compactColumn, first: first, shown: shown, compact: true)
+        return Columns(dateWidth: shortDate, columnWidth: compactColumn, shown: first..<(first + shown), compact: true)
     }
 
     /// The largest useful scroll for `count` writers in a pane `width` wide.
     static func maxScroll(count: Int, width: Int) -> Int {
-        let c = columns(count: count, width: width, scroll: .max)
-        return c.first
+        columns(count: count, width: width, scroll: .max).shown.lowerBound
     }
 
     /// "58 p", "57.5 o", "— x2": the value and the flags p (provisional), o (offset assumed), x (out of range).
@@ -85,7 +83,7 @@ enum ColumnsView {
     static func dayRows(_ model: Model, in rect: Rect, columns: Columns) -> DayRows {
         let heading = headingRows(rect)
         var footer = rect.height >= 6 ? 1 : 0
-        if columns.shown < model.visible.count { footer = min(2, max(footer, rect.height - heading - 1)) }
+        if columns.shown.count < model.visible.count { footer = min(2, max(footer, rect.height - heading - 1)) }
         let rows = max(0, rect.height - heading - footer)
         var first = model.cursor.day.adding(days: -(rows - 1) / 2)
         // Rows end with the data (or the cursor, past it): no column of empty days after the last value.
@@ -110,7 +108,7 @@ enum ColumnsView {
         let visible = model.visible
         let layout = columns(count: visible.count, width: rect.width, scroll: model.scroll)
         let columnWidth = layout.columnWidth, dateWidth = layout.dateWidth
-        let shownWriters = Array(visible[layout.first..<(layout.first + layout.shown)])
+        let shownWriters = Array(visible[layout.shown])
 
         // Headings: writer, store, and (Health Connect) the package or (HealthKit live feed) the bundle id;
         // fewer rows when the pane is short.
@@ -118,9 +116,9 @@ enum ColumnsView {
         let heading = Rect(x: rect.x, y: rect.y, width: rect.width, height: headingRows)
         buffer.write(" Per source", x: rect.x, y: rect.y, style: model.cursor.focused ? .focusedTitle : .bold, clip: heading)
         buffer.write(" " + model.aggregation.rawValue, x: rect.x, y: rect.y + 1, style: .muted, clip: heading)
-        if layout.shown < visible.count {
+        if layout.shown.count < visible.count {
             // How many writers are out of view on each side, and the keys that bring them.
-            let before = layout.first, after = visible.count - layout.first - layout.shown
+            let before = layout.shown.lowerBound, after = visible.count - layout.shown.upperBound
             let text = "\(before > 0 ? "\(g.moreLeft)\(before)" : "") \(after > 0 ? "\(after)\(g.moreRight)" : "")"
             let y = rect.y + max(0, headingRows - 1)
             let x = rect.x + dateWidth - 1 - DisplayWidth.of(text)
@@ -177,7 +175,7 @@ enum ColumnsView {
         }
         guard rows.footer > 0 else { return }
         let footer = Rect(x: rect.x, y: rect.maxY - rows.footer, width: rect.width, height: rows.footer)
-        if layout.shown < visible.count {
+        if layout.shown.count < visible.count {
             drawCursorDay(model, in: footer, glyphs: g, on: &buffer)
         } else {
             let text = "p provisional \(g.dot) o offset assumed \(g.dot) x out of range (kept, not in the value)"

@@ -73,7 +73,7 @@ enum ComparisonView {
                                [Span("(\(first) minus \(second))", .muted)],
                                [Span("spread \(String(format: "%.1f", c.spread)) bpm", .bold)],
                                [Span("\(c.sharedDays) shared days", .muted)],
-                               [Span(HeaderView.range(c.firstDay, c.lastDay, g), .muted)]],
+                               [Span(HeaderView.range(c.days.lowerBound, c.days.upperBound, g), .muted)]],
                               width: width - 1, gap: 2, indent: 6, firstIndent: 6, ellipsis: g.ellipsis)
         }
         if !pairs.tooFew.isEmpty {

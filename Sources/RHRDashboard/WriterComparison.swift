@@ -13,8 +13,8 @@ struct WriterComparison: Equatable {
     var meanDifference: Double
     /// The sample standard deviation of the daily differences.
     var spread: Double
-    var firstDay: LocalDay
-    var lastDay: LocalDay
+    /// The first and the last shared day.
+    var days: ClosedRange<LocalDay>
 
     /// The days two writers' values (each sorted by day) share, each as its difference, first minus second.
     struct Walk {
@@ -60,6 +60,6 @@ extension WriterComparison {
         let mean = differences.reduce(0, +) / n
         let variance = differences.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / (n - 1)
         self.init(first: first, second: second, sharedDays: differences.count, meanDifference: mean,
-                  spread: variance.squareRoot(), firstDay: firstDay, lastDay: lastDay)
+                  spread: variance.squareRoot(), days: firstDay...lastDay)
     }
 }

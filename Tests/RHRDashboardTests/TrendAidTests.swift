@@ -87,7 +87,7 @@ struct TrendAidTests {
         #expect(c?.sharedDays == 20)
         #expect(c?.meanDifference == 2.5)
         #expect(abs((c?.spread ?? 0) - 0.5130) < 0.001)
-        #expect(c?.firstDay == day(0) && c?.lastDay == day(19))
+        #expect(c?.days == day(0)...day(19))
         // Shared days only: a gap in one, an out-of-range day in the other.
         var withGaps = (0..<20).map { Optional(60 + Double($0 % 2)) }
         withGaps[3] = nil
