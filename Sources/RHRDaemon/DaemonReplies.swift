@@ -268,16 +268,11 @@ public struct StatusReply: DaemonReplyBody, Equatable {
 }
 
 /// The phone feeds in a `status` reply: where they listen, whether over TLS, how many requests they answered.
+/// Only the daemon and its reply decoder make one.
 public struct HTTPFeedStatus: Sendable, Equatable {
     public var address: String
     public var tls: Bool
     public var requests: Int
-
-    public init(address: String, tls: Bool, requests: Int) {
-        self.address = address
-        self.tls = tls
-        self.requests = requests
-    }
 }
 
 // MARK: - Members the protocol's messages share

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A file rhr cannot read, with the place that is wrong: a byte offset, a line, or a JSON path.
+/// A file rhr cannot read, with the place that is wrong: a byte offset, a line, or a JSON path. Only the readers
+/// make one: the compiler's memberwise initializer is theirs.
 public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: String
     public var line: Int?
@@ -12,15 +13,7 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The bytes break the format's syntax (JSON that does not parse), as against a well-formed file that holds
     /// something of the wrong shape or value: over HTTP the first is `bad_json`, the second `invalid_payload`
     /// (docs/design.md section 4b). Both may have a place in the bytes.
-    public var isSyntaxError: Bool
-
-    public init(path: String, line: Int? = nil, offset: Int64? = nil, message: String, isSyntaxError: Bool = false) {
-        self.path = path
-        self.line = line
-        self.offset = offset
-        self.message = message
-        self.isSyntaxError = isSyntaxError
-    }
+    public var isSyntaxError = false
 
     /// `export.xml: byte 1234: truncated`, `batches.jsonl:3: upserted[0].start: not an ISO-8601 date`; with
     /// `readAs`, `foo.json: read as a sync batch file (JSON lines): line 1: store: missing`.

@@ -10,14 +10,6 @@ public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertib
     public var path: String
     public var message: String
 
-    public init(offset: Int, line: Int, column: Int, path: String = "", message: String) {
-        self.offset = offset
-        self.line = line
-        self.column = column
-        self.path = path
-        self.message = message
-    }
-
     /// `line 3, column 14 (byte 40): upserted[0]: expected ',' or '}' after an object member`.
     public var description: String {
         "line \(line), column \(column) (byte \(offset)): " + messageWithPath
