@@ -11,7 +11,7 @@ enum DaemonStatus {
             let client = try DaemonClient(socketPath: socketPath, timeout: 2)
             status = try client.request(.status, timeout: 5).decode()
         } catch {
-            if error.kind == .notListening { return "daemon: no daemon listening on \(socketPath)\n" }
+            if error.code == .notListening { return "daemon: no daemon listening on \(socketPath)\n" }
             return "daemon: \(socketPath): \(error.message)\n"
         }
         var lines = [

@@ -4,31 +4,21 @@ import RHRCore
 import RHRFormats
 
 /// Why talking to the daemon failed.
-public struct DaemonClientError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
-        /// Nothing listens on the socket (no file, or a stale one).
-        case notListening
-        /// No answer within the time allowed.
-        case timeout
-        /// The daemon closed the connection.
-        case closed
-        /// The daemon sent something that is not a reply or an event of the protocol.
-        case badMessage
-        /// The daemon refused the request whose answer was asked for (`DaemonReply.decode`).
-        case refused
-        /// The socket failed otherwise.
-        case io
-    }
+public typealias DaemonClientError = CodedError<DaemonClientErrorCode>
 
-    public var kind: Kind
-    public var message: String
-
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
-
-    public var description: String { message }
+public enum DaemonClientErrorCode: Sendable, Hashable {
+    /// Nothing listens on the socket (no file, or a stale one).
+    case notListening
+    /// No answer within the time allowed.
+    case timeout
+    /// The daemon closed the connection.
+    case closed
+    /// The daemon sent something that is not a reply or an event of the protocol.
+    case badMessage
+    /// The daemon refused the request whose answer was asked for (`DaemonReply.decode`).
+    case refused
+    /// The socket failed otherwise.
+    case io
 }
 
 /// A connection to `rhr daemon`, for `rhr push`, `rhr status`, the dashboard, tests and the benchmark.
@@ -201,7 +191,7 @@ public final class DaemonClient {
             do {
                 try receive(until: deadline, what: "the end")
             } catch {
-                return error.kind == .closed
+                return error.code == .closed
             }
         }
         return true
