@@ -52,21 +52,15 @@ public protocol DaemonReplyBody: Sendable {
     var members: JSONObject { get }
 }
 
-/// `hello`: who answers.
-public struct HelloReply: DaemonReplyBody, Equatable {
-    public var protocolVersion: Int
-    public var server: String
-    public var version: String
+/// `hello`: who answers. The daemon makes one; clients read it.
+public struct HelloReply: Equatable {
+    public var protocolVersion = DaemonProtocol.version
+    public var server = "rhr"
+    public var version = RHRVersion.current
     public var revision: Int64
+}
 
-    public init(protocolVersion: Int = DaemonProtocol.version, server: String = "rhr", version: String = RHRVersion.current,
-                revision: Int64) {
-        self.protocolVersion = protocolVersion
-        self.server = server
-        self.version = version
-        self.revision = revision
-    }
-
+extension HelloReply: DaemonReplyBody {
     public init(members: JSONMembers) throws(JSONPathError) {
         protocolVersion = Int(try members.requiredInteger("protocol"))
         server = try members.requiredString("server")
