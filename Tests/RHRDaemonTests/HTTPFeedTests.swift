@@ -23,6 +23,12 @@ struct HTTPFeedTests {
         }
     }
 
+    /// A daemon with phone feeds, a token for `device`, and an HTTP client connected to it.
+    static func phone(_ device: String = "phone") throws -> (daemon: TestDaemon, token: String, client: HTTPTestClient) {
+        let daemon = try daemon()
+        return (daemon, try daemon.token(device), try daemon.http())
+    }
+
     static func revision(_ daemon: TestDaemon) throws -> Int64 {
         try daemon.directory.store().revision()
     }
@@ -143,9 +149,7 @@ struct HTTPFeedTests {
     // MARK: - 400
 
     @Test func malformedBodiesAreRefusedNamingTheJSONPathAndChangeNothing() throws {
-        let daemon = try HTTPFeedTests.daemon()
-        let token = try daemon.token("phone")
-        let client = try daemon.http()
+        let (daemon, token, client) = try HTTPFeedTests.phone()
         let cut = try client.post(HTTPFeedTests.hae, token: token, json: Array(#"{"data":{"metrics":[{"name":"#.utf8))
         #expect(cut.status == 400)
         #expect(cut.errorCode == "bad_json")
@@ -230,9 +234,7 @@ struct HTTPFeedTests {
     /// A request is a snapshot of the metrics it carries for the days it covers: a value replaced on the phone
     /// goes, a day without resting points keeps its value, and heart rate alone removes no resting value.
     @Test func aHealthAutoExportRequestIsASnapshotOfTheMetricsAndDaysItCarries() throws {
-        let daemon = try HTTPFeedTests.daemon()
-        let token = try daemon.token("phone")
-        let client = try daemon.http()
+        let (daemon, token, client) = try HTTPFeedTests.phone()
         func post(_ body: [UInt8]) throws -> HTTPResponse {
             let answer = try client.post(HTTPFeedTests.hae, token: token, json: body)
             #expect(answer.status == 200, "\(answer.text)")
@@ -259,9 +261,7 @@ struct HTTPFeedTests {
     /// A request of heart rate only makes none of the stream's older resting values fresher (R12): an Apple export
     /// read since still decides the day it holds, until the phone sends that day again.
     @Test func heartRateAloneMakesNoRestingValueFresher() throws {
-        let daemon = try HTTPFeedTests.daemon()
-        let token = try daemon.token("phone")
-        let client = try daemon.http()
+        let (daemon, token, client) = try HTTPFeedTests.phone()
         let today = Timestamp(date: Date(), offsetSeconds: 3600).localDay, yesterday = today.adding(days: -1)
         let resting = PhonePayloads.healthAutoExport(resting: [.init("\(yesterday) 00:00:00 +0100", 55)])
         #expect(try client.post(HTTPFeedTests.hae, token: token, json: resting).status == 200)
@@ -347,9 +347,8 @@ struct HTTPFeedTests {
     }
 
     @Test func statusSaysWhenTheStreamLastDeliveredAndWhetherRestingValuesStopped() throws {
-        let daemon = try HTTPFeedTests.daemon()
-        let token = try daemon.token("phone")
-        let client = try daemon.http()
+        let phone = try HTTPFeedTests.phone()
+        let token = phone.token, client = phone.client
         let auth = [("Authorization", "Bearer \(token)")]
         #expect(try client.request("GET", "/v1/status", headers: auth).json?["streams"]?.array?.isEmpty == true)
         // Resting values up to the 26th, then "since last sync" requests that carry heart rate only.
@@ -371,6 +370,7 @@ struct HTTPFeedTests {
         #expect(stream["advice"]?.string?.contains("period to Default") == true)
         let delivered = try #require(stream["lastDelivery"]?.string.flatMap(Timestamp.parse))
         #expect(abs(delivered.date.timeIntervalSince(before)) < 5)
+        withExtendedLifetime(phone.daemon) {}
     }
 
     // MARK: - Phones together, limits, TLS
