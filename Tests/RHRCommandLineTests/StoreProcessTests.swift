@@ -102,8 +102,7 @@ struct StoreProcessTests {
         try #require(sqlite3_open(rhr.storePath, &holder) == SQLITE_OK)
         defer { sqlite3_close(holder) }
         sqlite3_exec(holder, "PRAGMA wal_autocheckpoint = 0; UPDATE meta SET value = '41' WHERE key = 'revision'", nil, nil, nil)
-        var info = stat()
-        try #require(stat(rhr.storePath + "-wal", &info) == 0 && info.st_size > 0)
+        try #require(FileMode.size(rhr.storePath + "-wal") ?? 0 > 0)
         let directory = (rhr.storePath as NSString).deletingLastPathComponent
         chmod(directory, 0o500)
         defer { chmod(directory, 0o700) }

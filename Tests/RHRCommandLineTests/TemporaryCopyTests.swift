@@ -29,8 +29,7 @@ struct TemporaryCopyTests {
         let copying = eventually(timeout: 30, every: 0.001) {
             guard let directory = sandbox.tmp.entries().first(where: { $0.hasPrefix("rhr-health-connect-") }) else { return false }
             let file = sandbox.tmp.file(directory + "/health_connect_export.db")
-            var info = stat()
-            return stat(file, &info) == 0 && info.st_size > 1 << 20
+            return FileMode.size(file) ?? 0 > 1 << 20
         }
         process.signal(SIGSTOP)
         try #require(copying, "no copy appeared in \(sandbox.tmp.path): \(sandbox.rhr.log("import.log"))")

@@ -97,8 +97,7 @@ struct HealthConnectDamageTests {
             try FileManager.default.copyItem(atPath: db.path + suffix, toPath: path + suffix)
         }
         db.close()
-        var info = stat()
-        try #require(stat(path + "-wal", &info) == 0 && info.st_size > 0, "the -wal holds the changes")
+        try #require(FileMode.size(path + "-wal") ?? 0 > 0, "the -wal holds the changes")
         return path
     }
 

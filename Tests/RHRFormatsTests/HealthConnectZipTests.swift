@@ -49,14 +49,11 @@ struct HealthConnectZipTests {
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: false)
         let seen = Recorder<String>()
         let file = try read(zip, scratch: scratch) { path in
-            var info = stat()
-            #expect(stat(path, &info) == 0)
-            #expect(info.st_mode & 0o777 == 0o600)
+            #expect(FileMode.permissions(path) == 0o600)
             let parent = (path as NSString).deletingLastPathComponent
-            #expect(stat(parent, &info) == 0)
-            #expect(info.st_mode & 0o777 == 0o700)
+            #expect(FileMode.permissions(parent) == 0o700)
             #expect((parent as NSString).deletingLastPathComponent == scratch)
-            #expect(info.st_uid == getuid())
+            #expect(FileMode.status(parent)?.st_uid == getuid())
             seen.append(path)
         }
         #expect(file.batches.first?.resting.count == 5)

@@ -9,10 +9,7 @@ struct PrivateFilesTests {
     let dir: TemporaryDirectory
     init() throws { dir = try TemporaryDirectory() }
 
-    func mode(_ path: String) -> mode_t {
-        var info = stat()
-        return lstat(path, &info) == 0 ? info.st_mode & 0o777 : 0
-    }
+    func mode(_ path: String) -> Int { FileMode.permissions(path) ?? 0 }
 
     @Test func missingParentsAreMadeOwnerOnly() throws {
         let deep = dir.file("a/b/c")
