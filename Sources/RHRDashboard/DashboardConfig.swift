@@ -66,10 +66,9 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     public var line: Int
     public var message: String
 
-    public init(path: String, line: Int, message: String) {
-        self.path = path
-        self.line = line
-        self.message = message
+    /// A file that is there but cannot be read as text; what is wrong at a line is found by `parse`.
+    public static func unreadable(_ path: String) -> ConfigError {
+        ConfigError(path: path, line: 0, message: "cannot be read as UTF-8 text")
     }
 
     /// "…/rhr/config:3: …", or without a line for the file as a whole (line 0).

@@ -38,7 +38,7 @@ public enum DashboardFiles {
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw ConfigError(path: path, line: 0, message: "cannot be read as UTF-8 text")
+            throw ConfigError.unreadable(path)
         }
         return try DashboardConfig.parse(text, path: path)
     }

@@ -101,6 +101,12 @@ struct SettingsFileTests {
         #expect(throws: ConfigError(path: path, line: 2, message: "theme \"sepia\" is not one rhr knows; use default, high-contrast or mono")) {
             try DashboardFiles.loadConfig(environment: Self.environment(scratch))
         }
+        // Bytes that are not UTF-8 (Latin-1 "é"): the file is named, with no line.
+        try Data([0x74, 0x68, 0x65, 0x6D, 0x65, 0x20, 0x3D, 0x20, 0xE9, 0x0A]).write(to: URL(fileURLWithPath: path))
+        #expect(throws: ConfigError(path: path, line: 0, message: "cannot be read as UTF-8 text")) {
+            try DashboardFiles.loadConfig(environment: Self.environment(scratch))
+        }
+        #expect("\(ConfigError.unreadable(path))" == "\(path): cannot be read as UTF-8 text")
     }
 
     @Test("The session opens with the kept view, honours the mouse setting, and leaves the view it ended with")
