@@ -23,12 +23,8 @@ struct SampleRow: Equatable {
     var lastModified: Double?
     var clientRecordId: String?
     var clientRecordVersion: Int64?
-    var deviceName: String?
-    var deviceManufacturer: String?
-    var deviceModel: String?
-    var deviceHardware: String?
-    var deviceSoftware: String?
-    var deviceType: Int64?
+    /// Nil when the platform named no part of it; kept in the `device_…` columns.
+    var device: Device?
 
     init(_ sample: RestingSample, writerID: Int64, machineZone: TimeZone) {
         let placed = LocalDayRule.day(of: sample, machineZone: machineZone)
@@ -49,13 +45,7 @@ struct SampleRow: Equatable {
         lastModified = sample.lastModified?.timeIntervalSince1970
         clientRecordId = sample.clientRecordId
         clientRecordVersion = sample.clientRecordVersion
-        let device = sample.device.flatMap { $0.isEmpty ? nil : $0 }
-        deviceName = device?.name
-        deviceManufacturer = device?.manufacturer
-        deviceModel = device?.model
-        deviceHardware = device?.hardware
-        deviceSoftware = device?.software
-        deviceType = device?.type.map(Int64.init)
+        device = sample.device.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The columns after `id`, `layer_id`, `store`, `as_of` and `current`, in table order: what `init(_:_:)` reads
@@ -121,12 +111,10 @@ struct SampleRow: Equatable {
         lastModified = s.optionalDouble(c[.lastModified])
         clientRecordId = s.optionalText(c[.clientRecordId])
         clientRecordVersion = s.optionalInt(c[.clientRecordVersion])
-        deviceName = s.optionalText(c[.deviceName])
-        deviceManufacturer = s.optionalText(c[.deviceManufacturer])
-        deviceModel = s.optionalText(c[.deviceModel])
-        deviceHardware = s.optionalText(c[.deviceHardware])
-        deviceSoftware = s.optionalText(c[.deviceSoftware])
-        deviceType = s.optionalInt(c[.deviceType])
+        let device = Device(name: s.optionalText(c[.deviceName]), manufacturer: s.optionalText(c[.deviceManufacturer]),
+                            model: s.optionalText(c[.deviceModel]), hardware: s.optionalText(c[.deviceHardware]),
+                            software: s.optionalText(c[.deviceSoftware]), type: s.optionalInt(c[.deviceType]).map(Int.init))
+        self.device = device.isEmpty ? nil : device
     }
 
     /// Values to bind for `columns`, in order.
@@ -134,8 +122,8 @@ struct SampleRow: Equatable {
         [.text(identity), .string(uuid), .integer(writerID), .integer(day), .bool(offsetAssumed), .real(start),
          .real(end), .int64(offsetSeconds), .string(timeZone), .double(value), .text(unit), .bool(inRange),
          .int64(recordingMethod), .double(created), .double(lastModified), .string(clientRecordId),
-         .int64(clientRecordVersion), .string(deviceName), .string(deviceManufacturer), .string(deviceModel),
-         .string(deviceHardware), .string(deviceSoftware), .int64(deviceType)]
+         .int64(clientRecordVersion), .string(device?.name), .string(device?.manufacturer), .string(device?.model),
+         .string(device?.hardware), .string(device?.software), .int64(device?.type.map(Int64.init))]
     }
 
     var bpm: Double? { value.flatMap { try? RestingValue.bpm(value: $0, unit: unit) } }
@@ -153,12 +141,6 @@ struct SampleRow: Equatable {
 
     /// Back to the core's value, with the writer the caller looked up.
     func sample(store: HealthStore, writer: Writer) -> RestingSample {
-        var device: Device?
-        if deviceName != nil || deviceManufacturer != nil || deviceModel != nil || deviceHardware != nil
-            || deviceSoftware != nil || deviceType != nil {
-            device = Device(name: deviceName, manufacturer: deviceManufacturer, model: deviceModel,
-                            hardware: deviceHardware, software: deviceSoftware, type: deviceType.map(Int.init))
-        }
         // The stored uuid is normalised already; set it after init, which would normalise it again.
         var sample = RestingSample(
             store: store, uuid: nil, writer: writer, device: device,
