@@ -139,27 +139,18 @@ private struct Parser {
             afterMember = false
             guard pos < count else { throw fail(at: pos, "expected a value, found the end of the input") }
             switch bytes[pos] {
-            case Byte.openBrace:
+            case Byte.openBrace, Byte.openBracket:
+                // A container opens: an empty one is a value now; otherwise its first key or element comes next.
+                let isObject = bytes[pos] == Byte.openBrace
                 try checkDepth()
                 pos += 1
                 skipWhitespace()
-                if pos < count && bytes[pos] == Byte.closeBrace {
+                if pos < count && bytes[pos] == (isObject ? Byte.closeBrace : Byte.closeBracket) {
                     pos += 1
-                    value = .object(JSONObject())
+                    value = isObject ? .object(JSONObject()) : .array([])
                 } else {
-                    stack.append(Frame(isObject: true))
-                    try parseKey(afterComma: false)
-                    continue readValue
-                }
-            case Byte.openBracket:
-                try checkDepth()
-                pos += 1
-                skipWhitespace()
-                if pos < count && bytes[pos] == Byte.closeBracket {
-                    pos += 1
-                    value = .array([])
-                } else {
-                    stack.append(Frame(isObject: false))
+                    stack.append(Frame(isObject: isObject))
+                    if isObject { try parseKey(afterComma: false) }
                     continue readValue
                 }
             case Byte.quote:
