@@ -58,8 +58,10 @@ struct DashboardHabitsEndToEndTests {
 
         tmux = try Tmux(width: 100, height: 30, command: command)
         defer { tmux.kill() }
-        let screen = try tmux.waitUntil("the view as it was left") {
+        // Waits for the legend too: tmux may show the header of a frame whose chart is still being written.
+        let screen = try tmux.waitUntil("the view as it was left, legend drawn") {
             $0.contains("one value per day: lowest") && $0.contains("weekly medians") && $0.contains("7-day mean")
+                && $0.contains("2 ◆ ")
         }
         #expect(screen.contains("2 ◆ Jane’s Apple Watch (hidden)"))
         // Another store keeps its own view: a copy of the file at another path opens as new.
