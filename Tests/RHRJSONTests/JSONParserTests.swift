@@ -4,31 +4,23 @@ import RHRTestSupport
 import Testing
 
 
-/// One input the parser must refuse, and exactly where and why.
+/// One input the parser must refuse, and exactly where and why: the error it must throw, whole.
 struct BadJSON: Sendable, CustomTestStringConvertible {
     var input: [UInt8]
-    var offset: Int
-    var line: Int
-    var column: Int
-    var path: String
-    var message: String
+    var expected: JSONSyntaxError
 
     init(_ text: String, offset: Int, line: Int = 1, column: Int? = nil, path: String = "", _ message: String) {
         self.init(bytes: Array(text.utf8), offset: offset, line: line, column: column, path: path, message)
     }
 
     init(bytes: [UInt8], offset: Int, line: Int = 1, column: Int? = nil, path: String = "", _ message: String) {
-        self.input = bytes
-        self.offset = offset
-        self.line = line
-        self.column = column ?? offset + 1
-        self.path = path
-        self.message = message
+        input = bytes
+        expected = JSONSyntaxError(offset: offset, line: line, column: column ?? offset + 1, path: path, message: message)
     }
 
     var testDescription: String {
         let shown = input.prefix(40).map { $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16) }
-        return shown.joined() + " → " + message
+        return shown.joined() + " → " + expected.message
     }
 }
 
@@ -138,11 +130,7 @@ struct JSONParserRefusalTests {
             let value = try JSONParser.parse(bad.input)
             Issue.record("accepted as \(value)")
         } catch {
-            #expect(error.message == bad.message)
-            #expect(error.offset == bad.offset, "offset")
-            #expect(error.line == bad.line, "line")
-            #expect(error.column == bad.column, "column")
-            #expect(error.path == bad.path, "path")
+            #expect(error == bad.expected)
         }
     }
 
