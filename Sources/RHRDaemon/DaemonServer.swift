@@ -187,6 +187,10 @@ public final class DaemonServer: @unchecked Sendable {
         log("listening on \(socketPath) (store \(configuration.storePath), revision \(revision))")
         if let http {
             log("phone feeds on \(http.usesTLS ? "https" : "http")://\(http.address)/v1/ (docs/phone-feeds.md)")
+            if !http.unusedAddresses.isEmpty {
+                log("--http \(http.feed.configuration.address) also stands for \(http.unusedAddresses.joined(separator: ", ")), "
+                    + "not listened on: give the one address phones should post to")
+            }
             if http.feed.tokens.isEmpty { log("no tokens yet: every request is refused until `rhr token new NAME` makes one") }
         }
         watch?.start()

@@ -88,6 +88,17 @@ struct SocketAddress {
         }
     }
 
+    /// The address as numbers, without the port: `127.0.0.1`, `::1`.
+    var numericHost: String {
+        var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        let status = bytes.withUnsafeBytes { raw in
+            getnameinfo(raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count), &host,
+                        socklen_t(host.count), nil, 0, NI_NUMERICHOST)
+        }
+        guard status == 0 else { return "?" }
+        return String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// The socket's own address (after binding port 0) and its port.
     static func port(of fd: Int32) -> UInt16 {
         var storage = sockaddr_storage()
@@ -107,11 +118,18 @@ struct SocketAddress {
 }
 
 /// The phone feeds' listening TCP socket, opened before the daemon serves, so that a port in use is said at
-/// start, in words.
-enum HTTPListenSocket {
-    /// Returns the listening descriptor and the port it got.
-    static func open(_ address: HTTPAddress) throws(DaemonError) -> (fd: Int32, port: UInt16) {
-        guard let first = try address.resolve().first else { throw DaemonError("--http \(address): no address to listen on") }
+/// start, in words. A name that stands for several addresses (`localhost`: `::1` and `127.0.0.1`) is listened on at
+/// the first only, and the others are named, so that nobody posts to one rhr does not listen on.
+struct HTTPListenSocket {
+    let fd: Int32
+    /// Where it listens, as numbers: `127.0.0.1:8787`, `[::1]:8787`, with the port the system gave for port 0.
+    let address: HTTPAddress
+    /// The other addresses the name given stands for, not listened on (`127.0.0.1`).
+    let unused: [String]
+
+    static func open(_ address: HTTPAddress) throws(DaemonError) -> HTTPListenSocket {
+        let all = try address.resolve()
+        guard let first = all.first else { throw DaemonError("--http \(address): no address to listen on") }
         let fd = socket(first.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw DaemonError("--http \(address): cannot create a socket: \(errnoText())") }
         var on: Int32 = 1
@@ -124,6 +142,17 @@ enum HTTPListenSocket {
             close(fd)
             throw DaemonError("--http \(address): cannot listen there: \(reason)")
         }
-        return (fd, SocketAddress.port(of: fd))
+        return HTTPListenSocket(fd: fd, address: HTTPAddress(host: first.numericHost, port: SocketAddress.port(of: fd)),
+                                unused: others(than: first, in: all))
+    }
+
+    /// The addresses in `all` other than `first`, as numbers, each once (a name's list repeats an address per
+    /// protocol on some systems).
+    static func others(than first: SocketAddress, in all: [SocketAddress]) -> [String] {
+        var others: [String] = []
+        for other in all.map(\.numericHost) where other != first.numericHost && !others.contains(other) {
+            others.append(other)
+        }
+        return others
     }
 }

@@ -17,9 +17,12 @@ import Synchronization
 /// the C library keeps, not the type system. Everything else is `let` or atomic.
 final class HTTPFeedServer: @unchecked Sendable {
     let feed: PhoneFeed
-    /// The port listened on (the one asked for, or the one the system gave for port 0).
-    let port: UInt16
-    var address: String { HTTPAddress(host: feed.configuration.address.host, port: port).description }
+    /// Where it listens, as numbers (`[::1]:8787` for `localhost:8787`), with the port the system gave for port 0.
+    let listening: HTTPAddress
+    /// Other addresses the name given stands for, not listened on.
+    let unusedAddresses: [String]
+    var port: UInt16 { listening.port }
+    var address: String { listening.description }
     var usesTLS: Bool { certificate != nil }
 
     private var daemon: OpaquePointer?
@@ -44,7 +47,7 @@ final class HTTPFeedServer: @unchecked Sendable {
             certificate = nil
             key = nil
         }
-        let socket: (fd: Int32, port: UInt16)
+        let socket: HTTPListenSocket
         do {
             socket = try HTTPListenSocket.open(configuration.address)
         } catch {
@@ -54,7 +57,8 @@ final class HTTPFeedServer: @unchecked Sendable {
         }
         self.feed = feed
         listenFD = socket.fd
-        port = socket.port
+        listening = socket.address
+        unusedAddresses = socket.unused
     }
 
     deinit {

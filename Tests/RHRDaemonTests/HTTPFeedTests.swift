@@ -479,3 +479,14 @@ struct HTTPFeedTests {
         #expect(throws: DaemonError.self) { try HTTPAddress(parsing: "127.0.0.1:http") }
     }
 }
+
+extension HTTPFeedTests {
+    /// A name is listened on at one address: status and the log give that address as numbers, never the name, so a
+    /// bridge posting to the other address of `localhost` knows why it is refused.
+    @Test func aNameIsListenedOnAtOneAddressShownAsNumbers() throws {
+        let daemon = try TestDaemon { $0.http = HTTPFeedConfiguration(address: HTTPAddress(host: "localhost", port: 0)) }
+        let port = daemon.httpPort
+        let address = try daemon.subscriber().request(.status)["http"]?["address"]?.string
+        #expect(address == "127.0.0.1:\(port)" || address == "[::1]:\(port)", "\(address ?? "none")")
+    }
+}
