@@ -29,14 +29,12 @@ struct DashboardEndToEndTests {
     func firstScreen() throws {
         let tmux = try dashboardOnRestingStore()
         // The last 400 days come first; the whole history follows from a background read.
-        let screen = try tmux.waitFor("rhr   resting heart rate  12 Jan – 12 Mar 2026")
-        #expect(screen.contains(Self.chart))
-        #expect(screen.contains("one value per day: latest"))
+        // All of it in one capture (a capture can catch a frame half drawn); one missing for 20 s fails the test.
         // The batches say 21:00 +01:00; the header reads them in the machine's clock (TZ=UTC).
-        #expect(screen.contains("Health Connect as of 12 Mar 20:00  ·  HealthKit as of 12 Mar 20:00"))
-        #expect(screen.contains("Health Connect: 1 ● Oura  HealthKit: 2 ◆ Jane’s Apple Watch"))
-        #expect(screen.contains("provisional: Apple may still replace this estimate"))
-        #expect(screen.contains("▸Thu 12 Mar 2026"))
+        try tmux.waitForAll("rhr   resting heart rate  12 Jan – 12 Mar 2026", Self.chart, "one value per day: latest",
+                            "Health Connect as of 12 Mar 20:00  ·  HealthKit as of 12 Mar 20:00",
+                            "Health Connect: 1 ● Oura  HealthKit: 2 ◆ Jane’s Apple Watch",
+                            "provisional: Apple may still replace this estimate", "▸Thu 12 Mar 2026")
     }
 
     @Test("a cycles the aggregation and the header follows")
@@ -45,17 +43,14 @@ struct DashboardEndToEndTests {
         try tmux.send("a")
         try tmux.waitFor("one value per day: lowest")
         try tmux.send("a")
-        let screen = try tmux.waitFor("one value per day: mean")
-        #expect(screen.contains("▸Thu 12 Mar 2026"))
+        try tmux.waitForAll("one value per day: mean", "▸Thu 12 Mar 2026")
     }
 
     @Test("? shows the help with the wellness note; Esc goes back")
     func help() throws {
         let tmux = try dashboardOnRestingStore()
         try tmux.send("?")
-        let help = try tmux.waitFor("It is not medical advice.")
-        #expect(help.contains(" Keys"))
-        #expect(help.contains("one value per day: latest → lowest → mean"))
+        try tmux.waitForAll("It is not medical advice.", " Keys", "one value per day: latest → lowest → mean")
         try tmux.send("Escape")
         try tmux.waitFor(Self.chart)
     }
@@ -64,11 +59,11 @@ struct DashboardEndToEndTests {
     func resize() throws {
         let tmux = try dashboardOnRestingStore()
         try tmux.resize(width: 59, height: 15)
-        let small = try tmux.waitFor("Terminal too small")
-        #expect(small.contains("59×15: rhr needs at least 60×16."))
+        try tmux.waitForAll("Terminal too small", "59×15: rhr needs at least 60×16.")
         try tmux.resize(width: 100, height: 30)
-        let back = try tmux.waitFor(Self.chart)
-        #expect(!back.contains("Terminal too small"))
+        try tmux.waitUntil("the chart, and no word of a small terminal") {
+            $0.contains(Self.chart) && !$0.contains("Terminal too small")
+        }
     }
 
     @Test("q quits: the process exits 0 and the terminal is restored, also from the too-small screen")
@@ -110,11 +105,9 @@ struct DashboardEndToEndTests {
     @Test("NO_COLOR and a non-UTF-8 locale: plain ASCII, no colours, still readable")
     func plainRendering() throws {
         let tmux = try dashboardOnRestingStore(environment: "LANG=C NO_COLOR=1")
-        let screen = try tmux.waitFor("12 Jan - 12 Mar 2026")
+        let screen = try tmux.waitForAll("12 Jan - 12 Mar 2026", "Health Connect: 1 Oura  HealthKit: 2 Jane's Apple Watch",
+                                         "? provisional: Apple may still replace this estimate", ">Thu 12 Mar 2026")
         #expect(screen.unicodeScalars.allSatisfy { $0.isASCII })
-        #expect(screen.contains("Health Connect: 1 Oura  HealthKit: 2 Jane's Apple Watch"))
-        #expect(screen.contains("? provisional: Apple may still replace this estimate"))
-        #expect(screen.contains(">Thu 12 Mar 2026"))
         // Colours are SGR 30–37, 40–47, 90–97, 100–107 and 38;5/48;5; 39 and 49 only reset to the default.
         let styled = tmux.capture(escapes: true)
         let colours = styled.split(separator: "\u{1B}").compactMap { sequence -> [Int]? in
@@ -132,9 +125,7 @@ struct DashboardEndToEndTests {
         // An empty store made as an import makes it: the dashboard only reads, and makes no store (section 8).
         _ = try HealthDatabase(path: dir.storePath)
         let tmux = try Tmux.rhr("--store '\(dir.storePath)'", directory: dir)
-        let screen = try tmux.waitFor("No resting heart rate here yet.")
-        #expect(screen.contains("rhr import export.zip"))
-        #expect(screen.contains("rhr demo"))
+        let screen = try tmux.waitForAll("No resting heart rate here yet.", "rhr import export.zip", "rhr demo")
         #expect(!screen.contains(Self.chart))
     }
 
@@ -205,8 +196,9 @@ struct LiveDashboardEndToEndTests {
             throw TestFailure("the daemon did not start: \(tmux.capture())")
         }
         try tmux.newWindow(command: try Binary.dashboard("--store '\(store)' --socket '\(socket)'", settings: dir))
-        let first = try tmux.waitFor("▸Thu 12 Mar 2026")
-        #expect(first.split(separator: "\n")[1].hasSuffix(" live"))
+        try tmux.waitUntil("the cursor row, and the header saying live") {
+            $0.contains("▸Thu 12 Mar 2026") && $0.split(separator: "\n").dropFirst().first?.hasSuffix(" live") == true
+        }
 
         let batchFile = dir.path + "/batch.jsonl"
         try (Self.batch + "\n").write(toFile: batchFile, atomically: true, encoding: .utf8)
