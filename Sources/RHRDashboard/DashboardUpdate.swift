@@ -12,8 +12,12 @@ public enum DashboardUpdate {
             state.changedDays = []
             return handle(key, &state)
         case .resize(let size):
+            // The chart keeps its right edge: wider shows more history, narrower less, and a pass through the
+            // too-small screen (a window one bucket wide) does not leave the cursor at the left of empty days.
+            let end = ChartWindow(state).end
             state.size = size
-            state.windowStart = ChartWindow(state).start
+            let buckets = ChartWindow(state, previousStart: nil).buckets
+            state.windowStart = ChartWindow(state, previousStart: end - buckets + 1).start
             return nil
         case .tick(let today):
             state.today = today

@@ -1,6 +1,6 @@
 import Foundation
 import RHRCore
-import RHRDashboard
+@testable import RHRDashboard
 import RHRScreen
 import Testing
 
@@ -279,6 +279,19 @@ struct UpdateTests {
         // On the too-small screen q still quits.
         var small = Fixture.state(size: TerminalSize(width: 40, height: 10))
         #expect(Fixture.press(&small, .character("q")) == .quit)
+    }
+
+    @Test("Back from a smaller terminal the chart ends where it ended: more history to the left, not empty days after")
+    func resizeKeepsTheRightEdge() {
+        // Today a month after the last value: the cursor can go on past the data.
+        var state = Fixture.state(Fixture.standard(days: 400), today: last.adding(days: 30))
+        let before = ChartWindow(state)
+        DashboardUpdate.update(&state, .resize(TerminalSize(width: 59, height: 15)))
+        DashboardUpdate.update(&state, .resize(TerminalSize(width: 80, height: 24)))
+        #expect(ChartWindow(state) == before)
+        DashboardUpdate.update(&state, .resize(TerminalSize(width: 120, height: 30)))
+        let wider = ChartWindow(state)
+        #expect(wider.end == before.end && wider.start < before.start)
     }
 
     @Test("A resize keeps the cursor in view; a tick moves today")
