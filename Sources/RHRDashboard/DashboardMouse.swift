@@ -9,9 +9,11 @@ enum DashboardMouse {
     static func handle(_ event: MouseEvent, _ state: inout DashboardState) -> DashboardEffect? {
         switch state.overlay {
         case .help, .comparison:
-            let key: Key? = event.kind == .wheelUp ? .up : event.kind == .wheelDown ? .down : nil
-            if let key {
-                for _ in 0..<3 { _ = DashboardUpdate.handle(key, &state) }
+            // Three rows a turn, the overlay laid out once.
+            if event.kind == .wheelUp { state.helpScroll = max(0, state.helpScroll - 3) }
+            if event.kind == .wheelDown {
+                let maxScroll = state.overlay == .help ? HelpView.maxScroll(state) : ComparisonView.maxScroll(state)
+                state.helpScroll = min(state.helpScroll + 3, maxScroll)
             }
             return nil
         case .goTo:

@@ -114,8 +114,8 @@ public enum DashboardUpdate {
         case .zoomIn, .zoomOut:
             let zoom = action == .zoomIn ? state.zoom.zoomedIn : state.zoom.zoomedOut
             if zoom == state.zoom {
-                state.message = action == .zoomIn ? "Already at day zoom: one column per day."
-                    : "Already at month zoom: one column per month."
+                state.message = action == .zoomIn ? "Already at day zoom: one point per day."
+                    : "Already at month zoom: one point per month."
             } else {
                 state.zoom = zoom
                 recentre(&state)
@@ -179,14 +179,15 @@ public enum DashboardUpdate {
 
     /// Help and the comparison: arrows and pages scroll, `q` closes (Ctrl-C and F10 still quit).
     static func handleHelp(_ key: Key, _ state: inout DashboardState) -> DashboardEffect? {
-        scrollOverlay(key, &state, maxScroll: HelpView.maxScroll(state), closers: [.help])
+        scrollOverlay(key, &state, maxScroll: { HelpView.maxScroll($0) }, closers: [.help])
     }
 
     static func handleComparison(_ key: Key, _ state: inout DashboardState) -> DashboardEffect? {
-        scrollOverlay(key, &state, maxScroll: ComparisonView.maxScroll(state), closers: [.comparison])
+        scrollOverlay(key, &state, maxScroll: { ComparisonView.maxScroll($0) }, closers: [.comparison])
     }
 
-    static func scrollOverlay(_ key: Key, _ state: inout DashboardState, maxScroll: Int,
+    /// `maxScroll` lays out every line of the overlay: it is worked out only for the keys that scroll down.
+    static func scrollOverlay(_ key: Key, _ state: inout DashboardState, maxScroll: (DashboardState) -> Int,
                               closers: Set<DashboardAction>) -> DashboardEffect? {
         let action = KeyTable.action(for: key)
         if action == .quit && key != .character("q") { return .quit }
@@ -196,11 +197,11 @@ public enum DashboardUpdate {
         }
         switch action {
         case .up: state.helpScroll = max(0, state.helpScroll - 1)
-        case .down: state.helpScroll = min(state.helpScroll + 1, maxScroll)
+        case .down: state.helpScroll = min(state.helpScroll + 1, maxScroll(state))
         case .pageEarlier: state.helpScroll = max(0, state.helpScroll - max(1, state.size.height - 4))
-        case .pageLater: state.helpScroll = min(state.helpScroll + max(1, state.size.height - 4), maxScroll)
+        case .pageLater: state.helpScroll = min(state.helpScroll + max(1, state.size.height - 4), maxScroll(state))
         case .first: state.helpScroll = 0
-        case .last: state.helpScroll = maxScroll
+        case .last: state.helpScroll = maxScroll(state)
         default: break
         }
         return nil
