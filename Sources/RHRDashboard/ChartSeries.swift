@@ -26,9 +26,9 @@ struct ChartSeries {
         var mean: [Point] = []
     }
 
+    /// The band in one bucket: its first and third quartile (the median is not drawn).
     struct BandPoint: Equatable {
         var bucket: Int
-        var median: Double
         var lower: Double
         var upper: Double
     }
@@ -103,8 +103,8 @@ struct ChartSeries {
             func edge(_ value: KeyPath<UsualRange.Day, Double>) -> [Point] {
                 Self.buckets(daily.map { ($0.day, $0[keyPath: value], false) }, zoom: zoom)
             }
-            for (m, (l, u)) in zip(edge(\.median), zip(edge(\.lower), edge(\.upper))) {
-                band.append(BandPoint(bucket: m.bucket, median: m.bpm, lower: l.bpm, upper: u.bpm))
+            for (l, u) in zip(edge(\.lower), edge(\.upper)) {
+                band.append(BandPoint(bucket: l.bucket, lower: l.bpm, upper: u.bpm))
                 include(l.bpm, u.bpm)
             }
         }
