@@ -13,7 +13,7 @@ public struct StreamState: Sendable, Hashable {
     public var grantedPermissions: [String]?
     /// The store revision at which this stream last changed something.
     public var revision: Int64
-    /// For a phone feed (`isPhoneFeed`): the newest local day of a resting value, and of heart rate, it delivered
+    /// For a phone feed (`FeedFreshness.app(of:)`): the newest local day of a resting value, and of heart rate, it delivered
     /// (`FeedFreshness`); nil for other streams, and when it delivered none.
     public var newestRestingDay: LocalDay?
     public var newestHeartRateDay: LocalDay?

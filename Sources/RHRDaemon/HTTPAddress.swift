@@ -149,8 +149,9 @@ struct HTTPListenSocket {
     /// The addresses in `all` other than `first`, as numbers, each once (a name's list repeats an address per
     /// protocol on some systems).
     static func others(than first: SocketAddress, in all: [SocketAddress]) -> [String] {
+        let listened = first.numericHost
         var others: [String] = []
-        for other in all.map(\.numericHost) where other != first.numericHost && !others.contains(other) {
+        for other in all.map(\.numericHost) where other != listened && !others.contains(other) {
             others.append(other)
         }
         return others

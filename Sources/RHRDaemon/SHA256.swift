@@ -1,7 +1,8 @@
 import Foundation
 
-/// SHA-256 (FIPS 180-4), for the folder watch's "once per content" rule. The toolchain on Linux has no
-/// CryptoKit, and a content hash must not collide by accident, so a small implementation lives here.
+/// SHA-256 (FIPS 180-4), for the folder watch's "once per content" rule and the salted digests the tokens file
+/// keeps (`FeedTokens`). The toolchain on Linux has no CryptoKit, and neither use may collide by accident, so a
+/// small implementation lives here (tested against the FIPS vectors).
 struct SHA256 {
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
         (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)

@@ -27,8 +27,8 @@ struct ChartLegend {
 
     static let gap = 2
 
-    /// The writers laid out in `rect` (rows after the first are kept for the markers when there are two or
-    /// more), then `markers` wherever they still fit.
+    /// The writers laid out in `rect` (with two rows or more, the last is kept for the markers), then `markers`
+    /// wherever they still fit.
     init(writers: [Writer], markers: [[Span]], in rect: Rect, glyphs g: Glyphs) {
         guard rect.width > 2, rect.height > 0 else { return }
         // One column of margin at the left.

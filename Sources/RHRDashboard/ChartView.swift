@@ -96,7 +96,8 @@ enum ChartView {
         }
     }
 
-    /// The band, the lines and the glyphs, in that order (each over the one before).
+    /// The lines and the glyphs (each over the one before), and the band: without colour its edges are drawn
+    /// first, with colour it is a background put on last.
     static func drawPlot(_ model: Model, scale: YScale, in plot: Rect, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {
         let window = model.window
         let series = model.series

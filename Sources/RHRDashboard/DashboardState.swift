@@ -48,7 +48,7 @@ public struct DashboardState: Sendable {
     public var showMean = false
     public var showBand = false
     public var showWhiskers = false
-    /// The writer the usual range follows; nil: the first visible one.
+    /// The writer the usual range follows; nil: the visible writer with the most days (`bandWriterIndex`).
     public var bandWriter: WriterKey?
     public var focus: Focus = .chart
     public var overlay: Overlay = .none

@@ -57,9 +57,9 @@ public struct KeyBinding: Sendable {
 /// so they cannot disagree.
 public enum KeyTable {
     public static let bindings: [KeyBinding] = [
-        KeyBinding([.left, .character("h")], .earlier, "earlier: one day (one column at week and month zoom)", hint: "day",
+        KeyBinding([.left, .character("h")], .earlier, "earlier: one day (a week or a month at week and month zoom)", hint: "day",
                    footerKeys: "←→", asciiFooterKeys: "h l"),
-        KeyBinding([.right, .character("l")], .later, "later: one day (one column at week and month zoom)"),
+        KeyBinding([.right, .character("l")], .later, "later: one day (a week or a month at week and month zoom)"),
         KeyBinding([.up, .character("k")], .up, "one day earlier; in the detail pane and help, scroll up"),
         KeyBinding([.down, .character("j")], .down, "one day later; in the detail pane and help, scroll down"),
         KeyBinding([.pageUp], .pageEarlier, "a screen earlier; in the detail pane and help, a page up"),

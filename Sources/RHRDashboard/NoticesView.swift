@@ -1,6 +1,7 @@
 import RHRScreen
 
-/// Notes under the header: a store with heart rate but no resting writer (R9), Health Connect limits (R10).
+/// Notes under the header: a store with heart rate but no resting writer (R9), Health Connect limits (R10), and
+/// phone feeds whose resting values stopped (`FeedNotices`).
 enum NoticesView {
     static func draw(_ notices: [String], in rect: Rect, glyphs: Glyphs, on buffer: inout ScreenBuffer) {
         guard !rect.isEmpty else { return }

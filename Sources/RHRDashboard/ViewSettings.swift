@@ -13,7 +13,7 @@ public struct ViewSettings: Sendable, Hashable {
     public var showBand: Bool
     /// Min–max whiskers at week and month zoom.
     public var showWhiskers: Bool
-    /// The writer the band follows; nil: the first visible writer.
+    /// The writer the band follows; nil: the visible writer with the most days.
     public var bandWriter: WriterKey?
 
     public init(aggregation: Aggregation = .latest, zoom: Zoom = .day, hidden: Set<WriterKey> = [],

@@ -6,7 +6,7 @@ public protocol TerminalDevice: AnyObject {
     var capabilities: TerminalCapabilities { get }
     /// Shows the buffer; only cells that changed since the last call are sent.
     func draw(_ buffer: ScreenBuffer)
-    /// Waits up to `timeoutMilliseconds` (negative: forever) for a key, a resize, a signal, or one of
+    /// Waits up to `timeoutMilliseconds` (negative: forever) for a key, a mouse event, a resize, a signal, or one of
     /// `watching` becoming readable. Nil when the time ran out.
     func nextInput(timeoutMilliseconds: Int32, watching: [Int32]) -> TerminalInput?
 }
