@@ -127,10 +127,15 @@ struct HTTPListenSocket {
     /// The other addresses the name given stands for, not listened on (`127.0.0.1`).
     let unused: [String]
 
-    static func open(_ address: HTTPAddress) throws(DaemonError) -> HTTPListenSocket {
+    /// Binds the first address `configuration.address` stands for, refusing plain HTTP there unless it is loopback
+    /// (or TLS or a tunnel was asked for): the address judged is the one bound, from the same lookup.
+    static func open(_ configuration: HTTPFeedConfiguration) throws(DaemonError) -> HTTPListenSocket {
+        let address = configuration.address
         let all = try address.resolve()
         guard let first = all.first else { throw DaemonError("--http \(address): no address to listen on") }
-        let fd = socket(first.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard first.isLoopback || configuration.mayServePlainHTTPAnywhere else { throw configuration.plainHTTPRefused }
+        // Non-blocking, as libmicrohttpd's polling thread wants its listening socket.
+        let fd = socket(first.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw DaemonError("--http \(address): cannot create a socket: \(errnoText())") }
         var on: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))

@@ -37,9 +37,17 @@ public struct HTTPFeedConfiguration: Sendable {
 
     /// Plain HTTP only on loopback, unless asked for a private tunnel: a phone's health data and its token would
     /// otherwise cross the network readable by anyone on the way.
+    /// `rhr daemon` asks before the store opens; the listening socket asks again of the address it binds.
     public func checkTransport() throws(DaemonError) {
-        guard tls == nil, !allowPlainHTTP, try !address.isLoopback() else { return }
-        throw DaemonError("refusing plain HTTP on \(address): the phones' health data and tokens would cross the network "
+        guard !mayServePlainHTTPAnywhere, try !address.isLoopback() else { return }
+        throw plainHTTPRefused
+    }
+
+    /// TLS is on, or plain HTTP was allowed for a tunnel: any address will do.
+    var mayServePlainHTTPAnywhere: Bool { tls != nil || allowPlainHTTP }
+
+    var plainHTTPRefused: DaemonError {
+        DaemonError("refusing plain HTTP on \(address): the phones' health data and tokens would cross the network "
             + "unencrypted. Serve TLS with --tls-cert FILE --tls-key FILE (a certificate the phone trusts), listen on "
             + "127.0.0.1 behind a reverse proxy that does TLS, or, on a private tunnel (WireGuard, Tailscale), give "
             + "--allow-plain-http. See docs/phone-feeds.md")

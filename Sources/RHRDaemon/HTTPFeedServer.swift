@@ -36,7 +36,6 @@ final class HTTPFeedServer: @unchecked Sendable {
     /// Opens the listening socket and reads the TLS files; nothing is served until `start()`.
     init(feed: PhoneFeed) throws(DaemonError) {
         let configuration = feed.configuration
-        try configuration.checkTransport()
         if let tls = configuration.tls {
             guard MHD_is_feature_supported(.FEATURE_TLS) == .YES else {
                 throw DaemonError("this libmicrohttpd was built without TLS; install Debian's libmicrohttpd12 (scripts/setup)")
@@ -49,7 +48,7 @@ final class HTTPFeedServer: @unchecked Sendable {
         }
         let socket: HTTPListenSocket
         do {
-            socket = try HTTPListenSocket.open(configuration.address)
+            socket = try HTTPListenSocket.open(configuration)
         } catch {
             free(certificate)
             free(key)
@@ -90,7 +89,6 @@ final class HTTPFeedServer: @unchecked Sendable {
         var flags = MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
             | MHD_USE_POLL.rawValue | MHD_USE_ITC.rawValue
         if certificate != nil { flags |= MHD_USE_TLS.rawValue }
-        _ = fcntl(listenFD, F_SETFL, fcntl(listenFD, F_GETFL) | O_NONBLOCK)
         let completed: MHD_RequestCompletedCallback = { _, _, context, _ in
             // The request's state goes with it, however it ended (answered, refused, or the phone went away).
             guard let context, let state = context.pointee else { return }
@@ -129,6 +127,9 @@ final class HTTPFeedServer: @unchecked Sendable {
     /// Closes every connection and waits for libmicrohttpd's threads to end; call once nothing is in flight.
     func stop() {
         if let daemon {
+            // Quiesced (again, if `quiesce()` ran: then a no-op), libmicrohttpd leaves the listening socket to us, so
+            // it is closed once, below; unquiesced, its stop would close it too and ours could hit a reused fd.
+            _ = MHD_quiesce_daemon(daemon)
             MHD_stop_daemon(daemon)
             self.daemon = nil
         }

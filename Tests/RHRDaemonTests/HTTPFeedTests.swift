@@ -475,6 +475,13 @@ struct HTTPFeedTests {
         try configuration.checkTransport()
         try HTTPFeedConfiguration(address: try HTTPAddress(parsing: "[::1]:8787")).checkTransport()
         try HTTPFeedConfiguration(address: try HTTPAddress(parsing: "localhost:8787")).checkTransport()
+        // A daemon made without the command asks too, of the address it binds.
+        do {
+            _ = try TestDaemon { $0.http = HTTPFeedConfiguration(address: HTTPAddress(host: "0.0.0.0", port: 0)) }
+            Issue.record("a daemon served plain HTTP on 0.0.0.0")
+        } catch let error as DaemonError {
+            #expect(error.message.hasPrefix("refusing plain HTTP on 0.0.0.0:0"))
+        }
         #expect(throws: DaemonError.self) { try HTTPAddress(parsing: "8787") }
         #expect(throws: DaemonError.self) { try HTTPAddress(parsing: "127.0.0.1:http") }
     }
