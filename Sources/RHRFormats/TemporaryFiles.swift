@@ -1,5 +1,6 @@
 import CTemporaryFiles
 import Foundation
+import RHRCore
 import Synchronization
 
 /// The temporary copies of health data rhr makes: each lives in a `ScratchDirectory`, which is removed when it is
@@ -30,7 +31,7 @@ public enum TemporaryFiles {
     public static func removeAbandoned(in root: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: root) else { return }
         for name in names where name.hasPrefix("rhr-") {
-            let directory = (root.hasSuffix("/") ? String(root.dropLast()) : root) + "/" + name
+            let directory = PathText.join(root, name)
             var info = stat()
             guard lstat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid() else { continue }
             let fd = open(directory + "/" + ScratchDirectory.ownerFile, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
@@ -67,7 +68,7 @@ public final class ScratchDirectory {
     public init(root: String = TemporaryFiles.defaultRoot, purpose: String, files names: [String]) throws(Failure) {
         self.names = names.flatMap(ScratchDirectory.withCompanions)
         if TemporaryFiles.swept.withLock({ $0.insert(root).inserted }) { TemporaryFiles.removeAbandoned(in: root) }
-        let base = (root.hasSuffix("/") ? String(root.dropLast()) : root) + "/rhr-\(purpose)-\(getpid())-"
+        let base = PathText.join(root, "rhr-\(purpose)-\(getpid())-")
         let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         for _ in 0..<100 {
             let candidate = base + String((0..<6).map { _ in alphabet.randomElement()! })

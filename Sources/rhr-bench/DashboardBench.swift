@@ -185,7 +185,7 @@ enum DashboardBench {
             throw BenchError("no \"\(text)\" on screen within 10 s")
         }
         // The store's kept view turns the aids on, in settings directories of the bench's own.
-        let settings = FileManager.default.currentDirectoryPath + "/" + options.dir + "/settings-\(getpid())"
+        let settings = PathText.join(PathText.join(FileManager.default.currentDirectoryPath, options.dir), "settings-\(getpid())")
         defer { try? FileManager.default.removeItem(atPath: settings) }
         let environment = ["XDG_STATE_HOME": settings + "/state", "XDG_CONFIG_HOME": settings + "/config"]
         try DashboardFiles.saveViewState(aids, store: DashboardFiles.storeKey(path), environment: environment)

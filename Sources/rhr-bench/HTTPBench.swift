@@ -50,7 +50,7 @@ enum HTTPBench {
         let directStart = DaemonBench.now()
         for (i, body) in payloads[0].enumerated() {
             let t0 = DaemonBench.now()
-            let stream = "http-bench-0"
+            let stream = FeedTokens.stream(ofToken: "bench-0")
             let read = try HealthAutoExportReader.read(bytes: body, label: "day \(i)", stream: stream,
                                                        options: ImportOptions(machineZone: zone))
             let asOf = Timestamp(date: Date(), offsetSeconds: 3600)
