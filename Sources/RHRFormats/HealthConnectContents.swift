@@ -227,13 +227,15 @@ struct BadRows {
     static let named = 3
     let table: String
     private var first: [String] = []
-    private(set) var count = 0
+    /// The rows reported: a heart-rate record comes once per sample of its series, and is counted once.
+    private var seen: Set<Int64> = []
+    var count: Int { seen.count }
 
     init(table: String) { self.table = table }
 
     mutating func add(rowId: Int64, _ problem: Problem) {
+        guard seen.insert(rowId).inserted else { return }
         if first.count < BadRows.named { first.append("row_id \(rowId): \(problem.words)") }
-        count += 1
     }
 
     /// "table row_id 6: time is text, not an integer; row_id 7: …; and 12 more rows like these"; nil when none.

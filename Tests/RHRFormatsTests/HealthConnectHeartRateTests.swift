@@ -74,11 +74,13 @@ struct HealthConnectHeartRateTests {
         let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
         try db.addHeartRate(uuid: "000000000000000000000000000000d1", app: 7, startOffset: 0,
-                            samples: [(epochMillis("2026-03-10T16:30:00Z"), 64)])
+                            samples: [(epochMillis("2026-03-10T16:30:00Z"), 64), (epochMillis("2026-03-10T16:31:00Z"), 65),
+                                      (epochMillis("2026-03-10T16:32:00Z"), 66)])
         db.close()
         let error = try #require(throws: InputError.self) {
             try HealthConnectReader.read(path: db.path, options: ImportOptions(machineZone: berlinZone), progress: nil)
         }
-        #expect(error.message.contains("heart_rate_record_table row_id 1: app_info_id 7 has no row in application_info_table"))
+        // The record is named once, however many samples it has, and the count is of records.
+        #expect(error.message == "heart_rate_record_table row_id 1: app_info_id 7 has no row in application_info_table")
     }
 }
