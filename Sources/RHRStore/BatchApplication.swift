@@ -38,7 +38,6 @@ struct StreamRow {
 /// The road a batch writes into (docs/design.md R12): its stream's live state, or the snapshot its export is.
 struct LayerRow {
     var id: Int64
-    var streamID: Int64
     var snapshot: Bool
     /// A phone feed's road: it knows each day as of the last request that carried it (`SyncBatch.DayFeed`).
     var byDay: Bool
@@ -170,7 +169,7 @@ struct BatchApplication {
         if try select.step() {
             let previous = Timestamp(epochSeconds: select.double(try select.column("as_of")),
                                      offsetSeconds: Int(select.int(try select.column("as_of_offset"))))
-            return LayerRow(id: select.int(try select.column("id")), streamID: stream.id, snapshot: isSnapshot,
+            return LayerRow(id: select.int(try select.column("id")), snapshot: isSnapshot,
                             byDay: byDay, previousAsOf: previous, existed: true)
         }
         let snapshot = batch.snapshot
@@ -186,7 +185,7 @@ struct BatchApplication {
                   .bool(snapshot?.coversResting ?? true), .bool(snapshot?.coversHeartRate ?? true), .text(origin),
                   .bool(byDay))
             .run()
-        return LayerRow(id: db.lastInsertRowID, streamID: stream.id, snapshot: isSnapshot, byDay: byDay, previousAsOf: nil,
+        return LayerRow(id: db.lastInsertRowID, snapshot: isSnapshot, byDay: byDay, previousAsOf: nil,
                         existed: false)
     }
 
@@ -426,21 +425,21 @@ struct BatchApplication {
 
     /// R4 for the same export again, or a full resync: what the road said before and no longer says leaves it.
     private mutating func removeUndelivered(layer: LayerRow, delivered: Set<String>) throws(StoreError) {
-        let select = try db.statement("SELECT id, as_of, current, \(SampleRow.columns) FROM sample WHERE layer_id = ?")
+        let select = try db.statement("SELECT \(StoredCopy.columns()) FROM sample WHERE layer_id = ?")
         select.bind(.integer(layer.id))
-        var gone: [(Int64, SampleRow)] = []
-        let id = try select.column("id"), columns = try SampleRow.Columns(select)
+        var gone: [StoredCopy] = []
+        let columns = try StoredCopy.Columns(select)
         while try select.step() {
-            let row = SampleRow(select, columns)
-            if !delivered.contains(row.identity) { gone.append((select.int(id), row)) }
+            let copy = StoredCopy(select, columns)
+            if !delivered.contains(copy.row.identity) { gone.append(copy) }
         }
-        for (rowID, row) in gone {
-            try touch(row.identity)
+        for copy in gone {
+            try touch(copy.row.identity)
             if batch.fullResync {
-                try recordRevision(of: row, reason: .fullResync, replacedBy: nil, oldAsOf: layer.previousAsOf,
+                try recordRevision(of: copy.row, reason: .fullResync, replacedBy: nil, oldAsOf: layer.previousAsOf,
                                    pending: layer.id)
             }
-            try removeCopy(rowID, identity: row.identity, day: row.day)
+            try removeCopy(copy.id, identity: copy.row.identity, day: copy.row.day)
         }
     }
 
@@ -451,23 +450,23 @@ struct BatchApplication {
     /// it is, for the history.
     private mutating func replaceCarriedDays(layer: LayerRow, delivered: Set<String>) throws(StoreError) {
         let select = try db.statement("""
-            SELECT id, as_of, \(SampleRow.columns) FROM sample WHERE layer_id = ? AND day = ? AND writer_id = ? AND current = 1
+            SELECT \(StoredCopy.columns()) FROM sample WHERE layer_id = ? AND day = ? AND writer_id = ? AND current = 1
             """)
-        let id = try select.column("id"), delivery = try select.column("as_of"), columns = try SampleRow.Columns(select)
+        let columns = try StoredCopy.Columns(select)
         for carried in carriedDays.sorted(by: { ($0.day, $0.writer) < ($1.day, $1.writer) }) {
             select.reset()
             select.bind(.integer(layer.id), .integer(carried.day), .integer(carried.writer))
-            var gone: [(Int64, Double, SampleRow)] = []
+            var gone: [StoredCopy] = []
             while try select.step() {
-                let row = SampleRow(select, columns)
-                if !delivered.contains(row.identity) { gone.append((select.int(id), select.double(delivery), row)) }
+                let copy = StoredCopy(select, columns)
+                if !delivered.contains(copy.row.identity) { gone.append(copy) }
             }
-            for (rowID, deliveredAt, row) in gone {
-                try touch(row.identity)
-                try recordRevision(of: row, reason: .deleted, replacedBy: nil,
-                                   oldAsOf: Timestamp(epochSeconds: deliveredAt, offsetSeconds: layer.previousAsOf?.offsetSeconds ?? 0),
+            for copy in gone {
+                try touch(copy.row.identity)
+                // A phone feed's road (`byDay`): when it delivered the copy.
+                try recordRevision(of: copy.row, reason: .deleted, replacedBy: nil, oldAsOf: readAt(copy, layer: layer),
                                    pending: layer.id)
-                try removeCopy(rowID, identity: row.identity, day: row.day)
+                try removeCopy(copy.id, identity: copy.row.identity, day: copy.row.day)
             }
         }
     }
@@ -508,23 +507,23 @@ struct BatchApplication {
         // The identities the key names: itself, and the natural key of any copy carrying it as its UUID. Two
         // lookups, one per index: with `uuid = ? OR identity = ?` SQLite read every sample of the store.
         let select = try db.statement("""
-            SELECT id, layer_id, \(SampleRow.columns) FROM sample WHERE id IN (
+            SELECT \(StoredCopy.columns()) FROM sample WHERE id IN (
                 SELECT id FROM sample WHERE store = ?1 AND uuid = ?2
                 UNION SELECT id FROM sample WHERE store = ?1 AND identity = ?2)
             """)
         select.bind(.text(batch.store.rawValue), .text(key))
         var identities: Set<String> = [key]
-        var own: [(Int64, SampleRow)] = []
-        let rowID = try select.column("id"), layerColumn = try select.column("layer_id"), columns = try SampleRow.Columns(select)
+        var own: [StoredCopy] = []
+        let columns = try StoredCopy.Columns(select)
         while try select.step() {
-            let row = SampleRow(select, columns)
-            identities.insert(row.identity)
-            if select.int(layerColumn) == layer.id { own.append((select.int(rowID), row)) }
+            let copy = StoredCopy(select, columns)
+            identities.insert(copy.row.identity)
+            if copy.layer == layer.id { own.append(copy) }
         }
         for identity in identities.sorted() { try touch(identity) }
-        for (id, row) in own {
-            try recordRevision(of: row, reason: .deleted, replacedBy: nil, oldAsOf: layer.previousAsOf, pending: layer.id)
-            try removeCopy(id, identity: row.identity, day: row.day)
+        for copy in own {
+            try recordRevision(of: copy.row, reason: .deleted, replacedBy: nil, oldAsOf: layer.previousAsOf, pending: layer.id)
+            try removeCopy(copy.id, identity: copy.row.identity, day: copy.row.day)
         }
         for identity in identities.sorted() {
             try recordTombstone(identity, at: asOf, offset: Int64(batch.asOf.offsetSeconds), origin: origin)
