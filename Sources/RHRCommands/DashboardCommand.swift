@@ -71,7 +71,7 @@ enum DashboardCommand {
                 } catch {
                     // After a hang-up there is no terminal to say it on: a write there would fail.
                     if exit != .signal(.hangup) {
-                        invocation.output.error("rhr: could not keep the view for next time: \(error)")
+                        invocation.report("could not keep the view for next time: \(error)")
                     }
                 }
             }

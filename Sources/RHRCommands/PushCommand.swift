@@ -2,7 +2,6 @@ import RHRJSON
 import Foundation
 import RHRCore
 import RHRDaemon
-import RHRCore
 import RHRFormats
 
 /// `rhr push FILE|-`: sends each line (one batch as a JSON object) to the daemon as a push, in order, and
