@@ -24,3 +24,14 @@ public enum FileMode {
         status(path, following: true).map { Int64($0.st_size) }
     }
 }
+
+/// A file's mode bits and its whole content: equal before and after means nothing wrote to it or changed its mode.
+public struct FileFingerprint: Equatable, Sendable {
+    public let modeBits: Int?
+    public let content: Data?
+
+    public init(_ path: String) {
+        modeBits = FileMode.modeBits(path)
+        content = FileManager.default.contents(atPath: path)
+    }
+}

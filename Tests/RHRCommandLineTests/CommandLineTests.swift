@@ -81,13 +81,12 @@ struct CommandLineTests {
 
     @Test func theStoreIsPrivate() throws {
         try rhr.imported(["import", sampleBatches[1]])
-        let fm = FileManager.default
-        #expect((try fm.attributesOfItem(atPath: rhr.storePath)[.posixPermissions] as? Int) == 0o600)
-        #expect((try fm.attributesOfItem(atPath: rhr.dataHome + "/rhr")[.posixPermissions] as? Int) == 0o700)
+        #expect(FileMode.permissions(rhr.storePath) == 0o600)
+        #expect(FileMode.permissions(rhr.dataHome + "/rhr") == 0o700)
         // --store names another place.
         let other = rhr.home + "/elsewhere/mine.sqlite"
         #expect(try rhr.run(["--store", other, "import", sampleBatches[1]]).status == 0)
-        #expect(fm.fileExists(atPath: other))
+        #expect(FileManager.default.fileExists(atPath: other))
     }
 
     @Test func aBadLineIsNamedAndNothingIsStored() throws {

@@ -77,8 +77,7 @@ struct InstallScriptTests {
         let home = rhr.home
         let installed = try install([], environment: ["XDG_DATA_HOME": nil])
         #expect(installed.status == 0, "\(installed.stderr)")
-        let mode = try FileManager.default.attributesOfItem(atPath: home + "/.local/share/rhr")[.posixPermissions] as? Int
-        #expect(mode == 0o700, "the store's folder is private")
+        #expect(FileMode.permissions(home + "/.local/share/rhr") == 0o700, "the store's folder is private")
         let bin = home + "/.local/bin/rhr"
         let environment = rhr.environment.filter { $0.key != "XDG_DATA_HOME" }
         let imported = try Subprocess.run(bin, ["import", SourceTree.samples + "/batches/healthconnect-pixel.jsonl"],

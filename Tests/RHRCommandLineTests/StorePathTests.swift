@@ -29,8 +29,7 @@ struct StorePathTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(FileManager.default.fileExists(atPath: rhr.directory.file("x/y/rhr.sqlite")))
         for made in ["x", "x/y"] {
-            let mode = try FileManager.default.attributesOfItem(atPath: rhr.directory.file(made))[.posixPermissions] as? Int
-            #expect(mode == 0o700, "\(made)")
+            #expect(FileMode.permissions(rhr.directory.file(made)) == 0o700, "\(made)")
         }
         let here = try rhr.run(["import", "--store", "a", batches])
         #expect(here.status == 0, "\(here.stderr)")

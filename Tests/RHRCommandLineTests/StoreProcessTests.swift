@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import RHRCore
 import RHRTestSupport
 import Testing
 
@@ -86,7 +87,7 @@ struct StoreProcessTests {
     @Test("a store in a read-only directory reads")
     func readOnlyDirectory() throws {
         let expected = try importedStore()
-        let directory = (rhr.storePath as NSString).deletingLastPathComponent
+        let directory = PathText.parent(rhr.storePath)
         chmod(directory, 0o500)
         defer { chmod(directory, 0o700) }
         let result = try runWithoutPrivilege(["export"])
@@ -103,7 +104,7 @@ struct StoreProcessTests {
         defer { sqlite3_close(holder) }
         sqlite3_exec(holder, "PRAGMA wal_autocheckpoint = 0; UPDATE meta SET value = '41' WHERE key = 'revision'", nil, nil, nil)
         try #require(FileMode.size(rhr.storePath + "-wal") ?? 0 > 0)
-        let directory = (rhr.storePath as NSString).deletingLastPathComponent
+        let directory = PathText.parent(rhr.storePath)
         chmod(directory, 0o500)
         defer { chmod(directory, 0o700) }
         let status = try runWithoutPrivilege(["status"])

@@ -26,8 +26,7 @@ struct CommandPartsTests {
         let directory = try TemporaryDirectory()
         try StorePath.preparePrivateDirectory(for: directory.file("a/b/rhr.sqlite"))
         for made in ["a", "a/b"] {
-            let mode = try FileManager.default.attributesOfItem(atPath: directory.file(made))[.posixPermissions] as? Int
-            #expect(mode == 0o700, "\(made)")
+            #expect(FileMode.permissions(directory.file(made)) == 0o700, "\(made)")
         }
     }
 

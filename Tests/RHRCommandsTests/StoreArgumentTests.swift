@@ -11,10 +11,7 @@ struct StoreArgumentTests {
     init() throws { rhr = try InProcessRHR() }
 
     /// Mode and content: equal before and after means nothing was touched.
-    func fingerprint(_ path: String) -> String {
-        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-        return "\(FileMode.modeBits(path).map { String($0, radix: 8) } ?? "none") \(text)"
-    }
+    func fingerprint(_ path: String) -> FileFingerprint { FileFingerprint(path) }
 
     static let readingCommands: [[String]] = [["status"], ["export"], ["summary"], []]
 

@@ -50,16 +50,16 @@ struct HealthConnectZipTests {
         let seen = Recorder<String>()
         let file = try read(zip, scratch: scratch) { path in
             #expect(FileMode.permissions(path) == 0o600)
-            let parent = (path as NSString).deletingLastPathComponent
+            let parent = PathText.parent(path)
             #expect(FileMode.permissions(parent) == 0o700)
-            #expect((parent as NSString).deletingLastPathComponent == scratch)
+            #expect(PathText.parent(parent) == scratch)
             #expect(FileMode.status(parent)?.st_uid == getuid())
             seen.append(path)
         }
         #expect(file.batches.first?.resting.count == 5)
         let path = try #require(seen.all.first)
         #expect(!FileManager.default.fileExists(atPath: path))
-        #expect(!FileManager.default.fileExists(atPath: (path as NSString).deletingLastPathComponent))
+        #expect(!FileManager.default.fileExists(atPath: PathText.parent(path)))
         #expect(dir.entries("scratch").isEmpty)
     }
 

@@ -12,8 +12,7 @@ struct StoreFileTests {
         let store = try HealthDatabase(path: path, machineZone: utc)
         _ = try store.apply(export("2026-11-29 08:00:00 +0100", [hk("2026-11-28 00:10:00 +0100", "2026-11-28 23:00:00 +0100", 58)]))
         for file in [path, path + "-wal"] {
-            let attributes = try FileManager.default.attributesOfItem(atPath: file)
-            #expect((attributes[.posixPermissions] as? Int) == 0o600, "\(file)")
+            #expect(FileMode.permissions(file) == 0o600, "\(file)")
         }
         let mode = try store.db.statement("PRAGMA journal_mode")
         #expect(try mode.step() && mode.text(try mode.column("journal_mode")) == "wal")

@@ -12,13 +12,16 @@ struct StoreOpeningTests {
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 
-    /// The mode, size, content and neighbours of a file: equal before and after means nothing was touched.
-    func fingerprint(_ path: String) throws -> String {
-        let mode = try #require(FileMode.modeBits(path))
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        let name = (path as NSString).lastPathComponent
-        let neighbours = directory.entries().filter { $0 != name && $0.hasPrefix(name) }
-        return "mode \(String(mode, radix: 8)) size \(bytes.count) hash \(bytes.hashValue) beside \(neighbours)"
+    /// The mode, whole content and neighbours of a file (`-wal`, `-journal`): equal before and after means nothing
+    /// was touched.
+    struct Untouched: Equatable {
+        var file: FileFingerprint
+        var neighbours: [String]
+    }
+
+    func fingerprint(_ path: String) throws -> Untouched {
+        let name = PathText.lastComponent(path)
+        return Untouched(file: FileFingerprint(path), neighbours: directory.entries().filter { $0 != name && $0.hasPrefix(name) })
     }
 
     @Test("threads creating one new store at once all open it, round after round")
