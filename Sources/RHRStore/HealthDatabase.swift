@@ -57,6 +57,12 @@ public final class HealthDatabase {
         // An empty SQLite file is no store yet.
         if !contents.hasTables { return nil }
         if contents.version < StoreSchema.version {
+            // Bringing it up to date writes the file and its directory (the journal): say so where neither may be.
+            guard access(path, W_OK) == 0, access(PathText.parent(path), W_OK) == 0 else {
+                throw StoreError(.database, "\(path): the store was written by an earlier rhr (schema \(contents.version); "
+                    + "this one reads \(StoreSchema.version)) and cannot be brought up to date here (permission denied); "
+                    + "run rhr import or rhr daemon on it once where it can be written")
+            }
             return try HealthDatabase(path: path, machineZone: machineZone)
         }
         try connection.execute("PRAGMA busy_timeout = 10000; PRAGMA query_only = 1")

@@ -84,6 +84,22 @@ struct StoreProcessTests {
         #expect(refused.stderr.contains("\(rhr.storePath): the store cannot be written"), "\(refused.stderr)")
     }
 
+    @Test("a store of an earlier schema that cannot be written says so, not that reading commands can read it")
+    func olderSchemaReadOnly() throws {
+        _ = try importedStore()
+        var handle: OpaquePointer?
+        try #require(sqlite3_open(rhr.storePath, &handle) == SQLITE_OK)
+        sqlite3_exec(handle, "PRAGMA user_version = 2", nil, nil, nil)
+        sqlite3_close(handle)
+        let directory = PathText.parent(rhr.storePath)
+        chmod(directory, 0o500)
+        defer { chmod(directory, 0o700) }
+        let status = try runWithoutPrivilege(["status"])
+        #expect(status.status == 1)
+        #expect(status.stderr.contains("\(rhr.storePath): the store was written by an earlier rhr (schema 2; this one reads "), "\(status.stderr)")
+        #expect(!status.stderr.contains("commands that only read it"), "\(status.stderr)")
+    }
+
     @Test("a store in a read-only directory reads")
     func readOnlyDirectory() throws {
         let expected = try importedStore()
