@@ -601,17 +601,31 @@ struct BatchApplication {
                 """)
             select.bind(.integer(stream.id), .real(asOf), .double(snapshot.from?.epochSeconds), .double(snapshot.to?.epochSeconds))
             try stopStanding(select)
-            // Older copies this snapshot holds with the same value say nothing it does not: not kept.
-            try db.statement("""
-                DELETE FROM sample WHERE id IN (
-                    SELECT o.id FROM sample o JOIN layer l ON l.id = o.layer_id
-                    JOIN sample n ON n.store = o.store AND n.identity = o.identity AND n.layer_id = ?1
-                    WHERE l.stream_id = ?2 AND l.snapshot = 1 AND l.as_of < ?3
-                      AND (?4 IS NULL OR o.start >= ?4) AND (?5 IS NULL OR o.start <= ?5)
-                      AND n.value IS o.value AND n.unit = o.unit)
+            // Older copies this snapshot holds with the same value say nothing it does not: not kept. "The same" is
+            // `SampleRow.sameValue`, as when the older export arrives second (`apply`), so either order keeps the same.
+            let pairs = try db.statement("""
+                SELECT o.id AS id, o.value AS old_value, o.unit AS old_unit, n.value AS new_value, n.unit AS new_unit
+                FROM sample o JOIN layer l ON l.id = o.layer_id
+                JOIN sample n ON n.store = o.store AND n.identity = o.identity AND n.layer_id = ?1
+                WHERE l.stream_id = ?2 AND l.snapshot = 1 AND l.as_of < ?3
+                  AND (?4 IS NULL OR o.start >= ?4) AND (?5 IS NULL OR o.start <= ?5)
                 """)
-                .bind(.integer(layer.id), .integer(stream.id), .real(asOf), .double(snapshot.from?.epochSeconds),
-                      .double(snapshot.to?.epochSeconds)).run()
+            pairs.bind(.integer(layer.id), .integer(stream.id), .real(asOf), .double(snapshot.from?.epochSeconds),
+                       .double(snapshot.to?.epochSeconds))
+            let id = try pairs.column("id"), oldValue = try pairs.column("old_value"), oldUnit = try pairs.column("old_unit"),
+                newValue = try pairs.column("new_value"), newUnit = try pairs.column("new_unit")
+            var same: [Int64] = []
+            while try pairs.step() {
+                if SampleRow.sameValue((pairs.optionalDouble(oldValue), pairs.text(oldUnit)),
+                                       (pairs.optionalDouble(newValue), pairs.text(newUnit))) {
+                    same.append(pairs.int(id))
+                }
+            }
+            let delete = try db.statement("DELETE FROM sample WHERE id = ?")
+            for rowID in same {
+                delete.reset()
+                try delete.bind(.integer(rowID)).run()
+            }
         }
         if snapshot.coversHeartRate {
             let fromDay = snapshot.from.map { Int64($0.localDay.daysSinceEpoch) }

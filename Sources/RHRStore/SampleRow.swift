@@ -126,7 +126,9 @@ struct SampleRow: Equatable {
          .string(device?.hardware), .string(device?.software), .int64(device?.type.map(Int64.init))]
     }
 
-    var bpm: Double? { value.flatMap { try? RestingValue.bpm(value: $0, unit: unit) } }
+    var bpm: Double? { SampleRow.bpm(value: value, unit: unit) }
+
+    static func bpm(value: Double?, unit: String) -> Double? { value.flatMap { try? RestingValue.bpm(value: $0, unit: unit) } }
 
     /// Whether it may enter an aggregate: in range (R6) and plausibly dated against `asOf`, when it was delivered (R13).
     func isValid(deliveredAt asOf: Double) -> Bool {
@@ -135,8 +137,13 @@ struct SampleRow: Equatable {
     }
 
     /// The same value as `other`, in bpm (R12: a value "replaced" by an equal one is no revision).
-    func sameValue(as other: SampleRow) -> Bool {
-        bpm == other.bpm && (bpm != nil || value == other.value)
+    func sameValue(as other: SampleRow) -> Bool { SampleRow.sameValue((value, unit), (other.value, other.unit)) }
+
+    /// The rule `sameValue(as:)` applies, for callers that read only the value and the unit: equal in bpm, or, where
+    /// neither reads as bpm, the same number.
+    static func sameValue(_ a: (value: Double?, unit: String), _ b: (value: Double?, unit: String)) -> Bool {
+        let bpm = SampleRow.bpm(value: a.value, unit: a.unit)
+        return bpm == SampleRow.bpm(value: b.value, unit: b.unit) && (bpm != nil || a.value == b.value)
     }
 
     /// Back to the core's value, with the writer the caller looked up.

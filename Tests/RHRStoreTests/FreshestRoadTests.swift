@@ -143,6 +143,21 @@ struct FreshestRoadTests {
         #expect(try everything(a) == everything(b))
     }
 
+    /// Two exports of one stream that hold a sample at the same bpm in other units: the older copy is not kept, and
+    /// the store is the same whichever came first (one rule, `SampleRow.sameValue`, for both orders).
+    @Test func anEqualValueInOtherUnitsIsTheSameValueInEitherOrder() throws {
+        let older = export("2026-11-29 08:00:00 +0100", [hk("2026-11-28 00:10:00 +0100", "2026-11-28 23:00:00 +0100", 1,
+                                                            uuid: "A", unit: "count/s")])
+        let newer = export("2026-11-30 08:00:00 +0100", [hk("2026-11-28 00:10:00 +0100", "2026-11-28 23:00:00 +0100", 60,
+                                                            uuid: "A")])
+        let a = try dir.store("a.sqlite"), b = try dir.store("b.sqlite")
+        _ = try a.apply([older, newer])
+        _ = try b.apply([newer, older])
+        #expect(try everything(a) == everything(b))
+        // Every copy kept, standing or not: the older one says nothing the newer does not.
+        for store in [a, b] { #expect(try store.db.integer("SELECT count(*) AS n FROM sample", column: "n") == 1) }
+    }
+
     @Test func heartRateComesFromTheRoadThatDecidesTheRestingDay() throws {
         var exportDay = HeartRateDaySummary(writer: watch, day: day("2026-02-10"))
         for bpm in [52.0, 55, 58, 61] { exportDay.add(bpm: bpm, context: .sedentary) }
