@@ -346,7 +346,7 @@ enum ChartView {
             }
         }
         if model.series.whiskers {
-            markers.append([Span(g.unicode ? "⡇" : "|", .muted), Span(" lowest to highest day")])
+            markers.append([Span(String(g.whisker), .muted), Span(" lowest to highest day")])
         }
         if series.hasContext {
             let who = model.contextWriterNames.count == 1 ? " (\(model.contextWriterNames[0]))" : ""

@@ -36,6 +36,8 @@ struct Glyphs: Sendable {
     var corner: Character { unicode ? "└" : "+" }
     /// The usual range's edges where there is no colour to shade it.
     var bandEdge: Character { unicode ? "┄" : "." }
+    /// A whisker as legends and the help show it (the chart draws whiskers with braille lines, in ASCII with `|`).
+    var whisker: Character { unicode ? "⡇" : "|" }
     var ellipsis: String { unicode ? "…" : "~" }
     var dash: String { unicode ? "–" : "-" }
     var emDash: String { unicode ? "—" : "-" }

@@ -64,7 +64,7 @@ enum HelpView {
               + "from heart-rate samples. Context, not resting heart rate, and never in a resting value.")
         entry([Span(String(g.outOfRange), .bold)], "a day with a value out of range (below 1, above 300 bpm, or not a "
               + "number): kept and flagged, never plotted or aggregated")
-        entry([Span(" ", Style(tint: .muted, .reverse))], "the highlighted column is the cursor day; its samples are in "
+        entry([Span(" ", ChartView.cursorStyle(.plain))], "the highlighted column is the cursor day; its samples are in "
               + "the detail pane")
         if unicode {
             entry([Span("⠉⠒⠤", .series(0))], "a line; dotted where it is provisional. With the 7-day mean on (m), the "
@@ -74,7 +74,7 @@ enum HelpView {
               "usual range (b): behind the lines, the middle half of one writer's values in the 28 days ending on "
               + "each day, once 14 of them have a value (without colour, its two edges). It describes that writer's "
               + "own recent values; it is not a norm.")
-        entry([Span(unicode ? "⡇" : "|", .muted)], "whiskers (w, week and month zoom): from the lowest to the highest "
+        entry([Span(String(g.whisker), .muted)], "whiskers (w, week and month zoom): from the lowest to the highest "
               + "day in the column")
         entry([Span("p o x", .bold)], "in the per-source columns: provisional, offset assumed (a Health Connect value "
               + "without a zone offset; this machine's offset was assumed), out of range")
