@@ -29,7 +29,7 @@ public final class FeedTokens: Sendable {
     private struct Entry: Sendable {
         var name: String
         var salt: [UInt8]
-        /// SHA-256 of salt + token, as 64 hex digits.
+        /// SHA-256 of salt + token: 32 bytes (64 hex digits in the file).
         var digest: [UInt8]
         var created: Date
     }
@@ -173,9 +173,12 @@ public final class FeedTokens: Sendable {
             do {
                 let members = try JSONMembers(try JSONParser.parse(Array(line)), path: "")
                 let created = try members.requiredDecode("created", "an ISO-8601 date") { $0.string.flatMap(Timestamp.parse) }
-                entries.append(Entry(name: try members.requiredString("name"),
-                                     salt: FeedTokens.bytes(hex: try members.requiredString("salt")),
-                                     digest: FeedTokens.bytes(hex: try members.requiredString("sha256")), created: created.date))
+                // Damaged hex is a bad line: read leniently, it would be a token that never matches, and nobody told.
+                let salt = try members.requiredDecode("salt", "hex digits") { $0.string.flatMap { FeedTokens.bytes(hex: $0) } }
+                let digest = try members.requiredDecode("sha256", "64 hex digits") { value -> [UInt8]? in
+                    value.string.flatMap { FeedTokens.bytes(hex: $0) }.flatMap { $0.count == 32 ? $0 : nil }
+                }
+                entries.append(Entry(name: try members.requiredString("name"), salt: salt, digest: digest, created: created.date))
             } catch {
                 throw DaemonError("\(path):\(number + 1): not a token line: \(error)")
             }
@@ -213,7 +216,7 @@ public final class FeedTokens: Sendable {
         var hasher = SHA256()
         hasher.update(salt)
         hasher.update(token)
-        return bytes(hex: hasher.finish())
+        return bytes(hex: hasher.finish()) ?? []
     }
 
     static func hex(_ bytes: [UInt8]) -> String {
@@ -223,15 +226,19 @@ public final class FeedTokens: Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func bytes(hex: String) -> [UInt8] {
-        let digits = Array(hex.utf8).compactMap { c -> UInt8? in
+    /// Lower-case hex, as `hex(_:)` writes it, to bytes; nil for anything else (another character, an odd count,
+    /// nothing at all).
+    static func bytes(hex: String) -> [UInt8]? {
+        var digits: [UInt8] = []
+        for c in hex.utf8 {
             switch c {
-            case 0x30...0x39: return c - 0x30
-            case 0x61...0x66: return c - 0x61 + 10
+            case 0x30...0x39: digits.append(c - 0x30)
+            case 0x61...0x66: digits.append(c - 0x61 + 10)
             default: return nil
             }
         }
-        return stride(from: 0, to: digits.count - 1, by: 2).map { digits[$0] << 4 | digits[$0 + 1] }
+        guard !digits.isEmpty, digits.count % 2 == 0 else { return nil }
+        return stride(from: 0, to: digits.count, by: 2).map { digits[$0] << 4 | digits[$0 + 1] }
     }
 
     /// RFC 4648 base64url without padding: safe in a header and a URL, easy to paste.

@@ -91,6 +91,21 @@ struct HTTPFeedTests {
         #expect(lines.filter { $0.contains("\(tokensPath):3: not a token line") }.count == 1, "\(lines)")
     }
 
+    /// A digest or salt that is not hex of the right length (a hand edit, a cut copy) is a bad line, named, not a
+    /// token that quietly never matches.
+    @Test func aDamagedDigestIsABadLineNotATokenThatNeverMatches() throws {
+        let directory = try TemporaryDirectory()
+        let tokensPath = FeedTokens.path(forStore: directory.storePath)
+        _ = try FeedTokens(path: tokensPath).create(name: "phone")
+        let line = try String(contentsOfFile: tokensPath, encoding: .utf8)
+        for (damage, what) in [({ (s: String) in s.replacingOccurrences(of: "\"sha256\":\"", with: "\"sha256\":\"zz") }, "sha256"),
+                               ({ (s: String) in s.replacingOccurrences(of: "\"salt\":\"", with: "\"salt\":\"0") }, "salt")] {
+            try damage(line).write(toFile: tokensPath, atomically: true, encoding: .utf8)
+            let error = try #require(throws: DaemonError.self) { try FeedTokens(path: tokensPath).list() }
+            #expect(error.message.hasPrefix("\(tokensPath):1: not a token line: \(what)"), "\(error.message)")
+        }
+    }
+
     // MARK: - 413
 
     @Test func aBodyOverTheLimitIsRefusedAndReadNoFurther() throws {
