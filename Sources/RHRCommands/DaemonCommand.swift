@@ -1,4 +1,5 @@
 import Foundation
+import RHRCore
 import RHRDaemon
 import RHRFormats
 
@@ -77,7 +78,7 @@ enum DaemonCommand {
         }
         configuration.allowPlainHTTP = arguments.has("allow-plain-http")
         if let size = arguments.value("http-max-body") {
-            guard let bytes = HTTPFeedConfiguration.byteCount(size) else {
+            guard let bytes = ByteSize.parse(size).flatMap({ Int(exactly: $0) }) else {
                 throw UsageError("--http-max-body \(size): expected a number of bytes, or one with K, M or G (64M)")
             }
             configuration.maxBody = bytes

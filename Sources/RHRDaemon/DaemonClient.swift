@@ -232,7 +232,7 @@ public final class DaemonClient {
         while let item = framer.next() {
             switch item {
             case .tooLong:
-                throw DaemonClientError(.badMessage, "the daemon sent a line over \(framer.maxLineLength >> 20) MiB")
+                throw DaemonClientError(.badMessage, "the daemon sent a line over \(ByteSize.words(framer.maxLineLength))")
             case .line(let bytes, _):
                 guard !bytes.isEmpty else { continue }
                 guard let object = (try? JSONParser.parse(bytes))?.object else {

@@ -404,10 +404,8 @@ public final class DaemonServer: @unchecked Sendable {
             guard let item = connection.framer.next() ?? lastLine(of: connection) else { break }
             switch item {
             case .tooLong(let number):
-                let limit = connection.framer.maxLineLength
-                let size = limit >= 1 << 20 ? "\(limit >> 20) MiB" : "\(limit) bytes"
                 reply(connection, DaemonMessage.error(id: nil, ProtocolError(
-                    .tooLarge, "line \(number) is longer than \(size), the limit for one message; closing the connection")))
+                    .tooLarge, "line \(number) is longer than \(ByteSize.words(connection.framer.maxLineLength)), the limit for one message; closing the connection")))
                 connection.closeDeadline = Date().addingTimeInterval(5)
             case .line(let bytes, _):
                 // One reply for every line, so a client counting replies stays in step.

@@ -53,17 +53,5 @@ public struct HTTPFeedConfiguration: Sendable {
             + "--allow-plain-http. See docs/phone-feeds.md")
     }
 
-    /// `64M`, `512K`, `1G` (binary multiples) or a number of bytes.
-    public static func byteCount(_ text: String) -> Int? {
-        let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
-        var digits = text.uppercased()
-        if digits.hasSuffix("IB") { digits.removeLast(2) } else if digits.hasSuffix("B") && digits.count > 1 { digits.removeLast() }
-        var scale = 1
-        if let last = digits.last, let unit = units[last] {
-            scale = unit
-            digits.removeLast()
-        }
-        guard let value = Int(digits), value > 0, value <= Int.max / scale else { return nil }
-        return value * scale
-    }
+
 }

@@ -149,8 +149,7 @@ final class PhoneFeed: Sendable {
 
     func tooLarge() -> HTTPAnswer {
         let limit = configuration.maxBody
-        let size = limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"
-        return .error(413, "too_large", "the body is larger than \(size), the most this daemon takes in one request "
+        return .error(413, "too_large", "the body is larger than \(ByteSize.words(limit)), the most this daemon takes in one request "
             + "(rhr daemon --http-max-body); send a shorter period")
     }
 
@@ -243,7 +242,7 @@ final class PhoneFeed: Sendable {
         for item in items {
             switch item {
             case .tooLong(let number):
-                lines.append(.refused(number, ProtocolError(.tooLarge, "line \(number) is longer than \(framer.maxLineLength >> 20) MiB, the limit for one batch")))
+                lines.append(.refused(number, ProtocolError(.tooLarge, "line \(number) is longer than \(ByteSize.words(framer.maxLineLength)), the limit for one batch")))
             case .line(let bytes, let number):
                 guard let text = BatchFileReader.batchText(bytes, number: number) else { continue }
                 do {

@@ -1,4 +1,5 @@
 import Foundation
+import RHRCore
 
 /// Writes input into a temporary file, never past a limit (docs/design.md section 8: temporary copies are
 /// bounded), and stops when the import is cancelled. Errors name the input the user gave, never the copy.
@@ -22,7 +23,7 @@ struct BoundedCopy {
 
     /// The refusal for input larger than the limit, before or while it is copied.
     static func tooLarge(_ what: String, limit: Int64, inputPath: String) -> InputError {
-        InputError(path: inputPath, message: "\(what) is larger than \(TemporaryCopyLimit.words(limit)), the limit for its "
+        InputError(path: inputPath, message: "\(what) is larger than \(ByteSize.words(limit)), the limit for its "
             + "temporary copy; \(TemporaryCopyLimit.variable) raises it (such as \(TemporaryCopyLimit.variable)=16G)")
     }
 

@@ -156,7 +156,7 @@ public enum TemporaryCopyLimit {
     /// The limit `environment` sets, or the default; a value that is no size is a mistake to point out.
     public static func bytes(environment: [String: String]) throws(Failure) -> Int64 {
         guard let text = environment[variable] else { return defaultBytes }
-        guard let bytes = parse(text) else {
+        guard let bytes = ByteSize.parse(text) else {
             throw Failure(description: "\(variable)=\(text) is not a size: write bytes, or a number with K, M or G (such as 8G)")
         }
         return bytes
@@ -166,24 +166,4 @@ public enum TemporaryCopyLimit {
         public var description: String
     }
 
-    /// "12345", "100K", "512M", "8G" (binary multiples, case ignored); nil for anything else, or zero.
-    public static func parse(_ text: String) -> Int64? {
-        var digits = text.trimmingCharacters(in: .whitespaces).uppercased()
-        var shift: Int64 = 0
-        if let last = digits.last, let index = "KMGT".firstIndex(of: last) {
-            shift = Int64("KMGT".distance(from: "KMGT".startIndex, to: index) + 1) * 10
-            digits.removeLast()
-        }
-        guard let value = Int64(digits), value > 0, value <= Int64.max >> shift else { return nil }
-        return value << shift
-    }
-
-    /// "4 GiB", "512 MiB", "1000 bytes": the limit as a person writes it.
-    public static func words(_ bytes: Int64) -> String {
-        for (unit, shift) in [("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)] as [(String, Int64)]
-        where bytes >= 1 << shift && bytes % (1 << shift) == 0 {
-            return "\(bytes >> shift) \(unit)"
-        }
-        return "\(bytes) bytes"
-    }
 }

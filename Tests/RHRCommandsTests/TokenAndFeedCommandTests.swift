@@ -72,10 +72,10 @@ struct TokenAndFeedCommandTests {
                                "--socket", rhr.sandbox.directory.file("run/rhr.sock")])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("nothere.pem: cannot be read"))
-        #expect(HTTPFeedConfiguration.byteCount("64M") == 64 << 20)
-        #expect(HTTPFeedConfiguration.byteCount("512KiB") == 512 << 10)
-        #expect(HTTPFeedConfiguration.byteCount("1000") == 1000)
-        #expect(HTTPFeedConfiguration.byteCount("-1") == nil)
+        #expect(ByteSize.parse("64M") == 64 << 20)
+        #expect(ByteSize.parse("512KiB") == 512 << 10)
+        #expect(ByteSize.parse("1000") == 1000)
+        #expect(ByteSize.parse("-1") == nil)
     }
 
     /// `rhr status` says of each phone feed how far its resting values and heart rate reach, and what to change

@@ -119,7 +119,7 @@ struct HTTPFeedTests {
         let announced = try client.response(timeout: 5)
         #expect(announced.status == 413)
         #expect(announced.errorCode == "too_large")
-        #expect(announced.errorMessage.contains("4096 bytes"))
+        #expect(announced.errorMessage.contains("larger than 4 KiB"))
         #expect(client.closedByServer(timeout: 5))
 
         // Sent in chunks without a length: cut off once it passes the limit (libmicrohttpd takes no answer in the

@@ -74,7 +74,7 @@ struct HealthConnectDamageTests {
                 try TemporaryCopyLimit.bytes(environment: ["RHR_TEMP_LIMIT": bad])
             }
         }
-        #expect(TemporaryCopyLimit.words(4 << 30) == "4 GiB" && TemporaryCopyLimit.words(1000) == "1000 bytes")
+        #expect(ByteSize.words(4 << 30) == "4 GiB" && ByteSize.words(1000) == "1000 bytes")
     }
 
     // MARK: - Finding 8: a bare database with its -wal
