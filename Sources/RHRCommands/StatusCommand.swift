@@ -44,7 +44,7 @@ enum StatusCommand {
     /// 30 Nov", and when resting values stopped, what to change on the phone.
     static func feedLine(_ freshness: FeedFreshness) -> String {
         // Over HTTP the stream's "as of" is when the daemon received its last request; a file's is its newest data.
-        let delivered = freshness.stream.hasPrefix("http-") ? freshness.lastDelivery.map { "last delivered \($0.iso8601); " } : nil
+        let delivered = freshness.overHTTP ? freshness.lastDelivery.map { "last delivered \($0.iso8601); " } : nil
         var line = "phone feed: " + (delivered ?? "") + freshness.throughWords
         if freshness.restingStopped {
             line += "; resting values stopped arriving while heart rate still does: \(freshness.phoneAdvice)"

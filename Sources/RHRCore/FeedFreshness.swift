@@ -26,7 +26,8 @@ public struct FeedFreshness: Sendable, Hashable {
     /// or with no resting value at all, resting values have stopped arriving.
     public static let allowedLagDays = 1
 
-    /// The freshness of `stream`; nil for a stream that is not a phone feed (an export, a bridge over the socket).
+    /// The freshness of `stream`; nil for a stream that is not a phone feed (an Apple Health or Health Connect export,
+    /// a bridge over the socket). A Health Auto Export or HC Webhook file is one, however it came in.
     public init?(_ stream: StreamState) {
         guard let app = FeedFreshness.app(of: stream) else { return nil }
         self.store = stream.store
@@ -40,10 +41,21 @@ public struct FeedFreshness: Sendable, Hashable {
     /// Phone feeds: the HTTP streams (`http-NAME`), and the files Health Auto Export or HC Webhook write to a
     /// watched folder, which have the same trap.
     public static func app(of stream: StreamState) -> App? {
-        if stream.origin.hasPrefix("Health Auto Export") { return .healthAutoExport }
-        if stream.origin.hasPrefix("HC Webhook") { return .hcWebhook }
-        return stream.stream.hasPrefix("http-") ? .other : nil
+        if stream.origin.hasPrefix(healthAutoExportOrigin) { return .healthAutoExport }
+        if stream.origin.hasPrefix(hcWebhookOrigin) { return .hcWebhook }
+        return isOverHTTP(stream.stream) ? .other : nil
     }
+
+    /// How the readers and the daemon begin a phone feed's origin, which `app(of:)` reads back.
+    public static let healthAutoExportOrigin = "Health Auto Export"
+    public static let hcWebhookOrigin = "HC Webhook"
+
+    /// A stream phones feed over HTTP: `http-` and its token's name.
+    public static func isOverHTTP(_ stream: String) -> Bool { stream.hasPrefix(httpStreamPrefix) }
+    public static let httpStreamPrefix = "http-"
+
+    /// Fed over HTTP: its "as of" is when the daemon received its last request.
+    public var overHTTP: Bool { FeedFreshness.isOverHTTP(stream) }
 
     /// Resting values stopped arriving while heart rate still does.
     public var restingStopped: Bool {

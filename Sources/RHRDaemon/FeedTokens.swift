@@ -46,7 +46,7 @@ public final class FeedTokens: Sendable {
     public static func path(forStore storePath: String) -> String { storePath + "-tokens" }
 
     /// `http-NAME`.
-    public static func stream(ofToken name: String) -> String { "http-" + name }
+    public static func stream(ofToken name: String) -> String { FeedFreshness.httpStreamPrefix + name }
 
     /// At most 40 letters, digits, `.`, `_` and `-`, starting with a letter or digit: a name that reads well as a
     /// stream (`http-phone`) and in a shell.

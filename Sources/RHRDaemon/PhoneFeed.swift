@@ -344,7 +344,7 @@ public enum PhoneFeedBatches {
                                 ?? received.offsetSeconds)
         let batch = SyncBatch(store: .healthKit, stream: stream, asOf: asOf, resting: file?.resting ?? [],
                               heartRate: file?.heartRate ?? [], watchWriters: file?.watchWriters ?? [],
-                              origin: "Health Auto Export over HTTP", dayFeed: .replacesDays)
+                              origin: "\(FeedFreshness.healthAutoExportOrigin) over HTTP", dayFeed: .replacesDays)
         var imported = read
         imported.batches = [batch]
         return imported
@@ -354,7 +354,7 @@ public enum PhoneFeedBatches {
     /// and nothing is removed.
     public static func hcWebhook(_ read: ImportedFile, stream: String, asOf: Timestamp) -> ImportedFile {
         var batch = read.batches.first ?? SyncBatch(store: .healthConnect, stream: stream, asOf: asOf)
-        batch.origin = "HC Webhook over HTTP"
+        batch.origin = "\(FeedFreshness.hcWebhookOrigin) over HTTP"
         batch.dayFeed = .addsRecords
         var imported = read
         imported.batches = [batch]

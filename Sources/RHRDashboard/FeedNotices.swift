@@ -8,7 +8,7 @@ enum FeedNotices {
     static func notes(_ streams: [StreamState], today: LocalDay, zone: TimeZone) -> [String] {
         let feeds = streams.compactMap(FeedFreshness.init)
         var notes: [String] = []
-        let http = feeds.filter { $0.stream.hasPrefix("http-") }
+        let http = feeds.filter(\.overHTTP)
         if !http.isEmpty {
             notes.append("Phone feeds, last delivered: " + http.map { feed in
                 "\(feed.stream) " + (feed.lastDelivery.map { DayText.recent($0.at(zone), today: today) } ?? "never")

@@ -96,7 +96,7 @@ public enum HCWebhookReader {
         var batches: [SyncBatch] = []
         if let asOf = given ?? sentAt ?? newest.map({ Timestamp(date: $0, offsetSeconds: 0) }) {
             let batch = SyncBatch(store: .healthConnect, stream: stream, asOf: asOf, resting: resting,
-                                  heartRate: heartRate.result, origin: "HC Webhook of \(asOf.localDay.shortText)")
+                                  heartRate: heartRate.result, origin: "\(FeedFreshness.hcWebhookOrigin) of \(asOf.localDay.shortText)")
             do {
                 try batch.validate()
             } catch {

@@ -87,7 +87,7 @@ public enum HealthAutoExportReader {
                             to: period.map { Timestamp(date: $0.to, offsetSeconds: asOf.offsetSeconds) },
                             coversResting: contents.coversResting, coversHeartRate: contents.coversHeartRate),
             resting: contents.resting, heartRate: contents.heartRate.result,
-            watchWriters: contents.possibleWatches, origin: "Health Auto Export")
+            watchWriters: contents.possibleWatches, origin: FeedFreshness.healthAutoExportOrigin)
         do {
             try batch.validate()
         } catch {
