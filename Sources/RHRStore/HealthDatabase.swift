@@ -94,7 +94,7 @@ public final class HealthDatabase {
 
     /// Runs `body` again while another connection holds a lock SQLite does not wait for (two processes
     /// switching one new file to WAL), with a short random pause, for up to `setupPatience` seconds.
-    private static func retryingWhileBusy(_ db: SQLiteConnection, _ body: () throws(StoreError) -> Void) throws(StoreError) {
+    static func retryingWhileBusy<T>(_ db: SQLiteConnection, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         let deadline = Date().addingTimeInterval(setupPatience)
         while true {
             do {

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import RHRCore
 
 /// What lies at a store's path, found out without changing anything there: no chmod, no journal mode, no
 /// `-wal` or `-shm` beside it (docs/design.md section 8, "refuse before touching").
@@ -95,26 +96,21 @@ enum StoreFile {
         }
         let db = try SQLiteConnection(path: path, mode: .readOnly)
         try db.execute("PRAGMA busy_timeout = 10000")
-        let deadline = Date().addingTimeInterval(HealthDatabase.setupPatience)
-        while true {
-            do {
-                // Opening is lazy: the first read is what finds out whether the index can be had.
-                _ = try db.integer("SELECT count(*) AS tables FROM sqlite_master", column: "tables")
-                return db
-            } catch {
-                // Another process setting up a new store holds a lock SQLite does not wait for: look again.
-                if db.lastErrorWasBusy {
-                    guard Date() < deadline else { throw error }
-                    usleep(useconds_t.random(in: 1_000...20_000))
-                    continue
-                }
-                guard !walHasCommits else {
-                    throw StoreError(.database, "\(path): cannot read the store: its \(URL(fileURLWithPath: path).lastPathComponent)-wal "
-                        + "holds changes that SQLite reads through a -shm file it cannot create here (\(db.lastErrorMessage)); "
-                        + "open the store once where its directory can be written")
-                }
-                return try SQLiteConnection(path: path, mode: .immutable)
+        do {
+            // Opening is lazy: the first read is what finds out whether the index can be had. Another process setting
+            // up a new store holds a lock SQLite does not wait for: look again, for a while.
+            _ = try HealthDatabase.retryingWhileBusy(db) { () throws(StoreError) in
+                try db.integer("SELECT count(*) AS tables FROM sqlite_master", column: "tables")
             }
+            return db
+        } catch {
+            if db.lastErrorWasBusy { throw error }
+            guard !walHasCommits else {
+                throw StoreError(.database, "\(path): cannot read the store: its \(PathText.lastComponent(path))-wal "
+                    + "holds changes that SQLite reads through a -shm file it cannot create here (\(db.lastErrorMessage)); "
+                    + "open the store once where its directory can be written")
+            }
+            return try SQLiteConnection(path: path, mode: .immutable)
         }
     }
 
