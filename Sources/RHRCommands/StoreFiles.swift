@@ -6,12 +6,9 @@ import RHRStore
 
 /// Where the store lives and how commands open it: private directories, the default path, a temporary store.
 enum StorePath {
+    /// `$XDG_DATA_HOME/rhr/rhr.sqlite`, else `~/.local/share/rhr/rhr.sqlite`: the XDG rule the dashboard's files use.
     static func defaultPath(environment: [String: String]) -> String {
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
-            return data + "/rhr/rhr.sqlite"
-        }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        return home + "/.local/share/rhr/rhr.sqlite"
+        DashboardFiles.base("XDG_DATA_HOME", fallback: ".local/share", environment: environment) + "/rhr/rhr.sqlite"
     }
 
     /// `path` from the root, the way the dashboard keys a store's view: symbolic links resolved when it exists.

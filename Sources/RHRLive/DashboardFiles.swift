@@ -9,7 +9,7 @@ import RHRFormats
 public enum DashboardFiles {
     /// An XDG base directory: the variable when it holds an absolute path (the spec ignores relative ones),
     /// else `fallback` under the home directory.
-    static func base(_ variable: String, fallback: String, environment: [String: String]) -> String {
+    public static func base(_ variable: String, fallback: String, environment: [String: String]) -> String {
         if let value = environment[variable], value.hasPrefix("/") { return value }
         return (environment["HOME"] ?? NSHomeDirectory()) + "/" + fallback
     }
