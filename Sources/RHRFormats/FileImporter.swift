@@ -4,8 +4,8 @@ import RHRCore
 /// Picks the reader for a file by its content (`InputKind`) and runs it.
 ///
 /// A file that can be read only once (a pipe, a FIFO, `<(…)`) is opened once and its kind told from its first
-/// bytes. XML and sync batches are then streamed from it; a zip, a database or Health Auto Export JSON, whose
-/// readers open the file by its path themselves, is first spooled to a private temporary file no larger than
+/// bytes. XML, sync batches and HC Webhook JSON are then read from it as it comes; a zip, a database or Health Auto
+/// Export JSON, whose readers open the file by its path themselves, is first spooled to a private temporary file no larger than
 /// `ImportOptions.temporaryCopyLimit`, removed afterwards (docs/design.md sections 2 and 8).
 public enum FileImporter {
     public static func read(path: String, options: ImportOptions = ImportOptions(),
@@ -14,16 +14,13 @@ public enum FileImporter {
             return try readFile(path: path, options: options, progress: progress)
         }
         let head = try input.head(InputKind.headSize)
-        let streamed: Bool
-        if ArchiveReader.looksLikeZip(head) {
-            streamed = false
-        } else {
+        if !ArchiveReader.looksLikeZip(head) {
+            // Told once, from the head: the readers of these kinds read the input through its registration.
             let kind = try InputKind.detect(head: head, path: path)
-            streamed = kind == .appleHealthXML || kind == .syncBatches
-        }
-        if streamed {
-            return try input.whileRegistered { () throws(InputError) in
-                try readFile(path: path, options: options, progress: progress)
+            if kind == .appleHealthXML || kind == .syncBatches || kind == .hcWebhookJSON {
+                return try input.whileRegistered { () throws(InputError) in
+                    try read(kind, survey: nil, path: path, options: options, progress: progress)
+                }
             }
         }
         return try readSpooled(input, head: head, options: options, progress: progress)
@@ -31,19 +28,24 @@ public enum FileImporter {
 
     private static func readFile(path: String, options: ImportOptions, progress: ImportProgress?) throws(InputError) -> ImportedFile {
         let (kind, survey) = try InputKind.surveyed(path: path)
+        return try read(kind, survey: survey, path: path, options: options, progress: progress)
+    }
+
+    /// `survey`: a zip's, which told its kind. An error says what the file was taken for.
+    private static func read(_ kind: InputKind, survey: ZipSurvey?, path: String, options: ImportOptions,
+                             progress: ImportProgress?) throws(InputError) -> ImportedFile {
         do throws(InputError) {
-            return try read(kind, survey: survey, path: path, options: options, progress: progress)
+            return try readKnown(kind, survey: survey, path: path, options: options, progress: progress)
         } catch {
-            // The error says what the file was taken for: "read as a sync batch file (JSON lines): …".
+            // "read as a sync batch file (JSON lines): …".
             var error = error
             error.readAs = kind.readAs
             throw error
         }
     }
 
-    /// `survey`: a zip's, which told its kind.
-    private static func read(_ kind: InputKind, survey: ZipSurvey?, path: String, options: ImportOptions,
-                             progress: ImportProgress?) throws(InputError) -> ImportedFile {
+    private static func readKnown(_ kind: InputKind, survey: ZipSurvey?, path: String, options: ImportOptions,
+                                  progress: ImportProgress?) throws(InputError) -> ImportedFile {
         switch kind {
         case .syncBatches:
             return try BatchFileReader.read(path: path, options: options, progress: progress)

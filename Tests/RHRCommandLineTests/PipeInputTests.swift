@@ -25,6 +25,7 @@ struct PipeInputTests {
         ("health-connect/Health Connect.zip", "Health Connect export (zip)"),
         ("batches/healthkit-iphone.jsonl", "sync batches (JSON lines)"),
         ("health-auto-export/HealthAutoExport-2026-03-08-2026-03-14.json", "Health Auto Export JSON"),
+        ("phone-feeds/hc-webhook.json", "HC Webhook JSON"),
     ]
 
     @Test("every kind of input imports from <(cat FILE) as from the file, and nothing is left in TMPDIR",
