@@ -236,10 +236,9 @@ final class PhoneFeed: Sendable {
         var lines: [Line] = []
         var framer = JSONLineFramer()
         framer.append(body)
-        var items: [JSONLineFramer.Item] = []
-        while let item = framer.next() { items.append(item) }
-        if let last = framer.finish() { items.append(last) }
-        for item in items {
+        // Each line decoded as it is cut, not all cut first: a body of up to 64 MiB is not held twice over. `finish`
+        // gives the last line without an LF, then leaves the framer empty.
+        while let item = framer.next() ?? framer.finish() {
             switch item {
             case .tooLong(let number):
                 lines.append(.refused(number, ProtocolError(.tooLarge, "line \(number) is longer than \(ByteSize.words(framer.maxLineLength)), the limit for one batch")))
