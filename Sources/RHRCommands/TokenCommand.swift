@@ -13,7 +13,7 @@ enum TokenCommand {
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let words = invocation.arguments.positionals
-        let tokens = FeedTokens(path: FeedTokens.path(forStore: DaemonCommand.absolutePath(invocation.storePath)))
+        let tokens = FeedTokens(forStore: DaemonCommand.absolutePath(invocation.storePath))
         let output = invocation.output
         do {
             switch (words.first, words.count) {

@@ -143,7 +143,7 @@ public final class DaemonServer: @unchecked Sendable {
         _ = tracker.noteRead(revision: current)
         if let feeds = configuration.http {
             let store = DaemonServer.feedStore(worker: worker, tracker: tracker, inbox: inbox)
-            let tokens = FeedTokens(path: FeedTokens.path(forStore: configuration.storePath), log: configuration.log)
+            let tokens = FeedTokens(forStore: configuration.storePath, log: configuration.log)
             let feed = PhoneFeed(configuration: feeds, tokens: tokens, store: store, machineZone: configuration.machineZone,
                                  log: configuration.log)
             do throws(DaemonError) {

@@ -62,6 +62,11 @@ public final class FeedTokens: Sendable {
         self.log = log
     }
 
+    /// The tokens of the store at `storePath`, beside it.
+    public convenience init(forStore storePath: String, log: (@Sendable (String) -> Void)? = nil) {
+        self.init(path: FeedTokens.path(forStore: storePath), log: log)
+    }
+
     // MARK: - Managing (rhr token)
 
     /// Makes a token for `name` and returns it: `rhr_` and 43 characters of base64url, 256 random bits.
@@ -121,12 +126,6 @@ public final class FeedTokens: Sendable {
             if difference == 0 && digest.count == entry.digest.count && found == nil { found = entry.name }
         }
         return found.map(Check.known) ?? .unknown
-    }
-
-    /// The name of the token `presented` is, or nil (also when the file cannot be read).
-    public func name(of presented: String) -> String? {
-        if case .known(let name) = check(presented) { return name }
-        return nil
     }
 
     /// Whether the file holds no token (the daemon says so when it starts without one); a file that cannot be read

@@ -42,7 +42,7 @@ public final class TestDaemon: Sendable {
 
     /// Makes a token for the phone feeds, as `rhr token new NAME` does, beside the daemon's store.
     public func token(_ name: String) throws -> String {
-        try FeedTokens(path: FeedTokens.path(forStore: directory.storePath)).create(name: name)
+        try FeedTokens(forStore: directory.storePath).create(name: name)
     }
 
     /// A connection to the phone feeds.

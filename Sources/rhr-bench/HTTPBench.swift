@@ -59,13 +59,13 @@ enum HTTPBench {
         }
         let directRate = Double(directTimes.count) / DaemonBench.seconds(since: directStart)
 
-        let daemon = try BenchDaemon(directory: directory.path, storePath: directory.file("rhr.sqlite"), zone: zone) { configuration in
+        let daemon = try BenchDaemon(directory: directory.path, storePath: directory.storePath, zone: zone) { configuration in
             var http = HTTPFeedConfiguration(address: HTTPAddress(host: "127.0.0.1", port: 0))
             http.ratePerSecond = 1_000_000
             http.rateBurst = 1_000_000
             configuration.http = http
         }
-        let tokens = FeedTokens(path: FeedTokens.path(forStore: directory.file("rhr.sqlite")))
+        let tokens = FeedTokens(forStore: directory.storePath)
         let names = (0...options.clients).map { "bench-\($0)" }
         let secrets = try names.map { try tokens.create(name: $0) }
         let port = daemon.server.httpPort ?? 0

@@ -26,8 +26,8 @@ struct TokenAndFeedCommandTests {
         let file = try String(contentsOfFile: tokensPath, encoding: .utf8)
         #expect(!file.contains(token) && !file.contains(String(token.dropFirst(4))))
         #expect(FileMode.permissions(tokensPath) == 0o600)
-        #expect(FeedTokens(path: tokensPath).name(of: token) == "phone")
-        #expect(FeedTokens(path: tokensPath).name(of: token + "x") == nil)
+        #expect(FeedTokens(path: tokensPath).check(token) == .known("phone"))
+        #expect(FeedTokens(path: tokensPath).check(token + "x") == .unknown)
 
         let second = rhr.run(["token", "new", "tablet"])
         #expect(second.stdout != made.stdout)
@@ -55,7 +55,7 @@ struct TokenAndFeedCommandTests {
         #expect(unknown.stderr.contains("no token named tablet; there are: phone"))
         let revoked = rhr.run(["token", "revoke", "phone"])
         #expect(revoked.status == 0)
-        #expect(FeedTokens(path: tokensPath).name(of: token) == nil)
+        #expect(FeedTokens(path: tokensPath).check(token) == .unknown)
     }
 
     @Test func theDaemonsHTTPOptionsAreCheckedBeforeAnythingStarts() {

@@ -58,7 +58,7 @@ struct HTTPFeedTests {
 
         // A revoked token is refused from its next request on.
         #expect(try daemon.http().request("GET", "/v1/status", headers: [("api-key", token)]).status == 200)
-        try FeedTokens(path: FeedTokens.path(forStore: daemon.directory.storePath)).revoke(name: "phone")
+        try FeedTokens(forStore: daemon.directory.storePath).revoke(name: "phone")
         #expect(try daemon.http().request("GET", "/v1/status", headers: [("api-key", token)]).status == 401)
         #expect(try HTTPFeedTests.revision(daemon) == 0)
     }
