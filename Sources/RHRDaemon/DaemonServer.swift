@@ -633,13 +633,9 @@ extension DaemonServer {
                     groups.map { group in
                         Result { () throws(StoreError) in
                             let outcomes = try database.apply(group)
-                            let changed = outcomes.filter { $0.changedSomething && !$0.duplicate }
-                            let revision = outcomes.map(\.revision).max() ?? 0
-                            let external = tracker.noteApplied(revision: revision, increments: changed.count)
-                            let days = changed.reduce(into: Set<LocalDay>()) { $0.formUnion($1.changedDays) }
-                            if !changed.isEmpty || external != nil {
-                                inbox.post(.fedOverHTTP(changed.isEmpty ? nil : Change(revision: revision, days: days.sorted()),
-                                                        externalRevision: external))
+                            let noted = tracker.noteApplied(outcomes)
+                            if noted.change != nil || noted.external != nil {
+                                inbox.post(.fedOverHTTP(noted.change, externalRevision: noted.external))
                             }
                             return outcomes
                         }

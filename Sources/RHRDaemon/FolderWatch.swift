@@ -164,17 +164,14 @@ final class FolderWatch: Sendable {
             do throws(StoreError) {
                 let outcomes = try database.apply(imported.batches)
                 entry.ok = true
-                var days = Set<LocalDay>()
-                var increments = 0
                 for outcome in outcomes {
-                    if outcome.changedSomething { increments += 1 }
                     entry.samples += outcome.samples
                     if outcome.duplicate { entry.duplicates += 1 }
-                    days.formUnion(outcome.changedDays)
                     entry.revision = max(entry.revision, outcome.revision)
                 }
-                entry.days = days.sorted()
-                external = tracker.noteApplied(revision: entry.revision, increments: increments)
+                let noted = tracker.noteApplied(outcomes)
+                entry.days = noted.change?.days ?? []
+                external = noted.external
             } catch {
                 entry.error = "\(path): \(ProtocolError(error).message)"
                 entry.revision = (try? database.revision()) ?? 0

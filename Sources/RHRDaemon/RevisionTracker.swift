@@ -1,3 +1,4 @@
+import RHRCore
 import Synchronization
 
 /// The store revision the daemon itself last saw, kept on the store's thread: when the store's revision
@@ -16,6 +17,17 @@ final class RevisionTracker: Sendable {
             known = max(known, revision)
             return revision > expected ? revision : nil
         }
+    }
+
+    /// What applied batches changed, for subscribers (nil when nothing did; a batch seen before changes nothing), and
+    /// the store's revision when it moved by more than they account for. The socket, HTTP and the folder watch all
+    /// ask here.
+    func noteApplied(_ outcomes: [BatchOutcome]) -> (change: Change?, external: Int64?) {
+        let changed = outcomes.filter { $0.changedSomething && !$0.duplicate }
+        let revision = outcomes.map(\.revision).max() ?? 0
+        let external = noteApplied(revision: revision, increments: changed.count)
+        let days = changed.reduce(into: Set<LocalDay>()) { $0.formUnion($1.changedDays) }
+        return (changed.isEmpty ? nil : Change(revision: revision, days: days.sorted()), external)
     }
 
     /// On a look at the store's revision: returns it when it moved since.

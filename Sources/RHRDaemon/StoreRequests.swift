@@ -22,11 +22,8 @@ enum StoreRequests {
             switch request {
             case .push(let batch):
                 let outcome = try database.apply(batch)
-                let changed = outcome.changedSomething && !outcome.duplicate
-                let external = tracker.noteApplied(revision: outcome.revision, increments: changed ? 1 : 0)
-                return StoreAnswer(reply: DaemonMessage.ok(id: id, outcome),
-                                   change: changed ? Change(revision: outcome.revision, days: outcome.changedDays.sorted()) : nil,
-                                   externalRevision: external)
+                let noted = tracker.noteApplied([outcome])
+                return StoreAnswer(reply: DaemonMessage.ok(id: id, outcome), change: noted.change, externalRevision: noted.external)
             case .days(let from, let to, let aggregation):
                 let days = try database.days(from: from, to: to, aggregation: aggregation)
                 return StoreAnswer(reply: DaemonMessage.ok(id: id, DaysReply(aggregation: aggregation, from: from, to: to, days: days)))
