@@ -20,7 +20,7 @@ final class SocketListener {
         guard lockFD >= 0 else { throw DaemonError("\(lockPath): cannot open the daemon's lock file: \(errnoText())") }
         if flock(lockFD, LOCK_EX | LOCK_NB) != 0 {
             Foundation.close(lockFD)
-            throw DaemonError("another rhr daemon is already listening on \(path); stop it first (or use --socket for another path)")
+            throw DaemonError.anotherDaemon(on: path)
         }
 
         do throws(DaemonError) {
@@ -59,7 +59,7 @@ final class SocketListener {
         switch try UnixSocket.connect(path: path, timeout: 1) {
         case .connected(let fd):
             Foundation.close(fd)
-            throw DaemonError("another rhr daemon is already listening on \(path); stop it first (or use --socket for another path)")
+            throw DaemonError.anotherDaemon(on: path)
         case .failed:
             // Nobody answers: a daemon crashed and left its socket.
             if unlink(path) != 0 && errno != ENOENT {

@@ -27,7 +27,7 @@ public final class TestDaemon: Sendable {
     private static func server(_ configuration: DaemonConfiguration) throws -> DaemonServer {
         let deadline = Date().addingTimeInterval(2)
         var result = Result { () throws(DaemonError) in try DaemonServer(configuration) }
-        while case .failure(let error) = result, error.message.hasPrefix("another rhr daemon is already listening"),
+        while case .failure(let error) = result, error.anotherDaemonListens,
               Date() < deadline {
             usleep(10_000)
             result = Result { () throws(DaemonError) in try DaemonServer(configuration) }

@@ -8,14 +8,13 @@ import Testing
 /// The real `rhr daemon --http`: SIGTERM with phones and subscribers connected, and a restart after a crash.
 @Suite("rhr daemon --http process")
 struct HTTPProcessTests {
-    /// Starts `rhr daemon --http 127.0.0.1:0` and returns it with the port it took (from what it logs this time).
+    /// Starts `rhr daemon --http 127.0.0.1:0` and returns it with the port it took, as its `status` reply says.
     static func start(_ rhr: RHRSandbox) throws -> (RunningProcess, UInt16) {
-        let before = rhr.log().components(separatedBy: "http://127.0.0.1:").count
         let daemon = try rhr.startDaemon(["--http", "127.0.0.1:0"])
         var port: UInt16?
         eventually {
-            let parts = rhr.log().components(separatedBy: "http://127.0.0.1:")
-            port = parts.count > before ? parts.last.flatMap { UInt16($0.prefix { $0.isNumber }) } : nil
+            let status: StatusReply? = try? DaemonClient(socketPath: rhr.socketPath, timeout: 1).request(.status).decode()
+            port = status?.http.flatMap { UInt16($0.address.split(separator: ":").last ?? "") }
             return port != nil
         }
         return (daemon, try #require(port, "\(rhr.log())"))
