@@ -42,10 +42,8 @@ enum ComparisonView {
     static func lines(_ model: Model, width: Int, glyphs g: Glyphs) -> [StyledLine] {
         let index = model.index
         var out: [StyledLine] = []
-        func paragraph(_ text: String, _ style: Style = .plain, indent: Int = 2) {
-            for line in TextFit.wrap(g.text(text), width - indent, ellipsis: g.ellipsis) {
-                out.append(StyledLine(String(repeating: " ", count: indent) + line, style))
-            }
+        func paragraph(_ text: String, _ style: Style = .plain) {
+            out += StyledLine.paragraph(text, width: width, style: style, glyphs: g)
         }
         func writer(_ w: Int) -> [Span] {
             let writer = index.writers[w]

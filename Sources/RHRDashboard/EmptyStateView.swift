@@ -17,9 +17,8 @@ enum EmptyStateView {
     static func lines(_ model: Model, width: Int, glyphs g: Glyphs) -> [StyledLine] {
         var out: [StyledLine] = []
         func paragraph(_ text: String, _ style: Style = .plain, indent: Int = 2) {
-            for line in TextFit.wrap(g.text(text), width - indent - 1, ellipsis: g.ellipsis) {
-                out.append(StyledLine(String(repeating: " ", count: indent) + line, style))
-            }
+            // A column free at the right.
+            out += StyledLine.paragraph(text, width: width - 1, indent: indent, style: style, glyphs: g)
         }
         func command(_ cmd: String, _ what: String) {
             let left = "    " + TextFit.pad(cmd, 34)

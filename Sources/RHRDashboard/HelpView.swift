@@ -40,7 +40,7 @@ enum HelpView {
             out.append(StyledLine(" " + text, .title))
         }
         func paragraph(_ text: String, _ style: Style = .plain) {
-            for line in TextFit.wrap(g.text(text), width - 2, ellipsis: g.ellipsis) { out.append(StyledLine("  " + line, style)) }
+            out += StyledLine.paragraph(text, width: width, style: style, glyphs: g)
         }
 
         heading("Keys")

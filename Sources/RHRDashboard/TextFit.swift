@@ -75,6 +75,12 @@ struct StyledLine: Sendable {
         var column = x
         for span in spans { column += buffer.write(span.text, x: column, y: y, style: span.style, clip: clip) }
     }
+
+    /// `text` as the help, the comparison and the empty state set it: wrapped to `width` columns after `indent`
+    /// spaces, in ASCII where `g` says so.
+    static func paragraph(_ text: String, width: Int, indent: Int = 2, style: Style = .plain, glyphs g: Glyphs) -> [StyledLine] {
+        TextFit.wrap(g.text(text), width - indent, ellipsis: g.ellipsis).map { StyledLine(String(repeating: " ", count: indent) + $0, style) }
+    }
 }
 
 enum Flow {
