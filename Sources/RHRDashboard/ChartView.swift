@@ -237,13 +237,10 @@ enum ChartView {
                 day = day.adding(days: 1)
             }
         case .week, .month:
-            // Months counted from year 0; floor division keeps years before 1 (a garbage date) in order.
-            var month = window.firstDay.year * 12 + window.firstDay.month - 1
-            let lastMonth = window.lastDay.year * 12 + window.lastDay.month - 1
-            while month <= lastMonth {
-                let year = Zoom.floorDiv(month, 12), m = month - year * 12 + 1
-                month += 1
-                guard let first = LocalDay(year: year, month: m, day: 1) else { continue }
+            // Each month's first day, found by month number (`Zoom.month`'s buckets), years before 1 included.
+            for month in Zoom.month.bucket(of: window.firstDay)...Zoom.month.bucket(of: window.lastDay) {
+                let first = Zoom.month.firstDay(ofBucket: month)
+                let year = first.year, m = first.month
                 let bucket = zoom.bucket(of: first)
                 if window.contains(bucket: bucket) && (zoom == .week || m % 3 == 1) {
                     let label = m == 1 ? "\(year)" : LocalDay.monthNames[m - 1]

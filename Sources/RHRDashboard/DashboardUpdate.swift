@@ -246,12 +246,11 @@ public enum DashboardUpdate {
         case .week:
             move(days: 7 * buckets, &state)
         case .month:
+            // The same day of the month `buckets` months on, or that month's last.
             let c = state.cursor
-            // Floor division: a garbage date before year 1 must not make a negative month number.
-            let month = c.year * 12 + c.month - 1 + buckets
-            let year = Zoom.floorDiv(month, 12), m = month - year * 12 + 1
-            let day = min(c.day, LocalDay.daysIn(month: m, year: year))
-            guard let target = LocalDay(year: year, month: m, day: day) else { return }
+            let first = Zoom.month.firstDay(ofBucket: Zoom.month.bucket(of: c) + buckets)
+            let day = min(c.day, LocalDay.daysIn(month: first.month, year: first.year))
+            guard let target = LocalDay(year: first.year, month: first.month, day: day) else { return }
             moveTo(target, &state)
         }
     }
