@@ -34,8 +34,7 @@ struct PhoneFeedRoadTests {
     func rows(_ store: HealthDatabase) throws -> [String: Int64] {
         var result: [String: Int64] = [:]
         for table in ["layer", "sample", "heart_rate", "revision", "tombstone", "stream_cursor"] {
-            let select = try store.db.statement("SELECT count(*) AS n FROM \(table)")
-            result[table] = try select.step() ? select.int(try select.column("n")) : -1
+            result[table] = try store.db.integer("SELECT count(*) AS n FROM \(table)", column: "n")
         }
         return result
     }

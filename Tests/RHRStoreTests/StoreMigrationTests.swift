@@ -105,14 +105,12 @@ struct StoreMigrationTests {
         sqlite3_close(handle)
 
         let store = try HealthDatabase(path: path, machineZone: utc)
-        let byDay = try store.db.statement("SELECT by_day FROM layer WHERE stream_id = 3")
-        #expect(try byDay.step() && byDay.int(try byDay.column("by_day")) == 1)
+        #expect(try store.db.integer("SELECT by_day FROM layer WHERE stream_id = 3", column: "by_day") == 1)
         let again = try store.apply(SyncBatch(
             store: .healthKit, stream: "http-phone", asOf: ts("2026-03-14T10:15:00+01:00"),
             resting: [hk("2026-03-13T00:00:00+01:00", "2026-03-13T00:00:00+01:00", 56)],
             origin: "Health Auto Export over HTTP", dayFeed: .replacesDays))
         #expect(again.unchanged == 1 && !again.changedSomething)
-        let layers = try store.db.statement("SELECT count(*) AS n FROM layer WHERE stream_id = 3")
-        #expect(try layers.step() && layers.int(try layers.column("n")) == 1)
+        #expect(try store.db.integer("SELECT count(*) AS n FROM layer WHERE stream_id = 3", column: "n") == 1)
     }
 }
