@@ -58,6 +58,14 @@ struct StoreProcessTests {
                                       + arguments, environment: rhr.environment, directory: "/")
     }
 
+    /// `runWithoutPrivilege` with the store's directory read-only (0500) for the while.
+    func runInReadOnlyDirectory(_ arguments: [String]) throws -> SubprocessResult {
+        let directory = PathText.parent(rhr.storePath)
+        chmod(directory, 0o500)
+        defer { chmod(directory, 0o700) }
+        return try runWithoutPrivilege(arguments)
+    }
+
     /// A store with the sample batches, and what `rhr export` says of it while it can be written.
     func importedStore() throws -> String {
         try rhr.imported(["import"] + Self.batches)
@@ -91,10 +99,7 @@ struct StoreProcessTests {
         try #require(sqlite3_open(rhr.storePath, &handle) == SQLITE_OK)
         sqlite3_exec(handle, "PRAGMA user_version = 2", nil, nil, nil)
         sqlite3_close(handle)
-        let directory = PathText.parent(rhr.storePath)
-        chmod(directory, 0o500)
-        defer { chmod(directory, 0o700) }
-        let status = try runWithoutPrivilege(["status"])
+        let status = try runInReadOnlyDirectory(["status"])
         #expect(status.status == 1)
         #expect(status.stderr.contains("\(rhr.storePath): the store was written by an earlier rhr (schema 2; this one reads "), "\(status.stderr)")
         #expect(!status.stderr.contains("commands that only read it"), "\(status.stderr)")
@@ -103,10 +108,7 @@ struct StoreProcessTests {
     @Test("a store in a read-only directory reads")
     func readOnlyDirectory() throws {
         let expected = try importedStore()
-        let directory = PathText.parent(rhr.storePath)
-        chmod(directory, 0o500)
-        defer { chmod(directory, 0o700) }
-        let result = try runWithoutPrivilege(["export"])
+        let result = try runInReadOnlyDirectory(["export"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == expected)
     }
@@ -120,10 +122,7 @@ struct StoreProcessTests {
         defer { sqlite3_close(holder) }
         sqlite3_exec(holder, "PRAGMA wal_autocheckpoint = 0; UPDATE meta SET value = '41' WHERE key = 'revision'", nil, nil, nil)
         try #require(FileMode.size(rhr.storePath + "-wal") ?? 0 > 0)
-        let directory = PathText.parent(rhr.storePath)
-        chmod(directory, 0o500)
-        defer { chmod(directory, 0o700) }
-        let status = try runWithoutPrivilege(["status"])
+        let status = try runInReadOnlyDirectory(["status"])
         #expect(status.status == 0, "\(status.stderr)")
         #expect(status.stdout.contains("revision: 41"), "the commit in the -wal was read: \(status.stdout)")
     }
