@@ -95,10 +95,7 @@ struct StoreProcessTests {
     @Test("a store of an earlier schema that cannot be written says so, not that reading commands can read it")
     func olderSchemaReadOnly() throws {
         _ = try importedStore()
-        var handle: OpaquePointer?
-        try #require(sqlite3_open(rhr.storePath, &handle) == SQLITE_OK)
-        sqlite3_exec(handle, "PRAGMA user_version = 2", nil, nil, nil)
-        sqlite3_close(handle)
+        try SQLiteFile.execute("PRAGMA user_version = 2", at: rhr.storePath)
         let status = try runInReadOnlyDirectory(["status"])
         #expect(status.status == 1)
         #expect(status.stderr.contains("\(rhr.storePath): the store was written by an earlier rhr (schema 2; this one reads "), "\(status.stderr)")
