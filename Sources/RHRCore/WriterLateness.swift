@@ -35,15 +35,16 @@ public struct Delivery: Sendable, Hashable {
         guard !value.implausibleDate else { return nil }
         let sample = value.sample
         let offset = sample.offsetSeconds ?? value.asOf?.offsetSeconds ?? 0
+        let arrival: (Timestamp, Clock)
         if let written = sample.revisionTime {
-            self.init(day: value.day, offsetSeconds: offset, carried: sample.end.timeIntervalSince1970,
-                      deliveredAt: Timestamp(date: written, offsetSeconds: value.asOf?.offsetSeconds ?? offset), clock: .written)
+            arrival = (Timestamp(date: written, offsetSeconds: value.asOf?.offsetSeconds ?? offset), .written)
         } else if let asOf = value.asOf {
-            self.init(day: value.day, offsetSeconds: offset, carried: sample.end.timeIntervalSince1970,
-                      deliveredAt: asOf, clock: .received)
+            arrival = (asOf, .received)
         } else {
             return nil
         }
+        self.init(day: value.day, offsetSeconds: offset, carried: sample.end.timeIntervalSince1970,
+                  deliveredAt: arrival.0, clock: arrival.1)
     }
 
     /// Seconds it came after its day ended; negative when it came before.
