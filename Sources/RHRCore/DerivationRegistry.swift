@@ -117,7 +117,7 @@ public enum DerivationRegistry {
                 + "say how the beats are summarised.",
             notes: ["WHOOP's day (a cycle) runs from falling asleep one night to falling asleep the next, with one "
                 + "Recovery per sleep, not per calendar day.",
-                    "WHOOP writes the resting heart rate of its Recovery to Apple Health."],
+                    "WHOOP can sync the resting heart rate of its Recovery to Apple Health."],
             sources: [whoopRecovery, whoopCycles, whoopAppleHealth])),
         Entry(matches: [.healthConnectPackage("com.fitbit.FitbitMobile", deviceType: nil)], derivation: Derivation(
             id: "fitbit", writer: "Fitbit", maker: "Google", window: .wholeDay, statistic: .notDocumented,
