@@ -59,9 +59,17 @@ public struct FeedFreshness: Sendable, Hashable {
 
     /// Resting values stopped arriving while heart rate still does.
     public var restingStopped: Bool {
-        guard let heartRate = newestHeartRateDay else { return false }
-        guard let resting = newestRestingDay else { return true }
-        return resting.distance(to: heartRate) > FeedFreshness.allowedLagDays
+        FeedFreshness.restingStopped(newestResting: newestRestingDay, newestHeartRate: newestHeartRateDay,
+                                     allowedLagDays: FeedFreshness.allowedLagDays)
+    }
+
+    /// The rule, for a feed or one writer of it (`WriterStop`): resting values stopped when heart rate leads the newest
+    /// resting day by more than `allowedLagDays`, or arrives with no resting value at all; without heart rate there is
+    /// nothing to compare with.
+    public static func restingStopped(newestResting: LocalDay?, newestHeartRate: LocalDay?, allowedLagDays: Int) -> Bool {
+        guard let heartRate = newestHeartRate else { return false }
+        guard let resting = newestResting else { return true }
+        return resting.distance(to: heartRate) > allowedLagDays
     }
 
     /// "resting values through 27 Nov, heart rate through 30 Nov".

@@ -94,8 +94,21 @@ public struct Writer: Sendable, Hashable, Comparable {
     public static func combinedName(_ parts: [String]) -> String {
         let names = parts.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard names.count > 1 else { return names.first ?? "" }
-        return names.joined(separator: " + ") + " (combined)"
+        return names.joined(separator: " + ") + combinedSuffix
     }
+
+    private static let combinedSuffix = " (combined)"
+
+    /// The writers a combined name joins (`combinedName`'s parts, in order); nil for a name that is not combined.
+    public static func combinedParts(_ name: String) -> [String]? {
+        guard name.hasSuffix(combinedSuffix) else { return nil }
+        let parts = name.dropLast(combinedSuffix.count).components(separatedBy: " + ")
+        return parts.count > 1 ? parts : nil
+    }
+
+    /// The writer of HealthKit values Health Auto Export sends without a `source` (docs/design.md section 2): no
+    /// writer is named, and it may be an Apple Watch (R3).
+    public static let unnamedHealthAutoExport = "Health Auto Export"
 
     /// The writer's name as the UI shows it, without the store.
     public var displayName: String {
