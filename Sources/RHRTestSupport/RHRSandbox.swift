@@ -24,10 +24,11 @@ public struct RHRSandbox: Sendable {
     }
 
     /// Runs `rhr ARGS` to its end in the home directory, `input` on its stdin; `extra` adds to or overrides
-    /// the environment.
-    public func run(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:]) throws -> SubprocessResult {
+    /// the environment; `closed` names the standard streams it starts without (`>&-`).
+    public func run(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:],
+                    closed: Set<Int32> = []) throws -> SubprocessResult {
         try Subprocess.run(try SourceTree.builtProduct("rhr"), arguments, environment: environment.merging(extra) { $1 },
-                           directory: home, input: input)
+                           directory: home, input: input, closed: closed)
     }
 
     /// Starts `rhr ARGS`, its stderr going to the file `log` in the home directory.
