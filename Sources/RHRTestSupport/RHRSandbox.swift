@@ -37,9 +37,16 @@ public struct RHRSandbox: Sendable {
                              stderrFile: directory.file(name))
     }
 
-    /// Starts `rhr daemon ARGS` and waits until it answers on the default socket.
-    public func startDaemon(_ arguments: [String] = []) throws -> RunningProcess {
-        let process = try start(["daemon"] + arguments)
+    /// Starts `rhr ARGS`, its stderr where `stderr` says (a pipe nobody reads, nothing at all).
+    public func start(_ arguments: [String], stderr: Subprocess.Stream) throws -> RunningProcess {
+        try Subprocess.start(try SourceTree.builtProduct("rhr"), arguments, environment: environment, directory: home,
+                             stderr: stderr)
+    }
+
+    /// Starts `rhr daemon ARGS` and waits until it answers on the default socket; its stderr goes to `daemon.log`
+    /// unless `stderr` says otherwise.
+    public func startDaemon(_ arguments: [String] = [], stderr: Subprocess.Stream? = nil) throws -> RunningProcess {
+        let process = try stderr.map { try start(["daemon"] + arguments, stderr: $0) } ?? start(["daemon"] + arguments)
         let answering = eventually { DaemonClient.isListening(socketPath: socketPath) || !process.isRunning }
         guard answering && process.isRunning else { throw TestFailure("the daemon did not start: \(log())") }
         return process
