@@ -465,7 +465,7 @@ public final class DaemonServer: @unchecked Sendable {
                     uptime: Date().timeIntervalSince(startTime), clients: connections.count,
                     subscribers: connections.values.filter(\.subscribed).count, revision: 0, streams: [],
                     watchDirectories: watch?.directories ?? [], watchLooks: watch?.looks ?? 0, imports: recentImports,
-                    http: http.map { HTTPFeedStatus(address: $0.address, tls: $0.usesTLS, requests: $0.requests) })
+                    http: http?.status)
             }
             let inbox = self.inbox, tracker = self.tracker, connectionID = connection.id, context = status
             let submitted = worker.submit { database in

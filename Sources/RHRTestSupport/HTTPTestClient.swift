@@ -26,10 +26,24 @@ public final class HTTPTestClient {
     public let fd: Int32
     private var buffer: [UInt8] = []
 
-    /// Connects to `host:port` (an IPv4 address), waiting at most `timeout` seconds.
-    public init(host: String = "127.0.0.1", port: UInt16, timeout: Double = 5) throws {
+    /// Connects to `host:port` (an IPv4 address), waiting at most `timeout` seconds; from the loopback address
+    /// `source` when given (`127.0.0.3`: another client address on this machine).
+    public init(host: String = "127.0.0.1", port: UInt16, timeout: Double = 5, source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw TestFailure("socket: \(String(cString: strerror(errno)))") }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            inet_pton(AF_INET, source, &local.sin_addr)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                throw TestFailure("cannot bind to \(source): \(reason)")
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
