@@ -40,6 +40,16 @@ enum DaemonStatus {
         if let http = status.http {
             lines.append("  phone feeds: \(http.tls ? "https" : "http")://\(http.address)/v1/, \(http.requests) "
                 + "request\(http.requests == 1 ? "" : "s") answered")
+            // Which side failed, when an app says it sent: each token's accepted and refused requests, and why the last
+            // one was refused.
+            for feed in http.feeds {
+                let refusal = feed.lastRefusal.map { refusal in
+                    "; last refused \(Timestamp(date: refusal.at, offsetSeconds: 0).at(zone).iso8601)"
+                        + (refusal.status > 0 ? " with \(refusal.status)" : "") + ": \(refusal.reason)"
+                } ?? ""
+                lines.append("    \(feed.token.map { "token \($0)" } ?? "without a known token"): \(feed.accepted) accepted, "
+                    + "\(feed.refused) refused" + refusal)
+            }
         } else {
             lines.append("  phone feeds: off (rhr daemon --http ADDR:PORT)")
         }

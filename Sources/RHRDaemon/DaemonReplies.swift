@@ -273,6 +273,13 @@ public struct HTTPFeedStatus: Sendable, Equatable {
     public var requests: Int
     /// Each token's accepted and refused requests, and what came without a known token.
     public var feeds: [FeedRequests] = []
+
+    public init(address: String, tls: Bool, requests: Int, feeds: [FeedRequests] = []) {
+        self.address = address
+        self.tls = tls
+        self.requests = requests
+        self.feeds = feeds
+    }
 }
 
 // MARK: - Members the protocol's messages share

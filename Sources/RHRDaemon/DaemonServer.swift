@@ -62,6 +62,8 @@ public final class DaemonServer: @unchecked Sendable {
     public var socketPath: String { configuration.socketPath }
     /// The port the phone feeds listen on (the one the system chose for `--http ADDR:0`); nil without `--http`.
     public var httpPort: UInt16? { http?.port }
+    /// The most bytes of HTTP request bodies held at once since the start (0 without `--http`).
+    public var httpPeakBodyBytes: Int { http?.peakBodyBytes ?? 0 }
 
     private let listener: SocketListener
     private let worker: StoreWorker

@@ -29,6 +29,23 @@ struct DaemonStatusTests {
         #expect(!status.stdout.contains("revision: 0\n  cursors"))
     }
 
+    @Test func eachPhoneFeedsAcceptedAndRefusedRequestsAndItsLastRefusal() throws {
+        var feed = FeedRequests(token: "phone")
+        feed.accepted = 12
+        feed.refused = 2
+        feed.lastRefusal = FeedRefusal(at: ts("2026-03-14T11:15:00+00:00").date, status: 400, reason: "invalid_payload: data: …")
+        var anonymous = FeedRequests(token: nil)
+        anonymous.refused = 5
+        anonymous.lastRefusal = FeedRefusal(at: ts("2026-03-14T11:16:00+00:00").date, status: 0, reason: "too slow")
+        var status = StatusReply(pid: 1, socket: "/s", store: "/st", uptime: 1, clients: 0, subscribers: 0, revision: 1,
+                                 streams: [], watchDirectories: [], watchLooks: 0, imports: [])
+        status.http = HTTPFeedStatus(address: "127.0.0.1:8787", tls: false, requests: 19, feeds: [feed, anonymous])
+        let lines = DaemonStatus.lines(status, zone: TimeZone(identifier: "Europe/Berlin")!)
+        #expect(lines.contains("    token phone: 12 accepted, 2 refused; last refused 2026-03-14T12:15:00+01:00 with 400: "
+            + "invalid_payload: data: …"), "\(lines)")
+        #expect(lines.contains("    without a known token: 0 accepted, 5 refused; last refused 2026-03-14T12:16:00+01:00: too slow"))
+    }
+
     @Test func folderImportTimesAreLocalWithTheirOffset() throws {
         var entry = WatchImport(file: "/inbox/export.zip", sha256: "ab", at: ts("2026-03-14T11:15:00+00:00").date, ok: true)
         entry.kind = "Apple Health export (zip)"
