@@ -81,15 +81,7 @@ struct TokenAndFeedCommandTests {
     /// `rhr status` says of each phone feed how far its resting values and heart rate reach, and what to change
     /// on the phone when resting values stopped.
     @Test func statusShowsEachPhoneFeedsFreshness() throws {
-        try FileManager.default.createDirectory(atPath: rhr.sandbox.dataHome + "/rhr", withIntermediateDirectories: true)
-        let store = try HealthDatabase(path: rhr.sandbox.storePath, machineZone: utc)
-        let watch = Writer(store: .healthKit, name: "Jane’s Apple Watch")
-        let resting = RestingSample(store: .healthKit, writer: watch, start: ts("2026-11-26T00:00:00+01:00").date,
-                                    end: ts("2026-11-26T23:59:59+01:00").date, offsetSeconds: 3600, value: 55)
-        _ = try store.apply(SyncBatch(store: .healthKit, stream: "http-phone", asOf: ts("2026-11-30T10:00:00+01:00"),
-                                      resting: [resting],
-                                      heartRate: [HeartRateDaySummary(writer: watch, day: LocalDay("2026-11-30")!, notSet: 4)],
-                                      origin: "Health Auto Export over HTTP"))
+        try feedPhone(resting: "2026-11-26", heartRate: "2026-11-30", asOf: "2026-11-30T10:00:00+01:00")
         let status = rhr.run(["status"])
         // Days carry their year when it is not this one.
         let year = thisYear == 2026 ? "" : " 2026"
@@ -102,15 +94,22 @@ struct TokenAndFeedCommandTests {
 
     var thisYear: Int { LocalDay(epochSeconds: Date().timeIntervalSince1970, offsetSeconds: 0).year }
 
-    /// A day of another year says which (issue 21: "through 1 Jan" for year 1).
-    @Test func statusGivesTheYearOfADayNotInThisYear() throws {
+    /// The default store with what a phone feed delivered: a watch's resting value for `resting`, heart rate for
+    /// `heartRate` when given.
+    func feedPhone(resting day: String, heartRate: String?, asOf: String) throws {
         try FileManager.default.createDirectory(atPath: rhr.sandbox.dataHome + "/rhr", withIntermediateDirectories: true)
         let store = try HealthDatabase(path: rhr.sandbox.storePath, machineZone: utc)
         let watch = Writer(store: .healthKit, name: "Jane’s Apple Watch")
-        let resting = RestingSample(store: .healthKit, writer: watch, start: ts("2019-07-19T00:00:00+01:00").date,
-                                    end: ts("2019-07-19T23:59:59+01:00").date, offsetSeconds: 3600, value: 55)
-        _ = try store.apply(SyncBatch(store: .healthKit, stream: "http-phone", asOf: ts("2019-07-20T10:00:00+01:00"),
-                                      resting: [resting], origin: "Health Auto Export over HTTP"))
+        let resting = RestingSample(store: .healthKit, writer: watch, start: ts("\(day)T00:00:00+01:00").date,
+                                    end: ts("\(day)T23:59:59+01:00").date, offsetSeconds: 3600, value: 55)
+        _ = try store.apply(SyncBatch(store: .healthKit, stream: "http-phone", asOf: ts(asOf), resting: [resting],
+                                      heartRate: heartRate.map { [HeartRateDaySummary(writer: watch, day: LocalDay($0)!, notSet: 4)] } ?? [],
+                                      origin: "Health Auto Export over HTTP"))
+    }
+
+    /// A day of another year says which (issue 21: "through 1 Jan" for year 1).
+    @Test func statusGivesTheYearOfADayNotInThisYear() throws {
+        try feedPhone(resting: "2019-07-19", heartRate: nil, asOf: "2019-07-20T10:00:00+01:00")
         let status = rhr.run(["status"])
         #expect(status.stdout.contains("resting values through 19 Jul 2019, no heart rate"), "\(status.stdout)")
     }
