@@ -141,4 +141,24 @@ struct HTTPAbuseTests {
         let good = try handshake("-tls1_2")
         #expect(good.stdout.contains("TLSv1.2"), "\(good.stdout) \(good.stderr)")
     }
+
+    /// While another process holds the store's write lock (a long import), a phone waits the busy time, then gets 503
+    /// with Retry-After, nothing applied, instead of `500 database is locked` (issue 27).
+    @Test(.timeLimit(.minutes(1)))
+    func aRequestWhileAnImportHoldsTheStoreGets503WithRetryAfter() throws {
+        guard let sqlite3 = Subprocess.which("sqlite3") else { throw TestFailure("sqlite3 is needed; scripts/setup installs it") }
+        let daemon = try HTTPAbuseTests.daemon(Recorder())
+        let token = try daemon.token("phone")
+        let store = daemon.directory.storePath
+        let holder = try Subprocess.start("/bin/sh", ["-c", "(echo 'BEGIN IMMEDIATE;'; sleep 12; echo 'COMMIT;') | \(sqlite3) \(store)"])
+        defer { holder.kill() }
+        usleep(500_000)
+        let body = PhonePayloads.healthAutoExportDay(LocalDay(year: 2026, month: 3, day: 1)!)
+        let answer = try daemon.http().post("/v1/health-auto-export", token: token, json: body, timeout: 20)
+        #expect(answer.status == 503, "\(answer.text)")
+        #expect(answer.errorCode == "store_busy")
+        #expect(answer.headers["retry-after"] == "30")
+        #expect(holder.waitForExit(timeout: 20))
+        #expect(try daemon.http().post("/v1/health-auto-export", token: token, json: body).status == 200)
+    }
 }
