@@ -18,6 +18,7 @@ enum DaemonCommand {
             .value("tls-key", "FILE", "with --http: the certificate's PEM private key"),
             .flag("allow-plain-http", "with --http: plain HTTP off loopback, for a private tunnel (WireGuard, Tailscale)"),
             .value("http-max-body", "N", "with --http: the largest request body, in bytes or with K, M, G (default 64M)"),
+            .value("log", "FILE", "also append the log to FILE (created 0600; reopened on SIGHUP, for logrotate)"),
         ],
         run: run)
 
@@ -28,6 +29,24 @@ enum DaemonCommand {
         // The limit of a folder import's temporary copies (docs/design.md section 8), checked before serving.
         let temporaryCopyLimit: Int64
         do { temporaryCopyLimit = try TemporaryCopyLimit.bytes(environment: invocation.environment) } catch { throw CommandFailure(error.description) }
+        // A signal that comes while the daemon starts is handled once it runs, never the default death that leaves
+        // the socket and lock files behind; from here on no thread of the daemon dies of SIGPIPE.
+        ShutdownSignals.hold()
+        let log = try DaemonLog(output: invocation.output, prefix: invocation.prefix,
+                                path: invocation.arguments.value("log").map(absolutePath), zone: invocation.machineZone)
+        // Every way out says why in the log (and its file) and lets the log finish writing.
+        defer { log.finish() }
+        do {
+            try serve(invocation, http: http, temporaryCopyLimit: temporaryCopyLimit, log: log)
+        } catch let failure as CommandFailure {
+            log.say(failure.message)
+            return 1
+        }
+        return 0
+    }
+
+    private static func serve(_ invocation: Invocation, http: HTTPFeedConfiguration?, temporaryCopyLimit: Int64,
+                              log: DaemonLog) throws {
         try StorePath.preparePrivateDirectory(for: invocation.storePath)
         // Absolute, so a client (the dashboard) can tell whether the daemon serves the store it shows.
         var configuration = DaemonConfiguration(socketPath: socketPath(invocation), storePath: absolutePath(invocation.storePath))
@@ -35,7 +54,8 @@ enum DaemonCommand {
         configuration.watchDirectories = invocation.arguments.all("watch").map(absolutePath)
         configuration.machineZone = invocation.machineZone
         configuration.http = http
-        configuration.log = { message in invocation.report(message) }
+        configuration.log = { message in log.say(message) }
+        configuration.onHangup = { log.reopen() }
         let server: DaemonServer
         do {
             server = try DaemonServer(configuration)
@@ -48,7 +68,6 @@ enum DaemonCommand {
         server.installSignalHandlers()
         server.run()
         TemporaryFiles.removeAll()
-        return 0
     }
 
     /// The phone feeds the options ask for; nil without `--http`. Plain HTTP off loopback is refused here, before

@@ -1,11 +1,14 @@
-import RHRJSON
 import Foundation
+import RHRCore
+import RHRJSON
+import RHRLive
 import RHRDaemon
 import RHRFormats
 
-/// The daemon part of `rhr status`: what the daemon on the socket says of itself, or that none listens.
+/// The daemon part of `rhr status`: what the daemon on the socket says of itself, or that none listens. A daemon that
+/// serves another store is said to, and nothing of it is shown as this store's.
 enum DaemonStatus {
-    static func report(socketPath: String) -> String {
+    static func report(socketPath: String, storePath: String, zone: TimeZone) -> String {
         let status: StatusReply
         do {
             let client = try DaemonClient(socketPath: socketPath, timeout: 2)
@@ -14,6 +17,15 @@ enum DaemonStatus {
             if error.code == .notListening { return "daemon: no daemon listening on \(socketPath)\n" }
             return "daemon: \(socketPath): \(error.message)\n"
         }
+        guard DaemonFeed.sameFile(status.store, storePath) else {
+            return "daemon: the daemon on \(status.socket) serves another store, \(status.store); none serves this one there "
+                + "(rhr daemon --store \(storePath) --socket PATH)\n"
+        }
+        return lines(status, zone: zone).joined(separator: "\n") + "\n"
+    }
+
+    /// Times in `zone`, with their offset, as the rest of `rhr status` gives them.
+    static func lines(_ status: StatusReply, zone: TimeZone) -> [String] {
         var lines = [
             "daemon: listening on \(status.socket) (pid \(status.pid), rhr \(status.version)), up \(duration(status.uptime))",
             "  clients: \(status.clients) connected, \(status.subscribers) subscribed",
@@ -28,6 +40,16 @@ enum DaemonStatus {
         if let http = status.http {
             lines.append("  phone feeds: \(http.tls ? "https" : "http")://\(http.address)/v1/, \(http.requests) "
                 + "request\(http.requests == 1 ? "" : "s") answered")
+            // Which side failed, when an app says it sent: each token's accepted and refused requests, and why the last
+            // one was refused.
+            for feed in http.feeds {
+                let refusal = feed.lastRefusal.map { refusal in
+                    "; last refused \(Timestamp(date: refusal.at, offsetSeconds: 0).at(zone).iso8601)"
+                        + (refusal.status > 0 ? " with \(refusal.status)" : "") + ": \(refusal.reason)"
+                } ?? ""
+                lines.append("    \(feed.token.map { "token \($0)" } ?? "without a known token"): \(feed.accepted) accepted, "
+                    + "\(feed.refused) refused" + refusal)
+            }
         } else {
             lines.append("  phone feeds: off (rhr daemon --http ADDR:PORT)")
         }
@@ -37,10 +59,10 @@ enum DaemonStatus {
             lines.append("  folder watch: \(status.watchDirectories.joined(separator: ", "))")
             lines.append(status.imports.isEmpty ? "  last folder imports: none yet" : "  last folder imports:")
             for entry in status.imports.reversed() {
-                lines.append("    \(entry.at.formatted(.iso8601)) \(entry.summary)")
+                lines.append("    \(Timestamp(date: entry.at, offsetSeconds: 0).at(zone).iso8601) \(entry.summary)")
             }
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines
     }
 
     /// "42 s", "3 min 5 s", "2 h 14 min", "3 d 4 h".

@@ -11,6 +11,12 @@ public enum RHRMain {
     /// prefix once ("rhr import: …"), and a usage error points at that command's help.
     public static func run(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
                            output: Output = .standard) -> Int32 {
+        let status = runCommand(arguments, environment: environment, output: output)
+        // What it printed did not arrive (`rhr status >&-`): not a success, and there is nowhere to say more.
+        return status == 0 && output.stdoutFailed ? 1 : status
+    }
+
+    private static func runCommand(_ arguments: [String], environment: [String: String], output: Output) -> Int32 {
         let table = CommandTable.rhr
         func usageError(_ error: UsageError) -> Int32 {
             let prefix = table.command(error.command)?.prefix ?? "rhr"

@@ -10,13 +10,17 @@ enum StatusCommand {
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let store = try openStoreForReading(invocation)
-        invocation.output.write(try storeReport(store, path: invocation.storePath))
-        invocation.output.write(DaemonStatus.report(socketPath: DaemonCommand.socketPath(invocation)))
+        let zone = invocation.machineZone
+        let thisYear = LocalDay(epochSeconds: Date().timeIntervalSince1970, offsetSeconds: zone.secondsFromGMT()).year
+        invocation.output.write(try storeReport(store, path: invocation.storePath, thisYear: thisYear))
+        invocation.output.write(DaemonStatus.report(socketPath: DaemonCommand.socketPath(invocation),
+                                                    storePath: invocation.storePath, zone: zone))
         return 0
     }
 
     /// `path` is where the store is (or, before the first import, will be: then `store` is an empty one in memory).
-    static func storeReport(_ store: HealthDatabase, path: String) throws -> String {
+    /// Days carry their year when it is not `thisYear`.
+    static func storeReport(_ store: HealthDatabase, path: String, thisYear: Int) throws -> String {
         let (revision, contents, streams) = try store.read { tx throws(StoreError) in
             (try tx.revision(), try tx.contents(), try tx.streams())
         }
@@ -35,17 +39,17 @@ enum StatusCommand {
             line += ", changed at revision \(s.revision)"
             lines.append(line)
             for limit in s.permissionLimits { lines.append("    \(limit.words)") }
-            if let freshness = FeedFreshness(s) { lines.append("    " + feedLine(freshness)) }
+            if let freshness = FeedFreshness(s) { lines.append("    " + feedLine(freshness, thisYear: thisYear)) }
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// A phone feed's freshness (docs/design.md section 4b): "resting values through 27 Nov, heart rate through
     /// 30 Nov", and when resting values stopped, what to change on the phone.
-    static func feedLine(_ freshness: FeedFreshness) -> String {
+    static func feedLine(_ freshness: FeedFreshness, thisYear: Int) -> String {
         // Over HTTP the stream's "as of" is when the daemon received its last request; a file's is its newest data.
         let delivered = freshness.overHTTP ? freshness.lastDelivery.map { "last delivered \($0.iso8601); " } : nil
-        var line = "phone feed: " + (delivered ?? "") + freshness.throughWords
+        var line = "phone feed: " + (delivered ?? "") + freshness.throughWords(thisYear: thisYear)
         if freshness.restingStopped {
             line += "; resting values stopped arriving while heart rate still does: \(freshness.phoneAdvice)"
         }

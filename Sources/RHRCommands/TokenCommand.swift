@@ -1,4 +1,5 @@
 import Foundation
+import RHRCore
 import RHRDaemon
 
 /// `rhr token new|list|revoke NAME`: the tokens phones present to the daemon's HTTP feeds (docs/design.md section
@@ -30,7 +31,8 @@ enum TokenCommand {
                 if list.isEmpty { output.print("no tokens yet: rhr token new NAME makes one") }
                 let width = list.map(\.name.count).max() ?? 0
                 for token in list {
-                    let created = token.created.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false))
+                    // As `rhr status` gives times: local, with the offset.
+                    let created = Timestamp(date: token.created, offsetSeconds: 0).at(invocation.machineZone).iso8601
                     output.print(token.name.padding(toLength: width, withPad: " ", startingAt: 0)
                         + "  stream \(token.stream)  made \(created)")
                 }

@@ -73,9 +73,9 @@ public struct FeedFreshness: Sendable, Hashable {
     }
 
     /// "resting values through 27 Nov, heart rate through 30 Nov".
-    public var throughWords: String {
-        let resting = newestRestingDay.map { "resting values through \($0.shortText)" } ?? "no resting values"
-        let heartRate = newestHeartRateDay.map { "heart rate through \($0.shortText)" } ?? "no heart rate"
+    public func throughWords(thisYear: Int) -> String {
+        let resting = newestRestingDay.map { "resting values through \($0.text(thisYear: thisYear))" } ?? "no resting values"
+        let heartRate = newestHeartRateDay.map { "heart rate through \($0.text(thisYear: thisYear))" } ?? "no heart rate"
         return "\(resting), \(heartRate)"
     }
 

@@ -47,7 +47,7 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
         switch error.code {
         case .invalidBatch: self.init(.invalidBatch, error.message)
         case .cursorMismatch: self.init(.cursorMismatch, error.message)
-        case .database: self.init(.internalError, error.message)
+        case .database, .busy: self.init(.internalError, error.message)
         }
     }
 

@@ -239,7 +239,10 @@ public struct StatusReply: DaemonReplyBody, Equatable {
         for entry in try watch.objects("imports") ?? [] { imports.append(try WatchImport(members: entry)) }
         http = try members.members("http").map { http throws(JSONPathError) in
             HTTPFeedStatus(address: try http.requiredString("address"), tls: try http.requiredBool("tls"),
-                           requests: Int(try http.integer("requests") ?? 0))
+                           requests: Int(try http.integer("requests") ?? 0),
+                           feeds: try (http.array("feeds") ?? []).enumerated().map { index, feed throws(JSONPathError) in
+                               try FeedRequests(members: JSONMembers(feed, path: "http.feeds[\(index)]"))
+                           })
         }
     }
 
@@ -256,7 +259,8 @@ public struct StatusReply: DaemonReplyBody, Equatable {
                 "uptime": .number(JSONNumber(uptime)), "clients": .number(JSONNumber(clients)),
                 "subscribers": .number(JSONNumber(subscribers)), "revision": .number(JSONNumber(revision)),
                 "streams": .array(streams), "watch": .object(watch),
-                "http": http.map { ["address": .string($0.address), "tls": .bool($0.tls), "requests": .number(JSONNumber($0.requests))] }
+                "http": http.map { ["address": .string($0.address), "tls": .bool($0.tls), "requests": .number(JSONNumber($0.requests)),
+                                    "feeds": .array($0.feeds.map(\.json))] }
                     ?? .null]
     }
 }
@@ -267,6 +271,15 @@ public struct HTTPFeedStatus: Sendable, Equatable {
     public var address: String
     public var tls: Bool
     public var requests: Int
+    /// Each token's accepted and refused requests, and what came without a known token.
+    public var feeds: [FeedRequests] = []
+
+    public init(address: String, tls: Bool, requests: Int, feeds: [FeedRequests] = []) {
+        self.address = address
+        self.tls = tls
+        self.requests = requests
+        self.feeds = feeds
+    }
 }
 
 // MARK: - Members the protocol's messages share

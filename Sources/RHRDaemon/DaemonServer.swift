@@ -30,8 +30,10 @@ public struct DaemonConfiguration: Sendable {
     public var externalChangeInterval: Double = 1
     /// At shutdown, how long requests in flight may take to finish and their replies to be written.
     public var shutdownGrace: Double = 15
-    /// Where the daemon says what it does (stderr for `rhr daemon`).
+    /// Where the daemon says what it does (stderr for `rhr daemon`, and its `--log FILE`).
     public var log: (@Sendable (String) -> Void)?
+    /// SIGHUP, after `installSignalHandlers()`: the daemon goes on and calls this (reopen the log file).
+    public var onHangup: (@Sendable () -> Void)?
     /// `--http`: the phone feeds (docs/design.md section 4b); nil listens on no network.
     public var http: HTTPFeedConfiguration?
 
@@ -60,6 +62,8 @@ public final class DaemonServer: @unchecked Sendable {
     public var socketPath: String { configuration.socketPath }
     /// The port the phone feeds listen on (the one the system chose for `--http ADDR:0`); nil without `--http`.
     public var httpPort: UInt16? { http?.port }
+    /// The most bytes of HTTP request bodies held at once since the start (0 without `--http`).
+    public var httpPeakBodyBytes: Int { http?.peakBodyBytes ?? 0 }
 
     private let listener: SocketListener
     private let worker: StoreWorker
@@ -241,8 +245,8 @@ public final class DaemonServer: @unchecked Sendable {
         lifecycle.unlock()
     }
 
-    /// SIGTERM and SIGINT stop the daemon the way `stop()` does (the handler only writes a byte to the
-    /// loop's pipe); SIGPIPE is ignored (writes to a vanished client fail with EPIPE instead).
+    /// SIGTERM and SIGINT stop the daemon the way `stop()` does (the handler only writes a byte to the loop's
+    /// pipe), SIGHUP calls `onHangup`; SIGPIPE is ignored (writes to a vanished client or log reader fail with EPIPE).
     public func installSignalHandlers() {
         ShutdownSignals.install(wakeFD: inbox.interruptDescriptor)
     }
@@ -279,7 +283,8 @@ public final class DaemonServer: @unchecked Sendable {
             }
             if ready > 0 {
                 if fds[0].revents != 0 { takeInbox() }
-                if listening && fds[1].revents != 0 { acceptClients() }
+                // The inbox may have begun the stop and closed the listener since the poll.
+                if listening && !stopping && fds[1].revents != 0 { acceptClients() }
                 let first = listening ? 2 : 1
                 for (i, connection) in polled.enumerated() {
                     serve(connection, events: fds[first + i].revents, buffer: buffer)
@@ -462,7 +467,7 @@ public final class DaemonServer: @unchecked Sendable {
                     uptime: Date().timeIntervalSince(startTime), clients: connections.count,
                     subscribers: connections.values.filter(\.subscribed).count, revision: 0, streams: [],
                     watchDirectories: watch?.directories ?? [], watchLooks: watch?.looks ?? 0, imports: recentImports,
-                    http: http.map { HTTPFeedStatus(address: $0.address, tls: $0.usesTLS, requests: $0.requests) })
+                    http: http?.status)
             }
             let inbox = self.inbox, tracker = self.tracker, connectionID = connection.id, context = status
             let submitted = worker.submit { database in
@@ -513,6 +518,7 @@ public final class DaemonServer: @unchecked Sendable {
                 if let change { broadcastChange(change) }
             }
         }
+        if delivery.hungUp { configuration.onHangup?() }
         if delivery.interrupted && !stopping { beginStop() }
     }
 
@@ -622,34 +628,4 @@ public final class DaemonServer: @unchecked Sendable {
         ShutdownSignals.uninstall(wakeFD: inbox.interruptDescriptor)
         inbox.close()
     }
-}
-
-extension DaemonServer {
-    /// The HTTP feeds' way to the store: the store thread, and the event loop's inbox for subscribers.
-    static func feedStore(worker: StoreWorker, tracker: RevisionTracker, inbox: Inbox) -> FeedStore {
-        FeedStore(
-            apply: { groups in
-                worker.perform { database in
-                    groups.map { group in
-                        Result { () throws(StoreError) in
-                            let outcomes = try database.apply(group)
-                            let noted = tracker.noteApplied(outcomes)
-                            if noted.change != nil || noted.external != nil {
-                                inbox.post(.fedOverHTTP(noted.change, externalRevision: noted.external))
-                            }
-                            return outcomes
-                        }
-                    }
-                }
-            },
-            deliveries: { stream in
-                worker.perform { database in Result { () throws(StoreError) in try database.deliveries(stream: stream) } }
-            })
-    }
-}
-
-/// A change subscribers hear of: the store's revision after it and the days whose values changed.
-struct Change: Sendable {
-    var revision: Int64
-    var days: [LocalDay]
 }

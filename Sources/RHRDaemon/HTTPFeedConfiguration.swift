@@ -10,12 +10,25 @@ public struct HTTPFeedConfiguration: Sendable {
     public var allowPlainHTTP = false
     /// The largest request body: a day of heart rate per minute is about 150 KB; a year's backfill tens of MB.
     public var maxBody = 64 << 20
-    /// Connections open at once; libmicrohttpd closes any more at once (the phone tries again later).
-    public var maxConnections = 32
+    /// Connections open at once, from every address together; libmicrohttpd closes any more at once (the phone tries
+    /// again later). Far above what one address may hold, so one address cannot fill it.
+    public var maxConnections = 256
+    /// Connections one address may hold at once; more are closed at once and logged. A reverse proxy on loopback
+    /// counts as one address: it should wait for whole requests itself (nginx and Caddy do).
+    public var perAddressConnections = 16
+    /// Seconds the request line and headers may take to arrive, from the connection (or the answer before, on a kept-
+    /// alive connection), before the token is looked at: a client trickling its headers is cut off.
+    public var headerTime = 10.0
     /// Seconds a connection may send nothing before it is closed.
     public var idleTimeout = 30
-    /// Seconds one request may take to arrive whole: a phone trickling its body has its connection closed.
+    /// Seconds one request's body may take to arrive whole after its headers: a phone trickling its body has its
+    /// connection closed.
     public var requestTime = 120.0
+    /// The most bytes of request bodies held at once, over every connection: a request announcing more than is left
+    /// is answered 503 with `Retry-After` before its body is read.
+    public var maxBodiesInFlight = 256 << 20
+    /// GnuTLS's priority string: TLS 1.2 and 1.3 only, GnuTLS's default ciphers for them.
+    public var tlsPriorities = "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"
     /// Requests per second each token may make in the long run, and how many at once (a token bucket): a phone
     /// sending several automations at once is served, one stuck in a loop gets 429.
     public var ratePerSecond = 2.0

@@ -12,6 +12,8 @@ struct HTTPRequestHead {
     var path: String
     /// A request header by name (case-insensitive), nil when absent.
     var header: (String) -> String?
+    /// Every value of a request header sent more than once (`Content-Length`), in order.
+    var values: (String) -> [String] = { _ in [] }
 }
 
 /// What the daemon answers an HTTP request with: always JSON (JSON lines for `/v1/batches`).
@@ -20,6 +22,8 @@ struct HTTPAnswer: Sendable {
     var body: [UInt8]
     var contentType = "application/json"
     var headers: [(String, String)] = []
+    /// A refusal's code and message, for the log and the feed's counts.
+    var reason: String?
 
     /// `{"ok":true,…}`.
     static func ok(_ members: JSONObject) -> HTTPAnswer {
@@ -31,7 +35,8 @@ struct HTTPAnswer: Sendable {
     /// `{"ok":false,"error":{"code":…,"message":…}}`.
     static func error(_ status: Int, _ code: String, _ message: String, headers: [(String, String)] = []) -> HTTPAnswer {
         let object: JSONObject = ["ok": false, "error": ["code": .string(code), "message": .string(message)]]
-        return HTTPAnswer(status: status, body: Array((JSONWriter.string(.object(object)) + "\n").utf8), headers: headers)
+        return HTTPAnswer(status: status, body: Array((JSONWriter.string(.object(object)) + "\n").utf8), headers: headers,
+                          reason: "\(code): \(message)")
     }
 }
 
@@ -65,12 +70,15 @@ final class PhoneFeed: Sendable {
     }
 
     enum Admission {
-        case answer(HTTPAnswer)
+        /// Answered on the head alone; `token` is the known token's name, if the refusal came after it was checked.
+        case answer(HTTPAnswer, token: String?)
         case read(Admitted)
     }
 
     let configuration: HTTPFeedConfiguration
     let tokens: FeedTokens
+    /// Each feed's counts, and the log line of each refusal.
+    let record: FeedRecord
     private let limiter: RateLimiter
     private let store: FeedStore
     private let machineZone: TimeZone
@@ -84,6 +92,7 @@ final class PhoneFeed: Sendable {
         self.store = store
         self.machineZone = machineZone
         self.log = log
+        record = FeedRecord(log: log)
         limiter = RateLimiter(perSecond: configuration.ratePerSecond, burst: configuration.rateBurst)
     }
 
@@ -96,40 +105,66 @@ final class PhoneFeed: Sendable {
     func admit(_ head: HTTPRequestHead) -> Admission {
         guard let presented = PhoneFeed.presentedToken(head) else {
             return .answer(unauthorized("no token: send the header 'Authorization: Bearer TOKEN' or 'api-key: TOKEN' "
-                + "(rhr token new NAME makes one)"))
+                + "(rhr token new NAME makes one)"), token: nil)
         }
         let token: String
         switch tokens.check(presented) {
         case .known(let name):
             token = name
         case .unknown:
-            return .answer(unauthorized("this token is not known: it was revoked or mistyped (rhr token list shows the names)"))
+            return .answer(unauthorized("this token is not known: it was revoked or mistyped (rhr token list shows the names)"), token: nil)
         case .unreadable:
             return .answer(unauthorized("the daemon cannot read its tokens file, so no token is known now; "
-                + "its log names the file and the line (rhr token list says it too)"))
+                + "its log names the file and the line (rhr token list says it too)"), token: nil)
         }
+        if let refusal = refusal(afterToken: token, head) { return .answer(refusal, token: token) }
+        let length = head.header("Content-Length").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        return .read(Admitted(endpoint: Endpoint(rawValue: head.path) ?? .status, token: token, expectedLength: length))
+    }
+
+    /// What refuses a request of a known token on its head: stopping, a path or method not served, too many requests,
+    /// a body that is not JSON, or one whose length is absurd, conflicting or over the limit.
+    private func refusal(afterToken token: String, _ head: HTTPRequestHead) -> HTTPAnswer? {
         if stopping.load(ordering: .sequentiallyConsistent) {
-            return .answer(.error(503, "stopping", "the daemon is stopping; send again in a moment", headers: [("Retry-After", "5")]))
+            return .error(503, "stopping", "the daemon is stopping; send again in a moment", headers: [("Retry-After", "5")])
         }
         guard let endpoint = Endpoint(rawValue: head.path) else {
             let paths = Endpoint.allCases.map { "\($0.method) \($0.rawValue)" }.joined(separator: ", ")
-            return .answer(.error(404, "not_found", "no such endpoint \(head.path); there are \(paths)"))
+            return .error(404, "not_found", "no such endpoint \(head.path); there are \(paths)")
         }
         guard head.method == endpoint.method else {
-            return .answer(.error(405, "method_not_allowed", "\(endpoint.rawValue) takes \(endpoint.method), not \(head.method)",
-                                  headers: [("Allow", endpoint.method)]))
+            return .error(405, "method_not_allowed", "\(endpoint.rawValue) takes \(endpoint.method), not \(head.method)",
+                          headers: [("Allow", endpoint.method)])
         }
         if let wait = limiter.take(token) {
             let seconds = Int(wait.rounded(.up))
-            return .answer(.error(429, "too_many_requests", "token \(token) sent more requests than the daemon takes from one "
-                + "phone; send again in \(seconds) s", headers: [("Retry-After", String(seconds))]))
+            return .error(429, "too_many_requests", "token \(token) sent more requests than the daemon takes from one "
+                + "phone; send again in \(seconds) s", headers: [("Retry-After", String(seconds))])
         }
-        if let type = head.header("Content-Type"), let refusal = PhoneFeed.notJSON(mediaType: type) {
-            return .answer(refusal)
+        if let type = head.header("Content-Type"), let refusal = PhoneFeed.notJSON(mediaType: type) { return refusal }
+        return lengthRefusal(head)
+    }
+
+    /// `Content-Length` must be one number of at most 18 digits, sent once (or repeated with the same value), and not
+    /// beside `Transfer-Encoding`: two lengths, or a length and chunks, are read differently by different servers,
+    /// the way requests are smuggled past a proxy. Over the limit: 413.
+    func lengthRefusal(_ head: HTTPRequestHead) -> HTTPAnswer? {
+        let values = Set(head.values("Content-Length").map { $0.trimmingCharacters(in: .whitespaces) })
+        guard let text = values.first else { return nil }
+        let close = [("Connection", "close")]
+        guard values.count == 1 else {
+            return .error(400, "bad_request", "the request has \(values.count) different Content-Length headers; send one",
+                          headers: close)
         }
-        let length = head.header("Content-Length").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        if let length, length > configuration.maxBody { return .answer(tooLarge()) }
-        return .read(Admitted(endpoint: endpoint, token: token, expectedLength: length))
+        guard head.header("Transfer-Encoding") == nil else {
+            return .error(400, "bad_request", "the request has both Content-Length and Transfer-Encoding; send one of them",
+                          headers: close)
+        }
+        guard text.count <= 18, !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber),
+              let length = Int(text) else {
+            return .error(400, "bad_request", "Content-Length \(text.prefix(40)) is not a length in bytes", headers: close)
+        }
+        return length > configuration.maxBody ? tooLarge() : nil
     }
 
     /// `Authorization: Bearer TOKEN`, else `api-key: TOKEN`.
@@ -289,8 +324,9 @@ final class PhoneFeed: Sendable {
             return PhoneFeed.storeRefusal(error)
         case .success(let deliveries):
             let streams: [JSONValue] = deliveries.map { PhoneFeed.json($0) }
+            // This request is counted once its answer goes out: the counts are of the requests before it.
             return .ok(["token": .string(token), "stream": .string(stream), "version": .string(RHRVersion.current),
-                        "streams": .array(streams)])
+                        "streams": .array(streams), "requests": record.counts(token: token).json])
         }
     }
 
@@ -318,6 +354,9 @@ final class PhoneFeed: Sendable {
     /// The store's refusals in HTTP's words; nothing of the request was applied.
     static func storeRefusal(_ error: StoreError) -> HTTPAnswer {
         switch error.code {
+        case .busy:
+            return .error(503, "store_busy", "another process is writing the store (an import); nothing of this request was "
+                + "applied; send it again in a moment", headers: [("Retry-After", "30")])
         case .invalidBatch: return .error(400, "invalid_batch", error.message)
         case .cursorMismatch: return .error(409, "cursor_mismatch", error.message)
         case .database: return .error(500, "internal", "the store failed, nothing was applied: \(error.message)")

@@ -2,7 +2,8 @@ import Foundation
 
 /// The daemon's listening socket, with the rules for taking over its path: a lock file beside the socket
 /// says a daemon owns it; a socket file nobody answers on is left over from a crash and is replaced; one
-/// a live daemon answers on is not.
+/// a live daemon answers on is not. Whichever way the daemon ends (a stop, or a start refused after it took the
+/// lock), it removes the socket and the lock file it holds, and never another daemon's.
 final class SocketListener {
     let path: String
     let fd: Int32
@@ -16,12 +17,7 @@ final class SocketListener {
         _ = try UnixSocket.withAddress(path) { _, _ in () }
 
         let lockPath = path + ".lock"
-        let lockFD = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lockFD >= 0 else { throw DaemonError("\(lockPath): cannot open the daemon's lock file: \(errnoText())") }
-        if flock(lockFD, LOCK_EX | LOCK_NB) != 0 {
-            Foundation.close(lockFD)
-            throw DaemonError.anotherDaemon(on: path)
-        }
+        let lockFD = try SocketListener.lock(lockPath, socket: path)
 
         do throws(DaemonError) {
             try SocketListener.removeStale(path)
@@ -41,11 +37,38 @@ final class SocketListener {
             }
             self.fd = fd
         } catch {
-            Foundation.close(lockFD)
+            SocketListener.unlock(lockFD, path: lockPath)
             throw error
         }
         self.path = path
         self.lockFD = lockFD
+    }
+
+    /// Opens and locks the lock file. A daemon removes its lock file on the way out while it still holds the lock, so
+    /// a lock taken on a file that is no longer (or no longer the one) at its path is let go and taken again.
+    private static func lock(_ lockPath: String, socket: String) throws(DaemonError) -> Int32 {
+        while true {
+            let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            guard fd >= 0 else { throw DaemonError("\(lockPath): cannot open the daemon's lock file: \(errnoText())") }
+            if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+                Foundation.close(fd)
+                throw DaemonError.anotherDaemon(on: socket)
+            }
+            var held = stat(), named = stat()
+            if fstat(fd, &held) == 0 && stat(lockPath, &named) == 0 && held.st_ino == named.st_ino && held.st_dev == named.st_dev {
+                return fd
+            }
+            Foundation.close(fd)
+        }
+    }
+
+    /// Removes the lock file while the lock is still held (so no other daemon holds a lock on it), then lets go.
+    private static func unlock(_ fd: Int32, path lockPath: String) {
+        var held = stat(), named = stat()
+        if fstat(fd, &held) == 0 && lstat(lockPath, &named) == 0 && held.st_ino == named.st_ino && held.st_dev == named.st_dev {
+            unlink(lockPath)
+        }
+        Foundation.close(fd)
     }
 
     /// Decides what an existing file at the socket path is: nothing, a stale socket (removed), a live
@@ -68,12 +91,11 @@ final class SocketListener {
         }
     }
 
-    /// Stops listening and removes the socket file when it is still ours. The lock file stays: removing
-    /// it while locked would let two daemons lock two different files of the same name.
+    /// Stops listening and removes the socket file when it is still ours, then the lock file (see `lock`).
     func close() {
         Foundation.close(fd)
         var info = stat()
         if lstat(path, &info) == 0 && info.st_ino == inode { unlink(path) }
-        Foundation.close(lockFD)
+        SocketListener.unlock(lockFD, path: path + ".lock")
     }
 }

@@ -6,13 +6,16 @@ import Synchronization
 /// daemon's event loop (`Inbox`) and the dashboard's background loads use it.
 ///
 /// One byte per batch: the loop takes every message at once. Besides messages, a bare wake-up (`interrupt()`,
-/// or any byte a signal handler writes to `interruptDescriptor`) tells the loop to look up, e.g. to stop.
+/// or any byte a signal handler writes to `interruptDescriptor`) tells the loop to look up, e.g. to stop; the
+/// hang-up byte (SIGHUP's) tells it something else (`Delivery.hungUp`).
 public final class WakeupMailbox<Message: Sendable>: Sendable {
     /// What `take()` hands over.
     public struct Delivery: Sendable {
         public var messages: [Message]
         /// A bare wake-up arrived since the last `take()`.
         public var interrupted: Bool
+        /// The hang-up byte arrived since the last `take()`.
+        public var hungUp = false
     }
 
     private struct State {
@@ -31,6 +34,8 @@ public final class WakeupMailbox<Message: Sendable>: Sendable {
     static var messageByte: UInt8 { 0x6D }   // "m"
     /// The byte `interrupt()` writes.
     static var interruptByte: UInt8 { 0x54 }   // "T"
+    /// The byte SIGHUP's handler writes (`ShutdownSignals`).
+    static var hangUpByte: UInt8 { 0x48 }   // "H"
 
     /// Opens the pipe (non-blocking, closed on exec); `purpose` names it in the error.
     public init(purpose: String) throws(DaemonError) {
@@ -71,18 +76,19 @@ public final class WakeupMailbox<Message: Sendable>: Sendable {
 
     /// Drains the pipe, then takes the messages: everything posted until now.
     public func take() -> Delivery {
-        var interrupted = false
+        var interrupted = false, hungUp = false
         var buffer = [UInt8](repeating: 0, count: 256)
         while true {
             let n = read(fileDescriptor, &buffer, buffer.count)
             if n <= 0 { break }
-            if buffer[0..<n].contains(where: { $0 != Self.messageByte }) { interrupted = true }
+            if buffer[0..<n].contains(where: { $0 != Self.messageByte && $0 != Self.hangUpByte }) { interrupted = true }
+            if buffer[0..<n].contains(Self.hangUpByte) { hungUp = true }
         }
         let messages = state.withLock { state in
             defer { state.messages.removeAll(keepingCapacity: true) }
             return state.messages
         }
-        return Delivery(messages: messages, interrupted: interrupted)
+        return Delivery(messages: messages, interrupted: interrupted, hungUp: hungUp)
     }
 
     /// Closes the pipe; later posts are dropped. Safe to call twice.

@@ -65,8 +65,11 @@ public enum HCWebhookReader {
         var resting: [RestingSample] = []
         var heartRate = HeartRateSummarizer()
         var newest: Date?
-        var skipped = 0
+        var skipped = 0, implausible = 0
         let sentAt = try payload.decode("timestamp", "an ISO-8601 instant", { $0.string.flatMap(Timestamp.parse) })
+        // R13's horizon: a record dated past it (year 9999) moves no "as of" and makes no day of heart rate; a resting
+        // one is kept, and flagged when read. Without a time of receipt or the app's, the machine's clock now.
+        let horizon = given ?? sentAt ?? Timestamp(date: Date(), offsetSeconds: 0)
 
         for record in try payload.objects("resting_heart_rate") ?? [] {
             let time = try instant(record)
@@ -74,7 +77,7 @@ public enum HCWebhookReader {
             let bpm = try record.requiredNumber("bpm", why: "a resting heart rate record carries its value in bpm")
             resting.append(RestingSample(store: .healthConnect, writer: writer, device: device, start: time, end: time,
                                          offsetSeconds: nil, value: bpm, recordingMethod: method))
-            newest = max(newest ?? time, time)
+            if PlausibleTimeRule.isPlausible(start: time, end: time, asOf: horizon) { newest = max(newest ?? time, time) }
         }
         for record in try payload.objects("heart_rate") ?? [] {
             let time = try instant(record)
@@ -82,6 +85,10 @@ public enum HCWebhookReader {
             let sample = try record.number("bpm"), bucket = try record.number("avg")
             guard let bpm = sample ?? bucket else {
                 throw JSONPathError(path: record.path, "a heart rate record carries bpm (or avg, min and max); this one has neither")
+            }
+            guard PlausibleTimeRule.isPlausible(start: time, end: time, asOf: horizon) else {
+                implausible += 1
+                continue
             }
             let day = LocalDayRule.healthConnect(time: time, zoneOffset: nil, machineZone: options.machineZone).day
             let key = SampleIdentity.naturalKey(type: "HeartRate", writer: writer.name, start: time, end: time)
@@ -94,7 +101,7 @@ public enum HCWebhookReader {
 
         let records = resting.count + (try payload.array("heart_rate")?.count ?? 0)
         var batches: [SyncBatch] = []
-        if let asOf = given ?? sentAt ?? newest.map({ Timestamp(date: $0, offsetSeconds: 0) }) {
+        if let asOf = given ?? sentAt ?? newest.map({ Timestamp(date: $0, offsetSeconds: 0) }) ?? (resting.isEmpty ? nil : horizon) {
             let batch = SyncBatch(store: .healthConnect, stream: stream, asOf: asOf, resting: resting,
                                   heartRate: heartRate.result, origin: "\(FeedFreshness.hcWebhookOrigin) of \(asOf.localDay.shortText)")
             do {
@@ -104,8 +111,10 @@ public enum HCWebhookReader {
             }
             batches.append(batch)
         }
-        return ImportedFile(path: label, kind: .hcWebhookJSON, batches: batches, recordsRead: records,
-                            skipped: skipped > 0 ? ["records of other types": skipped] : [:])
+        var skippedKinds: [String: Int] = [:]
+        if skipped > 0 { skippedKinds["records of other types"] = skipped }
+        if implausible > 0 { skippedKinds["heart-rate records dated outside the plausible range (R13)"] = implausible }
+        return ImportedFile(path: label, kind: .hcWebhookJSON, batches: batches, recordsRead: records, skipped: skippedKinds)
     }
 
     /// `time`: an instant as `Instant.toString()` writes it (`2026-11-27T05:58:00Z`, with fractions of a second).

@@ -122,7 +122,7 @@ public final class DaemonFeed: DashboardFeed {
     }
 
     /// Whether two paths name the same file (device and inode), however they are spelled.
-    static func sameFile(_ a: String, _ b: String) -> Bool {
+    nonisolated public static func sameFile(_ a: String, _ b: String) -> Bool {
         var x = stat(), y = stat()
         guard stat(a, &x) == 0, stat(b, &y) == 0 else { return false }
         return x.st_dev == y.st_dev && x.st_ino == y.st_ino

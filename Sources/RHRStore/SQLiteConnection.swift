@@ -66,13 +66,24 @@ final class SQLiteConnection {
     }
 
     func error(_ what: String) -> StoreError {
-        StoreError(.database, "\(path): \(what): \(lastErrorMessage)")
+        if lastErrorWasBusy { return busyError }
+        return StoreError(.database, "\(path): \(what): \(lastErrorMessage)")
+    }
+
+    /// SQLite's "database is locked", worded: another process writes the store for longer than the busy wait.
+    var busyError: StoreError {
+        StoreError(.busy, "\(path): another process (an import, or another rhr) has been writing the store for longer than "
+            + "rhr waits; nothing was changed; try again when it is done")
     }
 
     /// Runs SQL that returns no rows (several statements allowed).
     func execute(_ sql: String) throws(StoreError) {
         var message: UnsafeMutablePointer<CChar>?
         if sqlite3_exec(db, sql, nil, nil, &message) != SQLITE_OK {
+            if lastErrorWasBusy {
+                sqlite3_free(message)
+                throw busyError
+            }
             let text = message.map { String(cString: $0) } ?? lastErrorMessage
             sqlite3_free(message)
             throw StoreError(.database, "\(path): \(text)")

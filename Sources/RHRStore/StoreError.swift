@@ -10,4 +10,6 @@ public enum StoreErrorCode: Sendable, Hashable {
     case cursorMismatch
     /// SQLite failed, or the file is not an rhr store.
     case database
+    /// Another process held the store's write lock past the wait (an import): nothing was applied; try again.
+    case busy
 }

@@ -26,20 +26,21 @@ public final class HTTPTestClient {
     public let fd: Int32
     private var buffer: [UInt8] = []
 
-    /// Connects to `host:port` (an IPv4 address), waiting at most `timeout` seconds.
-    public init(host: String = "127.0.0.1", port: UInt16, timeout: Double = 5) throws {
+    /// Connects to `host:port` (an IPv4 address), waiting at most `timeout` seconds; from the loopback address
+    /// `source` when given (`127.0.0.3`: another client address on this machine).
+    public init(host: String = "127.0.0.1", port: UInt16, timeout: Double = 5, source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw TestFailure("socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        inet_pton(AF_INET, host, &address.sin_addr)
+        if let source {
+            guard HTTPTestClient.withAddress(source, port: 0, { bind(fd, $0, $1) }) == 0 else {
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                throw TestFailure("cannot bind to \(source): \(reason)")
+            }
+        }
         var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
+        guard HTTPTestClient.withAddress(host, port: port, { connect(fd, $0, $1) }) == 0 else {
             let reason = String(cString: strerror(errno))
             close(fd)
             throw TestFailure("cannot connect to \(host):\(port): \(reason)")
@@ -47,6 +48,17 @@ public final class HTTPTestClient {
     }
 
     deinit { close(fd) }
+
+    /// Calls `body` with the IPv4 address `host:port` as a `sockaddr` (for `bind` and `connect`).
+    private static func withAddress(_ host: String, port: UInt16, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        inet_pton(AF_INET, host, &address.sin_addr)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+    }
 
     /// The bytes of a request: its line, `Host`, the headers given, and `Content-Length` when there is a body.
     public static func requestBytes(_ method: String, _ path: String, headers: [(String, String)] = [], body: [UInt8]? = nil) -> [UInt8] {

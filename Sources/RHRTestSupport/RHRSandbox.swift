@@ -24,10 +24,11 @@ public struct RHRSandbox: Sendable {
     }
 
     /// Runs `rhr ARGS` to its end in the home directory, `input` on its stdin; `extra` adds to or overrides
-    /// the environment.
-    public func run(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:]) throws -> SubprocessResult {
+    /// the environment; `closed` names the standard streams it starts without (`>&-`).
+    public func run(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:],
+                    closed: Set<Int32> = []) throws -> SubprocessResult {
         try Subprocess.run(try SourceTree.builtProduct("rhr"), arguments, environment: environment.merging(extra) { $1 },
-                           directory: home, input: input)
+                           directory: home, input: input, closed: closed)
     }
 
     /// Starts `rhr ARGS`, its stderr going to the file `log` in the home directory.
@@ -36,9 +37,16 @@ public struct RHRSandbox: Sendable {
                              stderrFile: directory.file(name))
     }
 
-    /// Starts `rhr daemon ARGS` and waits until it answers on the default socket.
-    public func startDaemon(_ arguments: [String] = []) throws -> RunningProcess {
-        let process = try start(["daemon"] + arguments)
+    /// Starts `rhr ARGS`, its stderr where `stderr` says (a pipe nobody reads, nothing at all).
+    public func start(_ arguments: [String], stderr: Subprocess.Stream) throws -> RunningProcess {
+        try Subprocess.start(try SourceTree.builtProduct("rhr"), arguments, environment: environment, directory: home,
+                             stderr: stderr)
+    }
+
+    /// Starts `rhr daemon ARGS` and waits until it answers on the default socket; its stderr goes to `daemon.log`
+    /// unless `stderr` says otherwise.
+    public func startDaemon(_ arguments: [String] = [], stderr: Subprocess.Stream? = nil) throws -> RunningProcess {
+        let process = try stderr.map { try start(["daemon"] + arguments, stderr: $0) } ?? start(["daemon"] + arguments)
         let answering = eventually { DaemonClient.isListening(socketPath: socketPath) || !process.isRunning }
         guard answering && process.isRunning else { throw TestFailure("the daemon did not start: \(log())") }
         return process

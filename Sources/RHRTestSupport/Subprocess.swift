@@ -42,13 +42,15 @@ public enum Termination: Sendable, Equatable {
 public enum Subprocess {
     /// Runs `path` to its end with `input` on its stdin (else /dev/null) and returns what it wrote to stdout and
     /// stderr. `environment` nil inherits this process's; `directory` nil keeps the current one.
+    /// `closed` names the standard streams (1, 2) the child starts without, as `>&-` and `2>&-` leave them.
     public static func run(_ path: String, _ arguments: [String], environment: [String: String]? = nil,
-                           directory: String? = nil, input: String? = nil) throws -> SubprocessResult {
+                           directory: String? = nil, input: String? = nil, closed: Set<Int32> = []) throws -> SubprocessResult {
         let stdout = try PipeEnds(), stderr = try PipeEnds()
         let stdin = try input.map { _ in try PipeEnds() }
         let pid = try spawn(path, arguments, environment: environment, directory: directory,
-                            streams: [stdin.map { .descriptor($0.read) } ?? .null, .descriptor(stdout.write),
-                                      .descriptor(stderr.write)])
+                            streams: [stdin.map { .descriptor($0.read) } ?? .null,
+                                      closed.contains(1) ? .closed : .descriptor(stdout.write),
+                                      closed.contains(2) ? .closed : .descriptor(stderr.write)])
         // The child holds its own copies now; closing ours lets the reads below end when the child's do.
         stdout.closeWrite()
         stderr.closeWrite()
@@ -71,8 +73,14 @@ public enum Subprocess {
     /// /dev/null).
     public static func start(_ path: String, _ arguments: [String], environment: [String: String]? = nil,
                              directory: String? = nil, stderrFile: String? = nil) throws -> RunningProcess {
+        try start(path, arguments, environment: environment, directory: directory, stderr: stderrFile.map { .file($0) } ?? .null)
+    }
+
+    /// Starts `path` and returns at once; stdin and stdout on /dev/null, stderr where `stderr` says.
+    public static func start(_ path: String, _ arguments: [String], environment: [String: String]? = nil,
+                             directory: String? = nil, stderr: Stream) throws -> RunningProcess {
         RunningProcess(pid: try spawn(path, arguments, environment: environment, directory: directory,
-                                      streams: [.null, .null, stderrFile.map { .file($0) } ?? .null]))
+                                      streams: [.null, .null, stderr]))
     }
 
     /// The first executable `name` on `$PATH`.
@@ -87,12 +95,17 @@ public enum Subprocess {
     // MARK: - Spawning
 
     /// Where one of the child's standard streams goes.
-    enum Stream {
+    public enum Stream: Sendable {
         case null
         /// Appended to, created 0600 when missing.
         case file(String)
         /// A descriptor of this process (a pipe's end).
         case descriptor(Int32)
+        /// Not open at all (`>&-`): a write fails with EBADF.
+        case closed
+        /// A pipe whose reader is gone (a `tee` that ended, a closed terminal's pipe): a write fails with EPIPE, or
+        /// raises SIGPIPE where the child did not ignore it.
+        case pipeWithoutReader
     }
 
     static func spawn(_ path: String, _ arguments: [String], environment: [String: String]?, directory: String?,
@@ -104,13 +117,22 @@ public enum Subprocess {
             guard let chdir = GlibcExtras.addChdir else { throw TestFailure("this C library cannot start a program in a directory") }
             _ = chdir(&actions, directory)
         }
+        // Pipes whose read end is closed at once; their write ends are the child's only.
+        var readerless: [PipeEnds] = []
         for (fd, stream) in zip(Int32(0)..., streams) {
             switch stream {
             case .null: posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
             case .file(let file): posix_spawn_file_actions_addopen(&actions, fd, file, O_WRONLY | O_CREAT | O_APPEND, 0o600)
             case .descriptor(let own): posix_spawn_file_actions_adddup2(&actions, own, fd)
+            case .closed: posix_spawn_file_actions_addclose(&actions, fd)
+            case .pipeWithoutReader:
+                let pipe = try PipeEnds()
+                pipe.closeRead()
+                readerless.append(pipe)
+                posix_spawn_file_actions_adddup2(&actions, pipe.write, fd)
             }
         }
+        defer { readerless.forEach { $0.closeWrite() } }
         // Nothing else: a pipe another test reads to its end must not live on in a daemon the child starts.
         _ = GlibcExtras.addCloseFrom?(&actions, 3)
 

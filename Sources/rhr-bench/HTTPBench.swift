@@ -14,16 +14,20 @@ import Synchronization
 // 15 minutes mostly sends, the same day again (it must change nothing), and `GET /v1/status` on the stream of the
 // latency run (it must stay a few lookups, however many days the stream holds).
 //
-//   rhr-bench http [--requests N] [--clients N]
+// Last, the feeds under abuse (`HTTPLoadBench`; `--load-only` runs that part alone).
+//
+//   rhr-bench http [--requests N] [--clients N] [--load-only]
 //
 // Options other sections take are passed over, so `scripts/bench` can hand every section the same ones.
 enum HTTPBench {
     struct Options {
         var requests = 300
         var clients = 4
+        var loadOnly = false
 
         init(_ arguments: [String]) throws {
-            try BenchArguments.read(arguments, into: &self, ["--requests": .count(\.requests), "--clients": .count(\.clients)])
+            try BenchArguments.read(arguments, into: &self, ["--requests": .count(\.requests), "--clients": .count(\.clients),
+                                                             "--load-only": .flag(\.loadOnly)])
         }
     }
 
@@ -34,6 +38,16 @@ enum HTTPBench {
         let directory = try TemporaryDirectory(prefix: "rhr-bench-http")
         defer { withExtendedLifetime(directory) {} }
         let zone = TimeZone(identifier: "Europe/Berlin")!
+        if options.loadOnly {
+            let daemon = try BenchDaemon(directory: directory.path, storePath: directory.storePath, zone: zone) { configuration in
+                var http = HTTPFeedConfiguration(address: HTTPAddress(host: "127.0.0.1", port: 0))
+                http.ratePerSecond = 1_000_000
+                http.rateBurst = 1_000_000
+                configuration.http = http
+            }
+            try HTTPLoadBench.run(daemon: daemon, token: try FeedTokens(forStore: directory.storePath).create(name: "phone"))
+            return
+        }
         // Each client posts days of its own (so every request applies a day, none is a repeat); one set more for
         // the latency run.
         let payloads = (0...options.clients).map { client in
@@ -140,5 +154,6 @@ enum HTTPBench {
         print(String(format: "http: GET /v1/status on a stream of %d days: p50 %.2f ms  p99 %.2f ms over %d requests",
                      options.requests, DaemonBench.percentile(statuses, 0.5) * 1000, DaemonBench.percentile(statuses, 0.99) * 1000,
                      statuses.count))
+        try HTTPLoadBench.run(daemon: daemon, token: secrets[options.clients])
     }
 }

@@ -19,13 +19,15 @@ struct HealthAutoExportGenerator {
         defer { try? out.close() }
         var stats = Stats()
         var buffer = ""
+        // FileHandle.write(Data) traps on a failed write (a full disk): the first failure is kept and thrown below.
+        var failure: Error?
         func emit(_ text: String) {
             buffer += text
             if buffer.utf8.count >= 1 << 20 { flush() }
         }
         func flush() {
             let data = Data(buffer.utf8)
-            out.write(data)
+            do { try out.write(contentsOf: data) } catch { failure = failure ?? error }
             stats.bytes += Int64(data.count)
             buffer = ""
         }

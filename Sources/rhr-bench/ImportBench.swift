@@ -275,7 +275,7 @@ enum ImportBench {
     }
 
     private static func log(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        try? FileHandle.standardError.write(contentsOf: Data((text + "\n").utf8))
     }
 }
 

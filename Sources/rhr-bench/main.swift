@@ -13,12 +13,13 @@ let sections: [String: ([String]) throws -> Void] = [
 ]
 guard let name = arguments.first, let section = sections[name] else {
     let names = sections.keys.sorted().joined(separator: "|")
-    FileHandle.standardError.write(Data("usage: rhr-bench \(names) [options]\n".utf8))
+    // The throwing write: FileHandle.write(Data) traps on a closed stream.
+    try? FileHandle.standardError.write(contentsOf: Data("usage: rhr-bench \(names) [options]\n".utf8))
     exit(2)
 }
 do {
     try section(Array(arguments.dropFirst()))
 } catch {
-    FileHandle.standardError.write(Data("rhr-bench \(name): \(error)\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("rhr-bench \(name): \(error)\n".utf8))
     exit(1)
 }

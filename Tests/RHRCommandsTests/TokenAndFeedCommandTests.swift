@@ -81,20 +81,46 @@ struct TokenAndFeedCommandTests {
     /// `rhr status` says of each phone feed how far its resting values and heart rate reach, and what to change
     /// on the phone when resting values stopped.
     @Test func statusShowsEachPhoneFeedsFreshness() throws {
+        try feedPhone(resting: "2026-11-26", heartRate: "2026-11-30", asOf: "2026-11-30T10:00:00+01:00")
+        let status = rhr.run(["status"])
+        // Days carry their year when it is not this one.
+        let year = thisYear == 2026 ? "" : " 2026"
+        #expect(status.stdout.contains("""
+              healthkit/http-phone: as of 2026-11-30T10:00:00+01:00, last from Health Auto Export over HTTP, changed at revision 1
+                phone feed: last delivered 2026-11-30T10:00:00+01:00; resting values through 26 Nov\(year), heart rate through 30 Nov\(year); \
+            resting values stopped arriving while heart rate still does: in Health Auto Export, set the automation's period to Default
+            """), "\(status.stdout)")
+    }
+
+    var thisYear: Int { LocalDay(epochSeconds: Date().timeIntervalSince1970, offsetSeconds: 0).year }
+
+    /// The default store with what a phone feed delivered: a watch's resting value for `resting`, heart rate for
+    /// `heartRate` when given.
+    func feedPhone(resting day: String, heartRate: String?, asOf: String) throws {
         try FileManager.default.createDirectory(atPath: rhr.sandbox.dataHome + "/rhr", withIntermediateDirectories: true)
         let store = try HealthDatabase(path: rhr.sandbox.storePath, machineZone: utc)
         let watch = Writer(store: .healthKit, name: "Jane’s Apple Watch")
-        let resting = RestingSample(store: .healthKit, writer: watch, start: ts("2026-11-26T00:00:00+01:00").date,
-                                    end: ts("2026-11-26T23:59:59+01:00").date, offsetSeconds: 3600, value: 55)
-        _ = try store.apply(SyncBatch(store: .healthKit, stream: "http-phone", asOf: ts("2026-11-30T10:00:00+01:00"),
-                                      resting: [resting],
-                                      heartRate: [HeartRateDaySummary(writer: watch, day: LocalDay("2026-11-30")!, notSet: 4)],
+        let resting = RestingSample(store: .healthKit, writer: watch, start: ts("\(day)T00:00:00+01:00").date,
+                                    end: ts("\(day)T23:59:59+01:00").date, offsetSeconds: 3600, value: 55)
+        _ = try store.apply(SyncBatch(store: .healthKit, stream: "http-phone", asOf: ts(asOf), resting: [resting],
+                                      heartRate: heartRate.map { [HeartRateDaySummary(writer: watch, day: LocalDay($0)!, notSet: 4)] } ?? [],
                                       origin: "Health Auto Export over HTTP"))
+    }
+
+    /// A day of another year says which (issue 21: "through 1 Jan" for year 1).
+    @Test func statusGivesTheYearOfADayNotInThisYear() throws {
+        try feedPhone(resting: "2019-07-19", heartRate: nil, asOf: "2019-07-20T10:00:00+01:00")
         let status = rhr.run(["status"])
-        #expect(status.stdout.contains("""
-              healthkit/http-phone: as of 2026-11-30T10:00:00+01:00, last from Health Auto Export over HTTP, changed at revision 1
-                phone feed: last delivered 2026-11-30T10:00:00+01:00; resting values through 26 Nov, heart rate through 30 Nov; resting values stopped arriving while heart \
-            rate still does: in Health Auto Export, set the automation's period to Default
-            """), "\(status.stdout)")
+        #expect(status.stdout.contains("resting values through 19 Jul 2019, no heart rate"), "\(status.stdout)")
+    }
+
+    /// `rhr token list` gives when each token was made as `rhr status` gives times: local, with the offset.
+    @Test func tokenListTimesAreLocalWithTheirOffset() throws {
+        _ = rhr.run(["token", "new", "phone"])
+        let list = rhr.run(["token", "list"], environment: ["TZ": "Asia/Kolkata"])
+        let made = try #require(list.stdout.split(separator: " ").last.map { String($0.dropLast()) })
+        #expect(made.hasSuffix("+05:30"), "\(list.stdout)")
+        let at = try #require(Timestamp.parse(made))
+        #expect(abs(at.epochSeconds - Date().timeIntervalSince1970) < 60)
     }
 }

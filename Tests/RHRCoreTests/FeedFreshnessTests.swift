@@ -27,7 +27,8 @@ struct FeedFreshnessTests {
         #expect(working.stoppedWords == nil)
         let stopped = try #require(FeedFreshness(Self.stream(resting: "2026-11-27", heartRate: "2026-11-30")))
         #expect(stopped.restingStopped)
-        #expect(stopped.throughWords == "resting values through 27 Nov, heart rate through 30 Nov")
+        #expect(stopped.throughWords(thisYear: 2026) == "resting values through 27 Nov, heart rate through 30 Nov")
+        #expect(stopped.throughWords(thisYear: 2027) == "resting values through 27 Nov 2026, heart rate through 30 Nov 2026")
         #expect(stopped.stoppedWords == "http-phone (HealthKit): resting values stopped after 27 Nov, while heart rate arrives through 30 Nov; "
             + "in Health Auto Export, set the automation's period to Default (the previous day and today), not Since Last Sync, "
             + "and keep Resting Heart Rate among its metrics.")

@@ -71,9 +71,9 @@ struct HTTPFeedTests {
         let tokensPath = FeedTokens.path(forStore: directory.storePath)
         let token = try FeedTokens(path: tokensPath).create(name: "phone")
         let handle = try #require(FileHandle(forWritingAtPath: tokensPath))
-        handle.seekToEndOfFile()
-        handle.write(Data("\n{\"name\":\"tablet\"}\n".utf8))
-        handle.closeFile()
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("\n{\"name\":\"tablet\"}\n".utf8))
+        try handle.close()
         let daemon = try TestDaemon(directory: directory) { configuration in
             configuration.http = HTTPFeedConfiguration(address: HTTPAddress(host: "127.0.0.1", port: 0))
             configuration.log = { line in logged.withLock { $0.append(line) } }

@@ -174,6 +174,8 @@ struct DaemonSampleTests {
         let lines = unit.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") }
         #expect(lines.contains("ExecStart=%h/.local/bin/rhr daemon"))
         #expect(lines.contains("KillSignal=SIGTERM"))
+        #expect(lines.contains("StandardError=journal"))
+        #expect(lines.contains("ExecReload=/bin/kill -HUP $MAINPID"))
         #expect(lines.contains("UMask=0077"))
         #expect(lines.contains("RestrictAddressFamilies=AF_UNIX"))
         #expect(lines.contains("WantedBy=default.target"))

@@ -38,6 +38,22 @@ struct HCWebhookReaderTests {
         #expect(first.identity.key == "RestingHeartRate|com.ouraring.oura|1795759080|1795759080")
     }
 
+    /// R13: a record dated far after the request (year 9999) is no day of its own: a resting one is kept and flagged
+    /// by the store's rule, and it does not move the payload's "as of"; heart rate is counted out (issue 27).
+    @Test func datesOutsideThePlausibleRangeMakeNoFarDay() throws {
+        let file = try read(PhonePayloads.hcWebhook(resting: [("9999-12-31T23:30:00Z", 57), ("2026-11-27T05:58:00Z", 58)],
+                                                    heartRate: [("9999-12-31T23:59:59Z", 71), ("2026-11-28T06:00:00Z", 73)]))
+        let batch = try #require(file.batches.first)
+        #expect(batch.asOf == Timestamp.parse("2026-11-28T07:10:00Z"))
+        #expect(batch.heartRate.map(\.day) == [LocalDay("2026-11-28")!])
+        #expect(file.skipped == ["heart-rate records dated outside the plausible range (R13)": 1])
+        #expect(!PlausibleTimeRule.isPlausible(start: batch.resting[0].start, end: batch.resting[0].end, asOf: batch.asOf))
+
+        // Without the app's timestamp either, the reading machine's clock bounds what is plausible.
+        let bare = try read(Array(#"{"resting_heart_rate":[{"bpm":57,"time":"9999-12-31T23:30:00Z"}]}"#.utf8))
+        #expect(try #require(bare.batches.first).asOf.localDay.year < 9999)
+    }
+
     @Test func heartRateCountsEachSampleAndBucketUnderItsOwnKey() throws {
         let file = try read(PhonePayloads.hcWebhook(heartRate: [("2026-11-28T06:00:00Z", 71), ("2026-11-28T06:00:05Z", 73)],
                                                     buckets: [("2026-11-28T07:00:00Z", 70, 61, 88)]))

@@ -68,7 +68,7 @@ struct StoreOpeningTests {
             #expect(try fingerprint(path) == before)
         }
         // Still in rollback-journal mode: bytes 18 and 19 of the header are 1 (2 would be WAL).
-        let header = try #require(FileHandle(forReadingAtPath: path)?.readData(ofLength: 20))
+        let header = try #require(try FileHandle(forReadingAtPath: path)?.read(upToCount: 20))
         #expect(Array(header[18...19]) == [1, 1])
     }
 
