@@ -1,4 +1,5 @@
 import Foundation
+import RHRCore
 
 /// Where a command writes: its standard output and error, and whether each is a terminal (a terminal gets the
 /// dashboard and a progress bar, anything else plain text). `Output.standard` is the process's own streams; a
@@ -25,15 +26,18 @@ public struct Output: Sendable {
                stderr: { FileHandle.standardError.write(Data($0.utf8)) })
     }
 
-    /// A line on stdout.
-    func print(_ text: String) { stdout(text + "\n") }
+    // Every text but the progress bar's passes the gate: a control character a name or a path brought along
+    // (ESC, OSC, C1, NUL) is written visibly (`\u{1B}`), never obeyed by the terminal (`TextGate.visible`).
 
-    /// Text on stdout as it is.
-    func write(_ text: String) { stdout(text) }
+    /// A line on stdout.
+    func print(_ text: String) { stdout(TextGate.visible(text, keepingLineBreaks: true) + "\n") }
+
+    /// Text on stdout as it is, but for control characters.
+    func write(_ text: String) { stdout(TextGate.visible(text, keepingLineBreaks: true)) }
 
     /// A line on stderr.
-    func error(_ text: String) { stderr(text + "\n") }
+    func error(_ text: String) { stderr(TextGate.visible(text, keepingLineBreaks: true) + "\n") }
 
-    /// Text on stderr as it is: a progress bar redrawn in place.
+    /// Text on stderr as it is, its escapes obeyed: a progress bar redrawn in place (which escapes its label).
     func writeError(_ text: String) { stderr(text) }
 }
