@@ -77,4 +77,17 @@ struct StoreTextTests {
         // A writer whose name fits has no full length of its own.
         #expect(Writer(store: .healthKit, name: "Withings").nameBytes == nil)
     }
+
+    /// A watch named past the bound is still known as a watch (R3): the reader's list of watches names it whole,
+    /// the store marks the writer the gate cut it to.
+    @Test func aWatchNamedPastTheBoundKeepsItsProvisionalDays() throws {
+        let store = try HealthDatabase(path: path, machineZone: utc)
+        let long = "Jane’s " + String(repeating: "w", count: 400)
+        let writer = Writer(store: .healthKit, name: long)
+        _ = try store.apply(export("2026-11-28T21:00:00+01:00",
+                                   [hk("2026-11-28T00:05:00+01:00", "2026-11-28T20:40:00+01:00", 55, writer: writer)],
+                                   watchWriters: [long]))
+        let sample = try #require(try store.samples().first)
+        #expect(sample.sample.writer.name == writer.name && sample.provisional)
+    }
 }
