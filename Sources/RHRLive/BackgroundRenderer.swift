@@ -28,12 +28,7 @@ final class BackgroundRenderer: Sendable {
 
     init(render: @escaping Render) {
         self.render = render
-        do {
-            finished = try WakeupMailbox(purpose: "renderer")
-        } catch {
-            // Without it the run loop could not hear of a finished frame.
-            preconditionFailure(error.message)
-        }
+        finished = .forRunLoop("renderer")
     }
 
     /// Readable when a frame is ready.

@@ -6,13 +6,8 @@ import Testing
 
 /// Text goes into SQLite with its byte length and comes back whole: a NUL inside a name, a uuid or a cursor is a
 /// character like any other, never where the text ends (docs/design.md section 8). Names over the gate's bound
-/// are kept cut, with their full length (`TextGate`).
-@Suite("Text in the store")
-struct StoreTextTests {
-    let directory: TemporaryDirectory
-    init() throws { directory = try TemporaryDirectory() }
-    var path: String { directory.file("rhr.sqlite") }
-
+/// are kept cut, with their full length (`TextGate`). (The store reads' suite, its directory and path.)
+extension StoreReadTests {
     @Test func textWithANulIsBoundWithItsLengthAndReadBackWhole() throws {
         let store = try HealthDatabase(path: path, machineZone: utc)
         let select = try store.db.statement("SELECT ? AS t, length(CAST(? AS BLOB)) AS bytes, ? = ? AS same")
