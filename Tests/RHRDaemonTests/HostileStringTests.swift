@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import RHRCore
 @testable import RHRDaemon
 import RHRFormats
@@ -96,5 +97,22 @@ struct HostileStringTests {
             #expect(reply.errorMessage == "batch.stream: \(words)", "\(String(reflecting: reply.errorMessage))")
         }
         #expect(try daemon.directory.store().streams().isEmpty)
+    }
+
+    /// The daemon's log names what it watches and imports, paths that may hold anything: written visibly.
+    @Test func theLogWritesControlCharactersVisibly() throws {
+        let logged = Mutex<[String]>([])
+        let directory = try TemporaryDirectory()
+        let inbox = directory.file("in\u{1B}[31mbox")
+        mkdir(inbox, 0o700)
+        let daemon = try TestDaemon(directory: directory) { configuration in
+            configuration.watchDirectories = [inbox]
+            configuration.log = { line in logged.withLock { $0.append(line) } }
+        }
+        #expect(eventually { logged.withLock { $0.contains { $0.hasPrefix("watching ") } } })
+        let lines = logged.withLock { $0 }
+        #expect(lines.contains("watching " + directory.file("in\\u{1B}[31mbox")), "\(lines)")
+        #expect(lines.allSatisfy { $0.unicodeScalars.allSatisfy { !TextGate.isControl($0) } })
+        _ = daemon
     }
 }
