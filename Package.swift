@@ -76,5 +76,6 @@ let package = Package(
 // AddressSanitizer in a build directory of their own; `swift build` never sees them.
 if ProcessInfo.processInfo.environment["RHR_FUZZ"] != nil {
     package.targets.append(.executableTarget(
-        name: "rhr-fuzz", dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRDaemon"], path: "Fuzz/Sources"))
+        name: "rhr-fuzz", dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRDaemon", "RHRDashboard", "RHRScreen"],
+        path: "Fuzz/Sources"))
 }

@@ -13,6 +13,7 @@ let targets: [String: @Sendable (UnsafeRawBufferPointer) -> Void] = [
     "health-auto-export": HealthAutoExportTarget.run,
     "sync-batch": SyncBatchTarget.run,
     "daemon-request": DaemonRequestTarget.run,
+    "text-gate": TextGateTarget.run,
 ]
 
 /// The target this process drives, told once by the environment.

@@ -1,4 +1,5 @@
 import Foundation
+import RHRCore
 import Synchronization
 
 /// Where a command writes: its standard output and error, and whether each is a terminal (a terminal gets the
@@ -43,19 +44,23 @@ public struct Output: Sendable {
     /// A write to stderr failed.
     public var stderrFailed: Bool { failures.stderr.load(ordering: .relaxed) }
 
+    // Every text but the progress bar's passes the gate: a control character a name or a path brought along
+    // (ESC, OSC, C1, NUL) is written visibly (`\u{1B}`), never obeyed by the terminal (`TextGate.visible`).
+
     /// A line on stdout.
     func print(_ text: String) { write(text + "\n") }
 
-    /// Text on stdout as it is.
+    /// Text on stdout as it is, but for control characters.
     func write(_ text: String) {
         guard !stdoutFailed else { return }
-        if !stdout(text) { failures.stdout.store(true, ordering: .relaxed) }
+        if !stdout(TextGate.visible(text, keepingLineBreaks: true)) { failures.stdout.store(true, ordering: .relaxed) }
     }
 
     /// A line on stderr.
-    func error(_ text: String) { writeError(text + "\n") }
+    func error(_ text: String) { writeError(TextGate.visible(text, keepingLineBreaks: true) + "\n") }
 
-    /// Text on stderr as it is: a progress bar redrawn in place. False when it was not written (now or before).
+    /// Text on stderr as it is, its escapes obeyed: a progress bar redrawn in place (which escapes its label).
+    /// False when it was not written (now or before).
     @discardableResult
     func writeError(_ text: String) -> Bool {
         guard !stderrFailed else { return false }

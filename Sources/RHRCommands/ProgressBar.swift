@@ -1,4 +1,5 @@
 import Foundation
+import RHRCore
 
 /// A one-line progress bar on stderr: bytes read of total, rate, time left. Redrawn in place.
 final class ProgressBar: Sendable {
@@ -7,7 +8,8 @@ final class ProgressBar: Sendable {
     let start = Date()
 
     init(label: String, output: Output) {
-        self.label = label
+        // The label (a file's name) goes out with the bar's own escapes, past the gate in `Output`: escaped here.
+        self.label = TextGate.visible(label)
         self.output = output
     }
 

@@ -134,8 +134,9 @@ enum SummaryCommand {
     }
 
     /// "HK Jane’s Apple Watch", "HC Oura": the column heading; the legend below names the package.
+    /// Control characters escaped here, before the columns are measured (`TextGate.visible`).
     static func shortName(_ w: Writer) -> String {
-        "\(w.store == .healthKit ? "HK" : "HC") \(w.appName.flatMap { $0.isEmpty ? nil : $0 } ?? w.name)"
+        TextGate.visible("\(w.store == .healthKit ? "HK" : "HC") \(w.appName.flatMap { $0.isEmpty ? nil : $0 } ?? w.shownName)")
     }
 
     static func flags(_ v: DayValue) -> String {

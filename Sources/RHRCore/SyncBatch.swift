@@ -89,6 +89,11 @@ public struct SyncBatch: Sendable, Hashable {
     /// R1: a batch belongs to one store, and so do all of its values. Checked again by the store.
     public func validate() throws(BatchError) {
         if stream.isEmpty { throw BatchError(path: "stream", "must not be empty") }
+        // A stream names a road, its cursor and its lines in `rhr status`: whole and printable (`TextGate`).
+        if let flaw = TextGate.flaw(in: stream) { throw BatchError(path: "stream", flaw.words) }
+        if stream.utf8.count > TextGate.maxBytes {
+            throw BatchError(path: "stream", "longer than \(TextGate.maxBytes) bytes (\(stream.utf8.count))")
+        }
         if dayFeed != nil && (snapshot != nil || fullResync) {
             throw BatchError("a phone feed's request is neither a snapshot nor a full resync")
         }

@@ -31,13 +31,14 @@ public struct Device: Sendable, Hashable {
     /// 6 fitness band, 7 chest strap, 8 smart display.
     public var type: Int?
 
+    /// Each text through the gate's bound (`TextGate.clipped`): a device's names only describe it.
     public init(name: String? = nil, manufacturer: String? = nil, model: String? = nil,
                 hardware: String? = nil, software: String? = nil, type: Int? = nil) {
-        self.name = name
-        self.manufacturer = manufacturer
-        self.model = model
-        self.hardware = hardware
-        self.software = software
+        self.name = name.map(TextGate.clipped)
+        self.manufacturer = manufacturer.map(TextGate.clipped)
+        self.model = model.map(TextGate.clipped)
+        self.hardware = hardware.map(TextGate.clipped)
+        self.software = software.map(TextGate.clipped)
         self.type = type
     }
 
@@ -68,8 +69,11 @@ public struct Device: Sendable, Hashable {
 /// Who wrote a value (R2). Identity is the store plus the name; the rest describes it.
 public struct Writer: Sendable, Hashable, Comparable {
     public var store: HealthStore
-    /// HealthKit: `sourceName`. Health Connect: the `dataOrigin` package name.
+    /// HealthKit: `sourceName`. Health Connect: the `dataOrigin` package name. At most `TextGate.maxBytes`: a
+    /// longer name is cut (`nameBytes` says how long it was), and names alike up to the cut are one writer.
     public var name: String
+    /// The UTF-8 length of the name as delivered, when the gate cut it; nil when `name` is whole.
+    public var nameBytes: Int?
     /// Health Connect: the app's display name when known.
     public var appName: String?
     /// HealthKit live feed: the source's bundle identifier.
@@ -77,13 +81,17 @@ public struct Writer: Sendable, Hashable, Comparable {
     /// HealthKit live feed: the source revision's product type, e.g. `Watch7,1`.
     public var productType: String?
 
+    /// Every text goes through the gate (`TextGate`): the name is cut to its bound, the rest clipped. A name cut
+    /// before (read back from the store) comes with the length it had, `nameBytes`.
     public init(store: HealthStore, name: String, appName: String? = nil,
-                bundleIdentifier: String? = nil, productType: String? = nil) {
+                bundleIdentifier: String? = nil, productType: String? = nil, nameBytes: Int? = nil) {
+        let bounded = TextGate.bounded(name)
         self.store = store
-        self.name = name
-        self.appName = appName
-        self.bundleIdentifier = bundleIdentifier
-        self.productType = productType
+        self.name = bounded.text
+        self.nameBytes = bounded.fullBytes ?? nameBytes
+        self.appName = appName.map(TextGate.clipped)
+        self.bundleIdentifier = bundleIdentifier.map(TextGate.clipped)
+        self.productType = productType.map(TextGate.clipped)
     }
 
     public var key: WriterKey { WriterKey(store: store, name: name) }
@@ -110,21 +118,24 @@ public struct Writer: Sendable, Hashable, Comparable {
     /// writer is named, and it may be an Apple Watch (R3).
     public static let unnamedHealthAutoExport = "Health Auto Export"
 
+    /// The name, ending in "…" when the gate cut it.
+    public var shownName: String { nameBytes == nil ? name : name + "…" }
+
     /// The writer's name as the UI shows it, without the store.
     public var displayName: String {
         switch store {
         case .healthKit:
-            return name
+            return shownName
         case .healthConnect:
-            if let appName, !appName.isEmpty, appName != name { return "\(appName) (\(name))" }
-            return name
+            if let appName, !appName.isEmpty, appName != name { return "\(appName) (\(shownName))" }
+            return shownName
         }
     }
 
     /// R11 wording: "HealthKit estimate" or "written by <app> (Health Connect)".
     public var provenance: String {
         switch store {
-        case .healthKit: return "HealthKit estimate by \(name)"
+        case .healthKit: return "HealthKit estimate by \(shownName)"
         case .healthConnect: return "written by \(displayName) (Health Connect)"
         }
     }

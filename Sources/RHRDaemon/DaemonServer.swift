@@ -105,6 +105,11 @@ public final class DaemonServer: @unchecked Sendable {
     /// Takes the socket path (refusing a live daemon's, replacing a stale one), opens the store and loads
     /// the folder watch's ledger. Nothing is served until `run()` or `start()`.
     public init(_ configuration: DaemonConfiguration) throws(DaemonError) {
+        // What the daemon logs passes the gate: a path or a name from outside is written visibly (`TextGate`).
+        var configuration = configuration
+        if let log = configuration.log {
+            configuration.log = { @Sendable message in log(TextGate.visible(message)) }
+        }
         self.configuration = configuration
         for directory in configuration.watchDirectories {
             var isDirectory: ObjCBool = false

@@ -194,6 +194,19 @@ final class HTTPFeedServer: @unchecked Sendable {
         return server.handle(connection, url: url, method: method, upload: upload, uploadSize: uploadSize, context: context)
     }
 
+    /// A request header's value with its length, so a NUL inside it is kept (and refused, `PhoneFeed`) rather
+    /// than taken for its end.
+    private static func header(_ connection: OpaquePointer, _ name: String) -> String? {
+        var value: UnsafePointer<CChar>?
+        var length = 0
+        guard MHD_lookup_connection_value_n(connection, .HEADER_KIND, name, name.utf8.count, &value, &length) == .YES,
+              let value else { return nil }
+
+        return value.withMemoryRebound(to: UInt8.self, capacity: length) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+        }
+    }
+
     private func handle(_ connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
                         upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>,
                         context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
@@ -205,7 +218,7 @@ final class HTTPFeedServer: @unchecked Sendable {
             let url = url.map { String(cString: $0) } ?? "/"
             let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
             var head = HTTPRequestHead(method: method.map { String(cString: $0) } ?? "", path: path) { name in
-                MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
+                HTTPFeedServer.header(connection, name)
             }
             head.values = { name in HTTPFeedServer.headerValues(connection, name) }
             switch feed.admit(head) {

@@ -103,9 +103,16 @@ final class PhoneFeed: Sendable {
 
     /// Decides on the head alone whether the body is read at all: a refusal here reads none of it.
     func admit(_ head: HTTPRequestHead) -> Admission {
-        guard let presented = PhoneFeed.presentedToken(head) else {
+        let presented: String
+        switch PhoneFeed.presentedToken(head) {
+        case .none:
             return .answer(unauthorized("no token: send the header 'Authorization: Bearer TOKEN' or 'api-key: TOKEN' "
                 + "(rhr token new NAME makes one)"), token: nil)
+        case .flawed(let header, let flaw):
+            return .answer(.error(400, "bad_request", "the \(header) header holds \(flaw.words): "
+                + "a token is letters, digits, '-' and '_'"), token: nil)
+        case .token(let token):
+            presented = token
         }
         let token: String
         switch tokens.check(presented) {
@@ -167,15 +174,26 @@ final class PhoneFeed: Sendable {
         return length > configuration.maxBody ? tooLarge() : nil
     }
 
-    /// `Authorization: Bearer TOKEN`, else `api-key: TOKEN`.
-    static func presentedToken(_ head: HTTPRequestHead) -> String? {
+    /// What a request presents as its token.
+    enum PresentedToken: Equatable {
+        case none
+        case token(String)
+        /// A header that carries a control character (a NUL and junk after the token): refused, never cut.
+        case flawed(header: String, TextFlaw)
+    }
+
+    /// `Authorization: Bearer TOKEN`, else `api-key: TOKEN`; either read whole, through the gate.
+    static func presentedToken(_ head: HTTPRequestHead) -> PresentedToken {
+        for name in ["Authorization", "api-key"] {
+            if let value = head.header(name), let flaw = TextGate.flaw(in: value) { return .flawed(header: name, flaw) }
+        }
         if let authorization = head.header("Authorization")?.trimmingCharacters(in: .whitespaces),
            authorization.lowercased().hasPrefix("bearer ") {
             let token = authorization.dropFirst(7).trimmingCharacters(in: .whitespaces)
-            if !token.isEmpty { return token }
+            if !token.isEmpty { return .token(token) }
         }
-        if let key = head.header("api-key")?.trimmingCharacters(in: .whitespaces), !key.isEmpty { return key }
-        return nil
+        if let key = head.header("api-key")?.trimmingCharacters(in: .whitespaces), !key.isEmpty { return .token(key) }
+        return .none
     }
 
     private func unauthorized(_ message: String) -> HTTPAnswer {

@@ -34,16 +34,24 @@ struct ChartLegend {
         // One column of margin at the left.
         let width = rect.width - 1
         let writerRows = rect.height >= 2 ? rect.height - 1 : 1
-        var items = Self.items(writers, nameWidth: nil, compact: false, glyphs: g)
+        // Each name measured once, as far as a line can show; every layout below cuts from that.
+        let names = writers.map { FittedName($0.name, limit: width) }
+        var items = Self.items(writers, names: names, nameWidth: nil, lineWidth: width, glyphs: g)
         var rows = Self.flow(items, width: width)
-        var nameWidth = writers.map { DisplayWidth.of($0.name) }.max() ?? 0
-        while rows.count > writerRows && nameWidth > 5 {
-            nameWidth -= 1
-            items = Self.items(writers, nameWidth: nameWidth, compact: false, glyphs: g)
-            rows = Self.flow(items, width: width)
-        }
         if rows.count > writerRows {
-            items = Self.items(writers, nameWidth: nil, compact: true, glyphs: g)
+            // The widest cut of every name that keeps the writers on their rows, found by halving: fewer columns
+            // a name never takes more rows. Below 5 columns a name says nothing: the compact form instead.
+            var fits = 4, tooWide = names.map(\.width).max() ?? 0
+            while tooWide - fits > 1 {
+                let middle = (fits + tooWide) / 2
+                let cut = Self.items(writers, names: names, nameWidth: middle, lineWidth: width, glyphs: g)
+                if Self.flow(cut, width: width).count <= writerRows { fits = middle } else { tooWide = middle }
+            }
+            if fits >= 5 {
+                items = Self.items(writers, names: names, nameWidth: fits, lineWidth: width, glyphs: g)
+            } else {
+                items = Self.items(writers, names: names, nameWidth: nil, compact: true, lineWidth: width, glyphs: g)
+            }
             rows = Self.flow(items, width: width)
         }
         for (r, row) in rows.prefix(rect.height).enumerated() {
@@ -69,9 +77,12 @@ struct ChartLegend {
         entries.first { $0.writer != nil && $0.row == row && x >= $0.x && x < $0.x + $0.width }?.writer
     }
 
-    /// "Health Connect: 1 ● Oura", "3 ■ Withings (hidden)", or compact "1●", "(3■)".
-    static func items(_ writers: [Writer], nameWidth: Int?, compact: Bool, glyphs g: Glyphs) -> [[Span]] {
+    /// "Health Connect: 1 ● Oura", "3 ■ Withings (hidden)", or compact "1●", "(3■)". A name is cut to `nameWidth`
+    /// columns when given, and always to what is left of a line (`lineWidth`) after its entry's other parts.
+    static func items(_ writers: [Writer], names: [FittedName], nameWidth: Int?, compact: Bool = false, lineWidth: Int,
+                      glyphs g: Glyphs) -> [[Span]] {
         var previousStore: HealthStore?
+        let ellipsisWidth = DisplayWidth.of(g.ellipsis)
         return writers.enumerated().map { w, writer in
             // In ASCII the glyph is the number itself: said once.
             let number = w < 9 && g.unicode ? "\(w + 1)" : ""
@@ -86,12 +97,15 @@ struct ChartLegend {
                     : [Span("(\(number)\(glyph))", .muted)]
                 return item
             }
-            var name = writer.name
-            if let nameWidth { name = TextFit.truncate(name, nameWidth, ellipsis: g.ellipsis) }
+            let lead = (number.isEmpty ? "" : number + " ") + glyph + " "
+            let rest = writer.visible ? "" : " (hidden)"
+            let room = lineWidth - item.reduce(0) { $0 + $1.width } - DisplayWidth.of(lead + rest)
+            let name = names[w].text(columns: max(0, min(nameWidth ?? room, room)), ellipsis: g.ellipsis,
+                                     ellipsisWidth: ellipsisWidth).text
             if writer.visible {
                 item += [Span(number.isEmpty ? "" : number + " ", .muted), Span(glyph, .series(w)), Span(" " + name)]
             } else {
-                item += [Span((number.isEmpty ? "" : number + " ") + glyph + " " + name + " (hidden)", .muted)]
+                item += [Span(lead + name + rest, .muted)]
             }
             return item
         }

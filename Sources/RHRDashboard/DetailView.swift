@@ -46,7 +46,11 @@ enum DetailView {
             case .healthKit: head.append([Span("HealthKit estimate", .muted)])
             case .healthConnect:
                 head.append([Span("written by \(g.shortName(writer)) (Health Connect)", .muted)])
-                head.append([Span(g.text(writer.name), .muted)])
+                head.append([Span(g.text(writer.shownName), .muted)])
+            }
+            // The gate cut the name (`TextGate`): how long it was, so a cut name is never taken for the whole.
+            if let full = writer.nameBytes {
+                head.append([Span("name cut: \(Wording.grouped(full)) bytes, the first \(writer.name.utf8.count) kept", .muted)])
             }
             out += Flow.lines(head, width: width, gap: 2, indent: 3, firstIndent: 1, ellipsis: g.ellipsis)
             var about: [String] = []

@@ -49,14 +49,17 @@ struct Glyphs: Sendable {
     /// "Jane’s Apple Watch", "Oura": a writer's short name for legends and column headings.
     func shortName(_ writer: Writer) -> String {
         switch writer.store {
-        case .healthKit: return text(writer.name)
-        case .healthConnect: return text(writer.appName.flatMap { $0.isEmpty ? nil : $0 } ?? writer.name)
+        case .healthKit: return text(writer.shownName)
+        case .healthConnect: return text(writer.appName.flatMap { $0.isEmpty ? nil : $0 } ?? writer.shownName)
         }
     }
 
-    /// Free text (writer names, messages) made safe for the terminal: unchanged in UTF-8, transliterated to
-    /// ASCII otherwise, so a curly apostrophe or an emoji never comes out as mojibake.
-    func text(_ s: String) -> String {
+    /// Free text (writer names, messages) made safe for the terminal: control characters shown as `\u{1B}`
+    /// (`TextGate.visible`: a name "A\u{0}B" is never drawn as "AB", another writer's name); unchanged in UTF-8
+    /// otherwise, transliterated to ASCII where there is none, so a curly apostrophe or an emoji never comes out
+    /// as mojibake.
+    func text(_ raw: String) -> String {
+        let s = TextGate.visible(raw)
         if unicode { return s }
         if s.utf8.allSatisfy({ $0 < 0x80 }) { return s }
         var out = ""

@@ -2,20 +2,12 @@ import RHRScreen
 
 /// Fitting text into cells: truncation with an ellipsis, padding, word wrapping.
 enum TextFit {
-    /// `text` cut to `width` columns, ending in `ellipsis` when cut.
+    /// `text` cut to `width` columns, ending in `ellipsis` when cut. One pass that stops where the text stops
+    /// fitting: a megabyte of name costs what the columns hold.
     static func truncate(_ text: String, _ width: Int, ellipsis: String = "…") -> String {
         guard width > 0 else { return "" }
-        if DisplayWidth.of(text) <= width { return text }
-        let room = width - DisplayWidth.of(ellipsis)
-        guard room > 0 else { return String(repeating: ".", count: width) }
-        var out = "", used = 0
-        for ch in text {
-            let w = DisplayWidth.of(ch)
-            if used + w > room { break }
-            out.append(ch)
-            used += w
-        }
-        return out + ellipsis
+        let fitted = FittedName(text, limit: width)
+        return fitted.isWhole ? text : fitted.text(columns: width, ellipsis: ellipsis).text
     }
 
     /// `text` padded with spaces (or cut) to exactly `width` columns.
@@ -46,6 +38,52 @@ enum TextFit {
         }
         if !line.isEmpty || lines.isEmpty { lines.append(line) }
         return lines
+    }
+}
+
+/// A name measured once, as far as `limit` columns can show of it: its characters' widths, and whether it ends
+/// there. Cutting it to any width up to the limit reads no more of it, however long it is (issue 27).
+struct FittedName {
+    /// The characters measured (all of the text when it is whole) and the columns taken after each.
+    private let characters: [Character]
+    private let ends: [Int]
+    /// Whether the text ended within the limit (counted in characters too, so a megabyte of zero-width
+    /// characters is not whole either).
+    let isWhole: Bool
+    let limit: Int
+
+    init(_ text: String, limit: Int) {
+        var characters: [Character] = [], ends: [Int] = []
+        var used = 0, whole = true
+        for ch in text {
+            if characters.count > 2 * limit + 8 { whole = false; break }
+            used += DisplayWidth.of(ch)
+            if used > limit { whole = false; break }
+            characters.append(ch)
+            ends.append(used)
+        }
+        self.characters = characters
+        self.ends = ends
+        self.isWhole = whole
+        self.limit = limit
+    }
+
+    /// The columns the whole text takes; more than `limit` when it is not whole.
+    var width: Int { isWhole ? ends.last ?? 0 : limit + 1 }
+
+    /// The text within `columns` (at most `limit`): whole when it fits, else its start and `ellipsis`.
+    func text(columns: Int, ellipsis: String, ellipsisWidth: Int? = nil) -> (text: String, width: Int) {
+        if isWhole && width <= columns { return (String(characters), width) }
+        let dots = ellipsisWidth ?? DisplayWidth.of(ellipsis)
+        let room = columns - dots
+        guard room > 0 else { return (String(repeating: ".", count: max(0, columns)), max(0, columns)) }
+        // The last character that ends within the room (`ends` never decreases).
+        var low = 0, high = ends.count
+        while low < high {
+            let mid = (low + high) / 2
+            if ends[mid] <= room { low = mid + 1 } else { high = mid }
+        }
+        return (String(characters[..<low]) + ellipsis, (low > 0 ? ends[low - 1] : 0) + dots)
     }
 }
 

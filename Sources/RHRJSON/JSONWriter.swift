@@ -3,7 +3,7 @@
 /// `compact`: one line, no spaces; what goes over the socket and into batch files (a JSON line).
 /// `pretty`: two-space indentation, `"key": value`; what `rhr export --format json` prints.
 /// Both keep object key order, write non-ASCII characters raw, leave `/` unescaped, escape `"`, `\` and
-/// control characters, write integers as integers and other doubles in the shortest form that reads back
+/// control characters (DEL and C1 too), write integers as integers and other doubles in the shortest form that reads back
 /// to the same `Double`. NaN and infinities are not JSON: putting them in a value is a programmer error,
 /// and the writer writes `null` for them rather than invalid text.
 public enum JSONWriter {
@@ -103,12 +103,21 @@ public enum JSONWriter {
         out.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
-            // Copy runs of bytes that need no escape in one go.
+            // Copy runs of bytes that need no escape in one go. DEL and the C1 controls (0xC2 0x80–0x9F in UTF-8)
+            // are escaped too, though JSON allows them raw: what a terminal would obey is never written raw.
             var runStart = 0
-            for (i, b) in utf8.enumerated() where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+            var i = 0
+            while i < utf8.count {
+                let b = utf8[i]
+                let c1 = b == 0xC2 && i + 1 < utf8.count && utf8[i + 1] >= 0x80 && utf8[i + 1] < 0xA0
+                guard b < 0x20 || b == 0x7F || c1 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else {
+                    i += 1
+                    continue
+                }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
-                appendEscape(b, to: &out)
-                runStart = i + 1
+                appendEscape(c1 ? utf8[i + 1] : b, to: &out)
+                i += c1 ? 2 : 1
+                runStart = i
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
         }

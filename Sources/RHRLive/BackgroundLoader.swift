@@ -36,12 +36,7 @@ final class BackgroundLoader: Sendable {
     init(load: @escaping Load, loadDays: LoadDays? = nil) {
         self.load = load
         self.loadDays = loadDays
-        do {
-            finished = try WakeupMailbox(purpose: "background loader")
-        } catch {
-            // Without it the run loop could not hear of a finished load.
-            preconditionFailure(error.message)
-        }
+        finished = .forRunLoop("background loader")
     }
 
     /// Readable when a load has finished.
@@ -108,6 +103,18 @@ final class BackgroundLoader: Sendable {
             return .storeChanged(x.isEmpty || y.isEmpty ? [] : x.union(y), revision: max(r, s))
         case (.history, _), (_, .history): return .history
         default: return .reload
+        }
+    }
+}
+
+extension WakeupMailbox {
+    /// A mailbox for the run loop to hear of work done on another thread (a load, a frame); without one it never
+    /// would, so failing to make one stops the program.
+    static func forRunLoop(_ purpose: String) -> WakeupMailbox {
+        do {
+            return try WakeupMailbox(purpose: purpose)
+        } catch {
+            preconditionFailure(error.message)
         }
     }
 }

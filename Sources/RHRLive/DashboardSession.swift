@@ -10,11 +10,13 @@ public enum DashboardExit: Sendable, Equatable {
 }
 
 /// The run loop: terminal input, feed events and finished loads in; `update`; effects carried out; `render`;
-/// blit. Reading the store happens on another thread, so keys are answered while it runs.
+/// blit. Reading the store and rendering happen on other threads, so keys and signals are answered while they
+/// run (`BackgroundLoader`, `BackgroundRenderer`).
 @MainActor
 public final class DashboardSession {
     private let load: @Sendable () throws -> DashboardData
     private let loader: BackgroundLoader
+    private let renderer: BackgroundRenderer
     private let feed: DashboardFeed?
     private let today: () -> LocalDay
     /// How the store was looked at when the last run ended (to keep for the next one).
@@ -22,13 +24,15 @@ public final class DashboardSession {
 
     /// `load` reads the whole store; `loadDays`, when given, reads some days of it for a live update (else a
     /// live update reads everything). Both run on a background thread (open a connection of their own there).
-    /// `today` is the machine's local day.
+    /// `today` is the machine's local day. `render` makes a frame of a state (tests give a slow one).
     public init(load: @escaping @Sendable () throws -> DashboardData,
                 loadDays: (@Sendable (Set<LocalDay>) throws -> DashboardDelta)? = nil,
                 feed: DashboardFeed? = nil,
-                today: @escaping () -> LocalDay = DashboardSession.machineToday) {
+                today: @escaping () -> LocalDay = DashboardSession.machineToday,
+                render: @escaping @Sendable (DashboardState) -> ScreenBuffer = { DashboardRenderer.render($0, size: $0.size) }) {
         self.load = load
         self.loader = BackgroundLoader(load: load, loadDays: loadDays)
+        self.renderer = BackgroundRenderer(render: render)
         self.feed = feed
         self.today = today
     }
@@ -49,10 +53,10 @@ public final class DashboardSession {
         loader.setBase(state.index)
         if data.isPartial { loader.start(.history) }
         if let effect = apply(feed?.start() ?? [], to: &state), effect == .quit { return .quit }
-        terminal.draw(DashboardRenderer.render(state, size: state.size))
+        show(state, on: terminal)
         var lastIdle = Self.milliseconds()
         while true {
-            var watching = [loader.fileDescriptor]
+            var watching = [loader.fileDescriptor, renderer.fileDescriptor]
             if let fd = feed?.fileDescriptor { watching.append(fd) }
             let interval = feed?.idleInterval
             let input = terminal.nextInput(timeoutMilliseconds: min(30_000, interval ?? 30_000), watching: watching)
@@ -68,6 +72,10 @@ public final class DashboardSession {
                 events = [.resize(size)]
             case .signal(let signal):
                 return .signal(signal)
+            case .readable(let fd) where fd == renderer.fileDescriptor:
+                // A frame that took longer than the loop waited: drawn now; the state has not changed for it.
+                if let frame = renderer.take() { terminal.draw(frame) }
+                continue
             case .readable(let fd) where fd == loader.fileDescriptor:
                 events = loader.take().map { result, reason in
                     switch result {
@@ -84,7 +92,16 @@ public final class DashboardSession {
                 events += feed.idle()
             }
             if apply(events, to: &state) == .quit { return .quit }
-            terminal.draw(DashboardRenderer.render(state, size: state.size))
+            show(state, on: terminal)
+        }
+    }
+
+    /// Has `state` rendered on another thread and draws the frame, waiting for it only while no key or signal
+    /// waits: a frame still being made when one does is drawn when it comes (`.readable` above).
+    private func show(_ state: DashboardState, on terminal: TerminalDevice) {
+        renderer.request(state)
+        if let frame = renderer.awaitFrame(milliseconds: BackgroundRenderer.frameWaitMilliseconds, input: terminal.inputDescriptors) {
+            terminal.draw(frame)
         }
     }
 

@@ -9,4 +9,12 @@ public protocol TerminalDevice: AnyObject {
     /// Waits up to `timeoutMilliseconds` (negative: forever) for a key, a mouse event, a resize, a signal, or one of
     /// `watching` becoming readable. Nil when the time ran out.
     func nextInput(timeoutMilliseconds: Int32, watching: [Int32]) -> TerminalInput?
+    /// Descriptors that become readable when input waits (a key, a signal's wake-up): whoever waits for something
+    /// else, such as a frame drawn on another thread, stops waiting when one does.
+    var inputDescriptors: [Int32] { get }
+}
+
+public extension TerminalDevice {
+    /// None: a terminal that says nothing of its input is waited for only by `nextInput`.
+    var inputDescriptors: [Int32] { [] }
 }

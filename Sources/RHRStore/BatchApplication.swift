@@ -260,15 +260,18 @@ struct BatchApplication {
         }
         try db.statement("""
             INSERT INTO writer(store, name, app_name, bundle_identifier, product_type, is_watch,
-                               app_name_as_of, bundle_identifier_as_of, product_type_as_of)
+                               app_name_as_of, bundle_identifier_as_of, product_type_as_of, name_bytes)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, CASE WHEN ?3 IS NOT NULL THEN ?7 END, CASE WHEN ?4 IS NOT NULL THEN ?7 END,
-                    CASE WHEN ?5 IS NOT NULL THEN ?7 END)
+                    CASE WHEN ?5 IS NOT NULL THEN ?7 END, ?8)
             ON CONFLICT(store, name) DO UPDATE SET
                 \(detail("app_name")), \(detail("bundle_identifier")), \(detail("product_type")),
-                is_watch = max(is_watch, excluded.is_watch)
+                is_watch = max(is_watch, excluded.is_watch),
+                -- Names alike up to the cut are one writer: the longest length seen, whatever the order.
+                name_bytes = max(coalesce(name_bytes, 0), coalesce(excluded.name_bytes, 0))
             """)
             .bind(.text(writer.store.rawValue), .text(writer.name), .string(writer.appName),
-                  .string(writer.bundleIdentifier), .string(writer.productType), .bool(isWatch), .real(asOf)).run()
+                  .string(writer.bundleIdentifier), .string(writer.productType), .bool(isWatch), .real(asOf),
+                  .int64(writer.nameBytes.map(Int64.init))).run()
         let select = try db.statement("SELECT id, is_watch FROM writer WHERE store = ? AND name = ?")
         select.bind(.text(writer.store.rawValue), .text(writer.name))
         guard try select.step() else { throw db.error("writer \(writer.name) vanished") }
@@ -283,11 +286,13 @@ struct BatchApplication {
         var appName: String?
         var bundleIdentifier: String?
         var productType: String?
+        var nameBytes: Int?
 
         init(_ writer: Writer) {
             appName = writer.appName
             bundleIdentifier = writer.bundleIdentifier
             productType = writer.productType
+            nameBytes = writer.nameBytes
         }
 
         /// True when every detail given is already known.
@@ -296,6 +301,7 @@ struct BatchApplication {
             return (appName == nil || appName == known.appName)
                 && (bundleIdentifier == nil || bundleIdentifier == known.bundleIdentifier)
                 && (productType == nil || productType == known.productType)
+                && (nameBytes ?? 0) <= (known.nameBytes ?? 0)
         }
 
         func merged(over known: WriterDetails?) -> WriterDetails {
@@ -303,6 +309,8 @@ struct BatchApplication {
             merged.appName = appName ?? known?.appName
             merged.bundleIdentifier = bundleIdentifier ?? known?.bundleIdentifier
             merged.productType = productType ?? known?.productType
+            let longest = max(nameBytes ?? 0, known?.nameBytes ?? 0)
+            merged.nameBytes = longest > 0 ? longest : nil
             return merged
         }
     }

@@ -173,7 +173,14 @@ final class SQLiteStatement {
             case .null: sqlite3_bind_null(stmt, index)
             case .integer(let v): sqlite3_bind_int64(stmt, index, v)
             case .real(let v): sqlite3_bind_double(stmt, index, v)
-            case .text(let v): sqlite3_bind_text(stmt, index, v, -1, rhr_sqlite_transient())
+            case .text(let v):
+                // With its byte length: a C string's end (-1) would cut the text at its first NUL. (`utf8CString`
+                // keeps every NUL and, unlike an empty buffer, always has an address: a nil one would bind NULL.)
+                let bytes = v.utf8CString
+                bytes.withUnsafeBufferPointer { buffer in
+                    _ = sqlite3_bind_text64(stmt, index, buffer.baseAddress, sqlite3_uint64(buffer.count - 1),
+                                            rhr_sqlite_transient(), UInt8(SQLITE_UTF8))
+                }
             }
         }
         return self
@@ -212,9 +219,9 @@ final class SQLiteStatement {
     func isNull(_ column: SQLColumn) -> Bool { sqlite3_column_type(stmt, column.index) == SQLITE_NULL }
     func int(_ column: SQLColumn) -> Int64 { sqlite3_column_int64(stmt, column.index) }
     func double(_ column: SQLColumn) -> Double { sqlite3_column_double(stmt, column.index) }
+    /// The column's text, whole: read by its byte length, so a NUL inside it is kept.
     func text(_ column: SQLColumn) -> String {
-        guard let p = sqlite3_column_text(stmt, column.index) else { return "" }
-        return String(cString: p)
+        String(decoding: bytes(column), as: UTF8.self)
     }
     /// The column's text as bytes, valid until the next step or reset.
     func bytes(_ column: SQLColumn) -> UnsafeRawBufferPointer {

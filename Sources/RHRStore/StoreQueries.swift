@@ -264,15 +264,20 @@ public struct StoreSnapshot {
     }
 
     func loadWriters() throws(StoreError) -> [Int64: WriterEntry] {
-        let select = try db.statement("SELECT id, store, name, app_name, bundle_identifier, product_type, is_watch FROM writer")
+        let select = try db.statement("""
+            SELECT id, store, name, app_name, bundle_identifier, product_type, is_watch, nullif(name_bytes, 0) AS name_bytes
+            FROM writer
+            """)
         let id = try select.column("id"), storeColumn = try select.column("store"), name = try select.column("name"),
             appName = try select.column("app_name"), bundle = try select.column("bundle_identifier"),
-            productType = try select.column("product_type"), isWatch = try select.column("is_watch")
+            productType = try select.column("product_type"), isWatch = try select.column("is_watch"),
+            nameBytes = try select.column("name_bytes")
         var result: [Int64: WriterEntry] = [:]
         while try select.step() {
             guard let store = HealthStore(rawValue: select.text(storeColumn)) else { continue }
             let writer = Writer(store: store, name: select.text(name), appName: select.optionalText(appName),
-                                bundleIdentifier: select.optionalText(bundle), productType: select.optionalText(productType))
+                                bundleIdentifier: select.optionalText(bundle), productType: select.optionalText(productType),
+                                nameBytes: select.optionalInt(nameBytes).map { Int($0) })
             result[select.int(id)] = WriterEntry(id: select.int(id), writer: writer, isWatch: select.int(isWatch) != 0)
         }
         return result

@@ -262,5 +262,10 @@ enum StoreSchema {
         WHERE snapshot = 0 AND origin IN ('Health Auto Export over HTTP', 'HC Webhook over HTTP');
         CREATE INDEX sample_by_layer ON sample(layer_id, day);
         """,
+        // 3 → 4: a writer's name is kept cut at the gate's bound (`TextGate`, docs/design.md section 1); `name_bytes`
+        // is the length it had, so the detail pane can say how much was cut. NULL: the name is whole.
+        """
+        ALTER TABLE writer ADD COLUMN name_bytes INTEGER;
+        """,
     ]
 }

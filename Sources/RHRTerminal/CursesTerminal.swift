@@ -102,6 +102,9 @@ public final class CursesTerminal: TerminalDevice {
         doupdate()
     }
 
+    /// The keyboard, and the pipe the signal handlers write to.
+    public var inputDescriptors: [Int32] { [STDIN_FILENO, TerminalSignals.wakeDescriptor] }
+
     public func nextInput(timeoutMilliseconds: Int32, watching: [Int32]) -> TerminalInput? {
         var remaining = timeoutMilliseconds
         while true {

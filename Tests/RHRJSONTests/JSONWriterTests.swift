@@ -26,13 +26,14 @@ struct JSONWriterTests {
         #expect(JSONWriter.string(.object(object)) == #"{"z":"replaced in place","m":{"x":"y","b":{},"c":[]}}"#)
     }
 
-    @Test("strings: quotes, backslashes and control characters escaped; slash and non-ASCII raw")
+    @Test("strings: quotes, backslashes and control characters (DEL, C1) escaped; slash and other non-ASCII raw")
     func strings() {
         #expect(JSONWriter.string("a/b") == #""a/b""#)
         #expect(JSONWriter.string("say \"hi\" \\ there") == #""say \"hi\" \\ there""#)
         #expect(JSONWriter.string("\u{8}\u{C}\n\r\t") == #""\b\f\n\r\t""#)
         #expect(JSONWriter.string("\u{0}\u{1}\u{1F}") == #""\u0000\u0001\u001f""#)
-        #expect(JSONWriter.string("\u{7F}") == "\"\u{7F}\"")
+        // DEL and C1, which JSON allows raw, are escaped too: a terminal obeys them (issue 27). U+00A0 is not one.
+        #expect(JSONWriter.string("\u{7F}\u{80}\u{9B}x\u{9F}\u{A0}") == "\"\\u007f\\u0080\\u009bx\\u009f\u{A0}\"")
         #expect(JSONWriter.string("Jane’s Apple Watch 🕛 é \u{2028}") == "\"Jane’s Apple Watch 🕛 é \u{2028}\"")
         #expect(JSONWriter.string(["k\n": "v"]) == #"{"k\n":"v"}"#)
         #expect(JSONWriter.string("") == #""""#)

@@ -160,7 +160,7 @@ struct DaemonFeedTests {
         #expect(patched.contains("Updated: 13 Mar."))
         #expect(loads.count == 1, "the replacement was patched in; only the new stream was read in full")
         #expect(screens.last?.contains("live: daemon stopped; showing the store as of") == true)
-        #expect(terminal.watched.last?.count == 1, "only the loader's descriptor is watched once the daemon is gone")
+        #expect(terminal.watched.last?.count == 2, "only the loader's and the renderer's descriptors are watched once the daemon is gone")
     }
 }
 
