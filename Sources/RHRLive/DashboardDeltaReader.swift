@@ -20,6 +20,7 @@ public enum DashboardDeltaReader {
             // Not `contents()`: it counts the whole store, slower than all the rest; the patch counts it from the
             // history it holds.
             delta.streams = try tx.streams()
+            delta.revision = try tx.revision()
             return delta
         }
     }

@@ -19,6 +19,8 @@ public final class DashboardSession {
     private let today: () -> LocalDay
     /// How the store was looked at when the last run ended (to keep for the next one).
     public private(set) var finalSettings: ViewSettings?
+    /// The state last drawn: what the screen shows.
+    public private(set) var state: DashboardState?
 
     /// `load` reads the whole store; `loadDays`, when given, reads some days of it for a live update (else a
     /// live update reads everything). Both run on a background thread (open a connection of their own there).
@@ -49,7 +51,7 @@ public final class DashboardSession {
         loader.setBase(state.index)
         if data.isPartial { loader.start(.history) }
         if let effect = apply(feed?.start() ?? [], to: &state), effect == .quit { return .quit }
-        terminal.draw(DashboardRenderer.render(state, size: state.size))
+        draw(state, on: terminal)
         var lastIdle = Self.milliseconds()
         while true {
             var watching = [loader.fileDescriptor]
@@ -84,8 +86,13 @@ public final class DashboardSession {
                 events += feed.idle()
             }
             if apply(events, to: &state) == .quit { return .quit }
-            terminal.draw(DashboardRenderer.render(state, size: state.size))
+            draw(state, on: terminal)
         }
+    }
+
+    private func draw(_ state: DashboardState, on terminal: TerminalDevice) {
+        self.state = state
+        terminal.draw(DashboardRenderer.render(state, size: state.size))
     }
 
     /// Updates the state with each event and starts the loads they ask for; `.quit` when one says so.
