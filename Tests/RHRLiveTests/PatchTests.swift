@@ -61,6 +61,16 @@ struct PatchTests {
     let watch = History.watch
     let today = day("2026-03-13")
 
+    @Test("A push of an older day the export holds too: the bridge decides it, and the export's copy leaves the count")
+    func olderDayCountsOnlyWhatStands() throws {
+        let follower = try Follower.afterTodaysDraft(today)
+        let older = History.lastDay.adding(days: -40)
+        #expect(try follower.apply(History.bridge(2, asOf: "2026-03-13T09:00:00+01:00",
+                                                  [History.watchSample(older, 66, uuid: "P1")])))
+        // 90 days of the watch's export, the bridge's draft for 13 Mar; on the older day one value, the bridge's.
+        #expect(follower.index.data.contents.first { $0.store == .healthKit }?.restingSamples == 91 + 30)
+    }
+
     @Test("A bridge's pushes during a day: a new draft, its replacement, a deletion, and the next morning")
     func bridgeDay() throws {
         let dir = try TemporaryDirectory()
