@@ -52,11 +52,7 @@ enum DashboardCommand {
             }
             // Background reads share one connection: a live update reads only the days it changed.
             let background = BackgroundStore(path: storePath, machineZone: invocation.machineZone)
-            let session = DashboardSession(load: { () throws -> DashboardData in
-                try background.read { try DashboardLoader.load($0, source: source) }
-            }, loadDays: { days in
-                try background.read { try DashboardDeltaReader.read($0, days: days) }
-            }, feed: feed)
+            let session = DashboardSession.reading(background, source: source, feed: feed)
             let exit: DashboardExit
             do {
                 exit = try session.run(on: terminal, initial: data, settings: settings, mouse: config.mouse)
