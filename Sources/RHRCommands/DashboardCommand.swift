@@ -13,8 +13,10 @@ import RHRTerminal
 enum DashboardCommand {
     /// Opens the store at `storePath` on its own connection (the dashboard lives on the main actor) and shows
     /// it. `source` says where the data lives, in words, for the header and help; `stateKey` names the store
-    /// for its kept view (its path, or what stands for a temporary store).
-    static func show(storePath: String, source: String, stateKey: String, invocation: Invocation) throws -> Int32 {
+    /// for its kept view (its path, or what stands for a temporary store); `importFailures` the files of
+    /// `rhr FILE...` that could not be imported, which the dashboard names.
+    static func show(storePath: String, source: String, stateKey: String, invocation: Invocation,
+                     importFailures: [ImportFailure] = []) throws -> Int32 {
         // "~/.local/share/rhr/rhr.sqlite" reads better than the whole home directory.
         let source = abbreviatingHome(source, environment: invocation.environment)
         // Off a terminal, the summary: on whatever thread the command runs (a test calls it off the main one).
@@ -55,7 +57,8 @@ enum DashboardCommand {
             let session = DashboardSession.reading(background, source: source, feed: feed)
             let exit: DashboardExit
             do {
-                exit = try session.run(on: terminal, initial: data, settings: settings, mouse: config.mouse)
+                exit = try session.run(on: terminal, initial: data, settings: settings, mouse: config.mouse,
+                                       importFailures: importFailures)
             } catch {
                 throw CommandFailure("\(error)")
             }

@@ -8,7 +8,7 @@ extension DashboardLayout {
     /// The layout for `state` on a screen of `size` (the state's own size when nil).
     init(_ state: DashboardState, size: TerminalSize? = nil, noticeCount: Int? = nil) {
         self.init(size: size ?? state.size,
-                  noticeCount: noticeCount ?? state.index.notices(today: state.today).count, focus: state.focus,
+                  noticeCount: noticeCount ?? state.notices().count, focus: state.focus,
                   writerCount: state.index.writers.count, showContext: state.showContext,
                   hasMessage: state.message != nil && state.overlay == .none)
     }
@@ -120,15 +120,18 @@ extension HelpView.Model {
 extension HelpView {
     /// How far the help can scroll at the state's size.
     static func maxScroll(_ state: DashboardState) -> Int {
-        let model = Model(state, notices: state.index.notices(today: state.today))
+        let model = Model(state, notices: state.notices(whole: true))
         return maxScroll(model, size: state.size, glyphs: Glyphs(unicode: state.capabilities.unicode))
     }
 }
 
 extension EmptyStateView.Model {
     init(_ state: DashboardState, notices: [String]) {
-        self.init(diagnosis: state.index.diagnosis, notices: notices, thisYear: state.today.year,
-                  zone: state.index.data.machineZone)
+        // With nothing there, the failures are the body, not notes above it.
+        let nothing = state.index.diagnosis == .noData && !state.importFailures.isEmpty
+        self.init(diagnosis: state.index.diagnosis, notices: nothing ? state.index.notices(today: state.today) : notices,
+                  thisYear: state.today.year, zone: state.index.data.machineZone,
+                  importFailures: nothing ? state.importFailures : [])
     }
 }
 

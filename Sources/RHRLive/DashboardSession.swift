@@ -37,16 +37,18 @@ public final class DashboardSession {
 
     /// Runs until `q`, Ctrl-C or a signal; the caller opens and closes the terminal. `initial` is drawn at
     /// once (when partial, the whole history follows from `load`); without it, `load` runs first. `settings`:
-    /// the view to open with (a store's kept state); `mouse`: whether clicks and the wheel count. The view at
-    /// the end is left in `finalSettings`.
+    /// the view to open with (a store's kept state); `mouse`: whether clicks and the wheel count;
+    /// `importFailures`: the files `rhr FILE...` could not import, said on screen. The view at the end is left in
+    /// `finalSettings`.
     public func run(on terminal: TerminalDevice, initial: DashboardData? = nil, settings: ViewSettings? = nil,
-                    mouse: Bool = true) throws -> DashboardExit {
+                    mouse: Bool = true, importFailures: [ImportFailure] = []) throws -> DashboardExit {
         // Without initial data, read on this thread: there is nothing to show until then anyway.
         let data = try initial ?? load()
         var state = DashboardState(data: data, size: terminal.size, today: today(),
                                    capabilities: terminal.capabilities)
         if let settings { state.settings = settings }
         state.mouse = mouse
+        state.importFailures = importFailures
         defer { finalSettings = state.settings }
         loader.setBase(state.index)
         if data.isPartial { loader.start(.history) }

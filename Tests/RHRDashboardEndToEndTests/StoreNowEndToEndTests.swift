@@ -67,4 +67,33 @@ struct StoreNowEndToEndTests {
         try tmux.send("r")
         try tmux.waitForAll("Reloaded: store revision 4.", "Writer b", "Writer c")
     }
+
+    @Test("rhr FILE whose import fails: the error, with the file and the position, in the dashboard; not the first-run screen")
+    func failedFile() throws {
+        let dir = try TemporaryDirectory(prefix: "rhr-e2e")
+        let broken = try dir.write("broken.json", """
+            {"data":{"metrics":[{"name":"resting_heart_rate","units":"count/min","data":[\
+            {"date":"2026-02-01 00:00:00 +0100","qty":55,"source":"W"},
+            {"date": ]}]}}
+            """)
+        let tmux = try Tmux.rhr("'\(broken)'", directory: dir)
+        defer { tmux.kill() }
+        let screen = try tmux.waitForAll("broken.json could not be imported.",
+                                         "broken.json: read as a Health Auto Export file (JSON): line 2: byte 146:",
+                                         "Nothing was imported, so there is nothing to show")
+        #expect(!screen.contains("No resting heart rate here yet"))
+        try tmux.send("q")
+        // The exit says it failed; the message is on stderr too, once the screen is back.
+        try tmux.waitFor("rhr exited 1", history: true)
+    }
+
+    @Test("rhr GOOD BROKEN: the good file's chart, and a note naming the broken one and where")
+    func oneOfTwoFailed() throws {
+        let dir = try TemporaryDirectory(prefix: "rhr-e2e")
+        let good = try Self.writerFile(dir, "a", day: 1)
+        let broken = try dir.write("broken.json", "{\"data\":{\"metrics\":[{\"name\":\"resting_heart_rate\",\n\"units\": }]}}")
+        let tmux = try Tmux.rhr("'\(good)' '\(broken)'", directory: dir)
+        defer { tmux.kill() }
+        try tmux.waitForAll(DashboardEndToEndTests.chart, "Writer a", "· Not imported: \(broken): line 2: byte")
+    }
 }
