@@ -262,5 +262,7 @@ enum StoreSchema {
         WHERE snapshot = 0 AND origin IN ('Health Auto Export over HTTP', 'HC Webhook over HTTP');
         CREATE INDEX sample_by_layer ON sample(layer_id, day);
         """,
+        // 3 → 4: writers keep their numbers (WriterNumbers.swift).
+        writerNumbers,
     ]
 }
