@@ -11,6 +11,8 @@ struct ChartLegend {
         var store: HealthStore
         var name: String
         var visible: Bool
+        /// Its number less one, glyph and colour (`DashboardIndex.slots`).
+        var slot: Int
     }
 
     /// An entry placed on a row, relative to the legend's rectangle.
@@ -72,7 +74,8 @@ struct ChartLegend {
     /// "Health Connect: 1 ● Oura", "3 ■ Withings (hidden)", or compact "1●", "(3■)".
     static func items(_ writers: [Writer], nameWidth: Int?, compact: Bool, glyphs g: Glyphs) -> [[Span]] {
         var previousStore: HealthStore?
-        return writers.enumerated().map { w, writer in
+        return writers.map { writer in
+            let w = writer.slot
             // In ASCII the glyph is the number itself: said once.
             let number = w < 9 && g.unicode ? "\(w + 1)" : ""
             var item: [Span] = []

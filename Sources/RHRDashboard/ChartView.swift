@@ -109,7 +109,7 @@ enum ChartView {
         }
 
         // Without colour the usual range is its two edges, drawn first so lines cross over them.
-        if !model.color, let w = series.bandWriter {
+        if !model.color, let w = series.bandSlot {
             for p in series.band {
                 for row in Set([scale.row(of: p.upper), scale.row(of: p.lower)]) {
                     let r = cellRect(p.bucket, from: row, to: row)
@@ -129,7 +129,7 @@ enum ChartView {
         if g.unicode {
             var canvas = BrailleCanvas(width: plot.width, height: plot.height)
             for line in series.lines {
-                let w = line.writer
+                let w = line.slot
                 let drawn = model.series.showsMean ? line.mean : line.points
                 if model.series.showsMean {
                     for p in line.points { let d = dot(p.bucket, p.bpm); canvas.set(d.x, d.y, layer: w) }
@@ -159,7 +159,7 @@ enum ChartView {
         let cursorBucket = window.zoom.bucket(of: model.cursor.day)
         let sparse = !g.unicode || window.cellsPerBucket >= 3
         for line in series.lines.reversed() {
-            let w = line.writer
+            let w = line.slot
             let drawn = model.series.showsMean ? line.mean : line.points
             var marked: [(bucket: Int, bpm: Double, provisional: Bool)] = []
             for (i, p) in drawn.enumerated() {
@@ -331,9 +331,10 @@ enum ChartView {
         if model.series.showsMean {
             markers.append([Span(short ? "lines: 7-day mean" : "lines: 7-day mean, dots: daily values")])
         }
-        if let w = series.bandWriter {
+        if let w = series.bandWriter, let slot = series.bandSlot {
             let name = model.writers.indices.contains(w) ? model.writers[w].name : ""
-            let swatch = model.color ? Span("   ", Style.series(w).on(.band)) : Span(String(repeating: g.bandEdge, count: 2), .series(w))
+            let swatch = model.color ? Span("   ", Style.series(slot).on(.band))
+                : Span(String(repeating: g.bandEdge, count: 2), .series(slot))
             if series.band.isEmpty {
                 markers.append([swatch, Span(short ? " usual range (\(name)): not yet"
                                              : " usual range of \(name): not here (it needs 14 days with a value in 28)")])

@@ -17,6 +17,8 @@ public struct DashboardDelta: Sendable {
     /// The store's revision in the snapshot these days were read from; nil when not known. A delta read before the
     /// change it was read for (a snapshot held too long) is not patched in.
     public var revision: Int64?
+    /// The writers' numbers, read with the days (small: one row per writer); nil: unchanged.
+    public var writerNumbers: [WriterKey: Int]?
 
     public init(days: Set<LocalDay>, samples: [DaySample] = [], revisions: [RevisionEntry] = [],
                 heartRateDays: [HeartRateDaySummary] = [], contents: [StoreContents]? = nil, streams: [StreamState] = [],

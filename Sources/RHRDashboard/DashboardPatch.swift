@@ -80,6 +80,7 @@ extension DashboardIndex {
             }
             + heartRate[hhi...]
         next.streams = delta.streams
+        if let numbers = delta.writerNumbers { next.writerNumbers = numbers }
         next.revision = max(data.revision, revision)
 
         if newWriter {

@@ -153,7 +153,7 @@ public enum DashboardUpdate {
             guard case .character(let c) = key, let n = c.wholeNumberValue else { return nil }
             guard let writer = state.index.writer(number: n) else {
                 state.message = state.index.writers.isEmpty ? "No resting writers."
-                    : "There is no writer \(n); writers are numbered 1–\(min(9, state.index.writers.count)) in the legend."
+                    : "There is no writer \(n); the legend numbers the writers."
                 return nil
             }
             toggle(writer.key, &state)

@@ -68,7 +68,9 @@ extension ChartView.Model {
 extension ChartLegend {
     /// Every writer as the legend shows it.
     static func writers(_ state: DashboardState, glyphs: Glyphs) -> [Writer] {
-        state.index.writers.map { Writer(store: $0.store, name: glyphs.shortName($0), visible: state.isVisible($0)) }
+        zip(state.index.writers, state.index.slots).map { w, slot in
+            Writer(store: w.store, name: glyphs.shortName(w), visible: state.isVisible(w), slot: slot)
+        }
     }
 }
 

@@ -21,6 +21,7 @@ public enum DashboardDeltaReader {
             // history it holds.
             delta.streams = try tx.streams()
             delta.revision = try tx.revision()
+            delta.writerNumbers = try tx.writerNumbers()
             return delta
         }
     }

@@ -123,7 +123,7 @@ struct PatchTests {
         #expect(read?.asOf == ts("2026-03-13T22:40:00+01:00") && read?.stream == "iphone")
     }
 
-    @Test("A writer that appears or loses its last sample renumbers the writers; the result is still exact")
+    @Test("A writer that appears takes the next number, after the others of its store; gone, the rest keep theirs; exact")
     func writersComeAndGo() throws {
         let follower = try Follower.afterTodaysDraft(today)
         let polar = Writer(store: .healthKit, name: "Polar Flow")
@@ -131,9 +131,12 @@ struct PatchTests {
         let sample = RestingSample(store: .healthKit, uuid: "P1", writer: polar, start: t, end: t, offsetSeconds: 3600,
                                    value: 49, created: t)
         #expect(try follower.apply(History.bridge(2, asOf: "2026-03-13T09:00:00+01:00", [sample])))
-        #expect(follower.index.writers.map(\.name) == ["com.ouraring.oura", "Jane’s Apple Watch", "Polar Flow", "Withings"])
+        // Polar sorts before Withings, and comes after it: writer 4.
+        #expect(follower.index.writers.map(\.name) == ["com.ouraring.oura", "Jane’s Apple Watch", "Withings", "Polar Flow"])
+        #expect(follower.index.slots == [0, 1, 2, 3])
         #expect(try follower.apply(History.bridge(3, asOf: "2026-03-13T10:00:00+01:00", deleted: ["P1"])))
         #expect(follower.index.writers.map(\.name) == ["com.ouraring.oura", "Jane’s Apple Watch", "Withings"])
+        #expect(follower.index.slots == [0, 1, 2])
     }
 
     @Test("Heart rate on a live day patches the sedentary context series")
