@@ -13,6 +13,12 @@ struct ChartLegend {
         var visible: Bool
         /// Its number less one, glyph and colour (`DashboardIndex.slots`).
         var slot: Int
+        /// With many writers in view, the one drawn in full and the dimmed others (`ChartView.fullWriters`).
+        var emphasis: Emphasis = .plain
+    }
+
+    enum Emphasis {
+        case plain, focused, dimmed
     }
 
     /// An entry placed on a row, relative to the legend's rectangle.
@@ -84,15 +90,17 @@ struct ChartLegend {
             }
             previousStore = writer.store
             let glyph = String(g.series(w))
+            let glyphStyle = writer.emphasis == .dimmed ? Style.series(w).with(.dim) : .series(w)
             if compact {
-                item += writer.visible ? [Span(number, .muted), Span(glyph, .series(w))]
+                item += writer.visible ? [Span(number, .muted), Span(glyph, glyphStyle)]
                     : [Span("(\(number)\(glyph))", .muted)]
                 return item
             }
             var name = writer.name
             if let nameWidth { name = TextFit.truncate(name, nameWidth, ellipsis: g.ellipsis) }
             if writer.visible {
-                item += [Span(number.isEmpty ? "" : number + " ", .muted), Span(glyph, .series(w)), Span(" " + name)]
+                let nameStyle: Style = writer.emphasis == .focused ? .bold : writer.emphasis == .dimmed ? .muted : .plain
+                item += [Span(number.isEmpty ? "" : number + " ", .muted), Span(glyph, glyphStyle), Span(" " + name, nameStyle)]
             } else {
                 item += [Span((number.isEmpty ? "" : number + " ") + glyph + " " + name + " (hidden)", .muted)]
             }

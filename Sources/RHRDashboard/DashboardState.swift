@@ -116,6 +116,12 @@ public struct DashboardState: Sendable {
         return visible.max { index.values(writer: $0, aggregation: .latest).count < index.values(writer: $1, aggregation: .latest).count }
     }
 
+    /// More writers in view than the chart draws in full (`ChartView.fullWriters`): the one `bandWriterIndex` names
+    /// is drawn in full, the others dimmed; nil when all are drawn in full.
+    public var focusedWriterIndex: Int? {
+        index.writers.filter(isVisible).count > ChartView.fullWriters ? bandWriterIndex : nil
+    }
+
     /// The range the cursor may move in: the data, and today.
     public var firstNavigableDay: LocalDay { min(index.firstDay ?? today, today) }
     public var lastNavigableDay: LocalDay { max(index.lastDay ?? today, today) }

@@ -287,7 +287,8 @@ public enum DashboardUpdate {
         if state.hidden.contains(writer) { state.hidden.remove(writer) } else { state.hidden.insert(writer) }
     }
 
-    /// The usual range follows the next visible writer (and is turned on).
+    /// The next visible writer is followed: drawn in full when the chart is crowded (the others dimmed), else its
+    /// usual range is shown (turned on).
     static func nextBandWriter(_ state: inout DashboardState) {
         let writers = state.index.writers
         let visible = writers.indices.filter { state.isVisible(writers[$0]) }
@@ -298,8 +299,13 @@ public enum DashboardUpdate {
         let current = state.bandWriterIndex
         let next = visible.first { $0 > (current ?? -1) } ?? visible[0]
         state.bandWriter = writers[next].key
-        state.showBand = true
-        state.message = "Usual range of \(Glyphs(unicode: true).shortName(writers[next]))."
+        let name = Glyphs(unicode: true).shortName(writers[next])
+        if state.focusedWriterIndex != nil {
+            state.message = "\(name) in full, the others dimmed\(state.showBand ? ", with its usual range" : "")."
+        } else {
+            state.showBand = true
+            state.message = "Usual range of \(name)."
+        }
     }
 
     /// Scrolls the per-source columns sideways by one writer.

@@ -61,15 +61,19 @@ extension ChartView.Model {
                   writers: ChartLegend.writers(state, glyphs: glyphs),
                   contextWriterNames: index.contextWriters.map(glyphs.shortName),
                   allHidden: index.hasResting && index.writers.allSatisfy { !state.isVisible($0) },
-                  color: state.capabilities.color)
+                  color: state.capabilities.color,
+                  focused: state.focusedWriterIndex)
     }
 }
 
 extension ChartLegend {
     /// Every writer as the legend shows it.
     static func writers(_ state: DashboardState, glyphs: Glyphs) -> [Writer] {
-        zip(state.index.writers, state.index.slots).map { w, slot in
-            Writer(store: w.store, name: glyphs.shortName(w), visible: state.isVisible(w), slot: slot)
+        let focused = state.focusedWriterIndex
+        return zip(state.index.writers, state.index.slots).enumerated().map { i, writer in
+            let (w, slot) = writer
+            return Writer(store: w.store, name: glyphs.shortName(w), visible: state.isVisible(w), slot: slot,
+                          emphasis: focused == nil ? .plain : focused == i ? .focused : .dimmed)
         }
     }
 }

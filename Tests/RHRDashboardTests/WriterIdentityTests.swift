@@ -37,14 +37,14 @@ struct WriterIdentityTests {
         let oura = heads(after).range(of: "● Oura")!.lowerBound, jane = heads(after).range(of: "◆ Jane’s")!.lowerBound
         let apple = heads(after).range(of: "▲ Apple")!.lowerBound
         #expect(oura < jane && jane < apple)
-        // Writer 2's colour is the same before and after.
-        let styleOf = { (b: ScreenBuffer, glyph: Character) -> Style? in
+        // Writer 2's colour is the same before and after (four in view dim all but one: the colour stays).
+        let tintOf = { (b: ScreenBuffer, glyph: Character) -> Tint? in
             let row = b.lines.firstIndex { $0.contains("Health Connect: 1") }!
             let column = Array(b.lines[row]).firstIndex(of: glyph)!
-            return b[column, row].style
+            return b[column, row].style.tint
         }
-        #expect(styleOf(before, "◆") == styleOf(after, "◆") && styleOf(after, "◆") == Style(tint: .series(1)))
-        #expect(styleOf(after, "▲") == Style(tint: .series(3)))
+        #expect(tintOf(before, "◆") == tintOf(after, "◆") && tintOf(after, "◆") == .series(1))
+        #expect(tintOf(after, "▲") == .series(3))
     }
 
     @Test("the keys follow the numbers: 4 hides the new writer, 2 still the watch")
