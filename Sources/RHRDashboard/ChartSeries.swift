@@ -96,6 +96,10 @@ struct ChartSeries {
                                          zoom: zoom)
             }
             for p in line.points { include(whiskers ? p.low : p.bpm, whiskers ? p.high : p.bpm) }
+            // The scale holds the writer's values all over the store at this zoom, not only the window's.
+            if let all = index.chartRange(writer: w, aggregation: o.aggregation, zoom: zoom, spread: whiskers) {
+                include(all.lowerBound, all.upperBound)
+            }
             for p in line.mean { include(p.bpm, p.bpm) }
             lines.append(line)
         }
@@ -125,6 +129,7 @@ struct ChartSeries {
                 }
                 let points = Self.buckets(days, zoom: zoom)
                 for p in points { include(p.bpm, p.bpm) }
+                if let all = index.chartRange(contextWriter: c, zoom: zoom) { include(all.lowerBound, all.upperBound) }
                 context.append(points)
             }
         }

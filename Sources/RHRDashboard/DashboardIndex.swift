@@ -33,6 +33,8 @@ public final class DashboardIndex: Sendable {
     let dayRanges: [LocalDay: Range<Int>]
     let revisionsByDay: [LocalDay: [RevisionEntry]]
     let heartRateByDay: [LocalDay: [HeartRateDaySummary]]
+    /// Each series' range over the whole store, per zoom: the chart's fixed scale (`ChartRange.swift`).
+    let ranges = ChartRanges()
 
     public convenience init(_ data: DashboardData) {
         // R7 through the one pipeline: samples grouped by day and writer, each group aggregated.

@@ -223,6 +223,7 @@ public enum DashboardUpdate {
                 return nil
             }
             moveTo(day, &state)
+            centre(&state)
             // Said whenever the day had to be clamped, so a jump is never silent.
             if day < state.firstNavigableDay {
                 state.message = "\(day.mediumText) is before the first day with data; showing \(state.cursor.mediumText), the first."
@@ -280,6 +281,13 @@ public enum DashboardUpdate {
         let probe = ChartWindow(state, previousStart: nil)
         let c = state.zoom.bucket(of: state.cursor)
         state.windowStart = ChartWindow(state, previousStart: c + probe.buckets / 4 - probe.buckets + 1).start
+    }
+
+    /// After `/`: the cursor in the middle of the chart, the days before it in view (as far as the ends allow).
+    static func centre(_ state: inout DashboardState) {
+        let probe = ChartWindow(state, previousStart: nil)
+        let c = state.zoom.bucket(of: state.cursor)
+        state.windowStart = ChartWindow(state, previousStart: c - probe.buckets / 2).start
     }
 
     /// Shows or hides a writer.
