@@ -47,12 +47,7 @@ struct Glyphs: Sendable {
     var moreRight: String { unicode ? "→" : "->" }
 
     /// "Jane’s Apple Watch", "Oura": a writer's short name for legends and column headings.
-    func shortName(_ writer: Writer) -> String {
-        switch writer.store {
-        case .healthKit: return text(writer.name)
-        case .healthConnect: return text(writer.appName.flatMap { $0.isEmpty ? nil : $0 } ?? writer.name)
-        }
-    }
+    func shortName(_ writer: Writer) -> String { text(writer.shortName) }
 
     /// Free text (writer names, messages) made safe for the terminal: unchanged in UTF-8, transliterated to
     /// ASCII otherwise, so a curly apostrophe or an emoji never comes out as mojibake.
