@@ -33,7 +33,8 @@ enum DashboardCommand {
             } catch {
                 throw CommandFailure("\(error)")
             }
-            guard let terminal = CursesTerminal.open(environment: environment, theme: config.theme, mouse: config.mouse) else {
+            guard let terminal = CursesTerminal.open(environment: environment, theme: config.theme, mouse: config.mouse,
+                                                     ascii: config.ascii) else {
                 return try printSummary(of: database, invocation)
             }
             // The terminal goes back to the shell on every way out, before a failure's message is printed.
