@@ -91,7 +91,8 @@ enum DashboardCommand {
 
     /// What `rhr` shows where it cannot draw the dashboard: the summary of the last two weeks.
     static func printSummary(of database: HealthDatabase, _ invocation: Invocation) throws -> Int32 {
-        invocation.output.write(try SummaryCommand.report(store: database, aggregation: .latest, days: 14))
+        invocation.output.write(try SummaryCommand.report(store: database, aggregation: .latest, days: 14,
+                                                          width: SummaryCommand.width(invocation)))
         return 0
     }
 

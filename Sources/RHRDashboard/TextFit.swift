@@ -1,9 +1,9 @@
 import RHRScreen
 
 /// Fitting text into cells: truncation with an ellipsis, padding, word wrapping.
-enum TextFit {
+public enum TextFit {
     /// `text` cut to `width` columns, ending in `ellipsis` when cut.
-    static func truncate(_ text: String, _ width: Int, ellipsis: String = "…") -> String {
+    public static func truncate(_ text: String, _ width: Int, ellipsis: String = "…") -> String {
         guard width > 0 else { return "" }
         if DisplayWidth.of(text) <= width { return text }
         let room = width - DisplayWidth.of(ellipsis)
@@ -30,7 +30,7 @@ enum TextFit {
     }
 
     /// Words wrapped to `width` columns; a word longer than a line is cut.
-    static func wrap(_ text: String, _ width: Int, ellipsis: String = "…") -> [String] {
+    public static func wrap(_ text: String, _ width: Int, ellipsis: String = "…") -> [String] {
         guard width > 0 else { return [] }
         var lines: [String] = []
         var line = ""

@@ -38,4 +38,19 @@ struct TerminalModesEndToEndTests {
         #expect(screen.unicodeScalars.allSatisfy { $0.isASCII })
         #expect(!Self.colours(tmux).isEmpty, "the colours stay")
     }
+
+    @Test("TERM=dumb in 50 columns: the summary fits them, long lines wrapped at a word and indented, not cut by the terminal")
+    func dumbTerminalFitsWidth() throws {
+        let dir = try TemporaryDirectory(prefix: "rhr-e2e")
+        try StoreFixture.resting(at: dir.storePath)
+        let rhr = try Binary.rhr()
+        let tmux = try Tmux(width: 50, height: 60, directory: dir, command:
+            "sh -c \"exec env TZ=UTC LANG=C.UTF-8 TERM=dumb \(Binary.settings(in: dir)) '\(rhr)' --store '\(dir.storePath)'\"; echo \"rhr exited $?\"")
+        defer { tmux.kill() }
+        let screen = try tmux.waitFor("rhr exited 0", history: true)
+        let lines = screen.split(separator: "\n").map { String($0) }
+        let i = try #require(lines.firstIndex { $0.hasPrefix("HK Jane’s Apple Watch: ") })
+        #expect(lines[i] == "HK Jane’s Apple Watch: HealthKit estimate by" && lines[i + 1] == "  Jane’s Apple Watch")
+        #expect(lines.contains("Wellness information, not medical advice."))
+    }
 }
