@@ -163,7 +163,7 @@ struct CommandLineTests {
         #expect(summary.stdout.contains("59 p"))
         #expect(summary.stdout.contains("55 o"))   // the null offset, same letter as the dashboard
         #expect(summary.stdout.contains("– x"))    // the zero: out of range, no valid value
-        #expect(summary.stdout.contains("p provisional: Apple may still replace this estimate (read 21 Mar 21:30)"))  // 22:30 +01:00, the machine at UTC
+        #expect(summary.stdout.contains("p provisional: Apple may still replace this estimate (read 21 Mar 21:30 +00:00)"))  // 22:30 +01:00, the machine at UTC
         #expect(summary.stdout.contains("without READ_HEALTH_DATA_HISTORY"))
         // R10: the sample feed last read on 21 Mar 2026 (08:10 +01:00); the child runs at UTC. Its changes token
         // is named once that is more than 30 days ago (either side of a midnight passing during the test).

@@ -215,7 +215,7 @@ struct SessionTests {
         _ = try session.run(on: terminal)
         #expect(terminal.frames[0].lines[1].hasSuffix(" live "))
         // At 80 columns the header has room for the short form; the footer says it all.
-        #expect(terminal.frames[2].lines[1].hasSuffix("HealthKit 12 Mar 21:00            daemon stopped "))
+        #expect(terminal.frames[2].lines[1].hasSuffix("HealthKit 12 Mar 21:00 (+01:00)   daemon stopped "))
         #expect(terminal.frames[2].lines[22].hasPrefix(" The daemon stopped: no more live updates."))
         #expect(terminal.watched[1].contains(feed.pipe.fileHandleForReading.fileDescriptor))
         #expect(!terminal.watched[2].contains(feed.pipe.fileHandleForReading.fileDescriptor))
