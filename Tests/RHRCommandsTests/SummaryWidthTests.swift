@@ -59,12 +59,6 @@ struct SummaryWidthTests {
 /// Every time the summary and the dashboard show is local with its offset (issue 26): "21 Mar 21:30 +00:00".
 @Suite("Times shown carry their offset")
 struct TimesWithOffsetTests {
-    /// Times not followed by an offset (a window's first time, "00:03–23:48 +01:00", is followed by its dash).
-    static func bare(_ text: String) -> [String] {
-        let withOffsets = text.replacing(/\d\d:\d\d [+-]\d\d:\d\d/, with: "T")
-        return withOffsets.matches(of: /\d\d:\d\d(?!–)/).map { String(withOffsets[$0.range]) }
-    }
-
     @Test("the summary: currency, provisional reads, revisions")
     func summary() throws {
         let rhr = try InProcessRHR()
@@ -72,6 +66,6 @@ struct TimesWithOffsetTests {
         let text = rhr.run(["summary"]).stdout
         #expect(text.hasPrefix("HealthKit as of 21 Mar 21:30 +00:00 · Health Connect as of 21 Mar 07:10 +00:00\n"))
         #expect(text.contains("draft 62 → 59 (healthkit-iphone.jsonl, 21 Mar 21:30 +00:00)"))
-        #expect(Self.bare(text).isEmpty, "\(Self.bare(text))")
+        #expect(bareTimes(text).isEmpty, "\(bareTimes(text))")
     }
 }
