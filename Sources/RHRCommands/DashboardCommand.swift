@@ -13,8 +13,10 @@ import RHRTerminal
 enum DashboardCommand {
     /// Opens the store at `storePath` on its own connection (the dashboard lives on the main actor) and shows
     /// it. `source` says where the data lives, in words, for the header and help; `stateKey` names the store
-    /// for its kept view (its path, or what stands for a temporary store).
-    static func show(storePath: String, source: String, stateKey: String, invocation: Invocation) throws -> Int32 {
+    /// for its kept view (its path, or what stands for a temporary store); `importFailures` the files of
+    /// `rhr FILE...` that could not be imported, which the dashboard names.
+    static func show(storePath: String, source: String, stateKey: String, invocation: Invocation,
+                     importFailures: [ImportFailure] = []) throws -> Int32 {
         // "~/.local/share/rhr/rhr.sqlite" reads better than the whole home directory.
         let source = abbreviatingHome(source, environment: invocation.environment)
         // Off a terminal, the summary: on whatever thread the command runs (a test calls it off the main one).
@@ -31,7 +33,8 @@ enum DashboardCommand {
             } catch {
                 throw CommandFailure("\(error)")
             }
-            guard let terminal = CursesTerminal.open(environment: environment, theme: config.theme, mouse: config.mouse) else {
+            guard let terminal = CursesTerminal.open(environment: environment, theme: config.theme, mouse: config.mouse,
+                                                     ascii: config.ascii) else {
                 return try printSummary(of: database, invocation)
             }
             // The terminal goes back to the shell on every way out, before a failure's message is printed.
@@ -52,14 +55,11 @@ enum DashboardCommand {
             }
             // Background reads share one connection: a live update reads only the days it changed.
             let background = BackgroundStore(path: storePath, machineZone: invocation.machineZone)
-            let session = DashboardSession(load: { () throws -> DashboardData in
-                try background.read { try DashboardLoader.load($0, source: source) }
-            }, loadDays: { days in
-                try background.read { try DashboardDeltaReader.read($0, days: days) }
-            }, feed: feed)
+            let session = DashboardSession.reading(background, source: source, feed: feed)
             let exit: DashboardExit
             do {
-                exit = try session.run(on: terminal, initial: data, settings: settings, mouse: config.mouse)
+                exit = try session.run(on: terminal, initial: data, settings: settings, mouse: config.mouse,
+                                       importFailures: importFailures)
             } catch {
                 throw CommandFailure("\(error)")
             }
@@ -91,7 +91,8 @@ enum DashboardCommand {
 
     /// What `rhr` shows where it cannot draw the dashboard: the summary of the last two weeks.
     static func printSummary(of database: HealthDatabase, _ invocation: Invocation) throws -> Int32 {
-        invocation.output.write(try SummaryCommand.report(store: database, aggregation: .latest, days: 14))
+        invocation.output.write(try SummaryCommand.report(store: database, aggregation: .latest, days: 14,
+                                                          width: SummaryCommand.width(invocation)))
         return 0
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import RHRCore
+import RHRDashboard
 import RHRFormats
 import RHRStore
 
@@ -13,12 +14,12 @@ enum DefaultCommand {
         let options = try ImportCommand.importOptions(invocation)
         let temporary = try TemporaryStore()
         let store = try temporary.open(machineZone: invocation.machineZone)
-        var failed = false
+        var failures: [ImportFailure] = []
         for path in invocation.arguments.positionals {
             do {
                 _ = try ImportCommand.importFile(path, into: store, options: options, output: invocation.output)
             } catch {
-                failed = true
+                failures.append(ImportFailure(file: path, message: "\(error)"))
                 invocation.report("\(error)")
             }
         }
@@ -27,7 +28,7 @@ enum DefaultCommand {
         let key = "files: " + invocation.arguments.positionals.map(StorePath.absolute).joined(separator: "; ")
         let shown = try DashboardCommand.show(storePath: temporary.path,
                                               source: "a temporary store of \(count) file\(count == 1 ? "" : "s")",
-                                              stateKey: key, invocation: invocation)
-        return failed ? 1 : shown
+                                              stateKey: key, invocation: invocation, importFailures: failures)
+        return failures.isEmpty ? shown : 1
     }
 }

@@ -17,7 +17,8 @@ enum ExportCommand {
         ],
         run: run)
 
-    static let header = "date,store,writer,aggregate,bpm,samples,provisional,offset_assumed,out_of_range,implausible_date"
+    static let header = "date,store,writer,writer_name,aggregate,bpm,samples,provisional,offset_assumed,out_of_range,"
+        + "implausible_date"
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let args = invocation.arguments
@@ -40,16 +41,32 @@ enum ExportCommand {
     }
 
     static func csvRow(_ day: DayValue) -> String {
-        [day.day.description, day.store.rawValue, csvField(day.writer.name), day.aggregation.rawValue, day.bpmText,
+        [day.day.description, day.store.rawValue, csvField(day.writer.name), csvField(day.writer.shortName),
+         day.aggregation.rawValue, day.bpmText,
          String(day.samples), String(day.provisional), String(day.offsetAssumed), String(day.outOfRange),
          String(day.implausibleDate)]
             .joined(separator: ",")
     }
 
-    /// RFC 4180: quote fields holding a comma, a quote or a line break; double the quotes.
+    /// RFC 4180: quote fields holding a comma, a quote or a line break; double the quotes. A field a spreadsheet
+    /// would run as a formula (it starts with `=`, `+`, `-`, `@`, a tab or a carriage return) gets a leading `'`
+    /// inside the quotes, as OWASP advises, unless it is a plain number (`-5`, `-5.5`), which stays a number
+    /// (docs/design.md section 5).
     static func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        var text = text
+        if let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first), !isPlainNumber(text) {
+            text = "'" + text
+        } else if !text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
+            return text
+        }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// An optional minus, digits, and at most one point with digits after it.
+    static func isPlainNumber(_ text: String) -> Bool {
+        let body = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+        let parts = body.split(separator: ".", omittingEmptySubsequences: false)
+        return (1...2).contains(parts.count) && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
     }
 }
 

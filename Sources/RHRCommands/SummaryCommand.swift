@@ -25,18 +25,36 @@ enum SummaryCommand {
             count = n
         }
         let store = try openStoreForReading(invocation)
-        invocation.output.write(try report(store: store, aggregation: aggregation, days: count))
+        invocation.output.write(try report(store: store, aggregation: aggregation, days: count, width: width(invocation)))
         return 0
     }
 
-    /// `today` dates the R10 note on an idle changes token.
+    /// The width the summary fits on this invocation's stdout (`SummaryLayout.width`).
+    static func width(_ invocation: Invocation) -> Int? {
+        width(environment: invocation.environment, stdoutIsTerminal: invocation.output.stdoutIsTerminal)
+    }
+
+    static func width(environment: [String: String], stdoutIsTerminal: Bool) -> Int? {
+        SummaryLayout.width(environment: environment, stdoutIsTerminal: stdoutIsTerminal)
+    }
+
+    /// `today` dates the R10 note on an idle changes token; `width`: the terminal's, which every line fits (nil: a
+    /// pipe, as wide as it is).
     static func report(store: HealthDatabase, aggregation: Aggregation, days count: Int,
-                       today: LocalDay = DashboardSession.machineToday()) throws -> String {
+                       today: LocalDay = DashboardSession.machineToday(), width: Int? = nil) throws -> String {
+        let text = try lines(store: store, aggregation: aggregation, days: count, today: today, width: width)
+        return text.flatMap { $0.table ? [$0.text] : SummaryLayout.wrapped($0.text, width: width) }.joined(separator: "\n") + "\n"
+    }
+
+    /// The summary's lines, the table's fitted already (`table`), the rest to be wrapped.
+    private static func lines(store: HealthDatabase, aggregation: Aggregation, days count: Int, today: LocalDay,
+                              width: Int?) throws -> [(text: String, table: Bool)] {
         // One snapshot: the counts, the streams, the values and the revisions all describe the same store.
         let (contents, streams, samples, revisions) = try store.read { tx throws(StoreError) in
             (try tx.contents(heartRate: try tx.heartRateDays()), try tx.streams(), try tx.samples(), try tx.revisions())
         }
         var lines: [String] = []
+        let tagged = { (lines: [String]) in lines.map { (text: $0, table: false) } }
         let thisYear = today.year
         switch DataDiagnosis(contents, streams: streams) {
         case .noHeartData(let imported):
@@ -44,19 +62,19 @@ enum SummaryCommand {
             lines += DataDiagnosis.explanation(imported: imported, thisYear: thisYear, zone: store.machineZone)
             lines.append("Import an export with resting heart rate or heart rate:  rhr import export.zip")
             lines.append(wellness)
-            return lines.joined(separator: "\n") + "\n"
+            return tagged(lines)
         case .noData:
             lines.append("No data yet.")
             lines.append("Import an export:  rhr import export.zip   (Apple Health, Health Connect, Health Auto Export)")
             lines.append("Or send batches:   rhr push batches.jsonl  (to a running rhr daemon)")
             lines.append("Or phones post:    rhr daemon --http ADDR:PORT  (docs/phone-feeds.md: Health Auto Export, HC Webhook)")
             lines.append(wellness)
-            return lines.joined(separator: "\n") + "\n"
+            return tagged(lines)
         case .noRestingWriter(let stores):
             lines.append(currency(streams, thisYear: thisYear, zone: store.machineZone))
             for s in stores { lines.append(DataDiagnosis.explanation(s)) }
             lines.append(wellness)
-            return lines.joined(separator: "\n") + "\n"
+            return tagged(lines)
         case .resting(let without):
             lines.append(currency(streams, thisYear: thisYear, zone: store.machineZone))
             for s in without { lines.append(DataDiagnosis.explanation(s)) }
@@ -72,7 +90,7 @@ enum SummaryCommand {
         let values = DaySeries(samples).values(by: aggregation)
         let writers = Array(Set(values.map(\.writer))).sorted()
         let shownDays = Array(Set(values.map(\.day)).sorted().suffix(count))
-        guard let first = shownDays.first, let last = shownDays.last else { return lines.joined(separator: "\n") + "\n" }
+        guard let first = shownDays.first, let last = shownDays.last else { return tagged(lines) }
         lines.append("\(aggregation.words) · \(first) … \(last)")
         lines.append("")
         var byKey: [String: DayValue] = [:]
@@ -92,13 +110,8 @@ enum SummaryCommand {
             }
             rows.append(row)
         }
-        let widths = headings.indices.map { i in ([headings[i]] + rows.map { $0[i] }).map(\.count).max() ?? 0 }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { i, c in c.padding(toLength: widths[i], withPad: " ", startingAt: 0) }
-                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
-        }
-        lines.append(line(headings))
-        for row in rows { lines.append(line(row)) }
+        var result = tagged(lines) + SummaryLayout.table(headings: headings, rows: rows, width: width).map { (text: $0, table: true) }
+        lines = []
         let shownRevisions = recentChains(revisions.filter { $0.day >= first && $0.day <= last })
         if !shownRevisions.isEmpty {
             lines.append("")
@@ -116,7 +129,8 @@ enum SummaryCommand {
             .filter { usedFlags.contains(Character($0.0)) || ($0.0 == "–" && rows.joined().contains { $0.hasPrefix("–") }) }
         if !legend.isEmpty { lines.append(legend.map { "\($0.0) \($0.1)" }.joined(separator: " · ")) }
         lines.append(wellness)
-        return lines.joined(separator: "\n") + "\n"
+        result += tagged(lines)
+        return result
     }
 
     /// The history of the most recent writer-days with revisions, each day's chain whole ("61 → 59", "59 → 58",

@@ -16,14 +16,15 @@ public struct DaySeries: Sendable {
         public var range: Range<Int>
     }
 
-    /// The writers of the samples, by store and name.
+    /// The writers of the samples, by store, then number (`numbers`; the unnumbered after), then name.
     public let writers: [Writer]
     /// The samples in the series' order: by day, writer (its place in `writers`), start, end and identity.
     public let samples: [DaySample]
     /// One entry per day and writer with samples, in the order of `samples`: by day, then store and writer.
     public let groups: [Group]
 
-    public init(_ samples: [DaySample]) {
+    /// `numbers`: the writers' lasting numbers (the dashboard's, kept in the store), which order a store's writers.
+    public init(_ samples: [DaySample], numbers: [WriterKey: Int] = [:]) {
         // Writers numbered once: from here on samples are sorted and grouped by integers, not strings.
         var position: [WriterKey: Int] = [:]
         var found: [Writer] = []
@@ -38,7 +39,9 @@ public struct DaySeries: Sendable {
                 found.append(s.sample.writer)
             }
         }
-        let writers = found.sorted()
+        let writers = numbers.isEmpty ? found.sorted() : found.sorted { a, b in
+            (a.store.rawValue, numbers[a.key] ?? Int.max, a.name) < (b.store.rawValue, numbers[b.key] ?? Int.max, b.name)
+        }
         var rank = [Int](repeating: 0, count: found.count)
         for (r, w) in writers.enumerated() { rank[position[w.key]!] = r }
         for i in writerOf.indices { writerOf[i] = rank[writerOf[i]] }

@@ -46,14 +46,16 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         return text + Timestamp.offsetText(offset, colon: true)
     }
 
-    /// "12 Mar 21:00" in the written offset, with the year when it is not `thisYear` ("19 Jul 2019 10:36"): the
-    /// one way rhr writes a moment for people (the header, the summary, the revision history).
-    public func text(thisYear: Int) -> String {
+    /// "12 Mar 21:00 +01:00" in the written offset, with the year when it is not `thisYear` ("19 Jul 2019 10:36
+    /// +02:00"): the one way rhr writes a moment for people (the header, the summary, the revision history, the detail
+    /// pane). Every time shown carries its offset, so no reader has to guess the clock (issue 26); `offset: false`
+    /// only where the offset is written once for several times beside it.
+    public func text(thisYear: Int, offset: Bool = true) -> String {
         let local = Int((epochSeconds + Double(offsetSeconds)).rounded(.down))
         let day = LocalDay(daysSinceEpoch: Int((Double(local) / 86_400).rounded(.down)))
         let secondOfDay = local - day.daysSinceEpoch * 86_400
         return day.text(thisYear: thisYear) + " " + LocalDay.pad(secondOfDay / 3600, 2) + ":"
-            + LocalDay.pad(secondOfDay / 60 % 60, 2)
+            + LocalDay.pad(secondOfDay / 60 % 60, 2) + (offset ? " " + Timestamp.offsetText(offsetSeconds) : "")
     }
 
     /// `+01:00`, `-07:00`, `+05:45`; `Z` is never written so the offset stays visible.

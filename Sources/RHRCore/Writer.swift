@@ -132,6 +132,15 @@ public struct Writer: Sendable, Hashable, Comparable {
         }
     }
 
+    /// The name the dashboard shows and `rhr export` writes as `writer_name`: a Health Connect writer's app name
+    /// when known (its package is `name`), else the name.
+    public var shortName: String {
+        switch store {
+        case .healthKit: return shownName
+        case .healthConnect: return appName.flatMap { $0.isEmpty ? nil : $0 } ?? shownName
+        }
+    }
+
     /// R11 wording: "HealthKit estimate" or "written by <app> (Health Connect)".
     public var provenance: String {
         switch store {

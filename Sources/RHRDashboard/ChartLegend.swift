@@ -11,6 +11,14 @@ struct ChartLegend {
         var store: HealthStore
         var name: String
         var visible: Bool
+        /// Its number less one, glyph and colour (`DashboardIndex.slots`).
+        var slot: Int
+        /// With many writers in view, the one drawn in full and the dimmed others (`ChartView.fullWriters`).
+        var emphasis: Emphasis = .plain
+    }
+
+    enum Emphasis {
+        case plain, focused, dimmed
     }
 
     /// An entry placed on a row, relative to the legend's rectangle.
@@ -83,7 +91,8 @@ struct ChartLegend {
                       glyphs g: Glyphs) -> [[Span]] {
         var previousStore: HealthStore?
         let ellipsisWidth = DisplayWidth.of(g.ellipsis)
-        return writers.enumerated().map { w, writer in
+        return writers.enumerated().map { i, writer in
+            let w = writer.slot
             // In ASCII the glyph is the number itself: said once.
             let number = w < 9 && g.unicode ? "\(w + 1)" : ""
             var item: [Span] = []
@@ -92,18 +101,20 @@ struct ChartLegend {
             }
             previousStore = writer.store
             let glyph = String(g.series(w))
+            let glyphStyle = writer.emphasis == .dimmed ? Style.series(w).with(.dim) : .series(w)
             if compact {
-                item += writer.visible ? [Span(number, .muted), Span(glyph, .series(w))]
+                item += writer.visible ? [Span(number, .muted), Span(glyph, glyphStyle)]
                     : [Span("(\(number)\(glyph))", .muted)]
                 return item
             }
             let lead = (number.isEmpty ? "" : number + " ") + glyph + " "
             let rest = writer.visible ? "" : " (hidden)"
             let room = lineWidth - item.reduce(0) { $0 + $1.width } - DisplayWidth.of(lead + rest)
-            let name = names[w].text(columns: max(0, min(nameWidth ?? room, room)), ellipsis: g.ellipsis,
+            let name = names[i].text(columns: max(0, min(nameWidth ?? room, room)), ellipsis: g.ellipsis,
                                      ellipsisWidth: ellipsisWidth).text
             if writer.visible {
-                item += [Span(number.isEmpty ? "" : number + " ", .muted), Span(glyph, .series(w)), Span(" " + name)]
+                let nameStyle: Style = writer.emphasis == .focused ? .bold : writer.emphasis == .dimmed ? .muted : .plain
+                item += [Span(number.isEmpty ? "" : number + " ", .muted), Span(glyph, glyphStyle), Span(" " + name, nameStyle)]
             } else {
                 item += [Span(lead + name + rest, .muted)]
             }

@@ -19,8 +19,10 @@ struct ChartSeries {
 
     /// One writer's series in the window.
     struct Line {
-        /// Index in the writers list: the glyph and colour.
+        /// Index in the writers list.
         var writer: Int
+        /// The writer's slot (`DashboardIndex.slots`): its glyph and colour.
+        var slot: Int
         var points: [Point] = []
         /// The 7-day rolling mean, per bucket (empty unless asked for).
         var mean: [Point] = []
@@ -40,8 +42,10 @@ struct ChartSeries {
     /// The usual range of writer `bandWriter`, when shown.
     var band: [BandPoint] = []
     var bandWriter: Int?
+    /// The band writer's slot: its colour.
+    var bandSlot: Int?
     var outOfRangeBuckets: Set<Int> = []
-    /// Indexes of writers with a provisional value in view.
+    /// Slots of writers with a provisional value in view.
     var provisionalWriters: [Int] = []
     /// Buckets holding a day a live update just changed.
     var changedBuckets: Set<Int> = []
@@ -76,7 +80,7 @@ struct ChartSeries {
         var buckets = BucketCursor(zoom)
         for w in index.writers.indices where !o.hidden.contains(index.writers[w].key) {
             let list = index.values(writer: w, aggregation: o.aggregation)
-            var line = Line(writer: w)
+            var line = Line(writer: w, slot: index.slots[w])
             var days: [(day: LocalDay, bpm: Double, provisional: Bool)] = []
             var i = index.firstIndex(writer: w, onOrAfter: from, aggregation: o.aggregation)
             while i < list.count && list[i].day <= to {
@@ -86,18 +90,23 @@ struct ChartSeries {
                 i += 1
             }
             line.points = Self.buckets(days, zoom: zoom)
-            if line.points.contains(where: \.provisional) { provisionalWriters.append(w) }
+            if line.points.contains(where: \.provisional) { provisionalWriters.append(line.slot) }
             if o.showMean {
                 line.mean = Self.buckets(RollingMean.series(list, from: from, to: to).map { ($0.day, $0.bpm, false) },
                                          zoom: zoom)
             }
             for p in line.points { include(whiskers ? p.low : p.bpm, whiskers ? p.high : p.bpm) }
+            // The scale holds the writer's values all over the store at this zoom, not only the window's.
+            if let all = index.chartRange(writer: w, aggregation: o.aggregation, zoom: zoom, spread: whiskers) {
+                include(all.lowerBound, all.upperBound)
+            }
             for p in line.mean { include(p.bpm, p.bpm) }
             lines.append(line)
         }
 
         if let w = o.bandWriter, index.writers.indices.contains(w) {
             bandWriter = w
+            bandSlot = index.slots[w]
             let daily = UsualRange.series(index.values(writer: w, aggregation: o.aggregation), from: from, to: to)
             // Each edge bucketed as a line is: the median of its days.
             func edge(_ value: KeyPath<UsualRange.Day, Double>) -> [Point] {
@@ -120,6 +129,7 @@ struct ChartSeries {
                 }
                 let points = Self.buckets(days, zoom: zoom)
                 for p in points { include(p.bpm, p.bpm) }
+                if let all = index.chartRange(contextWriter: c, zoom: zoom) { include(all.lowerBound, all.upperBound) }
                 context.append(points)
             }
         }

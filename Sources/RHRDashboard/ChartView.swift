@@ -22,6 +22,17 @@ enum ChartView {
         var allHidden: Bool
         /// Colour is on: the usual range is a shaded background; without colour, its edges are drawn.
         var color: Bool
+        /// With more than `fullWriters` writers in view, the one drawn in full (writer index); the others dimmed.
+        var focused: Int? = nil
+    }
+
+    /// Up to this many writers in view are all drawn in full; beyond, one is and the others are dimmed, so the
+    /// lines do not tangle (issue 26). The columns show every writer's values either way.
+    static let fullWriters = 3
+
+    /// A writer's style in the plot: dimmed when another is drawn in full. `.dim` keeps it apart without colour.
+    static func style(_ line: ChartSeries.Line, _ model: Model) -> Style {
+        model.focused == nil || model.focused == line.writer ? .series(line.slot) : Style.series(line.slot).with(.dim)
     }
 
     static func draw(_ model: Model, in layout: ChartLayout, glyphs: Glyphs, on buffer: inout ScreenBuffer) {
@@ -109,7 +120,7 @@ enum ChartView {
         }
 
         // Without colour the usual range is its two edges, drawn first so lines cross over them.
-        if !model.color, let w = series.bandWriter {
+        if !model.color, let w = series.bandSlot {
             for p in series.band {
                 for row in Set([scale.row(of: p.upper), scale.row(of: p.lower)]) {
                     let r = cellRect(p.bucket, from: row, to: row)
@@ -127,62 +138,75 @@ enum ChartView {
         }
 
         if g.unicode {
+            // The writer drawn in full has a canvas of its own, over the others': its line stays whole where they cross.
             var canvas = BrailleCanvas(width: plot.width, height: plot.height)
+            var front = BrailleCanvas(width: plot.width, height: plot.height)
             for line in series.lines {
-                let w = line.writer
+                let w = line.slot
                 let drawn = model.series.showsMean ? line.mean : line.points
-                if model.series.showsMean {
-                    for p in line.points { let d = dot(p.bucket, p.bpm); canvas.set(d.x, d.y, layer: w) }
-                }
-                for (a, b) in zip(drawn, drawn.dropFirst()) where b.bucket == a.bucket + 1 {
-                    // A provisional stretch is dotted: Apple may still replace it.
-                    canvas.line(from: dot(a.bucket, a.bpm), to: dot(b.bucket, b.bpm), layer: w,
-                                every: a.provisional || b.provisional ? 2 : 1)
-                }
-                for p in drawn { let d = dot(p.bucket, p.bpm); canvas.set(d.x, d.y, layer: w) }
-                if whiskers {
-                    for p in line.points where p.low < p.high {
-                        let x = window.pointDot(ofBucket: p.bucket)
-                        canvas.line(from: (x, scale.dot(of: p.high)), to: (x, scale.dot(of: p.low)), layer: w)
+                func draw(on canvas: inout BrailleCanvas) {
+                    if model.series.showsMean {
+                        for p in line.points { let d = dot(p.bucket, p.bpm); canvas.set(d.x, d.y, layer: w) }
+                    }
+                    for (a, b) in zip(drawn, drawn.dropFirst()) where b.bucket == a.bucket + 1 {
+                        // A provisional stretch is dotted: Apple may still replace it.
+                        canvas.line(from: dot(a.bucket, a.bpm), to: dot(b.bucket, b.bpm), layer: w,
+                                    every: a.provisional || b.provisional ? 2 : 1)
+                    }
+                    for p in drawn { let d = dot(p.bucket, p.bpm); canvas.set(d.x, d.y, layer: w) }
+                    if whiskers {
+                        for p in line.points where p.low < p.high {
+                            let x = window.pointDot(ofBucket: p.bucket)
+                            canvas.line(from: (x, scale.dot(of: p.high)), to: (x, scale.dot(of: p.low)), layer: w)
+                        }
                     }
                 }
+                if line.writer == model.focused { draw(on: &front) } else { draw(on: &canvas) }
             }
             for y in 0..<canvas.height {
                 for x in 0..<canvas.width {
-                    guard let glyph = canvas.glyph(x: x, y: y), let layer = canvas.layer(x: x, y: y) else { continue }
-                    buffer.put(glyph, x: plot.x + x, y: plot.y + y, style: .series(layer), clip: plot)
+                    if let glyph = front.glyph(x: x, y: y), let layer = front.layer(x: x, y: y) {
+                        buffer.put(glyph, x: plot.x + x, y: plot.y + y, style: .series(layer), clip: plot)
+                    } else if let glyph = canvas.glyph(x: x, y: y), let layer = canvas.layer(x: x, y: y) {
+                        let style = model.focused == nil ? Style.series(layer) : Style.series(layer).with(.dim)
+                        buffer.put(glyph, x: plot.x + x, y: plot.y + y, style: style, clip: plot)
+                    }
                 }
             }
         }
 
-        // Glyphs: writer 1 last, so it is on top where they meet.
+        // Glyphs: writer 1 last, so it is on top where they meet; the writer drawn in full over all.
         let cursorBucket = window.zoom.bucket(of: model.cursor.day)
         let sparse = !g.unicode || window.cellsPerBucket >= 3
-        for line in series.lines.reversed() {
-            let w = line.writer
+        let ordered = series.lines.reversed().filter { $0.writer != model.focused }
+            + series.lines.filter { $0.writer == model.focused }
+        for line in ordered {
+            let w = line.slot, style = Self.style(line, model)
+            // A dimmed writer is marked on the cursor day only (in ASCII, where glyphs are its line, everywhere).
+            let dimmed = model.focused != nil && line.writer != model.focused
             let drawn = model.series.showsMean ? line.mean : line.points
             var marked: [(bucket: Int, bpm: Double, provisional: Bool)] = []
-            for (i, p) in drawn.enumerated() {
+            for (i, p) in drawn.enumerated() where !dimmed || !g.unicode {
                 let isolated = (i == 0 || drawn[i - 1].bucket != p.bucket - 1)
                     && (i == drawn.count - 1 || drawn[i + 1].bucket != p.bucket + 1)
                 if sparse || isolated || i == drawn.count - 1 { marked.append((p.bucket, p.bpm, false)) }
             }
             // The day's own values where they matter most: provisional ones and the cursor's.
-            for p in line.points where p.provisional || p.bucket == cursorBucket {
+            for p in line.points where (p.provisional && !dimmed) || p.bucket == cursorBucket {
                 marked.append((p.bucket, p.bpm, p.provisional))
             }
             if !g.unicode && whiskers {
                 for p in line.points where p.low < p.high {
                     let x = plot.x + window.pointCell(ofBucket: p.bucket)
                     for row in scale.row(of: p.high)...scale.row(of: p.low) {
-                        buffer.put(g.vertical, x: x, y: plot.y + row, style: .series(w), clip: plot)
+                        buffer.put(g.vertical, x: x, y: plot.y + row, style: style, clip: plot)
                     }
                 }
             }
             for m in marked {
                 let glyph = m.provisional ? g.provisional(w) : g.series(w)
                 buffer.put(glyph, x: plot.x + window.pointCell(ofBucket: m.bucket), y: plot.y + scale.row(of: m.bpm),
-                           style: .series(w), clip: plot)
+                           style: style, clip: plot)
             }
         }
         // A live update's points underlined until the next key.
@@ -317,6 +341,11 @@ enum ChartView {
     static func markers(_ model: Model, glyphs g: Glyphs, short: Bool) -> [[Span]] {
         let series = model.series
         var markers: [[Span]] = []
+        if let f = model.focused, model.writers.indices.contains(f) {
+            let writer = model.writers[f]
+            markers.append([Span(String(g.series(writer.slot)), .series(writer.slot)),
+                            Span(short ? " \(writer.name) in full (f: next)" : " \(writer.name) in full, the others dimmed (f: next)")])
+        }
         if !series.provisionalWriters.isEmpty {
             var item = series.provisionalWriters.prefix(3).map { Span(String(g.provisional($0)), .series($0)) }
             item.append(Span(short ? " provisional" : " provisional: Apple may still replace this estimate"))
@@ -331,9 +360,10 @@ enum ChartView {
         if model.series.showsMean {
             markers.append([Span(short ? "lines: 7-day mean" : "lines: 7-day mean, dots: daily values")])
         }
-        if let w = series.bandWriter {
+        if let w = series.bandWriter, let slot = series.bandSlot {
             let name = model.writers.indices.contains(w) ? model.writers[w].name : ""
-            let swatch = model.color ? Span("   ", Style.series(w).on(.band)) : Span(String(repeating: g.bandEdge, count: 2), .series(w))
+            let swatch = model.color ? Span("   ", Style.series(slot).on(.band))
+                : Span(String(repeating: g.bandEdge, count: 2), .series(slot))
             if series.band.isEmpty {
                 markers.append([swatch, Span(short ? " usual range (\(name)): not yet"
                                              : " usual range of \(name): not here (it needs 14 days with a value in 28)")])

@@ -129,9 +129,10 @@ enum ColumnsView {
             let x = rect.x + dateWidth + k * columnWidth
             let cellClip = Rect(x: x, y: rect.y, width: columnWidth - 1, height: heading.height)
             // In ASCII the glyph is the writer's number.
-            let number = layout.compact || w >= 9 || !g.unicode ? "" : "\(w + 1) "
+            let slot = index.slots[w]
+            let number = layout.compact || slot >= 9 || !g.unicode ? "" : "\(slot + 1) "
             var used = buffer.write(number, x: x, y: rect.y, style: .muted, clip: cellClip)
-            used += buffer.write(String(g.series(w)) + " ", x: x + used, y: rect.y, style: .series(w), clip: cellClip)
+            used += buffer.write(String(g.series(slot)) + " ", x: x + used, y: rect.y, style: .series(slot), clip: cellClip)
             buffer.write(TextFit.truncate(g.shortName(writer), columnWidth - 1 - used, ellipsis: g.ellipsis),
                          x: x + used, y: rect.y, style: .bold, clip: cellClip)
             let identifier: String? = writer.store == .healthConnect ? writer.name : writer.bundleIdentifier
@@ -191,7 +192,8 @@ enum ColumnsView {
         for w in model.visible {
             guard let value = model.index.value(writer: w, day: model.cursor.day, aggregation: model.aggregation) else { continue }
             let (number, flags) = cell(value, glyphs: g, compact: true)
-            items.append([Span(String(g.series(w)), .series(w)), Span(" " + number + (flags.isEmpty ? "" : " " + flags))])
+            let slot = model.index.slots[w]
+            items.append([Span(String(g.series(slot)), .series(slot)), Span(" " + number + (flags.isEmpty ? "" : " " + flags))])
         }
         if items.count == 1 { items.append([Span("no values", .muted)]) }
         for (row, line) in Flow.lines(items, width: rect.width - 1, gap: 2, indent: 1, firstIndent: 1, ellipsis: g.ellipsis).prefix(rect.height)

@@ -46,8 +46,8 @@ enum ComparisonView {
             out += StyledLine.paragraph(text, width: width, style: style, glyphs: g)
         }
         func writer(_ w: Int) -> [Span] {
-            let writer = index.writers[w]
-            return [Span(w < 9 ? "\(w + 1) " : "", .muted), Span(String(g.series(w)), .series(w)),
+            let writer = index.writers[w], slot = index.slots[w]
+            return [Span(slot < 9 ? "\(slot + 1) " : "", .muted), Span(String(g.series(slot)), .series(slot)),
                     Span(" " + g.shortName(writer), .bold), Span(" (\(writer.store.displayName))", .muted)]
         }
         out.append(StyledLine(""))

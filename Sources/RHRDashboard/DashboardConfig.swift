@@ -8,16 +8,20 @@ import RHRScreen
 ///     theme = high-contrast     # default, high-contrast or mono
 ///     mouse = off               # on (the default) or off
 ///     aggregation = lowest      # latest (the default), lowest or mean
+///     glyphs = ascii            # unicode (the default, in a UTF-8 locale) or ascii
 public struct DashboardConfig: Sendable, Equatable {
     public var theme: Theme
     public var mouse: Bool
     /// Nil: latest, unless the store's view state says otherwise.
     public var aggregation: Aggregation?
+    /// The ASCII switch: ASCII glyphs whatever the locale, colour as it was (`NO_COLOR` is colour's own switch).
+    public var ascii: Bool
 
-    public init(theme: Theme = .standard, mouse: Bool = true, aggregation: Aggregation? = nil) {
+    public init(theme: Theme = .standard, mouse: Bool = true, aggregation: Aggregation? = nil, ascii: Bool = false) {
         self.theme = theme
         self.mouse = mouse
         self.aggregation = aggregation
+        self.ascii = ascii
     }
 
     /// The settings in `text`; a line that is not a known `key = value` is an error naming `path` and the line.
@@ -26,7 +30,7 @@ public struct DashboardConfig: Sendable, Equatable {
         switch KeyValueLines.parse(text) {
         case .success(let list): entries = list
         case .failure(let error):
-            throw ConfigError(path: path, line: error.line, message: "expected \"key = value\" (theme, mouse or aggregation)")
+            throw ConfigError(path: path, line: error.line, message: "expected \"key = value\" (theme, mouse, aggregation or glyphs)")
         }
         var config = DashboardConfig()
         var seen: [String: Int] = [:]
@@ -52,8 +56,14 @@ public struct DashboardConfig: Sendable, Equatable {
                     throw fail("aggregation must be latest, lowest or mean, not \"\(entry.value)\"")
                 }
                 config.aggregation = aggregation
+            case "glyphs":
+                switch value {
+                case "unicode": config.ascii = false
+                case "ascii": config.ascii = true
+                default: throw fail("glyphs must be unicode or ascii, not \"\(entry.value)\"")
+                }
             default:
-                throw fail("unknown setting \"\(entry.key)\"; the settings are theme, mouse and aggregation")
+                throw fail("unknown setting \"\(entry.key)\"; the settings are theme, mouse, aggregation and glyphs")
             }
         }
         return config

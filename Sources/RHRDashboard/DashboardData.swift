@@ -22,10 +22,13 @@ public struct DashboardData: Sendable {
     public var machineZone: TimeZone
     /// Only the most recent days, read first so the first frame comes quickly; the rest is on its way.
     public var isPartial: Bool
+    /// Each resting writer's lasting number (its key 1–9, glyph and colour), as the store keeps it; empty: numbered
+    /// by place.
+    public var writerNumbers: [WriterKey: Int]
 
     public init(samples: [DaySample] = [], revisions: [RevisionEntry] = [], heartRateDays: [HeartRateDaySummary] = [],
                 contents: [StoreContents] = [], streams: [StreamState] = [], revision: Int64 = 0, source: String = "",
-                machineZone: TimeZone = .current, isPartial: Bool = false) {
+                machineZone: TimeZone = .current, isPartial: Bool = false, writerNumbers: [WriterKey: Int] = [:]) {
         self.samples = samples
         self.revisions = revisions
         self.heartRateDays = heartRateDays
@@ -35,5 +38,6 @@ public struct DashboardData: Sendable {
         self.source = source
         self.machineZone = machineZone
         self.isPartial = isPartial
+        self.writerNumbers = writerNumbers
     }
 }

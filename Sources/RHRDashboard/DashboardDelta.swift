@@ -14,15 +14,22 @@ public struct DashboardDelta: Sendable {
     /// What the store holds, when read; nil: the patch counts it from the whole history it holds (reading it
     /// would take longer than the rest of a live update).
     public var contents: [StoreContents]?
+    /// The store's revision in the snapshot these days were read from; nil when not known. A delta read before the
+    /// change it was read for (a snapshot held too long) is not patched in.
+    public var revision: Int64?
+    /// The writers' numbers, read with the days (small: one row per writer); nil: unchanged.
+    public var writerNumbers: [WriterKey: Int]?
 
     public init(days: Set<LocalDay>, samples: [DaySample] = [], revisions: [RevisionEntry] = [],
-                heartRateDays: [HeartRateDaySummary] = [], contents: [StoreContents]? = nil, streams: [StreamState] = []) {
+                heartRateDays: [HeartRateDaySummary] = [], contents: [StoreContents]? = nil, streams: [StreamState] = [],
+                revision: Int64? = nil) {
         self.days = days
         self.samples = samples
         self.revisions = revisions
         self.heartRateDays = heartRateDays
         self.contents = contents
         self.streams = streams
+        self.revision = revision
     }
 
     /// The changed days as the few ranges to read: days closer than `gap` apart are read in one query (the

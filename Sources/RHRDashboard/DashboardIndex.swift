@@ -6,8 +6,11 @@ import RHRCore
 public final class DashboardIndex: Sendable {
     /// What was read; `samples` ordered by day, writer and time (the order `samples(on:)` returns them in).
     public let data: DashboardData
-    /// Resting writers, ordered by store and name. Writer n (1–9 toggles it) is `writers[n - 1]`.
+    /// Resting writers, ordered by store, then number, then name (`DaySeries`).
     public let writers: [Writer]
+    /// Each writer's place in the palette and the keys: its lasting number less one (`data.writerNumbers`), so its
+    /// key (1–9), glyph and colour never move when writers come; a writer without one follows the highest.
+    public let slots: [Int]
     /// Heart-rate writers with sedentary samples: the context series.
     public let contextWriters: [Writer]
     public let diagnosis: DataDiagnosis
@@ -30,10 +33,12 @@ public final class DashboardIndex: Sendable {
     let dayRanges: [LocalDay: Range<Int>]
     let revisionsByDay: [LocalDay: [RevisionEntry]]
     let heartRateByDay: [LocalDay: [HeartRateDaySummary]]
+    /// Each series' range over the whole store, per zoom: the chart's fixed scale (`ChartRange.swift`).
+    let ranges = ChartRanges()
 
     public convenience init(_ data: DashboardData) {
         // R7 through the one pipeline: samples grouped by day and writer, each group aggregated.
-        let daySeries = DaySeries(data.samples)
+        let daySeries = DaySeries(data.samples, numbers: data.writerNumbers)
         var ordered = data
         ordered.samples = daySeries.samples
         let grouped = Self.group(daySeries)
@@ -66,6 +71,12 @@ public final class DashboardIndex: Sendable {
          context: (writers: [Writer], sedentary: [[(day: LocalDay, bpm: Double)]])? = nil) {
         self.data = data
         self.writers = writers
+        var next = data.writerNumbers.values.max() ?? 0
+        self.slots = writers.map { w in
+            if let n = data.writerNumbers[w.key] { return n - 1 }
+            next += 1
+            return next - 1
+        }
         self.series = series
         self.dayRanges = dayRanges
         self.revisionsByDay = revisionsByDay
@@ -129,9 +140,9 @@ public final class DashboardIndex: Sendable {
     public var revision: Int64 { data.revision }
     public var hasResting: Bool { !writers.isEmpty }
 
-    /// Writer `number` (1-based), if there is one.
+    /// Writer `number` (1-based, its slot plus one), if there is one.
     public func writer(number: Int) -> Writer? {
-        writers.indices.contains(number - 1) ? writers[number - 1] : nil
+        slots.firstIndex(of: number - 1).map { writers[$0] }
     }
 
     /// One writer's day values under an aggregation, sorted by day.

@@ -22,6 +22,9 @@ struct DashboardLayout {
 
     var isTooSmall: Bool { !size.contains(Self.minimum) }
 
+    static let minimumPlot = 7
+    static let panesBelow = 7
+
     init(size: TerminalSize, noticeCount: Int, focus: Focus, writerCount: Int = 1, showContext: Bool = false,
          hasMessage: Bool = false) {
         self.size = size
@@ -45,7 +48,10 @@ struct DashboardLayout {
         // The context series' label needs a row of its own beside the provisional one on narrow screens.
         let markerRows = showContext && size.width < 120 ? 2 : 1
         let legendRows = min(size.height >= 34 ? 5 : size.height >= 22 ? 3 : 1, markerRows + writerRows)
-        let chartBlock = max(1 + 5 + 2 + legendRows, Int((Double(rest.height) * 0.55).rounded()))
+        var chartBlock = max(1 + 5 + 2 + legendRows, Int((Double(rest.height) * 0.55).rounded()))
+        // A plot of at least `minimumPlot` rows (at 80×24 with notes and a full legend, 55% left it 5) where the panes
+        // below keep `panesBelow` (the columns' heading and three days).
+        chartBlock = max(chartBlock, min(1 + Self.minimumPlot + 2 + legendRows, rest.height - Self.panesBelow))
         let block: Rect
         (block, rest) = rest.splitTop(chartBlock)
         chart = ChartLayout(block, legendRows: legendRows)

@@ -80,6 +80,7 @@ extension DashboardIndex {
             }
             + heartRate[hhi...]
         next.streams = delta.streams
+        if let numbers = delta.writerNumbers { next.writerNumbers = numbers }
         next.revision = max(data.revision, revision)
 
         if newWriter {
@@ -140,9 +141,13 @@ extension DashboardIndex {
         if let contents = delta.contents {
             next.contents = contents
         } else {
+            // The samples that stand (R12), as the store counts them: a copy of a road that does not decide its day
+            // is not counted.
+            let added = StoreContents.tally(samples: fresh, heartRate: [])
+            let removed = StoreContents.tally(samples: (lo..<hi).filter { days.contains(old[$0].day) }.map { old[$0] }, heartRate: [])
             var counts = Dictionary(uniqueKeysWithValues: HealthStore.allCases.map { ($0, 0) })
-            for s in fresh { counts[s.sample.store]! += 1 }
-            for i in lo..<hi where days.contains(old[i].day) { counts[old[i].sample.store]! -= 1 }
+            for c in added { counts[c.store]! += c.restingSamples }
+            for c in removed { counts[c.store]! -= c.restingSamples }
             let heartRate = heartRateChanged ? StoreContents.tally(samples: [], heartRate: next.heartRateDays) : data.contents
             next.contents = data.contents.map { was in
                 var c = was

@@ -15,14 +15,14 @@ public enum DashboardRenderer {
         let size = buffer.size
         guard size.width > 0 && size.height > 0 else { return }
         let glyphs = Glyphs(unicode: state.capabilities.unicode)
-        let notices = state.index.notices(today: state.today)
+        let notices = state.notices()
         let layout = DashboardLayout(state, size: size, noticeCount: notices.count)
         if layout.isTooSmall {
             TooSmallView.draw(glyphs: glyphs, on: &buffer)
             return
         }
         if state.overlay == .help {
-            HelpView.draw(HelpView.Model(state, notices: notices), glyphs: glyphs, on: &buffer)
+            HelpView.draw(HelpView.Model(state, notices: state.notices(whole: true)), glyphs: glyphs, on: &buffer)
             return
         }
         if state.overlay == .comparison {

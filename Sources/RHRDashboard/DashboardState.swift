@@ -68,6 +68,8 @@ public struct DashboardState: Sendable {
     public var changedDays: Set<LocalDay> = []
     /// Whether a daemon feeds the dashboard live.
     public var live: LiveStatus = .off
+    /// Files `rhr FILE...` could not import: named in the notes, or, when nothing else is there, in the body.
+    public var importFailures: [ImportFailure] = []
 
     public init(data: DashboardData, size: TerminalSize, today: LocalDay,
                 capabilities: TerminalCapabilities = .full) {
@@ -114,11 +116,23 @@ public struct DashboardState: Sendable {
         return visible.max { index.values(writer: $0, aggregation: .latest).count < index.values(writer: $1, aggregation: .latest).count }
     }
 
+    /// More writers in view than the chart draws in full (`ChartView.fullWriters`): the one `bandWriterIndex` names
+    /// is drawn in full, the others dimmed; nil when all are drawn in full.
+    public var focusedWriterIndex: Int? {
+        index.writers.filter(isVisible).count > ChartView.fullWriters ? bandWriterIndex : nil
+    }
+
     /// The range the cursor may move in: the data, and today.
     public var firstNavigableDay: LocalDay { min(index.firstDay ?? today, today) }
     public var lastNavigableDay: LocalDay { max(index.lastDay ?? today, today) }
 
     public func isVisible(_ writer: Writer) -> Bool { !hidden.contains(writer.key) }
+
+    /// The notes under the header: the files that could not be imported, then the data's own (R9, R10, feeds).
+    /// `whole`: each failure's whole message (help has the room), not its one-line form.
+    public func notices(whole: Bool = false) -> [String] {
+        importFailures.map { whole ? "Not imported: " + $0.message : $0.notice } + index.notices(today: today)
+    }
 
     /// Replaces the data, keeping the cursor, zoom, aggregation and hidden writers.
     mutating func replaceIndex(_ index: DashboardIndex) {

@@ -153,7 +153,7 @@ public enum DashboardUpdate {
             guard case .character(let c) = key, let n = c.wholeNumberValue else { return nil }
             guard let writer = state.index.writer(number: n) else {
                 state.message = state.index.writers.isEmpty ? "No resting writers."
-                    : "There is no writer \(n); writers are numbered 1–\(min(9, state.index.writers.count)) in the legend."
+                    : "There is no writer \(n); the legend numbers the writers."
                 return nil
             }
             toggle(writer.key, &state)
@@ -223,6 +223,7 @@ public enum DashboardUpdate {
                 return nil
             }
             moveTo(day, &state)
+            centre(&state)
             // Said whenever the day had to be clamped, so a jump is never silent.
             if day < state.firstNavigableDay {
                 state.message = "\(day.mediumText) is before the first day with data; showing \(state.cursor.mediumText), the first."
@@ -282,12 +283,20 @@ public enum DashboardUpdate {
         state.windowStart = ChartWindow(state, previousStart: c + probe.buckets / 4 - probe.buckets + 1).start
     }
 
+    /// After `/`: the cursor in the middle of the chart, the days before it in view (as far as the ends allow).
+    static func centre(_ state: inout DashboardState) {
+        let probe = ChartWindow(state, previousStart: nil)
+        let c = state.zoom.bucket(of: state.cursor)
+        state.windowStart = ChartWindow(state, previousStart: c - probe.buckets / 2).start
+    }
+
     /// Shows or hides a writer.
     static func toggle(_ writer: WriterKey, _ state: inout DashboardState) {
         if state.hidden.contains(writer) { state.hidden.remove(writer) } else { state.hidden.insert(writer) }
     }
 
-    /// The usual range follows the next visible writer (and is turned on).
+    /// The next visible writer is followed: drawn in full when the chart is crowded (the others dimmed), else its
+    /// usual range is shown (turned on).
     static func nextBandWriter(_ state: inout DashboardState) {
         let writers = state.index.writers
         let visible = writers.indices.filter { state.isVisible(writers[$0]) }
@@ -298,8 +307,13 @@ public enum DashboardUpdate {
         let current = state.bandWriterIndex
         let next = visible.first { $0 > (current ?? -1) } ?? visible[0]
         state.bandWriter = writers[next].key
-        state.showBand = true
-        state.message = "Usual range of \(Glyphs(unicode: true).shortName(writers[next]))."
+        let name = Glyphs(unicode: true).shortName(writers[next])
+        if state.focusedWriterIndex != nil {
+            state.message = "\(name) in full, the others dimmed\(state.showBand ? ", with its usual range" : "")."
+        } else {
+            state.showBand = true
+            state.message = "Usual range of \(name)."
+        }
     }
 
     /// Scrolls the per-source columns sideways by one writer.

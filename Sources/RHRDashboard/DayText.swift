@@ -16,7 +16,8 @@ enum DayText {
 
     /// "14:02" today, else "12 Mar 14:02" (with the year when not this one).
     static func recent(_ t: Timestamp, today: LocalDay) -> String {
-        t.localDay == today ? clock(t.date, offset: t.offsetSeconds) : moment(t, thisYear: today.year)
+        t.localDay == today ? clock(t.date, offset: t.offsetSeconds) + " " + Timestamp.offsetText(t.offsetSeconds)
+            : moment(t, thisYear: today.year)
     }
 
     /// "06:12" at an offset.

@@ -38,7 +38,8 @@ enum DetailView {
             while end < samples.count && samples[end].sample.writer == writer { end += 1 }
             let w = index.writers.firstIndex(of: writer) ?? 0
             let value = index.value(writer: w, day: day, aggregation: model.aggregation)
-            var head: [[Span]] = [[Span(String(g.series(w)), .series(w)), Span(" " + g.shortName(writer), .bold)]]
+            let slot = index.slots.indices.contains(w) ? index.slots[w] : 0
+            var head: [[Span]] = [[Span(String(g.series(slot)), .series(slot)), Span(" " + g.shortName(writer), .bold)]]
             if let value, value.bpm != nil {
                 head.append([Span("\(model.aggregation.rawValue) \(value.bpmText)")])
             }
@@ -60,7 +61,7 @@ enum DetailView {
             // R12: the samples of roads other than the one deciding the writer's day stand aside.
             let deciding = DaySeries.decidingRoad(samples[start..<end])
             for s in samples[start..<end] {
-                var sampleItems = items(s, writer: w, machineZone: index.data.machineZone, thisYear: thisYear, glyphs: g)
+                var sampleItems = items(s, writer: slot, machineZone: index.data.machineZone, thisYear: thisYear, glyphs: g)
                 if let deciding, s.road != deciding {
                     let when = deciding.asOf.map { " as of \(DayText.moment($0.at(index.data.machineZone), thisYear: thisYear))" } ?? ""
                     sampleItems.append([Span("superseded: \(deciding.stream)\(when) decides this day (\(s.stream))", .muted)])
@@ -96,9 +97,9 @@ enum DetailView {
             out.append(StyledLine(""))
             out.append(StyledLine(" Revision history", .bold))
             for r in revisions.sorted(by: { ($0.at, $0.writer) < ($1.at, $1.writer) }) {
-                let w = index.writers.firstIndex(of: r.writer)
+                let slot = index.writers.firstIndex(of: r.writer).map { index.slots[$0] }
                 var spans = [Span("   ")]
-                if let w { spans.append(Span(String(g.series(w)) + " ", .series(w))) }
+                if let slot { spans.append(Span(String(g.series(slot)) + " ", .series(slot))) }
                 spans.append(Span(g.text("\(g.shortName(r.writer)): \(r.text(thisYear: thisYear, zone: index.data.machineZone))")))
                 out.append(StyledLine(spans))
             }
@@ -106,7 +107,7 @@ enum DetailView {
         return out
     }
 
-    /// One sample of writer `w` as flowing items.
+    /// One sample of the writer in slot `w` (its glyph and colour) as flowing items.
     static func items(_ s: DaySample, writer w: Int, machineZone: TimeZone, thisYear: Int, glyphs g: Glyphs) -> [[Span]] {
         let sample = s.sample
         let zone = sample.timeZoneIdentifier.flatMap(ZoneNames.zone)

@@ -12,6 +12,9 @@ enum EmptyStateView {
         var thisYear: Int = 0
         /// The machine's clock, for when each import was read.
         var zone: TimeZone = .current
+        /// Files on the command line that could not be imported, when nothing else is there: said instead of
+        /// the first-run screen.
+        var importFailures: [ImportFailure] = []
     }
 
     static func lines(_ model: Model, width: Int, glyphs g: Glyphs) -> [StyledLine] {
@@ -30,6 +33,13 @@ enum EmptyStateView {
         }
         out.append(StyledLine(""))
         switch model.diagnosis {
+        case .noData where !model.importFailures.isEmpty:
+            let (title, paragraphs) = ImportFailure.explanation(model.importFailures)
+            paragraph(title, .title)
+            for text in paragraphs {
+                out.append(StyledLine(""))
+                paragraph(text)
+            }
         case .noData:
             paragraph("No resting heart rate here yet.", .title)
             out.append(StyledLine(""))

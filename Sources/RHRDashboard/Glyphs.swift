@@ -47,12 +47,7 @@ struct Glyphs: Sendable {
     var moreRight: String { unicode ? "→" : "->" }
 
     /// "Jane’s Apple Watch", "Oura": a writer's short name for legends and column headings.
-    func shortName(_ writer: Writer) -> String {
-        switch writer.store {
-        case .healthKit: return text(writer.shownName)
-        case .healthConnect: return text(writer.appName.flatMap { $0.isEmpty ? nil : $0 } ?? writer.shownName)
-        }
-    }
+    func shortName(_ writer: Writer) -> String { text(writer.shortName) }
 
     /// Free text (writer names, messages) made safe for the terminal: control characters shown as `\u{1B}`
     /// (`TextGate.visible`: a name "A\u{0}B" is never drawn as "AB", another writer's name); unchanged in UTF-8

@@ -66,22 +66,27 @@ enum HeaderView {
         }
         buffer.drawRow(left: left, right: right, in: rect, row: 0, ellipsis: g.ellipsis)
 
-        // Every store present, with the newest time its data was read; shorter forms on narrow screens.
-        func currency(separator: String, words: String) -> [Span] {
+        // Every store present, with the newest time its data was read, each with its offset, or the offset once
+        // after them when they share it; shorter forms on narrow screens.
+        let times = model.stores.compactMap { model.asOf[$0] }
+        let oneOffset = Set(times.map(\.offsetSeconds)).count == 1 && times.count > 1 ? times.first?.offsetSeconds : nil
+        func currency(separator: String, words: String, offsetOnce: Bool = false) -> [Span] {
             var spans: [Span] = []
             for (i, store) in model.stores.enumerated() {
                 spans.append(Span(i == 0 ? " " : separator, .muted))
                 spans.append(Span(store.displayName, .bold))
                 if let t = model.asOf[store] {
                     spans.append(Span(words, .muted))
-                    spans.append(Span(DayText.moment(t, thisYear: model.today.year)))
+                    spans.append(Span(t.text(thisYear: model.today.year, offset: !offsetOnce)))
                 }
             }
+            if offsetOnce, let offset = oneOffset { spans.append(Span(" (\(Timestamp.offsetText(offset)))", .muted)) }
             return spans
         }
         let long = currency(separator: "  \(g.dot)  ", words: " as of ")
         let short = currency(separator: " \(g.dot) ", words: " ")
-        var lefts = [long, short]
+        var lefts = [long] + (oneOffset == nil ? [] : [currency(separator: "  \(g.dot)  ", words: " as of ", offsetOnce: true)])
+            + [short] + (oneOffset == nil ? [] : [currency(separator: " \(g.dot) ", words: " ", offsetOnce: true)])
         if long.isEmpty && !model.source.isEmpty {
             lefts = [[Span(" store: ", .muted), Span(g.text(model.source))]]
         }

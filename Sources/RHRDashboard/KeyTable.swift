@@ -81,7 +81,8 @@ public enum KeyTable {
         KeyBinding([.character("b")], .band, "usual range on or off: behind the lines, the middle half (first to third "
                    + "quartile) of one writer's values in the 28 days ending on each day, once 14 of them have a value",
                    hint: "band"),
-        KeyBinding([.character("f")], .bandWriter, "the usual range follows the next visible writer"),
+        KeyBinding([.character("f")], .bandWriter, "follow the next visible writer: with more than three in view it is "
+                   + "drawn in full and the others dimmed; its usual range is the one shown"),
         KeyBinding([.character("w")], .whiskers, "whiskers on or off: at week and month zoom, each point's lowest and "
                    + "highest day"),
         KeyBinding([.character("v")], .comparison, "compare writers: for each pair with at least 14 shared days, how far "

@@ -1,10 +1,10 @@
 import RHRScreen
 
 /// Fitting text into cells: truncation with an ellipsis, padding, word wrapping.
-enum TextFit {
+public enum TextFit {
     /// `text` cut to `width` columns, ending in `ellipsis` when cut. One pass that stops where the text stops
     /// fitting: a megabyte of name costs what the columns hold.
-    static func truncate(_ text: String, _ width: Int, ellipsis: String = "…") -> String {
+    public static func truncate(_ text: String, _ width: Int, ellipsis: String = "…") -> String {
         guard width > 0 else { return "" }
         let fitted = FittedName(text, limit: width)
         return fitted.isWhole ? text : fitted.text(columns: width, ellipsis: ellipsis).text
@@ -22,7 +22,7 @@ enum TextFit {
     }
 
     /// Words wrapped to `width` columns; a word longer than a line is cut.
-    static func wrap(_ text: String, _ width: Int, ellipsis: String = "…") -> [String] {
+    public static func wrap(_ text: String, _ width: Int, ellipsis: String = "…") -> [String] {
         guard width > 0 else { return [] }
         var lines: [String] = []
         var line = ""

@@ -8,7 +8,7 @@ extension DashboardLayout {
     /// The layout for `state` on a screen of `size` (the state's own size when nil).
     init(_ state: DashboardState, size: TerminalSize? = nil, noticeCount: Int? = nil) {
         self.init(size: size ?? state.size,
-                  noticeCount: noticeCount ?? state.index.notices(today: state.today).count, focus: state.focus,
+                  noticeCount: noticeCount ?? state.notices().count, focus: state.focus,
                   writerCount: state.index.writers.count, showContext: state.showContext,
                   hasMessage: state.message != nil && state.overlay == .none)
     }
@@ -61,14 +61,20 @@ extension ChartView.Model {
                   writers: ChartLegend.writers(state, glyphs: glyphs),
                   contextWriterNames: index.contextWriters.map(glyphs.shortName),
                   allHidden: index.hasResting && index.writers.allSatisfy { !state.isVisible($0) },
-                  color: state.capabilities.color)
+                  color: state.capabilities.color,
+                  focused: state.focusedWriterIndex)
     }
 }
 
 extension ChartLegend {
     /// Every writer as the legend shows it.
     static func writers(_ state: DashboardState, glyphs: Glyphs) -> [Writer] {
-        state.index.writers.map { Writer(store: $0.store, name: glyphs.shortName($0), visible: state.isVisible($0)) }
+        let focused = state.focusedWriterIndex
+        return zip(state.index.writers, state.index.slots).enumerated().map { i, writer in
+            let (w, slot) = writer
+            return Writer(store: w.store, name: glyphs.shortName(w), visible: state.isVisible(w), slot: slot,
+                          emphasis: focused == nil ? .plain : focused == i ? .focused : .dimmed)
+        }
     }
 }
 
@@ -120,15 +126,18 @@ extension HelpView.Model {
 extension HelpView {
     /// How far the help can scroll at the state's size.
     static func maxScroll(_ state: DashboardState) -> Int {
-        let model = Model(state, notices: state.index.notices(today: state.today))
+        let model = Model(state, notices: state.notices(whole: true))
         return maxScroll(model, size: state.size, glyphs: Glyphs(unicode: state.capabilities.unicode))
     }
 }
 
 extension EmptyStateView.Model {
     init(_ state: DashboardState, notices: [String]) {
-        self.init(diagnosis: state.index.diagnosis, notices: notices, thisYear: state.today.year,
-                  zone: state.index.data.machineZone)
+        // With nothing there, the failures are the body, not notes above it.
+        let nothing = state.index.diagnosis == .noData && !state.importFailures.isEmpty
+        self.init(diagnosis: state.index.diagnosis, notices: nothing ? state.index.notices(today: state.today) : notices,
+                  thisYear: state.today.year, zone: state.index.data.machineZone,
+                  importFailures: nothing ? state.importFailures : [])
     }
 }
 

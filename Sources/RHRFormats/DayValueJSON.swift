@@ -5,12 +5,14 @@ import RHRCore
 /// `days` reply, so both write the same keys and the same numbers.
 ///
 /// The keys are the CSV header's (docs/design.md section 5), in its order:
-/// `date, store, writer, aggregate, bpm, samples, provisional, offset_assumed, out_of_range, implausible_date`. `bpm` is the number
+/// `date, store, writer, writer_name, aggregate, bpm, samples, provisional, offset_assumed, out_of_range,
+/// implausible_date`; `writer_name` is the name the dashboard shows (`Writer.shortName`: a Health Connect app's name
+/// beside its package in `writer`). `bpm` is the number
 /// `RestingValue.format` writes (R6: `58`, `58.5`, a mean `56.0`), null without a valid sample. With
 /// `provenance` (the daemon's reply) two keys follow that the CSV has no column for: the writer's `appName` when
 /// known (R2) and the `asOf` its value was read at (R3), null when unknown.
 public enum DayValueJSON {
-    public static let keys = ["date", "store", "writer", "aggregate", "bpm", "samples", "provisional",
+    public static let keys = ["date", "store", "writer", "writer_name", "aggregate", "bpm", "samples", "provisional",
                               "offset_assumed", "out_of_range", "implausible_date"]
 
     public static func encode(_ day: DayValue, provenance: Bool = false) -> JSONValue {
@@ -18,6 +20,7 @@ public enum DayValueJSON {
         object["date"] = .string(day.day.description)
         object["store"] = .string(day.store.rawValue)
         object["writer"] = .string(day.writer.name)
+        object["writer_name"] = .string(day.writer.shortName)
         object["aggregate"] = .string(day.aggregation.rawValue)
         object["bpm"] = day.bpm == nil ? .null : number(day.bpmText)
         object["samples"] = .number(JSONNumber(day.samples))

@@ -85,7 +85,8 @@ final class BackgroundLoader: Sendable {
         guard case .storeChanged(let days, let revision) = reason else { return (DashboardIndex(try load()), reason) }
         if let loadDays, let base, !days.isEmpty, days.count <= Self.patchDayLimit {
             let delta = try loadDays(days)
-            if let patch = base.patched(with: delta, revision: revision) {
+            // Days read from a snapshot older than the change do not hold it: read everything instead.
+            if delta.revision.map({ $0 >= revision }) ?? true, let patch = base.patched(with: delta, revision: revision) {
                 return (patch.index, .storeChanged(patch.changedDays, revision: revision))
             }
         }

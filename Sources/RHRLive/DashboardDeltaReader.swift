@@ -20,6 +20,8 @@ public enum DashboardDeltaReader {
             // Not `contents()`: it counts the whole store, slower than all the rest; the patch counts it from the
             // history it holds.
             delta.streams = try tx.streams()
+            delta.revision = try tx.revision()
+            delta.writerNumbers = try tx.writerNumbers()
             return delta
         }
     }

@@ -22,7 +22,8 @@ public enum DashboardLoader {
                                  streams: try tx.streams(),
                                  revision: try tx.revision(),
                                  source: source,
-                                 machineZone: database.machineZone)
+                                 machineZone: database.machineZone,
+                                 writerNumbers: try tx.writerNumbers())
         }
     }
 
@@ -41,7 +42,8 @@ public enum DashboardLoader {
                                  revision: try tx.revision(),
                                  source: source,
                                  machineZone: database.machineZone,
-                                 isPartial: true)
+                                 isPartial: true,
+                                 writerNumbers: try tx.writerNumbers())
         }
     }
 }

@@ -21,6 +21,8 @@ public final class DashboardSession {
     private let today: () -> LocalDay
     /// How the store was looked at when the last run ended (to keep for the next one).
     public private(set) var finalSettings: ViewSettings?
+    /// The state last drawn: what the screen shows.
+    public private(set) var state: DashboardState?
 
     /// `load` reads the whole store; `loadDays`, when given, reads some days of it for a live update (else a
     /// live update reads everything). Both run on a background thread (open a connection of their own there).
@@ -39,16 +41,18 @@ public final class DashboardSession {
 
     /// Runs until `q`, Ctrl-C or a signal; the caller opens and closes the terminal. `initial` is drawn at
     /// once (when partial, the whole history follows from `load`); without it, `load` runs first. `settings`:
-    /// the view to open with (a store's kept state); `mouse`: whether clicks and the wheel count. The view at
-    /// the end is left in `finalSettings`.
+    /// the view to open with (a store's kept state); `mouse`: whether clicks and the wheel count;
+    /// `importFailures`: the files `rhr FILE...` could not import, said on screen. The view at the end is left in
+    /// `finalSettings`.
     public func run(on terminal: TerminalDevice, initial: DashboardData? = nil, settings: ViewSettings? = nil,
-                    mouse: Bool = true) throws -> DashboardExit {
+                    mouse: Bool = true, importFailures: [ImportFailure] = []) throws -> DashboardExit {
         // Without initial data, read on this thread: there is nothing to show until then anyway.
         let data = try initial ?? load()
         var state = DashboardState(data: data, size: terminal.size, today: today(),
                                    capabilities: terminal.capabilities)
         if let settings { state.settings = settings }
         state.mouse = mouse
+        state.importFailures = importFailures
         defer { finalSettings = state.settings }
         loader.setBase(state.index)
         if data.isPartial { loader.start(.history) }
@@ -99,6 +103,7 @@ public final class DashboardSession {
     /// Has `state` rendered on another thread and draws the frame, waiting for it only while no key or signal
     /// waits: a frame still being made when one does is drawn when it comes (`.readable` above).
     private func show(_ state: DashboardState, on terminal: TerminalDevice) {
+        self.state = state
         renderer.request(state)
         if let frame = renderer.awaitFrame(milliseconds: BackgroundRenderer.frameWaitMilliseconds, input: terminal.inputDescriptors) {
             terminal.draw(frame)

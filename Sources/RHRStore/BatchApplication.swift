@@ -23,6 +23,7 @@ extension HealthDatabase {
                 var application = BatchApplication(database: self, batch: batch)
                 outcomes.append(try application.run())
             }
+            try numberNewWriters(batches)
             return outcomes
         }
     }

@@ -6,6 +6,8 @@ final class SQLiteConnection {
     let path: String
     private let db: OpaquePointer
     private var cache: [String: SQLiteStatement] = [:]
+    /// The file, while this connection is open on it (`OpenStoreFiles`); nil in memory.
+    private let file: OpenStoreFiles.FileID?
 
     /// How a connection opens its file.
     enum Mode {
@@ -38,12 +40,15 @@ final class SQLiteConnection {
         }
         self.path = path
         self.db = handle
+        // Before the first statement, which is when SQLite takes its first lock.
+        self.file = path == ":memory:" ? nil : OpenStoreFiles.opened(path)
         sqlite3_extended_result_codes(db, 1)
     }
 
     deinit {
         cache.removeAll()
         sqlite3_close_v2(db)
+        if let file { OpenStoreFiles.closed(file) }
     }
 
     var lastErrorMessage: String { String(cString: sqlite3_errmsg(db)) }
@@ -109,6 +114,8 @@ final class SQLiteConnection {
 
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; any error rolls everything back.
     func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        assertNothingOpen("before a write")
+        defer { assertNothingOpen("after a write") }
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
@@ -123,14 +130,35 @@ final class SQLiteConnection {
     }
 
     /// Runs reads inside one read transaction, so they see one consistent state of the store, and
-    /// leaves no statement pending (a pending statement would pin an old snapshot for later reads).
+    /// leaves no statement pending (a pending statement would pin an old snapshot for later reads). The read
+    /// starts with nothing open, so its snapshot is the newest commit; and it leaves nothing open.
     func read<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        assertNothingOpen("before a read")
         try execute("BEGIN DEFERRED")
         defer {
             resetAll()
-            try? execute("COMMIT")
+            // A COMMIT that failed would leave the transaction, and its snapshot, open for the next read.
+            if (try? execute("COMMIT")) == nil { try? execute("ROLLBACK") }
+            assertNothingOpen("after a read")
         }
         return try body()
+    }
+
+    /// Debug builds: no transaction is open on this connection and no statement of it is between its first step
+    /// and its reset. Either would hold a snapshot of the store past the read that needed it.
+    func assertNothingOpen(_ when: @autoclosure () -> String) {
+        assert(sqlite3_get_autocommit(db) != 0, "\(path): a transaction is open \(when())")
+        assert(busyStatement() == nil, "\(path): a statement is still stepping \(when()): \(busyStatement() ?? "")")
+    }
+
+    /// The SQL of a statement of this connection that has stepped and not been reset, if there is one.
+    func busyStatement() -> String? {
+        var next = sqlite3_next_stmt(db, nil)
+        while let stmt = next {
+            if sqlite3_stmt_busy(stmt) != 0 { return sqlite3_sql(stmt).map { String(cString: $0) } ?? "" }
+            next = sqlite3_next_stmt(db, stmt)
+        }
+        return nil
     }
 
     /// Resets every cached statement: none keeps a read open.

@@ -12,9 +12,35 @@ enum StoreFile {
     /// An SQLite database; whether it is rhr's is `StoreFile.look(at:)`'s question.
     case sqlite
 
-    /// Reads the first bytes of the file (the 16 of SQLite's header), and refuses what is no database.
+    /// Looks at what is at the path (`stat`, which opens nothing), then reads the first bytes of the file (the 16 of
+    /// SQLite's header), and refuses what is no database. A file this process has a connection on is not opened
+    /// again: it was looked at when that connection opened, and closing a descriptor of it would drop the
+    /// connection's locks (`OpenStoreFiles`).
     static func inspect(_ path: String) throws(StoreError) -> StoreFile {
-        // Non-blocking, so a FIFO given as the store is refused instead of waiting for a writer.
+        var info = stat()
+        if stat(path, &info) != 0 {
+            let code = errno
+            if code == ENOENT { return .missing }
+            throw StoreError(.database, "\(path): cannot open the store: \(String(cString: strerror(code)))")
+        }
+        let kind = try kind(of: info, path)
+        return try OpenStoreFiles.unlessOpen(OpenStoreFiles.FileID(info)) { () throws(StoreError) in try readHeader(path) } ?? kind
+    }
+
+    /// What `stat` tells: a directory or another kind of file is refused; nothing else is told apart from an empty
+    /// file without reading it.
+    private static func kind(of info: stat, _ path: String) throws(StoreError) -> StoreFile {
+        if info.st_mode & S_IFMT == S_IFDIR {
+            throw StoreError(.database, "\(path): is a directory, not an rhr store")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw StoreError(.database, "\(path): not an rhr store (not a regular file); nothing was changed")
+        }
+        return info.st_size == 0 ? .empty : .sqlite
+    }
+
+    private static func readHeader(_ path: String) throws(StoreError) -> StoreFile {
+        // Non-blocking, so a FIFO put at the path since the `stat` is refused instead of waiting for a writer.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         if fd < 0 {
             let code = errno
@@ -26,13 +52,8 @@ enum StoreFile {
         guard fstat(fd, &info) == 0 else {
             throw StoreError(.database, "\(path): cannot open the store: \(String(cString: strerror(errno)))")
         }
-        if info.st_mode & S_IFMT == S_IFDIR {
-            throw StoreError(.database, "\(path): is a directory, not an rhr store")
-        }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            throw StoreError(.database, "\(path): not an rhr store (not a regular file); nothing was changed")
-        }
-        if info.st_size == 0 { return .empty }
+        // What the descriptor is, in case the path changed since the `stat`.
+        if try self.kind(of: info, path) == .empty { return .empty }
         var header = [UInt8](repeating: 0, count: 16)
         let n = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 16, 0) }
         guard n == 16, header == Array("SQLite format 3\0".utf8) else {

@@ -267,5 +267,7 @@ enum StoreSchema {
         """
         ALTER TABLE writer ADD COLUMN name_bytes INTEGER;
         """,
+        // 4 → 5: writers keep their numbers (WriterNumbers.swift).
+        writerNumbers,
     ]
 }

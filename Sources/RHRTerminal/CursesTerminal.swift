@@ -21,12 +21,13 @@ public final class CursesTerminal: TerminalDevice {
     /// Opens the terminal, or returns nil when stdin or stdout is not a terminal, `TERM` is unknown, or the
     /// terminal cannot move its cursor (`TERM=dumb`), so the caller can print plain text instead. `theme` mono
     /// means no colour; `mouse` asks for clicks and the wheel. Call `close()` on every way out.
-    public static func open(environment: [String: String], theme: Theme = .standard, mouse: Bool = true) -> CursesTerminal? {
+    public static func open(environment: [String: String], theme: Theme = .standard, mouse: Bool = true,
+                            ascii: Bool = false) -> CursesTerminal? {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { return nil }
         // Without this, wide glyphs come out as garbage.
         setlocale(LC_ALL, "")
         let codeset = nl_langinfo(rhr_codeset()).map { String(cString: $0) } ?? ""
-        var capabilities = TerminalCapabilities.detect(environment: environment, codeset: codeset)
+        var capabilities = TerminalCapabilities.detect(environment: environment, codeset: codeset, ascii: ascii)
         if theme == .mono { capabilities.color = false }
         TerminalSignals.saveTerminalModes()
         // newterm returns nil on an unknown TERM where initscr would exit the process.

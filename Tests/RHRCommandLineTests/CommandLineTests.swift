@@ -21,19 +21,19 @@ struct CommandLineTests {
         let export = try rhr.run(["export", "--from", "2026-03-18"])
         #expect(export.status == 0, "\(export.stderr)")
         #expect(export.stdout == """
-            date,store,writer,aggregate,bpm,samples,provisional,offset_assumed,out_of_range,implausible_date
-            2026-03-18,healthconnect,com.ouraring.oura,latest,56,1,false,false,0,0
-            2026-03-18,healthkit,Jane’s Apple Watch,latest,57,1,false,false,0,0
-            2026-03-18,healthkit,Withings,latest,60.5,1,false,false,0,0
-            2026-03-19,healthconnect,com.example.sleeptracker,latest,,0,false,false,1,0
-            2026-03-19,healthconnect,com.ouraring.oura,latest,54,1,false,false,0,0
-            2026-03-19,healthkit,Jane’s Apple Watch,latest,56,1,false,false,0,0
-            2026-03-19,healthkit,Withings,latest,60.8,1,false,false,0,0
-            2026-03-20,healthconnect,com.example.manuallog,latest,61,1,false,false,0,0
-            2026-03-20,healthconnect,com.ouraring.oura,latest,53,1,false,false,0,0
-            2026-03-20,healthkit,Jane’s Apple Watch,latest,58,1,true,false,0,0
-            2026-03-21,healthconnect,com.ouraring.oura,latest,55,1,false,true,0,0
-            2026-03-21,healthkit,Jane’s Apple Watch,latest,59,1,true,false,0,0
+            date,store,writer,writer_name,aggregate,bpm,samples,provisional,offset_assumed,out_of_range,implausible_date
+            2026-03-18,healthconnect,com.ouraring.oura,Oura,latest,56,1,false,false,0,0
+            2026-03-18,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,57,1,false,false,0,0
+            2026-03-18,healthkit,Withings,Withings,latest,60.5,1,false,false,0,0
+            2026-03-19,healthconnect,com.example.sleeptracker,Sleep Tracker,latest,,0,false,false,1,0
+            2026-03-19,healthconnect,com.ouraring.oura,Oura,latest,54,1,false,false,0,0
+            2026-03-19,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,56,1,false,false,0,0
+            2026-03-19,healthkit,Withings,Withings,latest,60.8,1,false,false,0,0
+            2026-03-20,healthconnect,com.example.manuallog,Manual Log,latest,61,1,false,false,0,0
+            2026-03-20,healthconnect,com.ouraring.oura,Oura,latest,53,1,false,false,0,0
+            2026-03-20,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,58,1,true,false,0,0
+            2026-03-21,healthconnect,com.ouraring.oura,Oura,latest,55,1,false,true,0,0
+            2026-03-21,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,59,1,true,false,0,0
 
             """)
         // The replaced draft is gone from the trend and named in the history.
@@ -61,10 +61,10 @@ struct CommandLineTests {
         try rhr.imported(["import"] + sampleBatches)
         let mean = try rhr.run(["export", "--aggregate", "mean", "--from", "2026-03-19", "--to", "2026-03-19"])
         #expect(mean.stdout.split(separator: "\n").dropFirst().map(String.init) == [
-            "2026-03-19,healthconnect,com.example.sleeptracker,mean,,0,false,false,1,0",
-            "2026-03-19,healthconnect,com.ouraring.oura,mean,54.0,1,false,false,0,0",
-            "2026-03-19,healthkit,Jane’s Apple Watch,mean,56.0,1,false,false,0,0",
-            "2026-03-19,healthkit,Withings,mean,60.8,1,false,false,0,0",
+            "2026-03-19,healthconnect,com.example.sleeptracker,Sleep Tracker,mean,,0,false,false,1,0",
+            "2026-03-19,healthconnect,com.ouraring.oura,Oura,mean,54.0,1,false,false,0,0",
+            "2026-03-19,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,mean,56.0,1,false,false,0,0",
+            "2026-03-19,healthkit,Withings,Withings,mean,60.8,1,false,false,0,0",
         ])
         let json = try rhr.run(["export", "--format", "json", "--from", "2026-03-21"])
         #expect(json.status == 0)
@@ -74,7 +74,7 @@ struct CommandLineTests {
         #expect(rows?.last?["bpm"] as? Double == 59)
         #expect(rows?.last?["provisional"] as? Bool == true)
         #expect(rows?.first?["offset_assumed"] as? Bool == true)
-        #expect(Set(rows?.first?.keys.map { $0 } ?? []) == ["date", "store", "writer", "aggregate", "bpm", "samples",
+        #expect(Set(rows?.first?.keys.map { $0 } ?? []) == ["date", "store", "writer", "writer_name", "aggregate", "bpm", "samples",
                                                             "provisional", "offset_assumed", "out_of_range",
                                                             "implausible_date"])
     }
@@ -110,7 +110,7 @@ struct CommandLineTests {
         #expect(result.stderr.contains("gap.jsonl: batch 2") || result.stderr.contains("gap.jsonl: stream healthkit/iphone"),
                 "\(result.stderr)")
         #expect(result.stderr.contains("cursor"))
-        #expect(try rhr.run(["export"]).stdout == "date,store,writer,aggregate,bpm,samples,provisional,offset_assumed,out_of_range,implausible_date\n")
+        #expect(try rhr.run(["export"]).stdout == "date,store,writer,writer_name,aggregate,bpm,samples,provisional,offset_assumed,out_of_range,implausible_date\n")
     }
 
     @Test func usageErrorsExitTwo() throws {
@@ -163,7 +163,7 @@ struct CommandLineTests {
         #expect(summary.stdout.contains("59 p"))
         #expect(summary.stdout.contains("55 o"))   // the null offset, same letter as the dashboard
         #expect(summary.stdout.contains("– x"))    // the zero: out of range, no valid value
-        #expect(summary.stdout.contains("p provisional: Apple may still replace this estimate (read 21 Mar 21:30)"))  // 22:30 +01:00, the machine at UTC
+        #expect(summary.stdout.contains("p provisional: Apple may still replace this estimate (read 21 Mar 21:30 +00:00)"))  // 22:30 +01:00, the machine at UTC
         #expect(summary.stdout.contains("without READ_HEALTH_DATA_HISTORY"))
         // R10: the sample feed last read on 21 Mar 2026 (08:10 +01:00); the child runs at UTC. Its changes token
         // is named once that is more than 30 days ago (either side of a midnight passing during the test).

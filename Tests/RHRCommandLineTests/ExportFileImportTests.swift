@@ -18,14 +18,14 @@ struct ExportFileImportTests {
     @Test func twoAppleExportsInARowReplaceTheDraft() throws {
         #expect(try rhr.run(["import", apple + "/export.zip"]).status == 0)
         #expect(try rows(["--from", "2026-03-14", "--to", "2026-03-14"]).contains(
-            "2026-03-14,healthkit,Jane’s Apple Watch,latest,61,1,true,false,0,0"))
+            "2026-03-14,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,61,1,true,false,0,0"))
         let second = try rhr.run(["import", apple + "/exportar.zip"])
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stdout.contains("1 deleted"))
         let day = try rows(["--from", "2026-03-14", "--to", "2026-03-14"])
-        #expect(day.contains("2026-03-14,healthkit,Jane’s Apple Watch,latest,58,1,false,false,0,0"))
+        #expect(day.contains("2026-03-14,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,58,1,false,false,0,0"))
         #expect(!day.joined().contains(",61,"))
-        #expect(try rhr.run(["summary"]).stdout.contains("draft 61 → 58 (Apple Health export, 17 Mar 20:10)"))
+        #expect(try rhr.run(["summary"]).stdout.contains("draft 61 → 58 (Apple Health export, 17 Mar 20:10 +00:00)"))
     }
 
     /// What every view of the store says: the export under each aggregation, and the summary.
@@ -44,7 +44,7 @@ struct ExportFileImportTests {
         #expect(older.stdout.contains("0 added, 0 replaced, 0 deleted"), "\(older.stdout)")
         #expect(try rhr.run(["export"]).stdout == before)
         // Its draft of 14 Mar is in the history, replaced by the newer export's value.
-        #expect(try rhr.run(["summary"]).stdout.contains("draft 61 → 58 (Apple Health export, 17 Mar 20:10)"))
+        #expect(try rhr.run(["summary"]).stdout.contains("draft 61 → 58 (Apple Health export, 17 Mar 20:10 +00:00)"))
         // The other order ends in the same store.
         let other = try RHRSandbox()
         try other.imported(["import", apple + "/export-1.xml"])
@@ -98,6 +98,6 @@ struct ExportFileImportTests {
         let summary = try rhr.run(["summary"]).stdout
         #expect(summary.contains("heart-rate samples from Fitbit (com.fitbit.FitbitMobile), but no app writes resting heart rate"))
         #expect(summary.contains("does not derive resting heart rate"))
-        #expect(try rhr.run(["export"]).stdout == "date,store,writer,aggregate,bpm,samples,provisional,offset_assumed,out_of_range,implausible_date\n")
+        #expect(try rhr.run(["export"]).stdout == "date,store,writer,writer_name,aggregate,bpm,samples,provisional,offset_assumed,out_of_range,implausible_date\n")
     }
 }

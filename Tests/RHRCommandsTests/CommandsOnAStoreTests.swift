@@ -67,9 +67,10 @@ struct CommandsOnAStoreTests {
             // Writers in these samples hold no comma, so the CSV splits plainly.
             let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             #expect(fields[0] == row["date"]?.string && fields[1] == row["store"]?.string && fields[2] == row["writer"]?.string)
-            #expect(fields[3] == "lowest" && row["aggregate"]?.string == "lowest")
-            #expect(Double(fields[4]) == row["bpm"]?.double, "\(line)")
-            #expect(fields[6] == String(row["provisional"]?.bool ?? false) && fields[7] == String(row["offset_assumed"]?.bool ?? false))
+            #expect(fields[3] == row["writer_name"]?.string)
+            #expect(fields[4] == "lowest" && row["aggregate"]?.string == "lowest")
+            #expect(Double(fields[5]) == row["bpm"]?.double, "\(line)")
+            #expect(fields[7] == String(row["provisional"]?.bool ?? false) && fields[8] == String(row["offset_assumed"]?.bool ?? false))
         }
     }
 

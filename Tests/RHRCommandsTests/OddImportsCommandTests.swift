@@ -22,8 +22,8 @@ struct OddImportsCommandTests {
         #expect(!summary.contains("No data yet"), "\(summary)")
         // The year, since it is not this one, wherever the date is shown; the time in the machine's clock (UTC
         // here), not the phone's 10:36 -07:00.
-        #expect(summary.hasPrefix("HealthKit as of 19 Jul 2019 17:36\n"), "\(summary)")
-        #expect(summary.contains("HealthKit: Apple Health export as of 19 Jul 2019 17:36 (apple-health-export), "
+        #expect(summary.hasPrefix("HealthKit as of 19 Jul 2019 17:36 +00:00\n"), "\(summary)")
+        #expect(summary.contains("HealthKit: Apple Health export as of 19 Jul 2019 17:36 +00:00 (apple-health-export), "
             + "with no resting or heart-rate records."))
         #expect(rows().isEmpty)
     }
@@ -34,8 +34,8 @@ struct OddImportsCommandTests {
         #expect(imported.stdout.hasSuffix("; no <ExportDate>: taken as of the latest end date in the file, "
             + "2024-05-03T21:15:00+02:00\n"), "\(imported.stdout)")
         #expect(rows() == [
-            "2024-05-02,healthkit,Jane’s Apple Watch,latest,56,1,true,false,0,0",
-            "2024-05-03,healthkit,Jane’s Apple Watch,latest,59,1,true,false,0,0",
+            "2024-05-02,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,56,1,true,false,0,0",
+            "2024-05-03,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,59,1,true,false,0,0",
         ])
     }
 
@@ -64,7 +64,7 @@ struct OddImportsCommandTests {
         #expect(imported.status == 0, "\(imported.stderr)")
         let summary = rhr.run(["summary"]).stdout
         // 17:19 +01:00 on the phone, in the machine's clock (UTC here).
-        #expect(summary.hasPrefix("HealthKit as of 7 Nov 2015 16:19\n"), "\(summary)")
+        #expect(summary.hasPrefix("HealthKit as of 7 Nov 2015 16:19 +00:00\n"), "\(summary)")
         #expect(summary.contains("holds 4 heart-rate samples from Jane’s Apple Watch and Polar H7, but no app writes resting heart rate"))
     }
 
@@ -74,9 +74,9 @@ struct OddImportsCommandTests {
         // The combined writer is a writer of its own; the point without a source is a possible watch's (R3): the
         // file was read as of 3 Jan, so its 3 Jan is provisional as the watch's 2 Jan is.
         #expect(rows() == [
-            "2024-01-02,healthkit,Jane’s Apple Watch,latest,56,1,true,false,0,0",
-            "2024-01-02,healthkit,Jane’s Apple Watch + Oura (combined),latest,55,1,true,false,0,0",
-            "2024-01-03,healthkit,Health Auto Export,latest,57,1,true,false,0,0",
+            "2024-01-02,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,56,1,true,false,0,0",
+            "2024-01-02,healthkit,Jane’s Apple Watch + Oura (combined),Jane’s Apple Watch + Oura (combined),latest,55,1,true,false,0,0",
+            "2024-01-03,healthkit,Health Auto Export,Health Auto Export,latest,57,1,true,false,0,0",
         ])
     }
 
@@ -89,9 +89,9 @@ struct OddImportsCommandTests {
         let path = try rhr.sandbox.write("odd.jsonl", batch)
         #expect(rhr.run(["import", path]).status == 0)
         #expect(rows(["--aggregate", "mean"]) == [
-            "2026-03-13,healthkit,Withings,mean,57.0,1,false,false,0,0",
-            "2026-03-14,healthkit,Withings,mean,,0,false,false,0,1",
-            "2026-03-19,healthkit,Withings,mean,,0,false,false,0,1",
+            "2026-03-13,healthkit,Withings,Withings,mean,57.0,1,false,false,0,0",
+            "2026-03-14,healthkit,Withings,Withings,mean,,0,false,false,0,1",
+            "2026-03-19,healthkit,Withings,Withings,mean,,0,false,false,0,1",
         ])
         let json = rhr.run(["export", "--format", "json"]).stdout
         #expect(json.contains(#""implausible_date": 1"#) || json.contains(#""implausible_date":1"#), "\(json)")
@@ -108,10 +108,10 @@ struct OddImportsCommandTests {
         let summary = rhr.run(["summary", "--aggregate", "mean"]).stdout
         // When each road read the value, in the machine's clock (UTC here; the roads wrote +01:00).
         #expect(summary.contains("""
-              2026-03-14 HK Jane’s Apple Watch: draft 61 → 59 (watch-draft-replaced.jsonl, 14 Mar 11:15)
-              2026-03-14 HK Jane’s Apple Watch: draft 59 → 58 (watch-draft-replaced.jsonl, 14 Mar 22:58)
-              2026-03-14 HK Jane’s Apple Watch: draft 58 → 57 (watch-draft-replaced.jsonl, 15 Mar 06:35)
-              2026-03-14 HK Jane’s Apple Watch: draft 57 → 58 (Apple Health export, 17 Mar 20:10)
+              2026-03-14 HK Jane’s Apple Watch: draft 61 → 59 (watch-draft-replaced.jsonl, 14 Mar 11:15 +00:00)
+              2026-03-14 HK Jane’s Apple Watch: draft 59 → 58 (watch-draft-replaced.jsonl, 14 Mar 22:58 +00:00)
+              2026-03-14 HK Jane’s Apple Watch: draft 58 → 57 (watch-draft-replaced.jsonl, 15 Mar 06:35 +00:00)
+              2026-03-14 HK Jane’s Apple Watch: draft 57 → 58 (Apple Health export, 17 Mar 20:10 +00:00)
             """), "\(summary)")
         // One value a day, the export's, final: never the mean of a draft and its replacement.
         #expect(summary.contains("2026-03-14  58.0 "), "\(summary)")

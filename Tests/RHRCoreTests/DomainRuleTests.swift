@@ -333,14 +333,14 @@ struct BatchValidationTests {
         var entry = RevisionEntry(writer: watch, day: day("2026-03-14"), identity: "k", oldBPM: 62, oldValue: 62,
                                   unit: "count/min", wasProvisional: true, reason: .notInNewerExport, replacedByBPM: 59,
                                   at: ts("2026-03-14T21:00:00+01:00"), origin: "Apple Health export")
-        #expect(entry.text(thisYear: 2026) == "draft 62 → 59 (Apple Health export, 14 Mar 21:00)")
+        #expect(entry.text(thisYear: 2026) == "draft 62 → 59 (Apple Health export, 14 Mar 21:00 +01:00)")
         // The year, when it is not this one.
-        #expect(entry.text(thisYear: 2027) == "draft 62 → 59 (Apple Health export, 14 Mar 2026 21:00)")
+        #expect(entry.text(thisYear: 2027) == "draft 62 → 59 (Apple Health export, 14 Mar 2026 21:00 +01:00)")
         entry.replacedByBPM = nil
         entry.wasProvisional = false
-        #expect(entry.text(thisYear: 2026) == "62, not in the newer export (Apple Health export, 14 Mar 21:00)")
+        #expect(entry.text(thisYear: 2026) == "62, not in the newer export (Apple Health export, 14 Mar 21:00 +01:00)")
         entry.reason = .deleted
-        #expect(entry.text(thisYear: 2026) == "62, deleted (Apple Health export, 14 Mar 21:00)")
+        #expect(entry.text(thisYear: 2026) == "62, deleted (Apple Health export, 14 Mar 21:00 +01:00)")
         // R12: a value "replaced" by an equal value is no revision.
         entry.replacedByBPM = 62
         #expect(!entry.isRevision)

@@ -62,8 +62,8 @@ struct RoadsAndTimeRuleTests {
 
     @Test func datesShowTheYearWhenItIsNotThisOne() {
         let t = ts("2019-07-19T10:36:11-07:00")
-        #expect(t.text(thisYear: 2019) == "19 Jul 10:36")
-        #expect(t.text(thisYear: 2026) == "19 Jul 2019 10:36")
+        #expect(t.text(thisYear: 2019) == "19 Jul 10:36 -07:00")
+        #expect(t.text(thisYear: 2026) == "19 Jul 2019 10:36 -07:00")
         #expect(day("2019-07-19").text(thisYear: 2026) == "19 Jul 2019")
         #expect(day("2026-07-19").text(thisYear: 2026) == "19 Jul")
     }
@@ -81,9 +81,9 @@ struct RoadsAndTimeRuleTests {
                                    origin: "Apple Health export")
         #expect(DataDiagnosis(empty, streams: [imported]) == .noHeartData(imported: [imported]))
         #expect(DataDiagnosis.explanation(imported: [imported], thisYear: 2026, zone: TimeZone(secondsFromGMT: -7 * 3600)!).last
-                == "HealthKit: Apple Health export as of 19 Jul 2019 10:36 (apple-health-export), with no resting or heart-rate records.")
+                == "HealthKit: Apple Health export as of 19 Jul 2019 10:36 -07:00 (apple-health-export), with no resting or heart-rate records.")
         // In the machine's clock, whatever offset the phone wrote.
         #expect(DataDiagnosis.explanation(imported: [imported], thisYear: 2026, zone: TimeZone(identifier: "UTC")!).last
-                == "HealthKit: Apple Health export as of 19 Jul 2019 17:36 (apple-health-export), with no resting or heart-rate records.")
+                == "HealthKit: Apple Health export as of 19 Jul 2019 17:36 +00:00 (apple-health-export), with no resting or heart-rate records.")
     }
 }

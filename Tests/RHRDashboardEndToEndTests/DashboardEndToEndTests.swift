@@ -32,7 +32,7 @@ struct DashboardEndToEndTests {
         // All of it in one capture (a capture can catch a frame half drawn); one missing for 20 s fails the test.
         // The batches say 21:00 +01:00; the header reads them in the machine's clock (TZ=UTC).
         try tmux.waitForAll("rhr   resting heart rate  12 Jan – 12 Mar 2026", Self.chart, "one value per day: latest",
-                            "Health Connect as of 12 Mar 20:00  ·  HealthKit as of 12 Mar 20:00",
+                            "Health Connect as of 12 Mar 20:00 +00:00  ·  HealthKit as of 12 Mar 20:00 +00:00",
                             "Health Connect: 1 ● Oura  HealthKit: 2 ◆ Jane’s Apple Watch",
                             "provisional: Apple may still replace this estimate", "▸Thu 12 Mar 2026")
     }

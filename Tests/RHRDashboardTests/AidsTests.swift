@@ -29,7 +29,7 @@ extension AidsTests {
         let buffer = Fixture.render(state)
         let expected = [
             " rhr   12 Jan – 12 Mar 2026             mean · range  one value per day: latest ",
-            " Health Connect as of 12 Mar 08:00  ·  HealthKit as of 12 Mar 21:00             ",
+            " Health Connect as of 12 Mar 08:00  ·  HealthKit as of 12 Mar 21:00 (+01:00)    ",
             " Resting heart rate, bpm  1 column a day                today ▸ Thu 12 Mar 2026 ",
             "    │                                       ⡀              ⡀  ⠂                 ",
             " 65 ┤   ⠄  ⠁⡀ ⠄  ⡀     ⡀  ⠁  ⠁  ⡄        ⠄     ⠁        ⡀⡀                      ",
@@ -58,7 +58,7 @@ extension AidsTests {
         // the header names both aids in the accent colour; the legend shows the band's swatch.
         let styles = [
             "TTTTT                                   aaaaaaaaaaaaaabbbbbbbbbbbbbbbbbbbbbbbbbb",
-            "mbbbbbbbbbbbbbbmmmmmmm            mmmmmbbbbbbbbbmmmmmmm                         ",
+            "mbbbbbbbbbbbbbbmmmmmmm            mmmmmbbbbbbbbbmmmmmmm            mmmmmmmmm    ",
             "ttttttttttttttttttttttttmmmmmmmmmmmmmmmm                mmmmmmbbbbbbbbbbbbbbbbbb",
             "    m                                       3              3  3 M               ",
             "mmm m   3  32 3  3     3  3  3  2        3     3        32      M               ",
@@ -95,7 +95,7 @@ extension AidsTests {
         let buffer = Fixture.render(state)
         let expected = [
             " rhr   12 Jan – 12 Mar 2026      usual range of Oura  one value per day: latest ",
-            " Health Connect as of 12 Mar 08:00  ·  HealthKit as of 12 Mar 21:00             ",
+            " Health Connect as of 12 Mar 08:00  ·  HealthKit as of 12 Mar 21:00 (+01:00)    ",
             " Resting heart rate, bpm  1 column a day                today ▸ Thu 12 Mar 2026 ",
             "    │                                       ■              ■  ■                 ",
             " 65 ┤   ■  ■⡀ ■  ■     ■  ■  ■  ■        ■     ■        ■⡀                      ",
@@ -111,7 +111,7 @@ extension AidsTests {
         #expect(Array(buffer.lines.prefix(13)) == expected)
         let styles = [
             "TTTTT                            aaaaaaaaaaaaaaaaaaaaabbbbbbbbbbbbbbbbbbbbbbbbbb",
-            "mbbbbbbbbbbbbbbmmmmmmm            mmmmmbbbbbbbbbmmmmmmm                         ",
+            "mbbbbbbbbbbbbbbmmmmmmm            mmmmmbbbbbbbbbmmmmmmm            mmmmmmmmm    ",
             "ttttttttttttttttttttttttmmmmmmmmmmmmmmmm                mmmmmmbbbbbbbbbbbbbbbbbb",
             "    m                                       3              3  3 M               ",
             "mmm m   3  32 3  3     3  3  3  3        3     3        32      M               ",
@@ -136,7 +136,7 @@ extension AidsTests {
         let buffer = Fixture.render(state)
         let expected = [
             " rhr   12 Jan – 12 Mar 2026                 whiskers  one value per day: latest ",
-            " Health Connect as of 12 Mar 08:00  ·  HealthKit as of 12 Mar 21:00             ",
+            " Health Connect as of 12 Mar 08:00  ·  HealthKit as of 12 Mar 21:00 (+01:00)    ",
             " Resting heart rate, bpm  8 columns a week, weekly medians    ▸ Thu 12 Mar 2026 ",
             "    │                                           ⢀               ⢀   ⣀⣀⠤⠤■       ",
             " 65 ┤   ■⠤⠤⠤⠤⠤⠤⠤■⢄⣀⡀    ⢀   ⣀⡠⠤⠒■⠒⠤⣀         ⢀⡠⠔■⠒⠤⣀    ⢸     ⣀⠤■⠒⠉⠉            ",
@@ -153,7 +153,7 @@ extension AidsTests {
         #expect(Array(buffer.lines.prefix(14)) == expected)
         let styles = [
             "TTTTT                                       aaaaaaaaaabbbbbbbbbbbbbbbbbbbbbbbbbb",
-            "mbbbbbbbbbbbbbbmmmmmmm            mmmmmbbbbbbbbbmmmmmmm                         ",
+            "mbbbbbbbbbbbbbbmmmmmmm            mmmmmbbbbbbbbbmmmmmmm            mmmmmmmmm    ",
             "ttttttttttttttttttttttttmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm    bbbbbbbbbbbbbbbbbb",
             "    m                                           3               3   3333w       ",
             "mmm m   333333333333    3   33333333         3333333    3     333333    M       ",

@@ -19,11 +19,11 @@ struct FeedNoticesTests {
         ]
         let state = Fixture.state(data, size: TerminalSize(width: 200, height: 40))
         let notices = state.index.notices(today: Fixture.lastDay)
-        #expect(notices.contains("Phone feeds, last delivered: http-phone 14:02 (HealthKit) · http-pixel 10 Mar 08:15 (Health Connect)"))
+        #expect(notices.contains("Phone feeds, last delivered: http-phone 14:02 +01:00 (HealthKit) · http-pixel 10 Mar 08:15 +01:00 (Health Connect)"))
         #expect(notices.contains { $0.hasPrefix("http-phone (HealthKit): resting values stopped after 9 Mar, while heart rate arrives through 12 Mar; in Health Auto Export") })
         #expect(!notices.contains { $0.hasPrefix("http-pixel (") })
         let screen = Fixture.screen(state).joined(separator: "\n")
-        #expect(screen.contains("Phone feeds, last delivered: http-phone 14:02 (HealthKit)"))
+        #expect(screen.contains("Phone feeds, last delivered: http-phone 14:02 +01:00 (HealthKit)"))
         // A store without phone feeds has no such note.
         #expect(!Fixture.state().index.notices(today: Fixture.lastDay).contains { $0.hasPrefix("Phone feeds") })
     }
@@ -41,8 +41,8 @@ struct FeedNoticesTests {
         ]
         let state = Fixture.state(data, size: TerminalSize(width: 200, height: 40))
         #expect(state.index.notices(today: Fixture.lastDay).contains(
-            "Phone feeds, last delivered: http-phone 23:02 (HealthKit) · http-pixel 23:02 (Health Connect)"))
+            "Phone feeds, last delivered: http-phone 23:02 +01:00 (HealthKit) · http-pixel 23:02 +01:00 (Health Connect)"))
         let header = Fixture.screen(state)[1]
-        #expect(header.contains("Health Connect as of 12 Mar 23:02  ·  HealthKit as of 12 Mar 23:02"), "\(header)")
+        #expect(header.contains("Health Connect as of 12 Mar 23:02 +01:00  ·  HealthKit as of 12 Mar 23:02 +01:00"), "\(header)")
     }
 }

@@ -92,18 +92,18 @@ struct LiveTests {
         var state = Fixture.state()
         #expect(!Fixture.row(state, 1).contains("live"), "no daemon: nothing changes")
         DashboardUpdate.update(&state, .liveFeedStarted(revision: 3, socket: "/run/user/1000/rhr/rhr.sock"))
-        #expect(Fixture.row(state, 1) == " Health Connect as of 12 Mar 08:00  ·  HealthKit as of 12 Mar 21:00        live ")
+        #expect(Fixture.row(state, 1) == " Health Connect 12 Mar 08:00 +01:00 · HealthKit 12 Mar 21:00 +01:00        live ")
         DashboardUpdate.update(&state, .liveFeedEnded(at: stoppedAt))
-        #expect(Fixture.row(state, 1) == " Health Connect 12 Mar 08:00 · HealthKit 12 Mar 21:00            daemon stopped ")
-        #expect(state.message == "The daemon stopped: no more live updates. Showing the store as of 14:02; r reads it again.")
+        #expect(Fixture.row(state, 1) == " Health Connect 12 Mar 08:00 · HealthKit 12 Mar 21:00 (+01:00)   daemon stopped ")
+        #expect(state.message == "The daemon stopped: no more live updates. Showing the store as of 14:02 +01:00; r reads it again.")
         DashboardUpdate.update(&state, .resize(TerminalSize(width: 100, height: 30)))
         #expect(Fixture.row(state, 1)
-                == " Health Connect 12 Mar 08:00 · HealthKit 12 Mar 21:00             daemon stopped; store as of 14:02 ")
+                == " Health Connect as of 12 Mar 08:00 +01:00  ·  HealthKit as of 12 Mar 21:00 +01:00    daemon stopped ")
         DashboardUpdate.update(&state, .resize(TerminalSize(width: 140, height: 30)))
-        #expect(Fixture.row(state, 1).hasSuffix("HealthKit as of 12 Mar 21:00                     live: daemon stopped; showing the store as of 14:02 "))
+        #expect(Fixture.row(state, 1).hasSuffix("HealthKit as of 12 Mar 21:00 (+01:00)     live: daemon stopped; showing the store as of 14:02 +01:00 "))
         // Stopped on another day than today: the date too.
         DashboardUpdate.update(&state, .tick(today: last.adding(days: 1)))
-        #expect(Fixture.row(state, 1).hasSuffix("live: daemon stopped; showing the store as of 12 Mar 14:02 "))
+        #expect(Fixture.row(state, 1).hasSuffix("live: daemon stopped; showing the store as of 12 Mar 14:02 +01:00 "))
     }
 
     @Test("The help says whether the dashboard is live and what ↻ means")
@@ -118,7 +118,7 @@ struct LiveTests {
         #expect(text.contains("Live: following rhr daemon on /run/user/1000/rhr/rhr.sock."))
         DashboardUpdate.update(&state, .liveFeedEnded(at: stoppedAt))
         text = Fixture.screen(state).joined(separator: "\n")
-        #expect(text.contains("The daemon stopped at 14:02: this is the store as of then."))
+        #expect(text.contains("The daemon stopped at 14:02 +01:00: this is the store as of then."))
     }
 
     @Test("A feed that starts at a newer revision reads everything; one at the revision shown reads nothing")

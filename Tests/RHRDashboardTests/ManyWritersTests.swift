@@ -20,7 +20,7 @@ struct ManyWritersTests {
         #expect(StyleMap.row(buffer, 33).hasPrefix("TRRRRRRRRRRrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrMMrrrrrrrrrrrrrrrrrrrm"))
         // The legend names all seven, grouped by store.
         #expect(lines[17].hasPrefix(" Health Connect: 1 ● Fitbit  2 ◆ Garmin Connect  3 ■ Oura  4 ▲ Samsung Health  HealthKit: 5 ▼ Jane’s Apple Watch"))
-        #expect(lines[18].hasPrefix(" 6 ★ Polar Flow  7 ✚ Withings   ▽ provisional: Apple may still replace this estimate"))
+        #expect(lines[18].hasPrefix(" 6 ★ Polar Flow  7 ✚ Withings   ● Fitbit in full, the others dimmed (f: next)"))
     }
 
     @Test("The chart is lines of braille dots in each writer's colour, glyphs only where they mark something")
@@ -48,8 +48,10 @@ struct ManyWritersTests {
         var state = ManyWriters.state(60, 16)
         var buffer = Fixture.render(state)
         var lines = buffer.lines
-        #expect(lines[10] == " 1●  2◆  3■  4▲  5▼  6★  7✚   ▽ provisional                 ")
-        #expect(StyleMap.row(buffer, 10) == " m1  m2  m3  m4  m5  m6  m7   5                             ")
+        // Seven in view: Fitbit in full, the others dimmed (their glyphs "2"…"7" dim), and the legend says so.
+        #expect(lines[10] == " 1●  2◆  3■  4▲  5▼  6★  7✚   ● Fitbit in full (f: next)    ")
+        let dimmed = Dictionary(uniqueKeysWithValues: (1..<7).map { (Character("\($0 + 1)"), Style.series($0).with(.dim)) })
+        #expect(StyleMap.row(buffer, 10, extra: dimmed) == " m1  m2  m3  m4  m5  m6  m7   1                             ")
         #expect(lines[12] == " latest  1→ HC      HC      HC      HC      HK      HK      ")
         #expect(lines[14] == " ▸ 12 Mar:  ● 58  ◆ 52  ■ 57  ▲ 57  ▼ 57 p  ★ 57            ")
         #expect(StyleMap.row(buffer, 14) == " TTTTTTTTT  1     2     3     4     5       6               ")

@@ -49,7 +49,7 @@ struct RenderTests {
         let lines = buffer.lines
         let expected = [
             " rhr   resting heart rate  12 Jan – 12 Mar 2026       one value per day: latest ",
-            " Health Connect as of 12 Mar 08:00  ·  HealthKit as of 12 Mar 21:00             ",
+            " Health Connect as of 12 Mar 08:00  ·  HealthKit as of 12 Mar 21:00 (+01:00)    ",
             " Resting heart rate, bpm  1 column a day                today ▸ Thu 12 Mar 2026 ",
             "    │                                       ■              ■  ■                 ",
             " 65 ┤   ■  ■⡀ ■  ■     ■  ■  ■  ■        ■     ■        ■⡀                      ",
@@ -81,7 +81,7 @@ struct RenderTests {
         // that the cursor could not reach.
         let styles = [
             "TTTTTmmmmmmmmmmmmmmmmmmmmmm                           bbbbbbbbbbbbbbbbbbbbbbbbbb",
-            "mbbbbbbbbbbbbbbmmmmmmm            mmmmmbbbbbbbbbmmmmmmm                         ",
+            "mbbbbbbbbbbbbbbmmmmmmm            mmmmmbbbbbbbbbmmmmmmm            mmmmmmmmm    ",
             "ttttttttttttttttttttttttmmmmmmmmmmmmmmmm                mmmmmmbbbbbbbbbbbbbbbbbb",
             "    m                                       3              3  3 M               ",
             "mmm m   3  32 3  3     3  3  3  3        3     3        32      M               ",
@@ -120,7 +120,7 @@ struct RenderTests {
         #expect(text.contains("│ Thu 12 Mar 2026  raw samples and revisions"))
         // HealthKit: the window with its offset, the value as delivered, device, creation, provisional.
         #expect(text.contains("00:03–23:48 +01:00  58 count/min  Apple Inc. Watch  created 13 Mar 00:12"))
-        #expect(text.contains("◇ provisional, read 12 Mar 21:00"), "the watch's own hollow glyph, as in the chart")
+        #expect(text.contains("◇ provisional, read 12 Mar 21:00 +01:00"), "the watch's own hollow glyph, as in the chart")
         // Health Connect: the instant, recording method and last modification.
         #expect(text.contains("06:12 +01:00  56 count/min  Oura Ring (ring)  automatically recorded  modified 12 Mar 06:20"))
 
@@ -143,7 +143,7 @@ struct RenderTests {
         let state = Fixture.state(size: TerminalSize(width: 160, height: 50), pressing: .left, .left)
         let text = Fixture.screen(state).joined(separator: "\n")
         #expect(text.contains(" Revision history"))
-        #expect(text.contains("◆ Jane’s Apple Watch: draft 62 → 59 (Apple Health export, 12 Mar 21:00)"))
+        #expect(text.contains("◆ Jane’s Apple Watch: draft 62 → 59 (Apple Health export, 12 Mar 21:00 +01:00)"))
     }
 
     @Test("The header follows the aggregation: latest, lowest, mean")

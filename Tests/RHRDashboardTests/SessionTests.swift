@@ -173,6 +173,25 @@ struct SessionTests {
         #expect(screen[2].hasSuffix("↻ just changed  ▸ Thu 12 Mar 2026 "))
     }
 
+    @Test("A live update whose days were read at an older revision than the change is not patched in: it reads everything")
+    func staleDeltaReadsEverything() throws {
+        let feed = ListFeed([.storeChanged(revision: 9, days: [Fixture.lastDay])])
+        let loads = Counter()
+        let terminal = ScriptedTerminal([.input(.readable(feed.fileDescriptor!)), .awaitReadable])
+        let session = DashboardSession(load: {
+            loads.add() == 1 ? Fixture.standard() : SessionTests.changedFixture()
+        }, loadDays: { days in
+            // What a connection stuck on an old snapshot reads: the revision before the change, and its values.
+            let data = Fixture.standard()
+            return DashboardDelta(days: days, samples: data.samples.filter { days.contains($0.day) },
+                                  streams: data.streams, revision: 3)
+        }, feed: feed, today: { Fixture.lastDay })
+        _ = try session.run(on: terminal)
+        #expect(loads.count == 2, "the change was read in full")
+        #expect(session.state?.index.revision == 9)
+        #expect(terminal.frames[2].lines.contains { $0.hasPrefix("▸Thu 12 Mar 2026↻   56                   70 p") })
+    }
+
     @Test("A change without days (a resync) reads everything and marks the days that differ")
     func liveFeedResync() throws {
         let feed = ListFeed([.storeChanged(revision: 9, days: [])])
@@ -198,7 +217,7 @@ struct SessionTests {
         _ = try session.run(on: terminal)
         #expect(terminal.frames[0].lines[1].hasSuffix(" live "))
         // At 80 columns the header has room for the short form; the footer says it all.
-        #expect(terminal.frames[2].lines[1].hasSuffix("HealthKit 12 Mar 21:00            daemon stopped "))
+        #expect(terminal.frames[2].lines[1].hasSuffix("HealthKit 12 Mar 21:00 (+01:00)   daemon stopped "))
         #expect(terminal.frames[2].lines[22].hasPrefix(" The daemon stopped: no more live updates."))
         #expect(terminal.watched[1].contains(feed.pipe.fileHandleForReading.fileDescriptor))
         #expect(!terminal.watched[2].contains(feed.pipe.fileHandleForReading.fileDescriptor))

@@ -19,14 +19,19 @@ struct SettingsFileTests {
         #expect(config == DashboardConfig(theme: .highContrast, mouse: false, aggregation: .lowest))
         #expect(try DashboardConfig.parse("", path: Self.path) == DashboardConfig())
         #expect(try DashboardConfig.parse("theme = mono", path: Self.path).theme == .mono)
+        // The ASCII switch: glyphs only in ASCII, whatever the locale; colour stays (NO_COLOR is for that).
+        #expect(try DashboardConfig.parse("glyphs = ascii", path: Self.path).ascii)
+        #expect(try !DashboardConfig.parse("glyphs = unicode", path: Self.path).ascii)
+        #expect(!DashboardConfig().ascii)
     }
 
     @Test("A bad config line is an error naming the file and the line", arguments: [
         ("theme = dark", 1, "theme \"dark\" is not one rhr knows; use default, high-contrast or mono"),
         ("# ok\nmouse = sometimes", 2, "mouse must be on or off, not \"sometimes\""),
         ("aggregation = median", 1, "aggregation must be latest, lowest or mean, not \"median\""),
-        ("\n\ncolour = blue", 3, "unknown setting \"colour\"; the settings are theme, mouse and aggregation"),
-        ("theme mono", 1, "expected \"key = value\" (theme, mouse or aggregation)"),
+        ("\n\ncolour = blue", 3, "unknown setting \"colour\"; the settings are theme, mouse, aggregation and glyphs"),
+        ("theme mono", 1, "expected \"key = value\" (theme, mouse, aggregation or glyphs)"),
+        ("glyphs = emoji", 1, "glyphs must be unicode or ascii, not \"emoji\""),
         ("theme = mono\ntheme = default", 2, "theme is set twice (first on line 1)"),
     ])
     func badConfig(text: String, line: Int, message: String) {

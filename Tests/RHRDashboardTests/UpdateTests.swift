@@ -158,7 +158,7 @@ struct UpdateTests {
         Fixture.press(&state, .character("2"), .character("1"))
         #expect(state.isVisible(oura) && !state.isVisible(watch))
         Fixture.press(&state, .character("7"))
-        #expect(state.message == "There is no writer 7; writers are numbered 1–3 in the legend.")
+        #expect(state.message == "There is no writer 7; the legend numbers the writers.")
         #expect(state.hidden == [watch.key])
     }
 

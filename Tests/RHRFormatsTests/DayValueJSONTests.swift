@@ -17,11 +17,11 @@ struct DayValueJSONTests {
 
     @Test func theExportsKeysInTheCSVsOrder() {
         let object = DayValueJSON.encode(value(58, .latest)).object!
-        #expect(object.keys == ["date", "store", "writer", "aggregate", "bpm", "samples", "provisional", "offset_assumed",
-                                "out_of_range", "implausible_date"])
+        #expect(object.keys == ["date", "store", "writer", "writer_name", "aggregate", "bpm", "samples", "provisional",
+                                "offset_assumed", "out_of_range", "implausible_date"])
         #expect(object.keys == DayValueJSON.keys)
         #expect(JSONWriter.string(.object(object)) == #"{"date":"2026-11-28","store":"healthconnect","writer":"com.ouraring.oura","#
-            + #""aggregate":"latest","bpm":58,"samples":2,"provisional":false,"offset_assumed":true,"out_of_range":1,"implausible_date":0}"#)
+            + #""writer_name":"Oura","aggregate":"latest","bpm":58,"samples":2,"provisional":false,"offset_assumed":true,"out_of_range":1,"implausible_date":0}"#)
         // The daemon's reply adds what the CSV has no column for, after the same keys.
         let withProvenance = DayValueJSON.encode(value(58, .latest), provenance: true).object!
         #expect(withProvenance.keys == DayValueJSON.keys + ["appName", "asOf"])

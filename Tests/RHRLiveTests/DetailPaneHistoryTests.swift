@@ -36,15 +36,15 @@ struct DetailPaneHistoryTests {
         #expect(state.cursor == day("2026-03-14"))
         let text = screen(state)
         // When each road read the value, in the machine's clock (UTC here; the roads wrote +01:00).
-        for line in ["Jane’s Apple Watch: draft 61 → 59 (watch-draft-replaced.jsonl, 14 Mar 11:15)",
-                     "Jane’s Apple Watch: draft 59 → 58 (watch-draft-replaced.jsonl, 14 Mar 22:58)",
-                     "Jane’s Apple Watch: draft 58 → 57 (watch-draft-replaced.jsonl, 15 Mar 06:35)",
-                     "Jane’s Apple Watch: draft 57 → 58 (Apple Health export, 17 Mar 20:10)"] {
+        for line in ["Jane’s Apple Watch: draft 61 → 59 (watch-draft-replaced.jsonl, 14 Mar 11:15 +00:00)",
+                     "Jane’s Apple Watch: draft 59 → 58 (watch-draft-replaced.jsonl, 14 Mar 22:58 +00:00)",
+                     "Jane’s Apple Watch: draft 58 → 57 (watch-draft-replaced.jsonl, 15 Mar 06:35 +00:00)",
+                     "Jane’s Apple Watch: draft 57 → 58 (Apple Health export, 17 Mar 20:10 +00:00)"] {
             #expect(text.contains(line), "\(line)")
         }
         #expect(!text.contains("58 → 58"))
         // The bridge's and Health Auto Export's copies are listed, marked as standing aside for the export.
-        #expect(text.contains("superseded: apple-health-export as of 17 Mar 20:10 decides this day (bridge-iphone)"), "\(text)")
+        #expect(text.contains("superseded: apple-health-export as of 17 Mar 20:10 +00:00 decides this day (bridge-iphone)"), "\(text)")
     }
 
     @Test func anImplausiblyDatedSampleIsShownButKeptOutOfTheChartsRange() throws {

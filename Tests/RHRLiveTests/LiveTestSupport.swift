@@ -97,25 +97,26 @@ enum History {
     }
 }
 
-/// Two indexes hold the same: every writer's values under every aggregation, every day's samples, revisions
+/// Two indexes hold the same (`context` starts each failure's words): every writer's values under every aggregation, every day's samples, revisions
 /// and heart rate, the context series, the writers, and the whole-store parts.
-func expectSame(_ a: DashboardIndex, _ b: DashboardIndex, sourceLocation: SourceLocation = #_sourceLocation) {
-    #expect(a.revision == b.revision, "revision", sourceLocation: sourceLocation)
-    #expect(a.writers.map(\.key) == b.writers.map(\.key), "writers", sourceLocation: sourceLocation)
+func expectSame(_ a: DashboardIndex, _ b: DashboardIndex, _ context: String = "",
+                sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(a.revision == b.revision, "\(context)revision", sourceLocation: sourceLocation)
+    #expect(a.writers.map(\.key) == b.writers.map(\.key), "\(context)writers", sourceLocation: sourceLocation)
     #expect(zip(a.writers, b.writers).allSatisfy { $0.appName == $1.appName && $0.bundleIdentifier == $1.bundleIdentifier
-        && $0.productType == $1.productType }, "writer details", sourceLocation: sourceLocation)
-    #expect(a.contextWriters.map(\.key) == b.contextWriters.map(\.key), "context writers", sourceLocation: sourceLocation)
-    #expect(a.diagnosis == b.diagnosis, "diagnosis", sourceLocation: sourceLocation)
+        && $0.productType == $1.productType }, "\(context)writer details", sourceLocation: sourceLocation)
+    #expect(a.contextWriters.map(\.key) == b.contextWriters.map(\.key), "\(context)context writers", sourceLocation: sourceLocation)
+    #expect(a.diagnosis == b.diagnosis, "\(context)diagnosis", sourceLocation: sourceLocation)
     #expect([a.firstDay, a.lastDay, a.firstRestingDay, a.lastRestingDay]
-            == [b.firstDay, b.lastDay, b.firstRestingDay, b.lastRestingDay], "first and last days", sourceLocation: sourceLocation)
+            == [b.firstDay, b.lastDay, b.firstRestingDay, b.lastRestingDay], "\(context)first and last days", sourceLocation: sourceLocation)
     #expect(a.storeAsOf.map { $0.store } == b.storeAsOf.map { $0.store } && a.storeAsOf.map { $0.asOf } == b.storeAsOf.map { $0.asOf },
             "currency", sourceLocation: sourceLocation)
-    #expect(a.stores == b.stores, "stores", sourceLocation: sourceLocation)
-    #expect(a.data.contents == b.data.contents, "contents", sourceLocation: sourceLocation)
-    #expect(a.data.streams == b.data.streams, "streams", sourceLocation: sourceLocation)
-    #expect(firstDifference(a.data.samples, b.data.samples) == nil, "samples", sourceLocation: sourceLocation)
-    #expect(a.data.heartRateDays == b.data.heartRateDays, "heart-rate days", sourceLocation: sourceLocation)
-    #expect(Set(a.data.revisions) == Set(b.data.revisions), "revisions", sourceLocation: sourceLocation)
+    #expect(a.stores == b.stores, "\(context)stores", sourceLocation: sourceLocation)
+    #expect(a.data.contents == b.data.contents, "\(context)contents", sourceLocation: sourceLocation)
+    #expect(a.data.streams == b.data.streams, "\(context)streams", sourceLocation: sourceLocation)
+    #expect(firstDifference(a.data.samples, b.data.samples) == nil, "\(context)samples", sourceLocation: sourceLocation)
+    #expect(a.data.heartRateDays == b.data.heartRateDays, "\(context)heart-rate days", sourceLocation: sourceLocation)
+    #expect(Set(a.data.revisions) == Set(b.data.revisions), "\(context)revisions", sourceLocation: sourceLocation)
     for w in a.writers.indices where w < b.writers.count {
         for aggregation in Aggregation.allCases {
             let x = a.values(writer: w, aggregation: aggregation), y = b.values(writer: w, aggregation: aggregation)
@@ -125,15 +126,15 @@ func expectSame(_ a: DashboardIndex, _ b: DashboardIndex, sourceLocation: Source
     }
     for c in a.contextWriters.indices where c < b.contextWriters.count {
         let x = a.sedentaryMinima(contextWriter: c), y = b.sedentaryMinima(contextWriter: c)
-        #expect(x.map { $0.day } == y.map { $0.day } && x.map { $0.bpm } == y.map { $0.bpm }, "sedentary minima", sourceLocation: sourceLocation)
+        #expect(x.map { $0.day } == y.map { $0.day } && x.map { $0.bpm } == y.map { $0.bpm }, "\(context)sedentary minima", sourceLocation: sourceLocation)
     }
     let days = Set(a.data.samples.map(\.day) + b.data.samples.map(\.day) + a.data.revisions.map(\.day)
                    + b.data.revisions.map(\.day) + a.data.heartRateDays.map(\.day) + b.data.heartRateDays.map(\.day))
     for d in days.sorted() {
-        #expect(firstDifference(a.samples(on: d), b.samples(on: d)) == nil, "samples on \(d)", sourceLocation: sourceLocation)
-        #expect(a.revisions(on: d) == b.revisions(on: d), "revisions on \(d)", sourceLocation: sourceLocation)
-        #expect(a.heartRate(on: d) == b.heartRate(on: d), "heart rate on \(d)", sourceLocation: sourceLocation)
-        #expect(a.neighbours(of: d) == b.neighbours(of: d), "neighbours of \(d)", sourceLocation: sourceLocation)
+        #expect(firstDifference(a.samples(on: d), b.samples(on: d)) == nil, "\(context)samples on \(d)", sourceLocation: sourceLocation)
+        #expect(a.revisions(on: d) == b.revisions(on: d), "\(context)revisions on \(d)", sourceLocation: sourceLocation)
+        #expect(a.heartRate(on: d) == b.heartRate(on: d), "\(context)heart rate on \(d)", sourceLocation: sourceLocation)
+        #expect(a.neighbours(of: d) == b.neighbours(of: d), "\(context)neighbours of \(d)", sourceLocation: sourceLocation)
     }
 }
 

@@ -61,6 +61,16 @@ struct PatchTests {
     let watch = History.watch
     let today = day("2026-03-13")
 
+    @Test("A push of an older day the export holds too: the bridge decides it, and the export's copy leaves the count")
+    func olderDayCountsOnlyWhatStands() throws {
+        let follower = try Follower.afterTodaysDraft(today)
+        let older = History.lastDay.adding(days: -40)
+        #expect(try follower.apply(History.bridge(2, asOf: "2026-03-13T09:00:00+01:00",
+                                                  [History.watchSample(older, 66, uuid: "P1")])))
+        // 90 days of the watch's export, the bridge's draft for 13 Mar; on the older day one value, the bridge's.
+        #expect(follower.index.data.contents.first { $0.store == .healthKit }?.restingSamples == 91 + 30)
+    }
+
     @Test("A bridge's pushes during a day: a new draft, its replacement, a deletion, and the next morning")
     func bridgeDay() throws {
         let dir = try TemporaryDirectory()
@@ -113,7 +123,7 @@ struct PatchTests {
         #expect(read?.asOf == ts("2026-03-13T22:40:00+01:00") && read?.stream == "iphone")
     }
 
-    @Test("A writer that appears or loses its last sample renumbers the writers; the result is still exact")
+    @Test("A writer that appears takes the next number, after the others of its store; gone, the rest keep theirs; exact")
     func writersComeAndGo() throws {
         let follower = try Follower.afterTodaysDraft(today)
         let polar = Writer(store: .healthKit, name: "Polar Flow")
@@ -121,9 +131,12 @@ struct PatchTests {
         let sample = RestingSample(store: .healthKit, uuid: "P1", writer: polar, start: t, end: t, offsetSeconds: 3600,
                                    value: 49, created: t)
         #expect(try follower.apply(History.bridge(2, asOf: "2026-03-13T09:00:00+01:00", [sample])))
-        #expect(follower.index.writers.map(\.name) == ["com.ouraring.oura", "Jane’s Apple Watch", "Polar Flow", "Withings"])
+        // Polar sorts before Withings, and comes after it: writer 4.
+        #expect(follower.index.writers.map(\.name) == ["com.ouraring.oura", "Jane’s Apple Watch", "Withings", "Polar Flow"])
+        #expect(follower.index.slots == [0, 1, 2, 3])
         #expect(try follower.apply(History.bridge(3, asOf: "2026-03-13T10:00:00+01:00", deleted: ["P1"])))
         #expect(follower.index.writers.map(\.name) == ["com.ouraring.oura", "Jane’s Apple Watch", "Withings"])
+        #expect(follower.index.slots == [0, 1, 2])
     }
 
     @Test("Heart rate on a live day patches the sedentary context series")

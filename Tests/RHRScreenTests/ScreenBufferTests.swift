@@ -36,6 +36,9 @@ struct ScreenBufferTests {
         #expect(TerminalCapabilities.detect(environment: env, codeset: "utf8").unicode)
         #expect(!TerminalCapabilities.detect(environment: env, codeset: "ANSI_X3.4-1968").unicode)
         #expect(!TerminalCapabilities.detect(environment: env.merging(["NO_COLOR": "1"]) { $1 }, codeset: "UTF-8").color)
+        // NO_COLOR takes the colour only (no-color.org): the glyphs stay Unicode. The ASCII switch takes the glyphs only.
+        #expect(TerminalCapabilities.detect(environment: env.merging(["NO_COLOR": "1"]) { $1 }, codeset: "UTF-8").unicode)
+        #expect(TerminalCapabilities.detect(environment: env, codeset: "UTF-8", ascii: true) == .init(unicode: false, color: true))
         #expect(TerminalCapabilities.detect(environment: env.merging(["NO_COLOR": ""]) { $1 }, codeset: "UTF-8").color)
         #expect(!TerminalCapabilities.detect(environment: ["TERM": "dumb"], codeset: "UTF-8").color)
         #expect(!TerminalCapabilities.detect(environment: [:], codeset: "UTF-8").color)

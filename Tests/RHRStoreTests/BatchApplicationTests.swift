@@ -114,7 +114,7 @@ struct BatchApplicationTests {
         #expect(history[0].reason == .deleted)
         #expect(history[0].wasProvisional)
         #expect(history[0].replacedByBPM == 59)
-        #expect(history[0].text(thisYear: 2026) == "draft 62 → 59 (iphone, 28 Nov 23:55)")
+        #expect(history[0].text(thisYear: 2026) == "draft 62 → 59 (iphone, 28 Nov 23:55 +01:00)")
         // Deleting what is already gone changes nothing.
         let again = try store.apply(live("2026-11-28T23:56:00+01:00", previous: "a2", next: "a3", deleted: ["DRAFT"]))
         #expect(again.deleted == 0)
@@ -137,7 +137,7 @@ struct BatchApplicationTests {
         #expect(try store.days(aggregation: .latest).map(\.bpm) == [57, 59])
         #expect(try store.days(aggregation: .mean).map(\.samples) == [1, 1])
         let history = try store.revisions()
-        #expect(history.map { $0.text(thisYear: 2026) } == ["draft 62 → 59 (Apple Health export, 14 Mar 21:00)"])
+        #expect(history.map { $0.text(thisYear: 2026) } == ["draft 62 → 59 (Apple Health export, 14 Mar 21:00 +01:00)"])
 
         // The older export again is the same road again: nothing changes, nothing is refused.
         let before = try store.dump()

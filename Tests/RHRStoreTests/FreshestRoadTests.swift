@@ -73,9 +73,9 @@ struct FreshestRoadTests {
             // The whole history: 9 Feb, 58 on both roads, is no revision.
             let history = try s.revisions().map { $0.text(thisYear: 2026) }
             #expect(history == [
-                "draft 63 → 61 (bridge, 10 Feb 13:00)",
-                "draft 61 → 60 (bridge, 10 Feb 23:00)",
-                "draft 60 → 59 (Apple Health export, 12 Feb 21:00)",
+                "draft 63 → 61 (bridge, 10 Feb 13:00 +01:00)",
+                "draft 61 → 60 (bridge, 10 Feb 23:00 +01:00)",
+                "draft 60 → 59 (Apple Health export, 12 Feb 21:00 +01:00)",
             ])
         }
         #expect(try everything(bridgeFirst) == everything(exportFirst))
@@ -97,7 +97,7 @@ struct FreshestRoadTests {
         #expect(values.map(\.asOf) == [ts("2026-02-13T09:00:00+01:00"), ts("2026-02-13T09:00:00+01:00")])
         // Dated by the later of the two words (the export's 59, the bridge's 60), not by the bridge's newest read,
         // which moves on with every batch.
-        #expect(try s.revisions().last?.text(thisYear: 2026) == "59 → 60 (bridge, 12 Feb 21:00)")
+        #expect(try s.revisions().last?.text(thisYear: 2026) == "59 → 60 (bridge, 12 Feb 21:00 +01:00)")
     }
 
     @Test func aDeletionSeenLaterWinsWhateverTheImportOrder() throws {
@@ -116,7 +116,7 @@ struct FreshestRoadTests {
         #expect(late.added == 1)
         for s in [a, b] {
             #expect(try s.days(aggregation: .latest).map(\.bpm) == [57])
-            #expect(try s.revisions().map { $0.text(thisYear: 2026) } == ["60, deleted (iphone, 29 Nov 10:00)"])
+            #expect(try s.revisions().map { $0.text(thisYear: 2026) } == ["60, deleted (iphone, 29 Nov 10:00 +01:00)"])
         }
         #expect(try everything(a) == everything(b))
         // An export read after the deletion holds the record again: it stands again.
@@ -138,7 +138,7 @@ struct FreshestRoadTests {
         for s in [a, b] {
             #expect(try s.days(aggregation: .mean).map(\.bpm) == [62])
             #expect(try s.days(aggregation: .mean).map(\.samples) == [1])
-            #expect(try s.revisions().map { $0.text(thisYear: 2026) } == ["60 → 62 (iphone, 29 Nov 10:00)"])
+            #expect(try s.revisions().map { $0.text(thisYear: 2026) } == ["60 → 62 (iphone, 29 Nov 10:00 +01:00)"])
         }
         #expect(try everything(a) == everything(b))
     }
@@ -194,10 +194,10 @@ struct FreshestRoadTests {
             // The bridge's own chain, each value replaced by the one that replaced it on the bridge, then the
             // bridge's last word against the export that decides the day. Never "x → x".
             #expect(watchHistory == [
-                "draft 61 → 59 (watch-draft-replaced.jsonl, 14 Mar 12:15)",
-                "draft 59 → 58 (watch-draft-replaced.jsonl, 14 Mar 23:58)",
-                "draft 58 → 57 (watch-draft-replaced.jsonl, 15 Mar 07:35)",
-                "draft 57 → 58 (Apple Health export, 17 Mar 21:10)",
+                "draft 61 → 59 (watch-draft-replaced.jsonl, 14 Mar 12:15 +01:00)",
+                "draft 59 → 58 (watch-draft-replaced.jsonl, 14 Mar 23:58 +01:00)",
+                "draft 58 → 57 (watch-draft-replaced.jsonl, 15 Mar 07:35 +01:00)",
+                "draft 57 → 58 (Apple Health export, 17 Mar 21:10 +01:00)",
             ])
             let mean = try s.days(aggregation: .mean).first { $0.day == day("2026-03-14") && $0.writer.name == "Jane’s Apple Watch" }
             #expect(mean?.bpm == 58 && mean?.samples == 1 && mean?.provisional == false)

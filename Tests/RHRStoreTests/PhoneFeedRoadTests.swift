@@ -123,7 +123,7 @@ struct PhoneFeedRoadTests {
             #expect(latest.map(\.asOf) == [ts("2026-11-28T20:00:00+01:00"), ts("2026-11-29T09:00:00+01:00")])
             // Heart rate of the 27th comes from the road deciding its resting value: the export's four samples.
             #expect(try s.heartRateDays().map(\.total) == [4, 2])
-            #expect(try s.revisions().map { $0.text(thisYear: 2026) } == ["draft 55 → 58 (Apple Health export, 28 Nov 20:00)"])
+            #expect(try s.revisions().map { $0.text(thisYear: 2026) } == ["draft 55 → 58 (Apple Health export, 28 Nov 20:00 +01:00)"])
         }
         #expect(try seen(phoneFirst) == seen(exportFirst))
 
@@ -169,7 +169,7 @@ struct PhoneFeedRoadTests {
         #expect(replaced.added == 1 && replaced.deleted == 1 && replaced.changedDays == [day("2026-11-28")])
         #expect(try s.days(aggregation: .mean).map { "\($0.day) \($0.bpmText) n=\($0.samples)" }
                 == ["2026-11-27 55.0 n=1", "2026-11-28 58.0 n=1"])
-        #expect(try s.revisions().map { $0.text(thisYear: 2026) } == ["draft 61 → 58 (Health Auto Export over HTTP, 28 Nov 22:00)"])
+        #expect(try s.revisions().map { $0.text(thisYear: 2026) } == ["draft 61 → 58 (Health Auto Export over HTTP, 28 Nov 22:00 +01:00)"])
         #expect(try rows(s)["sample"] == 2 && rows(s)["revision"] == 1)
         // The 27th, which the request did not carry, keeps its value and its word of 09:30.
         #expect(try s.days(aggregation: .latest).first?.asOf == ts("2026-11-28T09:30:00+01:00"))
@@ -188,7 +188,7 @@ struct PhoneFeedRoadTests {
         #expect(scaleOnly.added == 1 && scaleOnly.deleted == 1)
         #expect(try s.days(aggregation: .latest).map { "\($0.writer.name) \($0.bpmText)" } == ["Jane’s Apple Watch 57", "Withings 61"])
         #expect(try s.heartRateDays().map { "\($0.writer.name) \($0.total)" } == ["Jane’s Apple Watch 1", "Withings 2"])
-        #expect(try s.revisions().map { $0.text(thisYear: 2026) } == ["60 → 61 (Health Auto Export over HTTP, 28 Nov 23:00)"])
+        #expect(try s.revisions().map { $0.text(thisYear: 2026) } == ["60 → 61 (Health Auto Export over HTTP, 28 Nov 23:00 +01:00)"])
     }
 
     /// A repeat is a change when a reader sees the day differently: read two days later the draft is final (R3); read

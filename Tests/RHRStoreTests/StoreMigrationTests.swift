@@ -69,7 +69,7 @@ struct StoreMigrationTests {
         #expect(days.map(\.bpmText) == ["57.0", "59.0"] && days.map(\.samples) == [1, 1])
         #expect(try store.heartRateDays().map(\.total) == [6])
         // The history as it was recorded, its origins without the baked-in date; "60 → 60" was never a revision.
-        #expect(try store.revisions().map { $0.text(thisYear: 2026) } == ["draft 62 → 59 (iphone, 14 Mar 12:00)"])
+        #expect(try store.revisions().map { $0.text(thisYear: 2026) } == ["draft 62 → 59 (iphone, 14 Mar 12:00 +01:00)"])
         #expect(try store.streams().map(\.origin) == ["Apple Health export", "iphone"])
         #expect(try store.streams().first { $0.stream == "iphone" }?.cursor == "c2")
         #expect(try store.revision() == 2)

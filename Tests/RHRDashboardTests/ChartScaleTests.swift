@@ -1,0 +1,68 @@
+import Foundation
+import RHRCore
+@testable import RHRDashboard
+import RHRScreen
+import Testing
+
+/// The chart's meanings stay put (issue 28): the bpm scale is fixed for the store's data at a zoom, not for the days
+/// on screen, and `/` puts the day it goes to in the middle of the chart, with days before it in view.
+@Suite("Render: a bpm scale that stays put, and / centring its day")
+struct ChartScaleTests {
+    /// A year to 12 Mar 2026 of one watch between 55 and 60, with 79 bpm on 1 Jun 2025 and 52 on 10 Mar 2026.
+    static func year() -> DashboardData {
+        var data = Fixture.standard(days: 0)
+        for i in 0..<365 {
+            let day = Fixture.lastDay.adding(days: i - 364)
+            var bpm = Fixture.wave(i, base: 57.5, amplitude: 2, period: 17)
+            if day == LocalDay("2025-06-01")! { bpm = 79 }
+            if day == LocalDay("2026-03-10")! { bpm = 52 }
+            data.samples.append(Fixture.healthKit(Fixture.watch, day, bpm))
+        }
+        return data
+    }
+
+    /// The bpm axis labels, top to bottom.
+    static func axis(_ state: DashboardState) -> [Double] {
+        let buffer = Fixture.render(state)
+        let layout = DashboardLayout(state).chart
+        return (layout.yAxis.y..<layout.yAxis.maxY).compactMap { Double(buffer.line($0).prefix(3).trimmingCharacters(in: .whitespaces)) }
+    }
+
+    @Test("day zoom: 52 and 79 from one store on one scale wherever the window is, the same scale as the window moves")
+    func scaleFixedAtDayZoom() {
+        var state = Fixture.state(Self.year(), size: TerminalSize(width: 100, height: 30))
+        // The last weeks in view (1 column a day): 52 is there, 79 months earlier is not.
+        #expect(ChartWindow(state).firstDay > LocalDay("2025-06-01")!)
+        let recent = Self.axis(state)
+        // The scale reaches from below 52 to above 79 (labels every 10).
+        #expect(recent == [80, 70, 60], "axis \(recent)")
+        DashboardUpdate.update(&state, .key(.pageUp))
+        DashboardUpdate.update(&state, .key(.pageUp))
+        #expect(Self.axis(state) == recent)
+        DashboardUpdate.update(&state, .key(.character("g")))
+        #expect(Self.axis(state) == recent)
+    }
+
+    @Test("at week zoom the scale is the weeks' own, also fixed: narrower than the days' (a week is a median)")
+    func scaleFixedAtWeekZoom() {
+        var state = Fixture.state(Self.year(), size: TerminalSize(width: 100, height: 30))
+        DashboardUpdate.update(&state, .key(.character("-")))
+        let weeks = Self.axis(state)
+        #expect(weeks.count >= 2 && weeks.first! < 75, "axis \(weeks)")
+        DashboardUpdate.update(&state, .key(.character("g")))
+        #expect(Self.axis(state) == weeks)
+    }
+
+    @Test("/ 2025-10-01: the day in the middle of the chart, the days before it in view")
+    func goToCentres() {
+        var state = Fixture.state(Self.year(), size: TerminalSize(width: 100, height: 30))
+        DashboardUpdate.update(&state, .key(.character("/")))
+        for c in "2025-10-01" { DashboardUpdate.update(&state, .key(.character(c))) }
+        DashboardUpdate.update(&state, .key(.enter))
+        let window = ChartWindow(state)
+        #expect(state.cursor == LocalDay("2025-10-01")!)
+        let cell = window.pointCell(ofBucket: window.zoom.bucket(of: state.cursor))
+        #expect(abs(cell - window.usedWidth / 2) <= window.cellsPerBucket, "cursor at \(cell) of \(window.usedWidth)")
+        #expect(window.firstDay < LocalDay("2025-09-01")!)
+    }
+}
