@@ -17,11 +17,11 @@ enum TextGateTarget {
         for name in names { gate(name) }
 
         let writers = names.enumerated().map { i, name in
-            ChartLegend.Writer(store: i % 3 == 2 ? .healthConnect : .healthKit, name: name, visible: i % 4 != 3)
+            ChartLegend.Writer(store: i % 3 == 2 ? .healthConnect : .healthKit, name: name, visible: i % 4 != 3, slot: i)
         }
         for unicode in [true, false] {
             let g = Glyphs(unicode: unicode)
-            let legend = ChartLegend(writers: writers.map { ChartLegend.Writer(store: $0.store, name: g.text($0.name), visible: $0.visible) },
+            let legend = ChartLegend(writers: writers.map { ChartLegend.Writer(store: $0.store, name: g.text($0.name), visible: $0.visible, slot: $0.slot) },
                                      markers: [[Span("▪ marker")]], in: Rect(x: 0, y: 0, width: width, height: height), glyphs: g)
             let placed = legend.entries.compactMap(\.writer)
             check(Set(placed).count == placed.count, "a writer placed twice: \(placed)")

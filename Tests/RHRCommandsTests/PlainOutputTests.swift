@@ -55,7 +55,7 @@ struct PlainOutputTests {
         let rhr = try Self.imported()
         let csv = rhr.run(["export"])
         Self.expectNoControl(csv.stdout, "rhr export")
-        for shown in Self.shown { #expect(csv.stdout.contains(",healthkit,\(shown),latest,"), "\(shown)") }
+        for shown in Self.shown { #expect(csv.stdout.contains(",healthkit,\(shown),\(shown),latest,"), "\(shown)") }
         let json = rhr.run(["export", "--format", "json"])
         Self.expectNoControl(json.stdout, "rhr export --format json")
         #expect(json.stdout.contains(#""C1\u009b2JRing""#) && json.stdout.contains(#""Del\u007fBand""#))

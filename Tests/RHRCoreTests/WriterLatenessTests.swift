@@ -42,7 +42,7 @@ struct WriterLatenessTests {
         #expect(lateness.newestDay == day("2026-11-30"))
         #expect(lateness.lastDelivered == ts("2026-12-01T14:30:00+01:00"))
         #expect(lateness.words(thisYear: 2026)
-            == "Jane’s Apple Watch: last written 1 Dec 14:30, for 30 Nov; usually arrives about 12 h after its day ends (median of 3).")
+            == "Jane’s Apple Watch: last written 1 Dec 14:30 +01:00, for 30 Nov; usually arrives about 12 h after its day ends (median of 3).")
     }
 
     @Test func anOuraValueArrivesBeforeItsDayEnds() {
@@ -57,7 +57,7 @@ struct WriterLatenessTests {
         #expect(lateness.medianLagAfterTime == Double(71 * 60))
         #expect(lateness.usualLagDays == 0)
         #expect(lateness.lagWords == "usually arrives about 16 h before its day ends (median of 2)")
-        #expect(lateness.lastDeliveredWords(thisYear: 2026) == "last written 29 Nov 08:30, for 29 Nov")
+        #expect(lateness.lastDeliveredWords(thisYear: 2026) == "last written 29 Nov 08:30 +01:00, for 29 Nov")
     }
 
     /// A Health Auto Export point carries no creation time: when its road read it is all there is.
@@ -70,7 +70,7 @@ struct WriterLatenessTests {
         let lateness = WriterLateness(writer: writer, values: [received])
         #expect(lateness.clock == .received)
         #expect(lateness.medianLagAfterDay == Double(9 * 3600))
-        #expect(lateness.lastDeliveredWords(thisYear: 2026) == "last received 29 Nov 09:00, for 28 Nov")
+        #expect(lateness.lastDeliveredWords(thisYear: 2026) == "last received 29 Nov 09:00 +01:00, for 28 Nov")
         let written = Self.estimate("2026-11-29", created: "2026-11-30T10:00:00+01:00", writer: writer)
         #expect(WriterLateness(writer: writer, values: [received, written]).clockWords == "delivered")
         // Nothing to date it by at all: not a delivery.

@@ -30,10 +30,10 @@ struct LongNameTests {
     }
 
     @Test func aLegendWithAMegabyteNameIsLaidOutAtOnceWithTheNameCut() throws {
-        let writers = [ChartLegend.Writer(store: .healthKit, name: "Jane’s Apple Watch", visible: true),
-                       ChartLegend.Writer(store: .healthKit, name: LongNameTests.megabyte, visible: true),
-                       ChartLegend.Writer(store: .healthConnect, name: "Oura", visible: true),
-                       ChartLegend.Writer(store: .healthConnect, name: "Withings", visible: false)]
+        let writers = [ChartLegend.Writer(store: .healthKit, name: "Jane’s Apple Watch", visible: true, slot: 0),
+                       ChartLegend.Writer(store: .healthKit, name: LongNameTests.megabyte, visible: true, slot: 1),
+                       ChartLegend.Writer(store: .healthConnect, name: "Oura", visible: true, slot: 2),
+                       ChartLegend.Writer(store: .healthConnect, name: "Withings", visible: false, slot: 3)]
         let legend = try #require(LongNameTests.within(2, "the legend") {
             ChartLegend(writers: writers, markers: [], in: Rect(x: 0, y: 0, width: 100, height: 2), glyphs: Glyphs(unicode: true))
         })
@@ -50,7 +50,7 @@ struct LongNameTests {
 
     /// A name wider than the legend's line is cut to the line, ending in "…", rather than drawn off its edge.
     @Test func aNameWiderThanTheLineIsCutToIt() throws {
-        let writers = [ChartLegend.Writer(store: .healthConnect, name: LongNameTests.megabyte, visible: true)]
+        let writers = [ChartLegend.Writer(store: .healthConnect, name: LongNameTests.megabyte, visible: true, slot: 0)]
         let legend = try #require(LongNameTests.within(2, "the legend") {
             ChartLegend(writers: writers, markers: [[Span("▪ marker")]], in: Rect(x: 0, y: 0, width: 60, height: 3),
                         glyphs: Glyphs(unicode: true))
