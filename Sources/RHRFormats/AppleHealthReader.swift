@@ -26,12 +26,15 @@ public enum AppleHealthReader {
         let batches = file.batches.map { batch -> String in
             var plain = batch
             plain.watchWriters = []
+            plain.writerSpellings = [:]
+            plain.passedOver = PassedOverLog()
             plain.heartRate = batch.heartRate.map {
                 var day = $0
                 day.sedentaryHistogram = [:]
                 return day
             }
-            return "\(plain) \(batch.watchWriters.sorted()) \(batch.heartRate.map(\.histogramText))"
+            return "\(plain) \(batch.watchWriters.sorted()) \(batch.heartRate.map(\.histogramText)) "
+                + "\(batch.writerSpellings.sorted { $0.key < $1.key }) \(batch.passedOver.records) \(batch.passedOver.kinds)"
         }
         return "\(batches) \(file.recordsRead) \(file.notes) \(file.skipped.sorted { $0.key < $1.key })"
     }
@@ -106,6 +109,9 @@ public enum AppleHealthReader {
             asOf = Timestamp(date: modified, offsetSeconds: options.machineZone.secondsFromGMT(for: modified))
             notes.append("no <ExportDate> and no dated record: taken as of the file's time, \(asOf.iso8601)")
         }
+        // R14: records it could not use, kept raw; their places are bytes of the XML (in a zip, of its member).
+        var passedOver = collector.passedOver
+        passedOver.source = member.map { "\(path) (\($0))" } ?? path
         let batch = SyncBatch(store: .healthKit, stream: stream, asOf: asOf,
                               // A snapshot of heart data from its first heart record to when it was read: before
                               // that, and without any heart record, it says nothing, and replaces nothing (R4).
@@ -114,14 +120,14 @@ public enum AppleHealthReader {
                                               coversHeartRate: collector.earliestHeartStart != nil),
                               resting: collector.resting, heartRate: collector.heartRate,
                               watchWriters: collector.watchWriters,
-                              origin: "Apple Health export")
+                              origin: "Apple Health export",
+                              passedOver: passedOver, writerSpellings: collector.writerSpellings)
         do {
             try batch.validate()
         } catch {
             throw InputError(path: path, message: "\(error)")
         }
-        // Out-of-range values are kept, not skipped: the store flags and counts them (`BatchOutcome.outOfRange`).
-        // Nothing else is passed over: every top-level record was looked at, and the rest is not records.
+        // Out-of-range values are kept, not passed over: the store flags and counts them (`BatchOutcome.outOfRange`).
         return ImportedFile(path: path, kind: kind, batches: [batch], recordsRead: collector.recordsRead, notes: notes)
     }
 

@@ -21,7 +21,13 @@ extension HealthDatabase {
             var outcomes: [BatchOutcome] = []
             for batch in batches {
                 var application = BatchApplication(database: self, batch: batch)
-                outcomes.append(try application.run())
+                let outcome = try application.run()
+                // A batch applied before brought its passed-over records then (R14).
+                if !outcome.duplicate {
+                    try keepPassedOver(of: batch)
+                    try keepSpellings(of: batch)
+                }
+                outcomes.append(outcome)
             }
             return outcomes
         }

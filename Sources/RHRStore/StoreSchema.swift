@@ -262,5 +262,28 @@ enum StoreSchema {
         WHERE snapshot = 0 AND origin IN ('Health Auto Export over HTTP', 'HC Webhook over HTTP');
         CREATE INDEX sample_by_layer ON sample(layer_id, day);
         """,
+        // 3 → 4: what a reader passed over (R14), kept raw with where it was and why, once per input and place (the
+        // same file imported again keeps one row of each); and the raw spellings of a writer's name that
+        // `WriterNameRule` folded into it (R2).
+        """
+        CREATE TABLE passed_over(
+            id INTEGER PRIMARY KEY,
+            store TEXT NOT NULL,
+            stream TEXT NOT NULL,
+            source TEXT NOT NULL,
+            place TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            raw TEXT NOT NULL,
+            seen REAL NOT NULL,
+            seen_offset INTEGER NOT NULL,
+            UNIQUE(store, stream, source, place, reason)
+        );
+        CREATE TABLE writer_spelling(
+            writer_id INTEGER NOT NULL REFERENCES writer(id),
+            spelling TEXT NOT NULL,
+            PRIMARY KEY(writer_id, spelling)
+        ) WITHOUT ROWID;
+        """,
     ]
 }

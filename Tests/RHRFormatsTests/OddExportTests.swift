@@ -41,18 +41,18 @@ struct OddExportTests {
         #expect(batch.resting[0].start == Timestamp.parse("2017-11-05 00:00:00 +0100")!.date)
         #expect(batch.resting[0].created == Timestamp.parse("2017-11-05 23:59:00 +0100")!.date)
         #expect(batch.asOf == Timestamp.parse("2017-11-07 17:19:24 +0100"))
-        // A date that is neither form is still refused, naming the attribute.
-        let bad = try #require(try appleHealthError(appleHealthExport(appleHealthRecord(start: "2017110500000+0100"))))
-        #expect(bad.message.contains("startDate \"2017110500000+0100\" is not a date"))
+        // A date that is neither form is passed over, naming the attribute (R14).
+        let bad = try #require(try readAppleHealth(appleHealthExport(appleHealthRecord(start: "2017110500000+0100"))).passedOver.records.first)
+        #expect(bad.reason.contains("startDate \"2017110500000+0100\" is not a date"))
     }
 
-    @Test("a record without any source is refused, naming both attributes")
+    @Test("a record without any source is passed over, naming both attributes")
     func noSource() throws {
         let xml = appleHealthExport("""
              <Record type="HKQuantityTypeIdentifierRestingHeartRate" unit="count/min" startDate="2024-03-13 00:00:00 +0100" endDate="2024-03-13 23:00:00 +0100" value="58"/>
 
             """)
-        #expect(try appleHealthError(xml)?.message == "a RestingHeartRate record without sourceName (or source)")
+        #expect(try readAppleHealth(xml).passedOver.records.map(\.reason) == ["a RestingHeartRate record with no sourceName (or source)"])
     }
 
     @Test("no ExportDate: asOf is the latest end date in the file, and a note says so")
