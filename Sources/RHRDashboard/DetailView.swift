@@ -131,6 +131,7 @@ enum DetailView {
         items.append([Span(g.text(value), .bold)])
         if let device = sample.device, !device.isEmpty { items.append([Span(g.text(device.summary), .muted)]) }
         if let method = sample.recordingMethod { items.append([Span(method.words, .muted)]) }
+        if sample.isDuplicate { items.append([Span("duplicate: its writer gave this window another value too", .muted)]) }
         if let created = sample.created {
             items.append([Span("created \(moment(created, offset: offset, thisYear: thisYear))", .muted)])
         }

@@ -118,7 +118,8 @@ struct BatchApplication {
         let layer = try layerRow(stream)
         facts = try lookUpFacts(stream: stream, layer: layer)
         var delivered = Set<String>()
-        for sample in batch.resting {
+        // R14: a sample delivered twice is one; one window's different values are each kept.
+        for sample in DuplicateRule.folded(batch.resting) {
             delivered.insert(sample.identity.key)
             try upsert(sample, layer: layer)
         }

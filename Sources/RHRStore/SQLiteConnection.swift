@@ -66,7 +66,27 @@ final class SQLiteConnection {
     }
 
     func error(_ what: String) -> StoreError {
-        StoreError(.database, "\(path): \(what): \(lastErrorMessage)")
+        StoreError(.database, "\(path): \(what): \(lastFailureWords)")
+    }
+
+    /// The last failure in rhr's words, by its kind: SQLite's own message names tables and constraints, which tell a
+    /// user nothing (`UNIQUE constraint failed: sample.store, …`).
+    var lastFailureWords: String {
+        let code = sqlite3_errcode(db) & 0xFF
+        switch code {
+        case SQLITE_CONSTRAINT:
+            return "the store refused a change that would break one of its own rules, so nothing of this import or "
+                + "request was applied; this is a bug in rhr, please report it"
+        case SQLITE_FULL: return "the disk holding the store is full; nothing was applied"
+        case SQLITE_READONLY: return "the store cannot be written (read-only)"
+        case SQLITE_BUSY, SQLITE_LOCKED: return "another process kept the store locked for too long; try again"
+        case SQLITE_CORRUPT, SQLITE_NOTADB: return "the store file is damaged"
+        case SQLITE_IOERR: return "the store file could not be read or written (an input/output error)"
+        case SQLITE_CANTOPEN: return "the store file could not be opened"
+        case SQLITE_NOMEM: return "out of memory"
+        case SQLITE_PERM, SQLITE_AUTH: return "permission denied"
+        default: return String(cString: sqlite3_errstr(code))
+        }
     }
 
     /// Runs SQL that returns no rows (several statements allowed).
@@ -173,7 +193,7 @@ final class SQLiteStatement {
         switch sqlite3_step(stmt) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default: throw connection.error("statement failed")
+        default: throw connection.error("cannot read or change the store")
         }
     }
 

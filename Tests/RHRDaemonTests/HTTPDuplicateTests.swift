@@ -1,0 +1,41 @@
+import Foundation
+import RHRCore
+import RHRStore
+import RHRTestSupport
+import Testing
+
+/// R14 over HTTP: a phone that re-sends its look-back window may put one point in a request twice, or one writer's
+/// time with two values; neither is a 500, and the same request again changes nothing.
+@Suite("phone feeds over HTTP: duplicated points")
+struct HTTPDuplicateTests {
+    @Test func twoHealthAutoExportPointsOfOneWriterAndTimeAreAnswered200() throws {
+        let (daemon, token, client) = try HTTPFeedTests.phone()
+        let same = try client.post(HTTPFeedTests.hae, token: token, json: PhonePayloads.healthAutoExport(
+            resting: [.init("2026-11-27 00:00:00 +0100", 55), .init("2026-11-27 00:00:00 +0100", 55)]))
+        #expect(same.status == 200, "\(same.text)")
+        #expect(try daemon.directory.store().samples().count == 1)
+        let two = try client.post(HTTPFeedTests.hae, token: token, json: PhonePayloads.healthAutoExport(
+            resting: [.init("2026-11-28 00:00:00 +0100", 55), .init("2026-11-28 00:00:00 +0100", 57)]))
+        #expect(two.status == 200, "\(two.text)")
+        let day = try #require(LocalDay(year: 2026, month: 11, day: 28))
+        let samples = try daemon.directory.store().samples(from: day, to: day)
+        #expect(samples.map(\.sample.value).sorted() == [55, 57])
+        #expect(samples.allSatisfy { $0.sample.isDuplicate })
+        // Again: nothing changes.
+        let revision = try HTTPFeedTests.revision(daemon)
+        let again = try client.post(HTTPFeedTests.hae, token: token, json: PhonePayloads.healthAutoExport(
+            resting: [.init("2026-11-28 00:00:00 +0100", 57), .init("2026-11-28 00:00:00 +0100", 55)]))
+        #expect(again.status == 200, "\(again.text)")
+        #expect(try HTTPFeedTests.revision(daemon) == revision)
+    }
+
+    @Test func twoHCWebhookRecordsOfOneOriginAndTimeAreAnswered200() throws {
+        let (daemon, token, client) = try HTTPFeedTests.phone()
+        let answer = try client.post(HTTPFeedTests.hcw, token: token, json: PhonePayloads.hcWebhook(
+            resting: [("2026-11-27T05:58:00Z", 57), ("2026-11-27T05:58:00Z", 57), ("2026-11-27T05:58:00Z", 59)],
+            heartRate: [("2026-11-27T06:00:00Z", 70), ("2026-11-27T06:00:00Z", 70)]))
+        #expect(answer.status == 200, "\(answer.text)")
+        #expect(!answer.text.contains("UNIQUE"))
+        #expect(try daemon.directory.store().samples().map(\.sample.value).sorted() == [57, 59])
+    }
+}
