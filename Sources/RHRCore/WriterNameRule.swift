@@ -30,6 +30,19 @@ public enum WriterNameRule {
         Set(spellings).subtracting([canonical]).sorted()
     }
 
+    /// A spelling as the detail pane shows it: in quotes, the spaces that look like any other written `\u{a0}`, so
+    /// that two spellings that differ only there read differently.
+    public static func visible(_ spelling: String) -> String {
+        var out = ""
+        for scalar in spelling.unicodeScalars {
+            switch scalar.value {
+            case 0x00A0, 0x2007, 0x202F: out += "\\u{\(String(scalar.value, radix: 16))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return "\"\(out)\""
+    }
+
     /// `<<HKDevice: 0x283f1c0a0>, name:Apple Watch, …>` → `<<HKDevice>, name:Apple Watch, …>`.
     private static func withoutDeviceAddresses(_ text: String) -> String {
         let marker = "HKDevice: 0x"

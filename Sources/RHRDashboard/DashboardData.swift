@@ -22,10 +22,15 @@ public struct DashboardData: Sendable {
     public var machineZone: TimeZone
     /// Only the most recent days, read first so the first frame comes quickly; the rest is on its way.
     public var isPartial: Bool
+    /// R14: how many records the store keeps passed over (the header counts them; `rhr status` lists them).
+    public var passedOver: Int
+    /// R2: the raw spellings of each writer's name that were folded into it, for the detail pane.
+    public var writerSpellings: [WriterKey: [String]]
 
     public init(samples: [DaySample] = [], revisions: [RevisionEntry] = [], heartRateDays: [HeartRateDaySummary] = [],
                 contents: [StoreContents] = [], streams: [StreamState] = [], revision: Int64 = 0, source: String = "",
-                machineZone: TimeZone = .current, isPartial: Bool = false) {
+                machineZone: TimeZone = .current, isPartial: Bool = false, passedOver: Int = 0,
+                writerSpellings: [WriterKey: [String]] = [:]) {
         self.samples = samples
         self.revisions = revisions
         self.heartRateDays = heartRateDays
@@ -35,5 +40,7 @@ public struct DashboardData: Sendable {
         self.source = source
         self.machineZone = machineZone
         self.isPartial = isPartial
+        self.passedOver = passedOver
+        self.writerSpellings = writerSpellings
     }
 }

@@ -22,7 +22,9 @@ public enum DashboardLoader {
                                  streams: try tx.streams(),
                                  revision: try tx.revision(),
                                  source: source,
-                                 machineZone: database.machineZone)
+                                 machineZone: database.machineZone,
+                                 passedOver: try tx.passedOver().total,
+                                 writerSpellings: try tx.writerSpellings())
         }
     }
 
@@ -41,7 +43,9 @@ public enum DashboardLoader {
                                  revision: try tx.revision(),
                                  source: source,
                                  machineZone: database.machineZone,
-                                 isPartial: true)
+                                 isPartial: true,
+                                 passedOver: try tx.passedOver().total,
+                                 writerSpellings: try tx.writerSpellings())
         }
     }
 }

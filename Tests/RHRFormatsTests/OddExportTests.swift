@@ -91,3 +91,21 @@ struct OddExportTests {
         #expect(file.recordsRead == 2)
     }
 }
+
+@Suite("Apple Health writers' spellings")
+struct AppleHealthWriterSpellingTests {
+    @Test("spellings of one writer are one writer with its spellings kept; a name with a NUL is passed over, never cut")
+    func spellings() throws {
+        let xml = appleHealthExport(appleHealthRecord(source: "Jane's Apple Watch")
+            + appleHealthRecord(source: "Jane’s\u{a0}Apple Watch", start: "2024-03-12 00:01:00 +0100", end: "2024-03-12 23:30:00 +0100")
+            + appleHealthRecord(source: "Jane’s Apple Watch|Jane’s Apple Watch", start: "2024-03-11 00:01:00 +0100", end: "2024-03-11 23:30:00 +0100")
+            + appleHealthRecord(source: "Jane’s Apple Watch\u{0}X", start: "2024-03-10 00:01:00 +0100", end: "2024-03-10 23:30:00 +0100"))
+        let file = try readAppleHealth(xml)
+        let batch = file.batches[0]
+        #expect(Set(batch.resting.map(\.writer.name)) == ["Jane’s Apple Watch"])
+        #expect(batch.resting.count == 3)
+        #expect(batch.writerSpellings == ["Jane’s Apple Watch": ["Jane's Apple Watch", "Jane’s Apple Watch|Jane’s Apple Watch",
+                                                                 "Jane’s\u{a0}Apple Watch"]])
+        #expect(file.passedOver.records.map(\.reason) == [#"sourceName "Jane’s Apple Watch\u{0}X" holds a NUL at character 19"#])
+    }
+}
