@@ -114,6 +114,7 @@ public enum HealthAutoExportCSVReader {
             if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
             guard let header = columns else { return try readHeader(bytes, line: line) }
             let raw = String(decoding: bytes, as: UTF8.self)
+            contents.points += 1
             func passOver(_ kind: String, _ reason: String, column: String? = nil) {
                 passedOver.add(kind: kind, reason: reason, place: "line \(line)" + (column.map { ", \($0)" } ?? ""), raw: raw)
             }
@@ -129,7 +130,6 @@ public enum HealthAutoExportCSVReader {
                 return passOver("Health Auto Export rows whose date is not a date",
                                 "\(header[0]) \(PassedOverRecord.quote(dateText)) is not a date like 2024-01-02 00:00:00")
             }
-            contents.points += 1
             let writer = self.writer ?? contents.unnamedWriter()
             self.writer = writer
             if let (index, unit) = resting, case let text = fields[index].trimmingCharacters(in: .whitespaces), !text.isEmpty {

@@ -13,6 +13,14 @@ struct HealthAutoExportContents {
     var possibleWatches: Set<String> = []
     var coversResting = false
     var coversHeartRate = false
+    /// R14: the points (or CSV rows) rhr could not use.
+    var passedOver = PassedOverLog()
+    /// R2: by writer name, the raw spellings of it (`WriterNameRule`).
+    private var spellings: [String: Set<String>] = [:]
+
+    var writerSpellings: [String: [String]] {
+        spellings.mapValues { $0.sorted() }
+    }
 
     struct Period {
         var from: Date
@@ -96,13 +104,17 @@ struct HealthAutoExportContents {
     /// The point's writer (R2): its source, a combined writer for several joined with `|`, or, without one, Health
     /// Auto Export, which counts as a possible watch (R3).
     private mutating func writer(of point: JSONMembers) throws(JSONPathError) -> Writer {
-        let source = try point.string("source")?.trimmingCharacters(in: .whitespaces) ?? ""
-        if source.utf8.count > HealthAutoExportReader.maxNameLength {
+        let raw = try point.string("source")?.trimmingCharacters(in: .whitespaces) ?? ""
+        if raw.utf8.count > HealthAutoExportReader.maxNameLength {
             throw point.error("source", "longer than \(HealthAutoExportReader.maxNameLength) bytes; not a writer's name")
         }
+        if let flaw = JSONPassOver.nameFlaw(raw, member: "source") { throw point.error("source", flaw) }
+        // One writer however its name was typed (R2); `A|A` is A.
+        let source = WriterNameRule.canonical(raw)
         // Separators alone (`|`, ` | `) join no writers: the point names none, as an empty source.
         let name = source.utf8.contains(UInt8(ascii: "|"))
-            ? Writer.combinedName(source.split(separator: "|").map(String.init)) : source
+            ? Writer.combinedName(source.split(separator: "|").map { WriterNameRule.canonical(String($0)) }) : source
+        if source != raw && !name.isEmpty { spellings[name, default: []].insert(raw) }
         if name.isEmpty { return unnamedWriter() }
         return Writer(store: .healthKit, name: name)
     }

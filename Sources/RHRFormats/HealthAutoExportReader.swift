@@ -81,13 +81,16 @@ public enum HealthAutoExportReader {
         let asOf = contents.period?.newestEnd
             ?? Timestamp(date: readAt, offsetSeconds: options.machineZone.secondsFromGMT(for: readAt))
         let period = contents.period
+        var passedOver = contents.passedOver
+        passedOver.source = label
         let batch = SyncBatch(
             store: .healthKit, stream: stream, asOf: asOf,
             snapshot: .init(from: period.map { Timestamp(date: $0.from, offsetSeconds: asOf.offsetSeconds) },
                             to: period.map { Timestamp(date: $0.to, offsetSeconds: asOf.offsetSeconds) },
                             coversResting: contents.coversResting, coversHeartRate: contents.coversHeartRate),
             resting: contents.resting, heartRate: contents.heartRate.result,
-            watchWriters: contents.possibleWatches, origin: FeedFreshness.healthAutoExportOrigin)
+            watchWriters: contents.possibleWatches, origin: FeedFreshness.healthAutoExportOrigin,
+            passedOver: passedOver, writerSpellings: contents.writerSpellings)
         do {
             try batch.validate()
         } catch {
@@ -330,15 +333,23 @@ private struct HealthAutoExportDocument {
                     }
                 }
             }
+            // R14: a point rhr cannot use is passed over (and counted as read), the rest of the file read.
+            let records = kind == .resting ? "resting_heart_rate points" : "heart_rate points"
             guard let value else {
-                throw Failure(offset: offset, path: place, "a point longer than \(HealthAutoExportReader.maxPointLength >> 10) KiB; "
-                              + "a source name or another value far longer than any writer's")
+                self.contents.passedOver.add(kind: "\(records) longer than \(HealthAutoExportReader.maxPointLength >> 10) KiB",
+                                             reason: "a point longer than \(HealthAutoExportReader.maxPointLength >> 10) KiB; "
+                                                + "a source name or another value far longer than any writer's (not kept)",
+                                             place: "byte \(offset), \(place)", raw: "")
+                self.contents.points += 1
+                return
             }
             do throws(JSONPathError) {
                 if kind == .resting && unit == nil { unit = try HealthAutoExportContents.restingUnit(metric) }
                 try self.contents.add(try JSONMembers(value, path: place), kind: kind, unit: unit ?? "count/min")
             } catch {
-                throw Failure(offset: offset, path: error.path, error.message)
+                self.contents.passedOver.add(JSONPassOver.record(records, at: place, value: value, error: error,
+                                                                 place: "byte \(offset), \(place)"))
+                self.contents.points += 1
             }
         }
         if !isArray { throw Failure(offset: start, path: path, "expected an array") }
