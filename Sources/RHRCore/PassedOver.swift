@@ -108,6 +108,12 @@ public struct PassedOverLog: Sendable, Hashable {
         }
     }
 
+    /// The same records placed inside `prefix`: a batch file's line before an upsert's path (`line 3, upserted[2]`).
+    public mutating func place(under prefix: String) {
+        for k in records.indices { records[k].place = prefix + records[k].place }
+        for k in kinds.indices { kinds[k].first = prefix + kinds[k].first }
+    }
+
     /// The summary's lines: "3 records passed over, kept in the store (rhr status lists them):", then one line per
     /// kind, "2 HeartRate without a value (first at byte 16306)"; empty when nothing was passed over.
     public var summaryLines: [String] {

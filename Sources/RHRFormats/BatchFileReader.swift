@@ -38,7 +38,10 @@ public enum BatchFileReader {
                                      message: "column \(error.column + line.columnShift): \(error.messageWithPath)")
                 }
                 do {
-                    batches.append(try SyncBatchJSON.decode(value, machineZone: options.machineZone, origin: origin))
+                    var batch = try SyncBatchJSON.decode(value, machineZone: options.machineZone, origin: origin)
+                    batch.passedOver.source = path
+                    batch.passedOver.place(under: "line \(number), ")
+                    batches.append(batch)
                 } catch {
                     throw InputError(path: path, line: number, message: error.description)
                 }

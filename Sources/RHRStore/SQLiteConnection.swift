@@ -85,6 +85,8 @@ final class SQLiteConnection {
         case SQLITE_CANTOPEN: return "the store file could not be opened"
         case SQLITE_NOMEM: return "out of memory"
         case SQLITE_PERM, SQLITE_AUTH: return "permission denied"
+        // A table or column missing: another program changed the file.
+        case SQLITE_ERROR: return "the store's tables are not as rhr made them (has another program changed the file?)"
         default: return String(cString: sqlite3_errstr(code))
         }
     }
