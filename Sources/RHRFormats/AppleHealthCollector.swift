@@ -6,6 +6,9 @@ struct AppleHealthScanError: Error, Sendable, Equatable {
     var offset: Int64
     var message: String
 
+    /// The file ends before the document does (the scanner's truncation messages all say so first).
+    var isTruncation: Bool { message.hasPrefix("truncated") }
+
     /// The file ends at `offset` inside markup (`what`: "a tag", "a comment", …) that began at `start`.
     static func truncated(at offset: Int64, inside what: String, startingAt start: Int64) -> AppleHealthScanError {
         AppleHealthScanError(offset: offset, message: "truncated: the file ends inside \(what) that starts at byte \(start)")

@@ -75,16 +75,21 @@ public enum AppleHealthReader {
         }
 
         var scanner = AppleHealthScanner()
+        var truncation: AppleHealthScanError?
         let threaded = member != nil || tuning.threadedXML
         do {
             if let file = source as? AppleHealthFileSource, let descriptor = file.regularFileDescriptor,
                case let starts = tuning.pieceStarts ?? (tuning.pieces > 1 && file.total >= tuning.piecesFrom
                    ? AppleHealthPieces.starts(descriptor: descriptor, size: file.total, pieces: tuning.pieces) : []),
                starts.count > 1 {
-                scanner = try AppleHealthPieces.scan(descriptor: descriptor, path: path, total: file.total, starts: starts,
-                                                     blockSize: tuning.blockSize, progress: progress)
+                (scanner, truncation) = try AppleHealthPieces.scan(descriptor: descriptor, path: path, total: file.total,
+                                                                   starts: starts, blockSize: tuning.blockSize, progress: progress)
             } else {
-                try scan(source, into: &scanner, tuning: tuning, threaded: threaded, progress: progress)
+                do {
+                    try scan(source, into: &scanner, tuning: tuning, threaded: threaded, progress: progress)
+                } catch let error as AppleHealthScanError where error.isTruncation {
+                    truncation = error
+                }
             }
         } catch let error as AppleHealthScanError {
             throw inputError(error)
@@ -95,9 +100,17 @@ public enum AppleHealthReader {
         }
 
         let collector = scanner.collector
+        // R14: an export cut short before its first record is refused; one cut later gives the records before the cut,
+        // says where it was cut, and replaces nothing (what it lost, it does not speak for).
+        var notes: [String] = []
+        if let truncation {
+            guard collector.recordsRead > 0 else { throw inputError(truncation) }
+            let place = member.map { " of \($0)" } ?? ""
+            notes.append("cut short at byte \(truncation.offset)\(place) (\(truncation.message)): "
+                + "what came before the cut is read, and it replaces nothing")
+        }
         // A trimmed or hand-made export may lack ExportDate: it is as of its latest record's end, or without any
         // dated record, of the file's own time; the import line says which.
-        var notes: [String] = []
         let asOf: Timestamp
         if let exportDate = collector.exportDate {
             asOf = exportDate
@@ -116,8 +129,8 @@ public enum AppleHealthReader {
                               // A snapshot of heart data from its first heart record to when it was read: before
                               // that, and without any heart record, it says nothing, and replaces nothing (R4).
                               snapshot: .init(from: collector.earliestHeartStart, to: asOf,
-                                              coversResting: collector.earliestHeartStart != nil,
-                                              coversHeartRate: collector.earliestHeartStart != nil),
+                                              coversResting: collector.earliestHeartStart != nil && truncation == nil,
+                                              coversHeartRate: collector.earliestHeartStart != nil && truncation == nil),
                               resting: collector.resting, heartRate: collector.heartRate,
                               watchWriters: collector.watchWriters,
                               origin: "Apple Health export",

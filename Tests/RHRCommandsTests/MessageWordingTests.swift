@@ -80,8 +80,9 @@ struct MessageWordingTests {
         let foo = try rhr.sandbox.write("foo.json", "{\"foo\":1}\n")
         #expect(rhr.run(["import", foo])
             == SubprocessResult(status: 1, stdout: "", stderr: "rhr import: \(foo): read as a sync batch file (JSON lines): line 1: store: missing\n"))
+        // Cut before its first record: an export cut later reads up to the cut (R14).
         let cut = try rhr.sandbox.write("export.xml", String(try String(contentsOfFile: InProcessRHR.sample("apple-health/export-2.xml"),
-                                                                            encoding: .utf8).prefix(3000)))
+                                                                            encoding: .utf8).prefix(600)))
         let truncated = rhr.run(["import", cut])
         #expect(truncated.stderr.hasPrefix("rhr import: \(cut): read as an Apple Health export (XML): byte "), "\(truncated.stderr)")
     }

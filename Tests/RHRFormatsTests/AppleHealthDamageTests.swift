@@ -18,7 +18,7 @@ struct AppleHealthDamageTests {
 
         """, prologue: "<!DOCTYPE HealthData [\n<!-- HealthKit Export Version: 12 -->\n<!ATTLIST VisionPrescription\n  brand CDATA #IMPLIED\n<!ELEMENT RightEye EMPTY>\n]>\n")
 
-    @Test("an export cut at any byte is reported as truncated at that byte")
+    @Test("an export cut at any byte is reported as truncated at that byte: refused before its first record, read up to the cut after it (R14)")
     func truncatedAnywhere() throws {
         let bytes = Array(AppleHealthDamageTests.whole.utf8)
         // From the first byte the content is recognisable by, to the last byte before `</HealthData>` is whole.
@@ -26,13 +26,21 @@ struct AppleHealthDamageTests {
         let closing = Int(try #require(appleHealthByteOffset(of: "</HealthData>", in: AppleHealthDamageTests.whole)))
         #expect(try readAppleHealth(bytes: Array(bytes[..<(closing + 13)])).batches[0].resting.count == 1)
         let scratch = try TemporaryDirectory()
+        // The first record is read once its start tag ends.
+        let firstRecord = Int(try #require(appleHealthByteOffset(of: "<Record", in: AppleHealthDamageTests.whole)))
+        let firstRead = firstRecord + Array(AppleHealthDamageTests.whole.utf8)[firstRecord...].firstIndex(of: UInt8(ascii: ">"))! - firstRecord + 1
         for cut in first..<(closing + 13) {
             let path = try scratch.write("export.xml", Array(bytes[..<cut]))
-            for tuning in [AppleHealthReader.Tuning(), AppleHealthReader.Tuning(blockSize: 5, blocks: 2, threadedXML: false)] {
+            for tuning in [AppleHealthReader.Tuning(), AppleHealthReader.Tuning(blockSize: 5, blocks: 2, threadedXML: false),
+                           AppleHealthReader.Tuning(blockSize: 7, pieces: 3, piecesFrom: 0)] {
                 do {
-                    _ = try AppleHealthReader.read(path: path, options: ImportOptions(), progress: nil, tuning: tuning)
-                    Issue.record("cut at \(cut) was read")
+                    let file = try AppleHealthReader.read(path: path, options: ImportOptions(), progress: nil, tuning: tuning)
+                    #expect(cut >= firstRead, "cut at \(cut) was read")
+                    #expect(file.notes.first?.hasPrefix("cut short at byte \(cut) (truncated") == true, "cut at \(cut): \(file.notes)")
+                    // What it lost it does not speak for: it replaces nothing.
+                    #expect(file.batches[0].snapshot?.coversResting == false && file.batches[0].snapshot?.coversHeartRate == false)
                 } catch {
+                    #expect(cut < firstRead, "cut at \(cut): \(error)")
                     #expect(error.offset == Int64(cut), "cut at \(cut): \(error)")
                     #expect(error.message.hasPrefix("truncated"), "cut at \(cut): \(error)")
                     #expect(error.path == path)
@@ -47,8 +55,9 @@ struct AppleHealthDamageTests {
         let inTag = try #require(try appleHealthError(String(xml.prefix(upTo: xml.range(of: "unit=\"count/min\"")!.lowerBound))))
         let recordStart = try #require(appleHealthByteOffset(of: "<Record type=\"HKQuantityTypeIdentifierRestingHeartRate\"", in: xml))
         #expect(inTag.message.contains("inside a tag that starts at byte \(recordStart)"))
-        let beforeEnd = try #require(try appleHealthError(String(xml.prefix(upTo: xml.range(of: "</HealthData>")!.lowerBound))))
-        #expect(beforeEnd.message.contains("before </HealthData>"))
+        // After records, the cut is said in the import's note (R14).
+        let beforeEnd = try readAppleHealth(String(xml.prefix(upTo: xml.range(of: "</HealthData>")!.lowerBound)))
+        #expect(beforeEnd.notes.first?.contains("before </HealthData>") == true, "\(beforeEnd.notes)")
         let inComment = try #require(try appleHealthError(String(xml.prefix(upTo: xml.range(of: " comment -->")!.lowerBound))))
         #expect(inComment.message.contains("inside a comment that starts at byte"))
         let inDoctype = try #require(try appleHealthError(String(xml.prefix(upTo: xml.range(of: "]>")!.lowerBound))))
