@@ -35,10 +35,6 @@ public enum HealthAutoExportCSVReader {
         let file = try ReadOnlyFile(path: path)
         defer { file.close() }
         var reader = Rows(label: path, machineZone: options.machineZone)
-        var framer = JSONLineFramer(maxLineLength: maxLineLength)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 1)
-        defer { buffer.deallocate() }
-        var bytesDone: Int64 = 0
         func take(_ item: JSONLineFramer.Item) throws(InputError) {
             switch item {
             case .tooLong(let number):
@@ -47,15 +43,7 @@ public enum HealthAutoExportCSVReader {
                 try reader.take(bytes, line: number)
             }
         }
-        while true {
-            let n = try file.read(into: buffer)
-            if n == 0 { break }
-            framer.append(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-            while let item = framer.next() { try take(item) }
-            bytesDone += Int64(n)
-            progress?(bytesDone, max(file.size, bytesDone))
-        }
-        if let last = framer.finish() { try take(last) }
+        try FileLines.read(file, maxLineLength: maxLineLength, progress: progress, take)
         guard reader.columns != nil else { throw InputError(path: path, message: "the file is empty") }
         let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
         var imported = try HealthAutoExportReader.imported(reader.contents, label: path, stream: HealthAutoExportReader.stream,
