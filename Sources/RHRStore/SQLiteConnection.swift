@@ -32,7 +32,7 @@ final class SQLiteConnection {
             status = sqlite3_open_v2(uri, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
         }
         guard status == SQLITE_OK, let handle else {
-            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            let message = handle == nil ? "out of memory" : SQLiteConnection.words(for: status)
             sqlite3_close(handle)
             throw StoreError(.database, "\(path): cannot open the store: \(message)")
         }
@@ -46,7 +46,6 @@ final class SQLiteConnection {
         sqlite3_close_v2(db)
     }
 
-    var lastErrorMessage: String { String(cString: sqlite3_errmsg(db)) }
 
     /// Whether the last failure was another connection holding a lock past the busy timeout (or one SQLite
     /// does not wait for, such as two connections both wanting to turn a read into a write).
@@ -71,8 +70,11 @@ final class SQLiteConnection {
 
     /// The last failure in rhr's words, by its kind: SQLite's own message names tables and constraints, which tell a
     /// user nothing (`UNIQUE constraint failed: sample.store, …`).
-    var lastFailureWords: String {
-        let code = sqlite3_errcode(db) & 0xFF
+    var lastFailureWords: String { SQLiteConnection.words(for: sqlite3_errcode(db)) }
+
+    /// A result code in rhr's words, by its kind (`lastFailureWords`).
+    static func words(for result: Int32) -> String {
+        let code = result & 0xFF
         switch code {
         case SQLITE_CONSTRAINT:
             return "the store refused a change that would break one of its own rules, so nothing of this import or "
@@ -95,9 +97,8 @@ final class SQLiteConnection {
     func execute(_ sql: String) throws(StoreError) {
         var message: UnsafeMutablePointer<CChar>?
         if sqlite3_exec(db, sql, nil, nil, &message) != SQLITE_OK {
-            let text = message.map { String(cString: $0) } ?? lastErrorMessage
             sqlite3_free(message)
-            throw StoreError(.database, "\(path): \(text)")
+            throw StoreError(.database, "\(path): \(lastFailureWords)")
         }
     }
 
