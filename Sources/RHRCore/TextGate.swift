@@ -3,13 +3,13 @@ public enum TextFlaw: Equatable, Sendable {
     case nul(atScalar: Int)
     case control(UInt32, atScalar: Int)
 
-    /// "a NUL at character 5", "control character U+0009 at character 3" (counted from 1, as a person counts).
+    /// "a NUL (U+0000) at character 5", "a control character (U+0009) at character 3": counted from 1, in scalars.
     public var words: String {
         switch self {
-        case .nul(let at): return "a NUL at character \(at + 1)"
+        case .nul(let at): return "a NUL (U+0000) at character \(at + 1)"
         case .control(let value, let at):
             let hex = String(value, radix: 16, uppercase: true)
-            return "control character U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex) at character \(at + 1)"
+            return "a control character (U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex)) at character \(at + 1)"
         }
     }
 }

@@ -34,7 +34,7 @@ struct WriterNameRuleTests {
         #expect(TextGate.flaw(in: "’\u{85}") == .control(0x85, atScalar: 1))
         #expect(TextGate.flaw(in: "\u{a0}é") == nil)
         #expect(TextGate.flaw(in: "x\u{1}\u{0}") == .control(1, atScalar: 1))
-        #expect(TextFlaw.nul(atScalar: 4).words == "a NUL at character 5")
-        #expect(TextFlaw.control(9, atScalar: 1).words == "control character U+0009 at character 2")
+        #expect(TextFlaw.nul(atScalar: 4).words == "a NUL (U+0000) at character 5")
+        #expect(TextFlaw.control(9, atScalar: 1).words == "a control character (U+0009) at character 2")
     }
 }

@@ -98,7 +98,7 @@ struct AppleHealthDamageTests {
             (" <Record type=\"HKQuantityTypeIdentifierRestingHeartRate\" sourceName=W/>\n", "Record whose attributes do not parse", "a quote opening an attribute value"),
             (appleHealthRecord(source: ""), "RestingHeartRate without a writer", "a RestingHeartRate record with an empty sourceName"),
             (appleHealthRecord(type: "HKQuantityTypeIdentifierHeartRate", source: ""), "HeartRate without a writer", "a HeartRate record with an empty sourceName"),
-            (appleHealthRecord(source: "Jane\u{0}s Watch"), "RestingHeartRate whose writer's name holds a control character", "holds a NUL at character 5"),
+            (appleHealthRecord(source: "Jane\u{0}s Watch"), "RestingHeartRate whose writer's name holds a control character", "holds a NUL (U+0000) at character 5"),
         ]
         for (record, kind, reason) in cases {
             let xml = appleHealthExport(appleHealthRecord(source: "Fine") + record
