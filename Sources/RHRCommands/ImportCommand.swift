@@ -9,18 +9,26 @@ enum ImportCommand {
         name: "import", operands: .paths,
         summary: "import exports or sync batch files into the store",
         // Kept for scripts written for older versions: an older export now imports as an older snapshot (R12).
-        options: [.flag("force", "accepted and ignored: an export older than one already imported needs no force now")],
+        options: [.flag("force", "accepted and ignored: an export older than one already imported needs no force now"),
+                  .flag("verbose", "list every record passed over, with its place, reason and text")],
         run: run)
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let paths = invocation.arguments.positionals
         let options = try importOptions(invocation)
-        let store = try openStore(invocation)
+        let verbose = invocation.arguments.has("verbose")
+        // Opened at the first file read: a failed import creates no store, and no directory for one.
+        var store: HealthDatabase?
         var failed = false
         for path in paths {
             do {
-                let line = try importFile(path, into: store, options: options, output: invocation.output)
-                invocation.output.print(line)
+                let lines = try importFile(path, into: { () throws -> HealthDatabase in
+                    if let store { return store }
+                    let opened = try openStore(invocation)
+                    store = opened
+                    return opened
+                }, options: options, output: invocation.output, verbose: verbose)
+                for line in lines { invocation.output.print(line) }
             } catch {
                 failed = true
                 invocation.report("\(error)")
@@ -45,23 +53,37 @@ enum ImportCommand {
 
     /// Reads one file, applies its batches in one transaction, and returns the result line.
     static func importFile(_ path: String, into store: HealthDatabase, options: ImportOptions, output: Output) throws -> String {
+        try importFile(path, into: { store }, options: options, output: output, verbose: false)[0]
+    }
+
+    /// Reads one file, then opens the store (`store`, asked only once the file was read) and applies its batches in
+    /// one transaction. Returns the result line, and what was passed over (R14): one line per kind, with
+    /// `verbose` every record.
+    static func importFile(_ path: String, into store: () throws -> HealthDatabase, options: ImportOptions, output: Output,
+                           verbose: Bool) throws -> [String] {
         let bar = output.stderrIsTerminal ? ProgressBar(label: PathText.lastComponent(path), output: output) : nil
+        defer { bar?.clear() }
         let imported: ImportedFile
         do {
             imported = try FileImporter.read(path: path, options: options, progress: bar?.update)
         } catch {
-            bar?.clear()
             throw CommandFailure(error.description)
         }
         let outcomes: [BatchOutcome]
         do {
-            outcomes = try store.apply(imported.batches)
-        } catch {
-            bar?.clear()
+            outcomes = try store().apply(imported.batches)
+        } catch let error as StoreError {
             throw CommandFailure("\(path): \(error.message)")
         }
-        bar?.clear()
-        return resultLine(imported, outcomes)
+        let passedOver = imported.passedOver
+        var lines = [resultLine(imported, outcomes)]
+        lines += passedOver.summaryLines.map { "\(path): " + $0 }
+        if verbose {
+            for record in passedOver.records {
+                lines.append("\(path):     \(record.place): \(record.reason): \(PassedOverRecord.quote(record.raw, limit: 1000))")
+            }
+        }
+        return lines
     }
 
     /// "export.xml: Apple Health export (XML): 1,204,311 records read; HealthKit resting samples 31 added, …"

@@ -21,8 +21,8 @@ enum StatusCommand {
     /// `path` is where the store is (or, before the first import, will be: then `store` is an empty one in memory).
     /// Days carry their year when it is not `thisYear`.
     static func storeReport(_ store: HealthDatabase, path: String, thisYear: Int) throws -> String {
-        let (revision, contents, streams) = try store.read { tx throws(StoreError) in
-            (try tx.revision(), try tx.contents(), try tx.streams())
+        let (revision, contents, streams, passedOver) = try store.read { tx throws(StoreError) in
+            (try tx.revision(), try tx.contents(), try tx.streams(), try tx.passedOver())
         }
         let made = store.path == path
         var lines = ["store: \(path)" + (made ? "" : " (none yet: rhr import FILE makes it)"), "revision: \(revision)"]
@@ -42,7 +42,15 @@ enum StatusCommand {
             for limit in s.permissionLimits { lines.append("    \(limit.words)") }
             if let freshness = FeedFreshness(s) { lines.append("    " + feedLine(freshness, thisYear: thisYear)) }
         }
+        lines += passedOverLines(passedOver)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// R14: "passed over: 3 records, kept in the store raw:", then a line per kind with its first place.
+    static func passedOverLines(_ summary: PassedOverSummary) -> [String] {
+        guard summary.total > 0 else { return [] }
+        return ["passed over: \(Wording.count(summary.total, "record")), kept in the store raw:"]
+            + summary.kinds.map { "  \(Wording.grouped($0.count)) \($0.kind) (\($0.count == 1 ? "" : "first: ")\($0.first))" }
     }
 
     /// A phone feed's freshness (docs/design.md section 4b): "resting values through 27 Nov, heart rate through

@@ -25,6 +25,9 @@ public struct RestingSample: Sendable, Hashable {
     public var lastModified: Date?
     public var clientRecordId: String?
     public var clientRecordVersion: Int64?
+    /// R14: one of several values its writer delivered for the same window (`DuplicateRule`); its identity carries
+    /// its value, so that each is kept.
+    public var isDuplicate = false
 
     public init(store: HealthStore, uuid: String? = nil, writer: Writer, device: Device? = nil,
                 start: Date, end: Date, offsetSeconds: Int?, timeZoneIdentifier: String? = nil,
@@ -80,14 +83,27 @@ public struct SampleIdentity: Sendable, Hashable, Comparable, CustomStringConver
     public init(key: String) { self.key = key }
 
     public init(_ sample: RestingSample) {
+        var key: String
         switch sample.store {
         case .healthConnect:
-            self.key = sample.uuid ?? SampleIdentity.naturalKey(type: "RestingHeartRate", writer: sample.writer.name,
-                                                                 start: sample.start, end: sample.end)
+            key = sample.uuid ?? SampleIdentity.naturalKey(type: "RestingHeartRate", writer: sample.writer.name,
+                                                            start: sample.start, end: sample.end)
         case .healthKit:
-            self.key = SampleIdentity.naturalKey(type: "restingHeartRate", writer: sample.writer.name,
-                                                 start: sample.start, end: sample.end)
+            key = SampleIdentity.naturalKey(type: "restingHeartRate", writer: sample.writer.name,
+                                            start: sample.start, end: sample.end)
         }
+        if sample.isDuplicate { key += SampleIdentity.duplicateMark + DuplicateRule.valueKey(sample) }
+        self.key = key
+    }
+
+    /// What follows a natural key in a duplicate's identity, before its value: `…|1710370260|dup=61.0`. A natural key
+    /// ends in its end's seconds, so a key whose last part starts so is a duplicate's.
+    static let duplicateMark = "|dup="
+
+    /// Whether an identity (as the store keeps it) is a duplicate's.
+    public static func isDuplicate(_ key: String) -> Bool {
+        guard let bar = key.lastIndex(of: "|") else { return false }
+        return key[bar...].hasPrefix(duplicateMark)
     }
 
     public static func naturalKey(type: String, writer: String, start: Date, end: Date) -> String {

@@ -66,11 +66,16 @@ public struct SyncBatch: Sendable, Hashable {
     public var watchWriters: Set<String>
     /// Where the batch came from, for the revision history: "export of 14 Mar", a file name, a bridge.
     public var origin: String
+    /// R14: the records its reader could not use, kept in the store raw with the batch.
+    public var passedOver: PassedOverLog
+    /// R2: by writer name (`WriterNameRule.canonical`), the other raw spellings the input wrote it with.
+    public var writerSpellings: [String: [String]]
 
     public init(store: HealthStore, stream: String, asOf: Timestamp, cursor: Cursor? = nil, fullResync: Bool = false,
                 snapshot: Snapshot? = nil, resting: [RestingSample] = [], heartRate: [HeartRateDaySummary] = [],
                 deleted: [String] = [], grantedPermissions: [String]? = nil, watchWriters: Set<String> = [],
-                origin: String = "", dayFeed: DayFeed? = nil) {
+                origin: String = "", dayFeed: DayFeed? = nil, passedOver: PassedOverLog = PassedOverLog(),
+                writerSpellings: [String: [String]] = [:]) {
         self.store = store
         self.stream = stream
         self.asOf = asOf
@@ -84,6 +89,8 @@ public struct SyncBatch: Sendable, Hashable {
         self.watchWriters = watchWriters
         self.origin = origin
         self.dayFeed = dayFeed
+        self.passedOver = passedOver
+        self.writerSpellings = writerSpellings
     }
 
     /// R1: a batch belongs to one store, and so do all of its values. Checked again by the store.
@@ -102,14 +109,22 @@ public struct SyncBatch: Sendable, Hashable {
             if s.store != store { throw BatchError(path: path, "a \(s.store.rawValue) sample in a \(store.rawValue) batch") }
             if s.writer.store != store { throw BatchError(path: path + ".writer", "a writer of another store") }
             if s.writer.name.isEmpty { throw BatchError(path: path + ".writer", "no name") }
+            if let flaw = TextGate.flaw(in: s.writer.name) { throw BatchError(path: path + ".writer", "the name holds \(flaw.words)") }
+            if let uuid = s.uuid, let flaw = TextGate.flaw(in: uuid) { throw BatchError(path: path + ".uuid", "holds \(flaw.words)") }
             if s.end < s.start { throw BatchError(path: path + ".end", "before start") }
             if !RestingValue.isSupported(unit: s.unit) {
                 throw BatchError(path: path + ".unit", UnitError(unit: s.unit).description)
             }
         }
+        for (i, id) in deleted.enumerated() {
+            if let flaw = TextGate.flaw(in: id) { throw BatchError(path: "deleted[\(i)]", "holds \(flaw.words)") }
+        }
         for (i, h) in heartRate.enumerated() {
             if h.writer.store != store { throw BatchError(path: "heartRate[\(i)].writer", "a writer of another store") }
             if h.writer.name.isEmpty { throw BatchError(path: "heartRate[\(i)].writer", "no name") }
+            if let flaw = TextGate.flaw(in: h.writer.name) {
+                throw BatchError(path: "heartRate[\(i)].writer", "the name holds \(flaw.words)")
+            }
         }
     }
 }

@@ -400,7 +400,8 @@ public enum PhoneFeedBatches {
                                 ?? received.offsetSeconds)
         let batch = SyncBatch(store: .healthKit, stream: stream, asOf: asOf, resting: file?.resting ?? [],
                               heartRate: file?.heartRate ?? [], watchWriters: file?.watchWriters ?? [],
-                              origin: "\(FeedFreshness.healthAutoExportOrigin) over HTTP", dayFeed: .replacesDays)
+                              origin: "\(FeedFreshness.healthAutoExportOrigin) over HTTP", dayFeed: .replacesDays,
+                              passedOver: file?.passedOver ?? PassedOverLog(), writerSpellings: file?.writerSpellings ?? [:])
         var imported = read
         imported.batches = [batch]
         return imported

@@ -26,9 +26,15 @@ public struct DashboardData: Sendable {
     /// by place.
     public var writerNumbers: [WriterKey: Int]
 
+    /// R14: how many records the store keeps passed over (the header counts them; `rhr status` lists them).
+    public var passedOver: Int
+    /// R2: the raw spellings of each writer's name that were folded into it, for the detail pane.
+    public var writerSpellings: [WriterKey: [String]]
+
     public init(samples: [DaySample] = [], revisions: [RevisionEntry] = [], heartRateDays: [HeartRateDaySummary] = [],
                 contents: [StoreContents] = [], streams: [StreamState] = [], revision: Int64 = 0, source: String = "",
-                machineZone: TimeZone = .current, isPartial: Bool = false, writerNumbers: [WriterKey: Int] = [:]) {
+                machineZone: TimeZone = .current, isPartial: Bool = false, writerNumbers: [WriterKey: Int] = [:],
+                passedOver: Int = 0, writerSpellings: [WriterKey: [String]] = [:]) {
         self.samples = samples
         self.revisions = revisions
         self.heartRateDays = heartRateDays
@@ -39,5 +45,7 @@ public struct DashboardData: Sendable {
         self.machineZone = machineZone
         self.isPartial = isPartial
         self.writerNumbers = writerNumbers
+        self.passedOver = passedOver
+        self.writerSpellings = writerSpellings
     }
 }

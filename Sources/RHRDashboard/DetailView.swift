@@ -58,6 +58,13 @@ enum DetailView {
             if let bundle = writer.bundleIdentifier { about.append(bundle) }
             if let product = writer.productType { about.append(product) }
             if !about.isEmpty { out.append(StyledLine("     " + g.text(about.joined(separator: "  ")), .muted)) }
+            // R2: the spellings of the name that were folded into this writer.
+            if let spellings = index.data.writerSpellings[writer.key], !spellings.isEmpty {
+                let text = "also written " + spellings.map(WriterNameRule.visible).joined(separator: ", ")
+                for (i, line) in TextFit.wrap(g.text(text), width - 5, ellipsis: g.ellipsis).enumerated() {
+                    out.append(StyledLine((i == 0 ? "     " : "       ") + line, .muted))
+                }
+            }
             // R12: the samples of roads other than the one deciding the writer's day stand aside.
             let deciding = DaySeries.decidingRoad(samples[start..<end])
             for s in samples[start..<end] {
@@ -136,6 +143,7 @@ enum DetailView {
         items.append([Span(g.text(value), .bold)])
         if let device = sample.device, !device.isEmpty { items.append([Span(g.text(device.summary), .muted)]) }
         if let method = sample.recordingMethod { items.append([Span(method.words, .muted)]) }
+        if sample.isDuplicate { items.append([Span("duplicate: its writer gave this window another value too", .muted)]) }
         if let created = sample.created {
             items.append([Span("created \(moment(created, offset: offset, thisYear: thisYear))", .muted)])
         }

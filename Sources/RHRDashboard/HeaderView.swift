@@ -21,6 +21,8 @@ enum HeaderView {
         var live: LiveStatus
         /// The trend aids that are on, each in a long and a short form: "7-day mean" / "mean".
         var aids: [(long: String, short: String)] = []
+        /// R14: records the store keeps passed over.
+        var passedOver = 0
     }
 
     /// "12 Jan – 12 Mar 2026", or with both years when they differ.
@@ -81,6 +83,9 @@ enum HeaderView {
                 }
             }
             if offsetOnce, let offset = oneOffset { spans.append(Span(" (\(Timestamp.offsetText(offset)))", .muted)) }
+            if model.passedOver > 0, !spans.isEmpty {
+                spans.append(Span(separator + "\(Wording.grouped(model.passedOver)) passed over", .muted))
+            }
             return spans
         }
         let long = currency(separator: "  \(g.dot)  ", words: " as of ")

@@ -27,7 +27,8 @@ extension HeaderView.Model {
                   source: index.data.source,
                   today: state.today,
                   live: state.live,
-                  aids: HeaderView.aids(state))
+                  aids: HeaderView.aids(state),
+                  passedOver: index.data.passedOver)
     }
 }
 

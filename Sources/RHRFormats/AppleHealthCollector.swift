@@ -6,6 +6,9 @@ struct AppleHealthScanError: Error, Sendable, Equatable {
     var offset: Int64
     var message: String
 
+    /// The file ends before the document does (the scanner's truncation messages all say so first).
+    var isTruncation: Bool { message.hasPrefix("truncated") }
+
     /// The file ends at `offset` inside markup (`what`: "a tag", "a comment", …) that began at `start`.
     static func truncated(at offset: Int64, inside what: String, startingAt start: Int64) -> AppleHealthScanError {
         AppleHealthScanError(offset: offset, message: "truncated: the file ends inside \(what) that starts at byte \(start)")
@@ -39,7 +42,15 @@ struct RestingDetails {
 /// summaries (R8), the writers that count as an Apple Watch (R3), the export's date, and counts.
 struct AppleHealthCollector {
     private(set) var writers: [Writer] = []
+    /// By raw name and by canonical name (`WriterNameRule`): spellings of one writer share its index.
     private var writerIndex: [String: Int] = [:]
+    private var canonicalIndex: [String: Int] = [:]
+    /// Per writer: the raw spellings the file wrote its name with, and the first flaw of the one it was first met by
+    /// (a name with a NUL or a control character, whose records are passed over, R14).
+    private var spellings: [Set<String>] = []
+    private var writerFlaws: [TextFlaw?] = []
+    /// R14: the records passed over, in file order.
+    var passedOver = PassedOverLog()
     /// Per writer: whether it counts as an Apple Watch (R3).
     private(set) var writerIsWatch: [Bool] = []
     private var recentSources = RawCache<Int>()
@@ -67,8 +78,21 @@ struct AppleHealthCollector {
     private(set) var earliestHeartStart: Timestamp?
 
     var watchWriters: Set<String> {
-        Set(writers.indices.filter { writerIsWatch[$0] }.map { writers[$0].name })
+        Set(writers.indices.filter { writerIsWatch[$0] && writerFlaws[$0] == nil }.map { writers[$0].name })
     }
+
+    /// By writer name, the other spellings of it the file holds (R2).
+    var writerSpellings: [String: [String]] {
+        var result: [String: [String]] = [:]
+        for k in writers.indices where writerFlaws[k] == nil {
+            let others = WriterNameRule.otherSpellings(spellings[k], of: writers[k].name)
+            if !others.isEmpty { result[writers[k].name] = others }
+        }
+        return result
+    }
+
+    /// Why the writer's records cannot be used: its name holds a NUL or a control character (R14).
+    func flaw(of writer: Int) -> TextFlaw? { writerFlaws[writer] }
 
     /// The writer whose `sourceName` has the raw bytes `raw`.
     mutating func writer(raw: UnsafeRawBufferPointer) -> Int {
@@ -80,8 +104,26 @@ struct AppleHealthCollector {
 
     private mutating func writer(named name: String) -> Int {
         if let known = writerIndex[name] { return known }
+        if let flaw = TextGate.flaw(in: name) {
+            // Its own index, never merged with another name: its records are passed over.
+            return newWriter(name, raw: name, flaw: flaw)
+        }
+        let canonical = WriterNameRule.canonical(name)
+        if let known = canonicalIndex[canonical] {
+            writerIndex[name] = known
+            spellings[known].insert(name)
+            return known
+        }
+        let index = newWriter(canonical, raw: name, flaw: nil)
+        canonicalIndex[canonical] = index
+        return index
+    }
+
+    private mutating func newWriter(_ name: String, raw: String, flaw: TextFlaw?) -> Int {
         writers.append(Writer(store: .healthKit, name: name))
-        writerIndex[name] = writers.count - 1
+        writerIndex[raw] = writers.count - 1
+        spellings.append([raw])
+        writerFlaws.append(flaw)
         writerIsWatch.append(ProvisionalRule.isAppleWatch(sourceName: name))
         return writers.count - 1
     }
@@ -177,10 +219,14 @@ struct AppleHealthCollector {
     /// Adds what `later` collected from the bytes that follow this collector's, as if one collector had read both.
     mutating func append(_ later: AppleHealthCollector) {
         let writerMap = later.writers.indices.map { k in
-            let index = writer(named: later.writers[k].name)
+            // By the raw spelling it was met by, which the later collector folded as this one folds it.
+            let raws = later.spellings[k].sorted()
+            let index = writer(named: raws[0])
+            for raw in raws.dropFirst() { _ = writer(named: raw) }
             if later.writerIsWatch[k] { writerIsWatch[index] = true }
             return index
         }
+        passedOver.append(later.passedOver)
         resting.append(contentsOf: later.resting)
         for (key, k) in later.heartRateDayIndex {
             let mapped = writerMap[key >> 32] << 32 | key & 0xFFFF_FFFF

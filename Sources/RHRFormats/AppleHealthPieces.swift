@@ -49,8 +49,9 @@ enum AppleHealthPieces {
 
     /// Scans the file in pieces that start at `starts` (the first at 0) and returns the scanner that holds what the
     /// whole file held. `progress` is called on the calling thread, which scans the first piece.
+    /// A file cut short gives what the pieces read before the cut, with the truncation (`AppleHealthReader` decides).
     static func scan(descriptor: Int32, path: String, total: Int64, starts: [Int64], blockSize: Int,
-                     progress: ImportProgress?) throws -> AppleHealthScanner {
+                     progress: ImportProgress?) throws -> (AppleHealthScanner, truncation: AppleHealthScanError?) {
         let pieces = starts.indices.map { k in
             AppleHealthPiece(start: starts[k], end: k + 1 < starts.count ? starts[k + 1] : nil,
                              scanner: k == 0 ? AppleHealthScanner() : .betweenTopLevelElements())
@@ -78,8 +79,14 @@ enum AppleHealthPieces {
         }
 
         var scanner = pieces[0].scanner
+        var truncation: AppleHealthScanError?
         taking: for (k, piece) in pieces.enumerated() {
             switch piece.outcome {
+            case .failed(let error as AppleHealthScanError) where error.isTruncation:
+                // The piece that reached the cut: what it read before it counts, as one scan's would.
+                if k > 0 { scanner.collector.append(piece.scanner.collector) } else { scanner = piece.scanner }
+                truncation = error
+                break taking
             case .failed(let error): throw error
             case .stopped: preconditionFailure("a piece after one that handed over is never stopped")
             case .handedOver, .readToEnd:
@@ -88,7 +95,7 @@ enum AppleHealthPieces {
             }
         }
         progress?(total, total)
-        return scanner
+        return (scanner, truncation)
     }
 }
 

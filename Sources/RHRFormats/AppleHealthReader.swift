@@ -26,12 +26,15 @@ public enum AppleHealthReader {
         let batches = file.batches.map { batch -> String in
             var plain = batch
             plain.watchWriters = []
+            plain.writerSpellings = [:]
+            plain.passedOver = PassedOverLog()
             plain.heartRate = batch.heartRate.map {
                 var day = $0
                 day.sedentaryHistogram = [:]
                 return day
             }
-            return "\(plain) \(batch.watchWriters.sorted()) \(batch.heartRate.map(\.histogramText))"
+            return "\(plain) \(batch.watchWriters.sorted()) \(batch.heartRate.map(\.histogramText)) "
+                + "\(batch.writerSpellings.sorted { $0.key < $1.key }) \(batch.passedOver.records) \(batch.passedOver.kinds)"
         }
         return "\(batches) \(file.recordsRead) \(file.notes) \(file.skipped.sorted { $0.key < $1.key })"
     }
@@ -72,16 +75,21 @@ public enum AppleHealthReader {
         }
 
         var scanner = AppleHealthScanner()
+        var truncation: AppleHealthScanError?
         let threaded = member != nil || tuning.threadedXML
         do {
             if let file = source as? AppleHealthFileSource, let descriptor = file.regularFileDescriptor,
                case let starts = tuning.pieceStarts ?? (tuning.pieces > 1 && file.total >= tuning.piecesFrom
                    ? AppleHealthPieces.starts(descriptor: descriptor, size: file.total, pieces: tuning.pieces) : []),
                starts.count > 1 {
-                scanner = try AppleHealthPieces.scan(descriptor: descriptor, path: path, total: file.total, starts: starts,
-                                                     blockSize: tuning.blockSize, progress: progress)
+                (scanner, truncation) = try AppleHealthPieces.scan(descriptor: descriptor, path: path, total: file.total,
+                                                                   starts: starts, blockSize: tuning.blockSize, progress: progress)
             } else {
-                try scan(source, into: &scanner, tuning: tuning, threaded: threaded, progress: progress)
+                do {
+                    try scan(source, into: &scanner, tuning: tuning, threaded: threaded, progress: progress)
+                } catch let error as AppleHealthScanError where error.isTruncation {
+                    truncation = error
+                }
             }
         } catch let error as AppleHealthScanError {
             throw inputError(error)
@@ -92,9 +100,17 @@ public enum AppleHealthReader {
         }
 
         let collector = scanner.collector
+        // R14: an export cut short before its first record is refused; one cut later gives the records before the cut,
+        // says where it was cut, and replaces nothing (what it lost, it does not speak for).
+        var notes: [String] = []
+        if let truncation {
+            guard collector.recordsRead > 0 else { throw inputError(truncation) }
+            let place = member.map { " of \($0)" } ?? ""
+            notes.append("cut short at byte \(truncation.offset)\(place) (\(truncation.message)): "
+                + "what came before the cut is read, and it replaces nothing")
+        }
         // A trimmed or hand-made export may lack ExportDate: it is as of its latest record's end, or without any
         // dated record, of the file's own time; the import line says which.
-        var notes: [String] = []
         let asOf: Timestamp
         if let exportDate = collector.exportDate {
             asOf = exportDate
@@ -106,22 +122,25 @@ public enum AppleHealthReader {
             asOf = Timestamp(date: modified, offsetSeconds: options.machineZone.secondsFromGMT(for: modified))
             notes.append("no <ExportDate> and no dated record: taken as of the file's time, \(asOf.iso8601)")
         }
+        // R14: records it could not use, kept raw; their places are bytes of the XML (in a zip, of its member).
+        var passedOver = collector.passedOver
+        passedOver.source = member.map { "\(path) (\($0))" } ?? path
         let batch = SyncBatch(store: .healthKit, stream: stream, asOf: asOf,
                               // A snapshot of heart data from its first heart record to when it was read: before
                               // that, and without any heart record, it says nothing, and replaces nothing (R4).
                               snapshot: .init(from: collector.earliestHeartStart, to: asOf,
-                                              coversResting: collector.earliestHeartStart != nil,
-                                              coversHeartRate: collector.earliestHeartStart != nil),
+                                              coversResting: collector.earliestHeartStart != nil && truncation == nil,
+                                              coversHeartRate: collector.earliestHeartStart != nil && truncation == nil),
                               resting: collector.resting, heartRate: collector.heartRate,
                               watchWriters: collector.watchWriters,
-                              origin: "Apple Health export")
+                              origin: "Apple Health export",
+                              passedOver: passedOver, writerSpellings: collector.writerSpellings)
         do {
             try batch.validate()
         } catch {
             throw InputError(path: path, message: "\(error)")
         }
-        // Out-of-range values are kept, not skipped: the store flags and counts them (`BatchOutcome.outOfRange`).
-        // Nothing else is passed over: every top-level record was looked at, and the rest is not records.
+        // Out-of-range values are kept, not passed over: the store flags and counts them (`BatchOutcome.outOfRange`).
         return ImportedFile(path: path, kind: kind, batches: [batch], recordsRead: collector.recordsRead, notes: notes)
     }
 

@@ -60,10 +60,10 @@ struct AppleHealthScanner {
     private var depth = 0
     private var sawRoot = false
     private(set) var closed = false
-    private var open: OpenRecord?
-    private var openResting: RestingDetails?
-    private var openTimeZone: String?
-    private var days = AppleHealthDayCache()
+    var open: OpenRecord?
+    var openResting: RestingDetails?
+    var openTimeZone: String?
+    var days = AppleHealthDayCache()
     var collector = AppleHealthCollector()
 
     /// A scanner at the start of a document.
@@ -144,7 +144,7 @@ struct AppleHealthScanner {
     // MARK: - Markup
 
     @inline(__always)
-    private func byte(_ p: UnsafeRawPointer, _ k: Int) -> UInt8 { p.load(fromByteOffset: k, as: UInt8.self) }
+    func byte(_ p: UnsafeRawPointer, _ k: Int) -> UInt8 { p.load(fromByteOffset: k, as: UInt8.self) }
 
     /// Handles the markup that starts with the `<` at `lt`. Returns where to go on, or nil when the block ends first.
     private mutating func markup(_ p: UnsafeRawPointer, _ lt: Int, _ n: Int, base: Int64, atEnd: Bool, lessThanFollows: Bool)
@@ -293,7 +293,7 @@ struct AppleHealthScanner {
             sawRoot = true
         case 1:
             if spanEquals(p, name, "Record") {
-                guard let end = try record(p, lt, nameEnd, n, base: base, fastEnd: tagEnd, selfClosing: selfClosing) else {
+                guard let end = record(p, lt, nameEnd, n, base: base, fastEnd: tagEnd, selfClosing: selfClosing) else {
                     return nil
                 }
                 // Counted once read: a record the block ends inside is read again, whole, with the next block.
@@ -311,270 +311,6 @@ struct AppleHealthScanner {
         }
         if !selfClosing { depth += 1 }
         return tagEnd
-    }
-
-    // MARK: - Records
-
-    private static let restingType: StaticString = "HKQuantityTypeIdentifierRestingHeartRate"
-    private static let heartRateType: StaticString = "HKQuantityTypeIdentifierHeartRate"
-
-    /// The attributes of a top-level `Record` that rhr reads, as spans of the block; nil: not in the tag.
-    private struct RecordAttributes {
-        var kind: OpenRecord.Kind?
-        var type: ByteSpan?
-        var source: ByteSpan?
-        /// iOS 8–9 named the writer in `source`; `sourceName` wins where both are.
-        var legacySource: ByteSpan?
-        var device: ByteSpan?
-        var unit: ByteSpan?
-        var value: ByteSpan?
-        var created: ByteSpan?
-        var start: ByteSpan?
-        var end: ByteSpan?
-    }
-
-    /// The kind of record a `type` value names, nil for the types rhr does not read.
-    private func recordKind(_ p: UnsafeRawPointer, _ raw: ByteSpan) -> OpenRecord.Kind? {
-        if spanEquals(p, raw, AppleHealthScanner.restingType) { return .resting }
-        if spanEquals(p, raw, AppleHealthScanner.heartRateType) { return .heartRate }
-        guard memchr(p + raw.start, 0x26, raw.count) != nil else { return nil }
-        // A type written with references (`HKQuantityTypeIdentifier&#82;esting…`) names the same type.
-        return typeIs(p, raw, AppleHealthScanner.restingType) ? .resting
-            : typeIs(p, raw, AppleHealthScanner.heartRateType) ? .heartRate : nil
-    }
-
-    /// A top-level `Record`. Returns the tag's real end when the record was parsed whole, its fast end otherwise,
-    /// or nil when the block ends inside it.
-    private mutating func record(_ p: UnsafeRawPointer, _ lt: Int, _ nameEnd: Int, _ n: Int, base: Int64,
-                                 fastEnd: Int, selfClosing: Bool) throws(AppleHealthScanError) -> (tagEnd: Int, selfClosing: Bool)? {
-        var cursor = AttributeCursor(base: p, start: nameEnd, limit: n)
-        var a = RecordAttributes()
-        let needsEnds = collector.needsEnds
-
-        // Apple's own layout, its attributes in its order one space apart, is read without the general walk below;
-        // wherever a tag leaves that layout, the walk goes on from there with what was read so far. Most records
-        // are of other types, and end here: their source and device are all rhr looks at (R3).
-        if let raw = cursor.literal(" type=\"") {
-            a.type = raw
-            a.kind = recordKind(p, raw)
-            if let source = cursor.literal(" sourceName=\"") {
-                a.source = source
-                _ = cursor.literal(" sourceVersion=\"")
-                if let device = cursor.literal(" device=\"") {
-                    a.device = device
-                    if a.kind == nil && !needsEnds {
-                        noteDevice(p, source: source, device: device)
-                        return (fastEnd, selfClosing)
-                    }
-                }
-                if a.kind != nil || needsEnds {
-                    a.unit = cursor.literal(" unit=\"")
-                    a.created = cursor.literal(" creationDate=\"")
-                    a.start = cursor.literal(" startDate=\"")
-                    a.end = cursor.literal(" endDate=\"")
-                    a.value = cursor.literal(" value=\"")
-                }
-            }
-        }
-
-        while true {
-            switch cursor.next() {
-            case .attribute(let name, let raw):
-                func once(_ span: inout ByteSpan?, _ attribute: StaticString) throws(AppleHealthScanError) {
-                    if span != nil {
-                        throw AppleHealthScanError(offset: base + Int64(lt), message: "a Record with two \(attribute) attributes")
-                    }
-                    span = raw
-                }
-                switch name.count {
-                case 4 where spanEquals(p, name, "type"):
-                    try once(&a.type, "type")
-                    a.kind = recordKind(p, raw)
-                case 4 where spanEquals(p, name, "unit"): try once(&a.unit, "unit")
-                case 5 where spanEquals(p, name, "value"): try once(&a.value, "value")
-                case 6 where spanEquals(p, name, "device"): try once(&a.device, "device")
-                case 6 where spanEquals(p, name, "source"): try once(&a.legacySource, "source")
-                case 7 where spanEquals(p, name, "endDate"): try once(&a.end, "endDate")
-                case 9 where spanEquals(p, name, "startDate"): try once(&a.start, "startDate")
-                case 10 where spanEquals(p, name, "sourceName"): try once(&a.source, "sourceName")
-                case 12 where spanEquals(p, name, "creationDate"): try once(&a.created, "creationDate")
-                default: break
-                }
-                // Other types: only the source and its device matter (R3), and only until both are seen; their end
-                // too while the export has shown no ExportDate.
-                if a.type != nil && a.kind == nil && !needsEnds, let source = a.source, let device = a.device {
-                    noteDevice(p, source: source, device: device)
-                    return (fastEnd, selfClosing)
-                }
-            case .end(let closes, let tagEnd):
-                return try finishRecord(p, a, at: base + Int64(lt), needsEnds: needsEnds, closes: closes, tagEnd: tagEnd)
-            case .needMore:
-                return nil
-            case .malformed(let at, let expected):
-                throw AppleHealthScanError(offset: base + Int64(at), message: "expected \(expected) in a Record")
-            }
-        }
-    }
-
-    /// A whole `Record` start tag read: a heart record becomes an `OpenRecord`, finished here when the tag closes
-    /// itself, or at its `</Record>`; of another type, only its source's device and its end are noted.
-    private mutating func finishRecord(_ p: UnsafeRawPointer, _ a: RecordAttributes, at where_: Int64, needsEnds: Bool,
-                                       closes: Bool, tagEnd: Int) throws(AppleHealthScanError) -> (tagEnd: Int, selfClosing: Bool) {
-        let source = a.source ?? a.legacySource
-        guard let kind = a.kind else {
-            guard a.type != nil else {
-                throw AppleHealthScanError(offset: where_, message: "a Record without a type attribute")
-            }
-            if needsEnds, let end = a.end, let t = try? date(p, end, "endDate", 0) { collector.noteEnd(t) }
-            if let source, let device = a.device { noteDevice(p, source: source, device: device) }
-            return (tagEnd, closes)
-        }
-        func required(_ span: ByteSpan?, _ attribute: String) throws(AppleHealthScanError) -> ByteSpan {
-            guard let span else {
-                throw AppleHealthScanError(offset: where_, message: "a \(kindName(kind)) record without \(attribute)")
-            }
-            return span
-        }
-        let sourceSpan = try required(source, "sourceName (or source)")
-        let start = try required(a.start, "startDate")
-        let end = try required(a.end, "endDate")
-        let value = try required(a.value, "value")
-        let unit = try required(a.unit, "unit")
-        if sourceSpan.count == 0 {
-            // R2: a value without a writer to name; said here, where the file has it.
-            throw AppleHealthScanError(offset: where_, message: "a \(kindName(kind)) record with an empty sourceName")
-        }
-        let writer = collector.writer(raw: bytes(p, sourceSpan))
-        let startDate = try date(p, start, "startDate", where_)
-        // Heart-rate samples are instants: the end is most often the start, written again.
-        let endDate = start.count == end.count && memcmp(p + start.start, p + end.start, start.count) == 0
-            ? startDate : try date(p, end, "endDate", where_)
-        var record = OpenRecord(kind: kind, offset: where_, writer: writer, start: startDate, end: endDate,
-                                created: nil, value: try number(p, value, where_), bpm: 0)
-        var details: RestingDetails?
-        if record.end < record.start {
-            throw AppleHealthScanError(offset: where_, message: "a \(kindName(kind)) record whose endDate is before its startDate")
-        }
-        if needsEnds { collector.noteEnd(record.end) }
-        switch kind {
-        case .resting:
-            if let created = a.created { record.created = try date(p, created, "creationDate", where_) }
-            var parsed: Device?
-            if let device = a.device {
-                parsed = collector.device(raw: bytes(p, device))
-                if let model = parsed?.model, ProvisionalRule.isAppleWatch(sourceName: "", deviceModel: model) {
-                    collector.markWatch(writer)
-                }
-            }
-            let unitText = AppleHealthText.attributeValue(bytes(p, unit))
-            guard RestingValue.isSupported(unit: unitText) else {
-                throw AppleHealthScanError(offset: where_, message: "\(UnitError(unit: unitText))")
-            }
-            details = RestingDetails(unit: unitText, device: parsed)
-        case .heartRate:
-            // The writer is known here: no need to look its source up again, as noteDevice does.
-            if let device = a.device, !collector.isWatch(writer), collector.deviceIsWatch(raw: bytes(p, device)) {
-                collector.markWatch(writer)
-            }
-            if spanEquals(p, unit, "count/min") {
-                record.bpm = record.value
-            } else {
-                let text = AppleHealthText.attributeValue(bytes(p, unit))
-                do {
-                    record.bpm = try RestingValue.bpm(value: record.value, unit: text)
-                } catch {
-                    throw AppleHealthScanError(offset: where_, message: "\(error)")
-                }
-            }
-        }
-        if closes {
-            collector.finish(record, timeZone: nil, resting: details)
-        } else {
-            open = record
-            openResting = details
-        }
-        return (tagEnd, closes)
-    }
-
-    /// R3: a record whose device's model is Apple Watch makes its source a watch. A source already known as a watch
-    /// needs no look at the device.
-    private mutating func noteDevice(_ p: UnsafeRawPointer, source: ByteSpan, device: ByteSpan) {
-        if collector.isKnownWatch(raw: bytes(p, source)) { return }
-        guard collector.deviceIsWatch(raw: bytes(p, device)) else { return }
-        let writer = collector.writer(raw: bytes(p, source))
-        collector.markWatch(writer)
-    }
-
-    /// A `type` value with entity-encoded letters still names the type (decoded exactly, compared whole).
-    private func typeIs(_ p: UnsafeRawPointer, _ raw: ByteSpan, _ type: StaticString) -> Bool {
-        let text = AppleHealthText.attributeValue(bytes(p, raw))
-        return text.utf8.elementsEqual(UnsafeBufferPointer(start: type.utf8Start, count: type.utf8CodeUnitCount))
-    }
-
-    private func kindName(_ kind: OpenRecord.Kind) -> String {
-        kind == .resting ? "RestingHeartRate" : "HeartRate"
-    }
-
-    private mutating func date(_ p: UnsafeRawPointer, _ span: ByteSpan, _ attribute: String, _ offset: Int64)
-        throws(AppleHealthScanError) -> Timestamp {
-        let raw = bytes(p, span)
-        if let t = days.date(raw) { return t }
-        if let t = Timestamp.parse(raw) {
-            days.remember(raw, t)
-            return t
-        }
-        if let t = Timestamp.parseCompact(raw) { return t }
-        if AppleHealthText.needsDecoding(raw), let t = Timestamp.parse(AppleHealthText.attributeValue(raw))
-            ?? Timestamp.parseCompact(AppleHealthText.attributeValue(raw)) { return t }
-        throw AppleHealthScanError(offset: offset, message:
-            "\(attribute) \"\(AppleHealthText.attributeValue(raw))\" is not a date like 2022-02-17 12:22:00 +0200")
-    }
-
-    private func number(_ p: UnsafeRawPointer, _ span: ByteSpan, _ offset: Int64) throws(AppleHealthScanError) -> Double {
-        if let v = AppleHealthText.number(bytes(p, span)) { return v }
-        throw AppleHealthScanError(offset: offset, message:
-            "value \"\(AppleHealthText.attributeValue(bytes(p, span)))\" is not a number")
-    }
-
-    /// `MetadataEntry` of an open record: `HKTimeZone` and `HKMetadataKeyHeartRateMotionContext`.
-    /// Returns false when the block ends inside it.
-    private mutating func metadata(_ p: UnsafeRawPointer, _ lt: Int, _ nameEnd: Int, _ n: Int, base: Int64)
-        throws(AppleHealthScanError) -> Bool {
-        var cursor = AttributeCursor(base: p, start: nameEnd, limit: n)
-        // Apple's layout first, as for records; a repeated attribute is taken at its last.
-        var key = cursor.literal(" key=\"")
-        var value = key == nil ? nil : cursor.literal(" value=\"")
-        while true {
-            switch cursor.next() {
-            case .attribute(let name, let raw):
-                if spanEquals(p, name, "key") { key = raw }
-                else if spanEquals(p, name, "value") { value = raw }
-            case .end:
-                guard let key, let value else { return true }
-                let k = bytes(p, key)
-                let decodedKey = AppleHealthText.needsDecoding(k) ? AppleHealthText.attributeValue(k) : nil
-                func isKey(_ literal: StaticString) -> Bool {
-                    if let decodedKey {
-                        return decodedKey.utf8.elementsEqual(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
-                    }
-                    return spanEquals(p, key, literal)
-                }
-                let v = bytes(p, value)
-                if isKey("HKTimeZone") {
-                    openTimeZone = AppleHealthText.attributeValue(v)
-                } else if isKey("HKMetadataKeyHeartRateMotionContext") {
-                    let motion = v.count == 1 && v[0] >= 0x30 && v[0] <= 0x39
-                        ? MotionContext(rawValue: Int(v[0] - 0x30)) ?? .notSet
-                        : MotionContext(metadataValue: AppleHealthText.attributeValue(v))
-                    open?.motion = motion
-                }
-                return true
-            case .needMore:
-                return false
-            case .malformed(let at, let expected):
-                throw AppleHealthScanError(offset: base + Int64(at), message: "expected \(expected) in a MetadataEntry")
-            }
-        }
     }
 
     /// `ExportDate`: its `value` is the export's date. Returns false when the block ends inside it: a quoted value
@@ -677,15 +413,15 @@ struct AppleHealthScanner {
     // MARK: - Bytes
 
     @inline(__always)
-    private func bytes(_ p: UnsafeRawPointer, _ span: ByteSpan) -> UnsafeRawBufferPointer {
+    func bytes(_ p: UnsafeRawPointer, _ span: ByteSpan) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: p + span.start, count: span.count)
     }
 
-    private func text(_ p: UnsafeRawPointer, _ span: ByteSpan) -> String {
+    func text(_ p: UnsafeRawPointer, _ span: ByteSpan) -> String {
         String(decoding: bytes(p, ByteSpan(start: span.start, count: min(span.count, 64))), as: UTF8.self)
     }
 
-    private func matches(_ p: UnsafeRawPointer, _ at: Int, _ n: Int, _ literal: StaticString) -> Bool {
+    func matches(_ p: UnsafeRawPointer, _ at: Int, _ n: Int, _ literal: StaticString) -> Bool {
         let count = literal.utf8CodeUnitCount
         return at + count <= n && memcmp(p + at, literal.utf8Start, count) == 0
     }

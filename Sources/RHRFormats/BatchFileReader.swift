@@ -9,7 +9,7 @@ import RHRCore
 /// anything is returned, so a file with one bad line applies not at all, and the error names the file, the
 /// line and the JSON path or column: `batches.jsonl:3: upserted[0].start: not an ISO-8601 date`.
 public enum BatchFileReader {
-    static let chunkSize = 1 << 20
+    static let chunkSize = FileLines.chunkSize
 
     /// `recordsRead` counts the upserted records of all batches; each batch's `origin` is the file's name.
     public static func read(path: String, options: ImportOptions, progress: ImportProgress?) throws(InputError) -> ImportedFile {
@@ -17,11 +17,10 @@ public enum BatchFileReader {
         defer { file.close() }
         let origin = PathText.lastComponent(path)
 
-        var framer = JSONLineFramer()
-        let limitMiB = framer.maxLineLength >> 20
+        let limit = JSONLineFramer.defaultMaxLineLength
+        let limitMiB = limit >> 20
         var batches: [SyncBatch] = []
         var records = 0
-        var bytesDone: Int64 = 0
 
         func take(_ item: JSONLineFramer.Item) throws(InputError) {
             switch item {
@@ -38,7 +37,10 @@ public enum BatchFileReader {
                                      message: "column \(error.column + line.columnShift): \(error.messageWithPath)")
                 }
                 do {
-                    batches.append(try SyncBatchJSON.decode(value, machineZone: options.machineZone, origin: origin))
+                    var batch = try SyncBatchJSON.decode(value, machineZone: options.machineZone, origin: origin)
+                    batch.passedOver.source = path
+                    batch.passedOver.place(under: "line \(number), ")
+                    batches.append(batch)
                 } catch {
                     throw InputError(path: path, line: number, message: error.description)
                 }
@@ -46,17 +48,7 @@ public enum BatchFileReader {
             }
         }
 
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
-        defer { buffer.deallocate() }
-        while true {
-            let n = try file.read(into: buffer)
-            if n == 0 { break }
-            framer.append(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-            while let item = framer.next() { try take(item) }
-            bytesDone += Int64(n)
-            progress?(bytesDone, max(file.size, bytesDone))
-        }
-        if let last = framer.finish() { try take(last) }
+        try FileLines.read(file, maxLineLength: limit, progress: progress, take)
 
         return ImportedFile(path: path, kind: .syncBatches, batches: batches, recordsRead: records)
     }

@@ -10,6 +10,8 @@ import RHRCore
 public enum FileImporter {
     public static func read(path: String, options: ImportOptions = ImportOptions(),
                             progress: ImportProgress? = nil) throws(InputError) -> ImportedFile {
+        // An unzipped export's folder: the export in it.
+        if let export = try ExportFolder.export(in: path) { return try read(path: export, options: options, progress: progress) }
         guard let input = try OnceReadInput.open(path) else {
             return try readFile(path: path, options: options, progress: progress)
         }
@@ -17,7 +19,7 @@ public enum FileImporter {
         if !ArchiveReader.looksLikeZip(head) {
             // Told once, from the head: the readers of these kinds read the input through its registration.
             let kind = try InputKind.detect(head: head, path: path)
-            if kind == .appleHealthXML || kind == .syncBatches || kind == .hcWebhookJSON {
+            if kind == .appleHealthXML || kind == .syncBatches || kind == .hcWebhookJSON || kind == .healthAutoExportCSV {
                 return try input.whileRegistered { () throws(InputError) in
                     try read(kind, survey: nil, path: path, options: options, progress: progress)
                 }
@@ -55,6 +57,8 @@ public enum FileImporter {
             return try AppleHealthReader.read(path: path, options: options, progress: progress)
         case .healthAutoExportJSON:
             return try HealthAutoExportReader.read(path: path, options: options, progress: progress)
+        case .healthAutoExportCSV:
+            return try HealthAutoExportCSVReader.read(path: path, options: options, progress: progress)
         case .hcWebhookJSON:
             return try HCWebhookReader.read(path: path, options: options)
         case .appleHealthZip, .healthConnectZip, .exports:

@@ -66,29 +66,42 @@ public enum HCWebhookReader {
         var heartRate = HeartRateSummarizer()
         var newest: Date?
         var skipped = 0, implausible = 0
+        var passedOver = PassedOverLog(source: label)
         let sentAt = try payload.decode("timestamp", "an ISO-8601 instant", { $0.string.flatMap(Timestamp.parse) })
         // R13's horizon: a record dated past it (year 9999) moves no "as of" and makes no day of heart rate; a resting
         // one is kept, and flagged when read. Without a time of receipt or the app's, the machine's clock now.
         let horizon = given ?? sentAt ?? Timestamp(date: Date(), offsetSeconds: 0)
 
-        for record in try payload.objects("resting_heart_rate") ?? [] {
+        // R14: a record rhr cannot use is passed over, kept as its JSON; the rest of the payload is read.
+        func each(_ key: String, _ body: (JSONMembers) throws(JSONPathError) -> Void) throws(JSONPathError) {
+            for (i, value) in (try payload.array(key) ?? []).enumerated() {
+                let path = "\(key)[\(i)]"
+                do throws(JSONPathError) {
+                    try body(try JSONMembers(value, path: path))
+                } catch {
+                    passedOver.add(JSONPassOver.record("\(key) records", at: path, value: value, error: error, place: path))
+                }
+            }
+        }
+        var spellings: [String: Set<String>] = [:]
+        try each("resting_heart_rate") { (record) throws(JSONPathError) in
             let time = try instant(record)
-            let (writer, device, method) = try provenance(record)
+            let (writer, device, method) = try provenance(record, spellings: &spellings)
             let bpm = try record.requiredNumber("bpm", why: "a resting heart rate record carries its value in bpm")
             resting.append(RestingSample(store: .healthConnect, writer: writer, device: device, start: time, end: time,
                                          offsetSeconds: nil, value: bpm, recordingMethod: method))
             if PlausibleTimeRule.isPlausible(start: time, end: time, asOf: horizon) { newest = max(newest ?? time, time) }
         }
-        for record in try payload.objects("heart_rate") ?? [] {
+        try each("heart_rate") { (record) throws(JSONPathError) in
             let time = try instant(record)
-            let (writer, _, _) = try provenance(record)
+            let (writer, _, _) = try provenance(record, spellings: &spellings)
             let sample = try record.number("bpm"), bucket = try record.number("avg")
             guard let bpm = sample ?? bucket else {
                 throw JSONPathError(path: record.path, "a heart rate record carries bpm (or avg, min and max); this one has neither")
             }
             guard PlausibleTimeRule.isPlausible(start: time, end: time, asOf: horizon) else {
                 implausible += 1
-                continue
+                return
             }
             let day = LocalDayRule.healthConnect(time: time, zoneOffset: nil, machineZone: options.machineZone).day
             let key = SampleIdentity.naturalKey(type: "HeartRate", writer: writer.name, start: time, end: time)
@@ -99,11 +112,15 @@ public enum HCWebhookReader {
             if case .array(let records) = value { skipped += records.count }
         }
 
-        let records = resting.count + (try payload.array("heart_rate")?.count ?? 0)
+        let records = (try payload.array("resting_heart_rate")?.count ?? 0) + (try payload.array("heart_rate")?.count ?? 0)
         var batches: [SyncBatch] = []
-        if let asOf = given ?? sentAt ?? newest.map({ Timestamp(date: $0, offsetSeconds: 0) }) ?? (resting.isEmpty ? nil : horizon) {
+        // A payload of records passed over only still gives a batch, read now, so the store keeps them (R14).
+        let readNow = passedOver.isEmpty ? nil : Timestamp(date: Date(), offsetSeconds: options.machineZone.secondsFromGMT())
+        if let asOf = given ?? sentAt ?? newest.map({ Timestamp(date: $0, offsetSeconds: 0) })
+            ?? (resting.isEmpty ? nil : horizon) ?? readNow {
             let batch = SyncBatch(store: .healthConnect, stream: stream, asOf: asOf, resting: resting,
-                                  heartRate: heartRate.result, origin: "\(FeedFreshness.hcWebhookOrigin) of \(asOf.localDay.shortText)")
+                                  heartRate: heartRate.result, origin: "\(FeedFreshness.hcWebhookOrigin) of \(asOf.localDay.shortText)",
+                                  passedOver: passedOver, writerSpellings: spellings.mapValues { $0.sorted() })
             do {
                 try batch.validate()
             } catch {
@@ -125,12 +142,17 @@ public enum HCWebhookReader {
     }
 
     /// The writer, the device and how the value was recorded, from `metadata` (R2).
-    private static func provenance(_ record: JSONMembers) throws(JSONPathError) -> (Writer, Device?, RecordingMethod?) {
+    /// A name with a NUL or a control character names no writer: the record is passed over (R14).
+    private static func provenance(_ record: JSONMembers, spellings: inout [String: Set<String>])
+        throws(JSONPathError) -> (Writer, Device?, RecordingMethod?) {
         guard let metadata = try record.members("metadata") else {
             return (Writer(store: .healthConnect, name: defaultWriter), nil, nil)
         }
-        let origin = try metadata.string("data_origin")?.trimmingCharacters(in: .whitespaces)
-        let writer = Writer(store: .healthConnect, name: origin.flatMap { $0.isEmpty ? nil : $0 } ?? defaultWriter)
+        let origin = try metadata.string("data_origin")?.trimmingCharacters(in: .whitespaces) ?? ""
+        if let flaw = JSONPassOver.nameFlaw(origin, member: "data_origin") { throw metadata.error("data_origin", flaw) }
+        let name = WriterNameRule.canonical(origin)
+        if name != origin { spellings[name, default: []].insert(origin) }
+        let writer = Writer(store: .healthConnect, name: name.isEmpty ? defaultWriter : name)
         let method = try metadata.decode("recording_method", #""actively_recorded", "automatically_recorded", "manual_entry", "unknown" or 0–3"#) {
             value -> RecordingMethod? in
             if let number = value.int64 { return RecordingMethod(rawValue: Int(number)) }

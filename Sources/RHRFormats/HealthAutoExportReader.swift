@@ -75,25 +75,28 @@ public enum HealthAutoExportReader {
         return document.contents
     }
 
-    /// The batch of one file or body. `readAt` dates a file without any heart point.
-    private static func imported(_ contents: HealthAutoExportContents, label: String, stream: String,
-                                 options: ImportOptions, readAt: Date) throws(InputError) -> ImportedFile {
+    /// The batch of one file or body (JSON, or CSV: `kind`). `readAt` dates a file without any heart point.
+    static func imported(_ contents: HealthAutoExportContents, label: String, stream: String, options: ImportOptions,
+                         readAt: Date, kind: InputKind = .healthAutoExportJSON) throws(InputError) -> ImportedFile {
         let asOf = contents.period?.newestEnd
             ?? Timestamp(date: readAt, offsetSeconds: options.machineZone.secondsFromGMT(for: readAt))
         let period = contents.period
+        var passedOver = contents.passedOver
+        passedOver.source = label
         let batch = SyncBatch(
             store: .healthKit, stream: stream, asOf: asOf,
             snapshot: .init(from: period.map { Timestamp(date: $0.from, offsetSeconds: asOf.offsetSeconds) },
                             to: period.map { Timestamp(date: $0.to, offsetSeconds: asOf.offsetSeconds) },
                             coversResting: contents.coversResting, coversHeartRate: contents.coversHeartRate),
             resting: contents.resting, heartRate: contents.heartRate.result,
-            watchWriters: contents.possibleWatches, origin: FeedFreshness.healthAutoExportOrigin)
+            watchWriters: contents.possibleWatches, origin: FeedFreshness.healthAutoExportOrigin,
+            passedOver: passedOver, writerSpellings: contents.writerSpellings)
         do {
             try batch.validate()
         } catch {
             throw InputError(path: label, message: "the file reads as an invalid batch: \(error.description)")
         }
-        return ImportedFile(path: label, kind: .healthAutoExportJSON, batches: [batch], recordsRead: contents.points,
+        return ImportedFile(path: label, kind: kind, batches: [batch], recordsRead: contents.points,
                             skipped: contents.skipped)
     }
 }
@@ -330,117 +333,25 @@ private struct HealthAutoExportDocument {
                     }
                 }
             }
+            // R14: a point rhr cannot use is passed over (and counted as read), the rest of the file read.
+            let records = kind == .resting ? "resting_heart_rate points" : "heart_rate points"
             guard let value else {
-                throw Failure(offset: offset, path: place, "a point longer than \(HealthAutoExportReader.maxPointLength >> 10) KiB; "
-                              + "a source name or another value far longer than any writer's")
+                self.contents.passedOver.add(kind: "\(records) longer than \(HealthAutoExportReader.maxPointLength >> 10) KiB",
+                                             reason: "a point longer than \(HealthAutoExportReader.maxPointLength >> 10) KiB; "
+                                                + "a source name or another value far longer than any writer's (not kept)",
+                                             place: "byte \(offset), \(place)", raw: "")
+                self.contents.points += 1
+                return
             }
             do throws(JSONPathError) {
                 if kind == .resting && unit == nil { unit = try HealthAutoExportContents.restingUnit(metric) }
                 try self.contents.add(try JSONMembers(value, path: place), kind: kind, unit: unit ?? "count/min")
             } catch {
-                throw Failure(offset: offset, path: error.path, error.message)
+                self.contents.passedOver.add(JSONPassOver.record(records, at: place, value: value, error: error,
+                                                                 place: "byte \(offset), \(place)"))
+                self.contents.points += 1
             }
         }
         if !isArray { throw Failure(offset: start, path: path, "expected an array") }
-    }
-}
-
-/// What the metrics of one file hold, collected point by point.
-struct HealthAutoExportContents {
-    var resting: [RestingSample] = []
-    var heartRate = HeartRateSummarizer()
-    var points = 0
-    var skipped: [String: Int] = [:]
-    var period: Period?
-    /// Points without a source: their writer might be an Apple Watch (R3).
-    var possibleWatches: Set<String> = []
-    var coversResting = false
-    var coversHeartRate = false
-
-    struct Period {
-        var from: Date
-        var to: Date
-        /// The end of the newest window with the offset it was written in.
-        var newestEnd: Timestamp
-    }
-
-    enum Kind { case resting, heartRate }
-
-    /// The kind of a metric by its name; nil for metrics rhr does not read.
-    static func kind(_ metric: JSONMembers) throws(JSONPathError) -> Kind? {
-        switch try metric.requiredString("name", why: "every metric has a name") {
-        case "resting_heart_rate": return .resting
-        case "heart_rate": return .heartRate
-        default: return nil
-        }
-    }
-
-    /// The unit of a resting metric's values (R6), asked for when it has points.
-    static func restingUnit(_ metric: JSONMembers) throws(JSONPathError) -> String {
-        let units = try metric.requiredString("units", why: "the unit of the values")
-        guard RestingValue.isSupported(unit: units) else { throw metric.error("units", UnitError(unit: units).description) }
-        return units
-    }
-
-    mutating func add(_ point: JSONMembers, kind: Kind, unit: String) throws(JSONPathError) {
-        let dateValue = try point.required("date")
-        guard let text = dateValue.string, let date = Timestamp.parse(text) else {
-            throw point.error("date", "\(dateValue) is not a date like 2024-01-02 00:00:00 +0100")
-        }
-        let writer = try writer(of: point)
-        let window = HealthAutoExportContents.window(of: date)
-        switch kind {
-        case .resting:
-            let value = try point.requiredNumber("qty", why: "a resting point carries its value in qty")
-            resting.append(RestingSample(store: .healthKit, writer: writer, start: window.start, end: window.end,
-                                         offsetSeconds: date.offsetSeconds, value: value, unit: unit))
-            coversResting = true
-        case .heartRate:
-            var values: [Double] = []
-            for key in ["Avg", "Min", "Max", "qty"] {
-                if let v = try point.number(key) { values.append(v) }
-            }
-            guard let value = values.first else {
-                throw JSONPathError(path: point.path, "a heart_rate point carries Min, Avg and Max (or qty); this one has none")
-            }
-            let day = LocalDayRule.healthKit(start: window.start, end: window.end, writtenOffset: date.offsetSeconds,
-                                             timeZone: nil)
-            heartRate.add(writer: writer, day: day, bpm: value, context: .notSet)
-            coversHeartRate = true
-        }
-        points += 1
-        let end = Timestamp(date: window.end, offsetSeconds: date.offsetSeconds)
-        if var p = period {
-            p.from = min(p.from, window.start)
-            p.to = max(p.to, window.end)
-            if end > p.newestEnd { p.newestEnd = end }
-            period = p
-        } else {
-            period = Period(from: window.start, to: window.end, newestEnd: end)
-        }
-    }
-
-    /// The point's writer (R2): its source, a combined writer for several joined with `|`, or, without one, Health
-    /// Auto Export, which counts as a possible watch (R3).
-    private mutating func writer(of point: JSONMembers) throws(JSONPathError) -> Writer {
-        let source = try point.string("source")?.trimmingCharacters(in: .whitespaces) ?? ""
-        if source.utf8.count > HealthAutoExportReader.maxNameLength {
-            throw point.error("source", "longer than \(HealthAutoExportReader.maxNameLength) bytes; not a writer's name")
-        }
-        // Separators alone (`|`, ` | `) join no writers: the point names none, as an empty source.
-        let name = source.utf8.contains(UInt8(ascii: "|"))
-            ? Writer.combinedName(source.split(separator: "|").map(String.init)) : source
-        if name.isEmpty {
-            possibleWatches.insert(HealthAutoExportReader.defaultWriter)
-            return Writer(store: .healthKit, name: HealthAutoExportReader.defaultWriter)
-        }
-        return Writer(store: .healthKit, name: name)
-    }
-
-    /// A point at local midnight in its written offset stands for the whole day; any other point is an instant.
-    static func window(of date: Timestamp) -> (start: Date, end: Date) {
-        let local = date.epochSeconds + Double(date.offsetSeconds)
-        let isMidnight = local.truncatingRemainder(dividingBy: 86_400) == 0
-        return (date.date, isMidnight ? date.date.addingTimeInterval(86_399) : date.date)
     }
 }

@@ -9,13 +9,17 @@ struct HealthConnectContents {
     var restingRecords = 0
     var heartRateSamples = 0
     var skipped: [String: Int] = [:]
+    /// R14: the rows passed over.
+    var passedOver = HealthConnectPassedOver()
+    /// R2: by package name, the raw spellings of it.
+    var writerSpellings: [String: [String]] = [:]
     /// The newest `last_modified_time` of any record in any table that has one.
     var newestModification: Date?
 
     static func read(_ db: HealthConnectDatabase, schema: HealthConnectSchema.Present,
                      machineZone: TimeZone) throws(InputError) -> HealthConnectContents {
         var contents = HealthConnectContents()
-        let writers = try readWriters(db, schema)
+        let writers = try contents.readWriters(db, schema)
         let devices = try readDevices(db, schema)
         try contents.readResting(db, schema, writers: writers, devices: devices)
         try contents.readHeartRate(db, writers: writers, machineZone: machineZone)
@@ -26,19 +30,40 @@ struct HealthConnectContents {
     // MARK: - Writers and devices
 
     /// `application_info_table` row id → writer (R2: package name, and the app's name when known).
-    private static func readWriters(_ db: HealthConnectDatabase, _ schema: HealthConnectSchema.Present) throws(InputError) -> [Int64: Writer] {
+    /// A package name rhr cannot name a writer by (empty, or with a NUL or a control character) is the reason its
+    /// records are passed over (R14).
+    private mutating func readWriters(_ db: HealthConnectDatabase, _ schema: HealthConnectSchema.Present) throws(InputError)
+        -> [Int64: Result<Writer, BadRow>] {
         let t = HealthConnectSchema.applications
-        var writers: [Int64: Writer] = [:]
+        var writers: [Int64: Result<Writer, BadRow>] = [:]
+        var spellings: [String: Set<String>] = [:]
         let sql = "SELECT row_id, package_name, \(schema.select(t, "app_name")) FROM \(HealthConnectDatabase.quoted(t.name))"
         try db.query(sql) { row throws(InputError) in
             guard let id = row.int64(0) else { return }
             guard let package = row.text(1), !package.isEmpty else {
-                throw db.error("\(t.name) row_id \(id): package_name is empty")
+                writers[id] = .failure(BadRow("app_info_id \(id): its package_name in \(t.name) is empty"))
+                return
             }
+            if let flaw = TextGate.flaw(in: package) {
+                writers[id] = .failure(BadRow("app_info_id \(id): its package_name \(PassedOverRecord.quote(package)) holds \(flaw.words)"))
+                return
+            }
+            let name = WriterNameRule.canonical(package)
+            if name != package { spellings[name, default: []].insert(package) }
             let appName = row.text(2).flatMap { $0.isEmpty ? nil : $0 }
-            writers[id] = Writer(store: .healthConnect, name: package, appName: appName)
+            writers[id] = .success(Writer(store: .healthConnect, name: name, appName: appName))
         }
+        writerSpellings = spellings.mapValues { $0.sorted() }
         return writers
+    }
+
+    /// The writer of `app_info_id`, or why there is none.
+    static func writer(_ writers: [Int64: Result<Writer, BadRow>], _ appId: Int64) throws(BadRow) -> Writer {
+        switch writers[appId] {
+        case .success(let writer): return writer
+        case .failure(let problem): throw problem
+        case nil: throw BadRow("app_info_id \(appId) has no row in application_info_table")
+        }
     }
 
     /// `device_info_table` row id → device (manufacturer, model, type).
@@ -59,11 +84,10 @@ struct HealthConnectContents {
 
     // MARK: - Resting heart rate
 
-    /// Every bad row is found, and the first few are named: a file with damage in many rows says so at once.
-    /// Integer columns are selected with their type (`typedInteger`), so a row holding text there costs no more
+    /// A bad row is passed over (R14), kept with its table and row id. Integer columns are selected with their type (`typedInteger`), so a row holding text there costs no more
     /// than a good one, however long the text.
     private mutating func readResting(_ db: HealthConnectDatabase, _ schema: HealthConnectSchema.Present,
-                                      writers: [Int64: Writer], devices: [Int64: Device]) throws(InputError) {
+                                      writers: [Int64: Result<Writer, BadRow>], devices: [Int64: Device]) throws(InputError) {
         let t = HealthConnectSchema.resting
         let integers = ["time", "zone_offset", "beats_per_minute", "app_info_id", "last_modified_time",
                         "device_info_id", "recording_method"]
@@ -78,25 +102,22 @@ struct HealthConnectContents {
             FROM \(HealthConnectDatabase.quoted(t.name))
             """
         var found: [(time: Int64, rowId: Int64, sample: RestingSample)] = []
-        var bad = BadRows(table: t.name)
         try db.query(sql) { row throws(InputError) in
             let rowId = row.int64("row_id") ?? 0
-            do throws(BadRows.Problem) {
-                guard let id = row.text("id") else { throw BadRows.Problem("uuid is not 16 bytes") }
+            do throws(BadRow) {
+                guard let id = row.text("id") else { throw BadRow("uuid is not 16 bytes") }
                 let timeMillis = try HealthConnectContents.required(row, "time")
                 let time = try HealthConnectContents.date(timeMillis, "time")
                 // A null offset stays nil: the store assumes the machine's and flags it (R5).
                 let zoneOffset = try HealthConnectContents.optional(row, "zone_offset").map { Int($0) }
                 if let zoneOffset, !(-18 * 3600...18 * 3600).contains(zoneOffset) {
-                    throw BadRows.Problem("zone_offset \(zoneOffset) is not an offset in seconds")
+                    throw BadRow("zone_offset \(zoneOffset) is not an offset in seconds")
                 }
                 let bpm = try HealthConnectContents.required(row, "beats_per_minute")
                 let appId = try HealthConnectContents.required(row, "app_info_id")
-                guard let writer = writers[appId] else {
-                    throw BadRows.Problem("app_info_id \(appId) has no row in application_info_table")
-                }
+                let writer = try HealthConnectContents.writer(writers, appId)
                 let lastModified = try HealthConnectContents.optional(row, "last_modified_time")
-                    .map { (millis) throws(BadRows.Problem) in try HealthConnectContents.date(millis, "last_modified_time") }
+                    .map { (millis) throws(BadRow) in try HealthConnectContents.date(millis, "last_modified_time") }
                 let device = try HealthConnectContents.optional(row, "device_info_id").flatMap { devices[$0] }
                 let method = try HealthConnectContents.optional(row, "recording_method").flatMap { RecordingMethod(rawValue: Int($0)) }
                 // Zero and values over 300 are kept as delivered; the store flags them (R6).
@@ -107,10 +128,9 @@ struct HealthConnectContents {
                     clientRecordVersion: row.int64("client_record_version"))
                 found.append((timeMillis, rowId, sample))
             } catch {
-                bad.add(rowId: rowId, error)
+                try passedOver.add(db, table: t.name, rowId: rowId, kind: "Health Connect resting records rhr cannot read", error)
             }
         }
-        if let message = bad.message { throw db.error(message) }
         // In time order, which the file need not keep.
         found.sort { ($0.time, $0.rowId) < ($1.time, $1.rowId) }
         resting = found.map(\.sample)
@@ -126,25 +146,25 @@ struct HealthConnectContents {
     }
 
     /// A typed integer column (`typedInteger`) that may be null.
-    static func optional(_ row: HealthConnectDatabase.Row, _ column: String) throws(BadRows.Problem) -> Int64? {
+    static func optional(_ row: HealthConnectDatabase.Row, _ column: String) throws(BadRow) -> Int64? {
         if let value = row.int64(column) { return value }
         switch row.text(column + "_type") {
-        case "text": throw BadRows.Problem("\(column) is text, not an integer")
-        case "blob": throw BadRows.Problem("\(column) is a blob, not an integer")
-        case "real": throw BadRows.Problem("\(column) is not a whole number")
+        case "text": throw BadRow("\(column) is text, not an integer")
+        case "blob": throw BadRow("\(column) is a blob, not an integer")
+        case "real": throw BadRow("\(column) is not a whole number")
         default: return nil
         }
     }
 
     /// A typed integer column that must hold a value.
-    static func required(_ row: HealthConnectDatabase.Row, _ column: String) throws(BadRows.Problem) -> Int64 {
-        guard let value = try optional(row, column) else { throw BadRows.Problem("\(column) is null") }
+    static func required(_ row: HealthConnectDatabase.Row, _ column: String) throws(BadRow) -> Int64 {
+        guard let value = try optional(row, column) else { throw BadRow("\(column) is null") }
         return value
     }
 
-    static func date(_ millis: Int64, _ column: String) throws(BadRows.Problem) -> Date {
+    static func date(_ millis: Int64, _ column: String) throws(BadRow) -> Date {
         guard plausibleMillis.contains(millis) else {
-            throw BadRows.Problem("\(column) \(millis) is not a time (milliseconds since 1970, years 1–9999)")
+            throw BadRow("\(column) \(millis) is not a time (milliseconds since 1970, years 1–9999)")
         }
         return date(millis: millis)
     }
@@ -153,7 +173,7 @@ struct HealthConnectContents {
 
     /// Each series sample counts on its own local day, in its record's start offset (R5), the machine's
     /// when that is null. Health Connect has no motion context: every sample counts as "not set".
-    private mutating func readHeartRate(_ db: HealthConnectDatabase, writers: [Int64: Writer],
+    private mutating func readHeartRate(_ db: HealthConnectDatabase, writers: [Int64: Result<Writer, BadRow>],
                                         machineZone: TimeZone) throws(InputError) {
         let typed = [("app_info_id", "h."), ("start_zone_offset", "h."), ("epoch_millis", "s."), ("beats_per_minute", "s.")]
             .map { HealthConnectContents.typedInteger($0.0, from: $0.1) }
@@ -165,14 +185,11 @@ struct HealthConnectContents {
         var summarizer = HeartRateSummarizer()
         var count = 0
         var unusable = 0
-        var bad = BadRows(table: HealthConnectSchema.heartRate.name)
         try db.query(sql) { row throws(InputError) in
             let rowId = row.int64("row_id") ?? 0
-            do throws(BadRows.Problem) {
+            do throws(BadRow) {
                 let appId = try HealthConnectContents.required(row, "app_info_id")
-                guard let writer = writers[appId] else {
-                    throw BadRows.Problem("app_info_id \(appId) has no row in application_info_table")
-                }
+                let writer = try HealthConnectContents.writer(writers, appId)
                 // A sample without a usable time or value is passed over and counted.
                 guard let millis = try? HealthConnectContents.required(row, "epoch_millis"),
                       HealthConnectContents.plausibleMillis.contains(millis),
@@ -186,10 +203,10 @@ struct HealthConnectContents {
                 summarizer.add(writer: writer, day: day, bpm: Double(bpm), context: .notSet)
                 count += 1
             } catch {
-                bad.add(rowId: rowId, error)
+                try passedOver.add(db, table: HealthConnectSchema.heartRate.name, rowId: rowId,
+                                   kind: "Health Connect heart-rate records rhr cannot read", error)
             }
         }
-        if let message = bad.message { throw db.error(message) }
         heartRate = summarizer.result
         heartRateSamples = count
         if unusable > 0 { skipped["heart-rate sample without a usable time or value"] = unusable }
@@ -214,35 +231,4 @@ struct HealthConnectContents {
     /// Epoch milliseconds of the years 1–9999, the dates every other input can write. A time outside them is
     /// damage, and would make instants no ISO-8601 text holds (`Timestamp.iso8601` traps beyond Int64 ms).
     static let plausibleMillis: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
-}
-
-/// The bad rows of one table: the first few named with what is wrong, the rest counted.
-struct BadRows {
-    /// What is wrong with one row, in words ("time is text, not an integer").
-    struct Problem: Error {
-        var words: String
-        init(_ words: String) { self.words = words }
-    }
-
-    static let named = 3
-    let table: String
-    private var first: [String] = []
-    /// The rows reported: a heart-rate record comes once per sample of its series, and is counted once.
-    private var seen: Set<Int64> = []
-    var count: Int { seen.count }
-
-    init(table: String) { self.table = table }
-
-    mutating func add(rowId: Int64, _ problem: Problem) {
-        guard seen.insert(rowId).inserted else { return }
-        if first.count < BadRows.named { first.append("row_id \(rowId): \(problem.words)") }
-    }
-
-    /// "table row_id 6: time is text, not an integer; row_id 7: …; and 12 more rows like these"; nil when none.
-    var message: String? {
-        guard count > 0 else { return nil }
-        let more = count - first.count
-        return "\(table) " + first.joined(separator: "; ")
-            + (more > 0 ? "; and \(more) more row\(more == 1 ? "" : "s") like these" : "")
-    }
 }

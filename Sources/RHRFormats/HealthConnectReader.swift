@@ -64,11 +64,13 @@ public enum HealthConnectReader {
         let newest = [memberModified, contents.newestModification].compactMap { $0 }.max()
             ?? HealthConnectReader.fileModified(path) ?? Date(timeIntervalSince1970: 0)
         let asOf = Timestamp(date: newest, offsetSeconds: options.machineZone.secondsFromGMT(for: newest))
+        var passedOver = contents.passedOver.log
+        if case .healthConnectZip(let member) = kind { passedOver.source = "\(path) (\(member))" } else { passedOver.source = path }
         let batch = SyncBatch(
             store: .healthConnect, stream: stream, asOf: asOf,
             snapshot: .init(from: nil, to: nil),
             resting: contents.resting, heartRate: contents.heartRate,
-            origin: "Health Connect export")
+            origin: "Health Connect export", passedOver: passedOver, writerSpellings: contents.writerSpellings)
         do {
             try batch.validate()
         } catch {

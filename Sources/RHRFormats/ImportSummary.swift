@@ -26,6 +26,10 @@ public enum ImportSummary {
         for (reason, count) in imported.skipped.sorted(by: { $0.key < $1.key }) {
             line += "; \(Wording.grouped(count)) skipped: \(reason)"
         }
+        let passedOver = imported.passedOver
+        if !passedOver.isEmpty {
+            line += "; \(Wording.count(passedOver.total, "record")) passed over (kept in the store, rhr status lists them)"
+        }
         for note in imported.notes { line += "; " + note }
         return line
     }

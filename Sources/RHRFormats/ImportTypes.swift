@@ -30,6 +30,13 @@ public struct ImportedFile: Sendable {
     /// What the import line must say about how the file was read: "no <ExportDate>: taken as of …".
     public var notes: [String]
 
+    /// R14: what its readers passed over, all batches' together.
+    public var passedOver: PassedOverLog {
+        var log = PassedOverLog(source: path)
+        for batch in batches { log.append(batch.passedOver) }
+        return log
+    }
+
     public init(path: String, kind: InputKind, batches: [SyncBatch], recordsRead: Int, skipped: [String: Int] = [:],
                 notes: [String] = []) {
         self.path = path

@@ -15,6 +15,8 @@ public enum InputKind: Sendable, Hashable, CustomStringConvertible {
     case healthConnectZip(member: String)
     /// Health Auto Export JSON.
     case healthAutoExportJSON
+    /// Health Auto Export CSV: a row per period, a column per metric.
+    case healthAutoExportCSV
     /// What the HC Webhook app posts: Health Connect records as JSON.
     case hcWebhookJSON
     /// A zip holding exports of both stores (an Apple Health export and a Health Connect database), each read.
@@ -28,6 +30,7 @@ public enum InputKind: Sendable, Hashable, CustomStringConvertible {
         case .healthConnectDatabase: return "Health Connect export (SQLite)"
         case .healthConnectZip: return "Health Connect export (zip)"
         case .healthAutoExportJSON: return "Health Auto Export JSON"
+        case .healthAutoExportCSV: return "Health Auto Export CSV"
         case .hcWebhookJSON: return "HC Webhook JSON"
         case .exports(let kinds): return kinds.map(\.description).joined(separator: " and ")
         }
@@ -42,6 +45,7 @@ public enum InputKind: Sendable, Hashable, CustomStringConvertible {
         case .healthConnectDatabase: return "a Health Connect export (SQLite)"
         case .healthConnectZip: return "a Health Connect export (zip)"
         case .healthAutoExportJSON: return "a Health Auto Export file (JSON)"
+        case .healthAutoExportCSV: return "a Health Auto Export file (CSV)"
         case .hcWebhookJSON: return "an HC Webhook payload (JSON)"
         case .exports(let kinds): return kinds.map(\.readAs).joined(separator: " and ")
         }
@@ -69,13 +73,14 @@ public enum InputKind: Sendable, Hashable, CustomStringConvertible {
         if head.isEmpty { throw InputError(path: path, message: "the file is empty") }
         if let kind = detect(head: head) { return kind }
         throw InputError(path: path, message: "not a file rhr reads: expected an Apple Health export (zip or XML), "
-            + "a Health Connect export (zip or .db), Health Auto Export JSON, HC Webhook JSON, or sync batches (JSON lines)")
+            + "a Health Connect export (zip or .db), Health Auto Export JSON or CSV, HC Webhook JSON, or sync batches (JSON lines)")
     }
 
     /// The kinds a file's first bytes tell alone (everything but zips).
     public static func detect(head: [UInt8]) -> InputKind? {
         if isSQLite(head) { return .healthConnectDatabase }
         if isAppleHealthXML(head) { return .appleHealthXML }
+        if HealthAutoExportCSVReader.looksLikeCSV(head) { return .healthAutoExportCSV }
         guard let first = head.first(where: { !isSpace($0) }), first == UInt8(ascii: "{") else { return nil }
         let text = String(decoding: head, as: UTF8.self)
         if text.contains("\"metrics\"") && text.contains("\"data\"") { return .healthAutoExportJSON }

@@ -45,16 +45,32 @@ public enum SyncBatchJSON {
 
         var batch = SyncBatch(store: store, stream: stream, asOf: asOf, cursor: cursor, fullResync: fullResync, origin: origin)
 
-        for record in try top.objects("upserted") ?? [] {
-            switch store {
-            case .healthKit:
-                try decodeHealthKit(record, into: &batch)
-            case .healthConnect:
-                try decodeHealthConnect(record, machineZone: machineZone, into: &batch)
+        // R14: an upsert rhr cannot use is passed over, kept as its JSON with its path; the batch applies without it.
+        for (i, element) in (try top.array("upserted") ?? []).enumerated() {
+            let path = "upserted[\(i)]"
+            // Each decoder adds its record only once all of it has read: a record that throws adds nothing.
+            do throws(JSONPathError) {
+                let record = try JSONMembers(element, path: path)
+                switch store {
+                case .healthKit:
+                    try decodeHealthKit(record, into: &batch)
+                case .healthConnect:
+                    try decodeHealthConnect(record, machineZone: machineZone, into: &batch)
+                }
+            } catch {
+                batch.passedOver.add(JSONPassOver.record("\(store.displayName) upserts", at: path, value: element, error: error,
+                                                         place: path))
             }
         }
 
-        batch.deleted = try top.strings("deleted") ?? []
+        for (i, id) in (try top.strings("deleted") ?? []).enumerated() {
+            if let flaw = TextGate.flaw(in: id) {
+                batch.passedOver.add(kind: "deletions whose id holds a control character", reason: "deleted[\(i)]: holds \(flaw.words)",
+                                     place: "deleted[\(i)]", raw: JSONWriter.string(.string(id)))
+            } else {
+                batch.deleted.append(id)
+            }
+        }
 
         if let permissions = try top.strings("grantedPermissions") {
             guard store == .healthConnect else {
@@ -87,8 +103,9 @@ public enum SyncBatchJSON {
             throw record.error("unit", error.description)
         }
 
+        if let uuid, let flaw = TextGate.flaw(in: uuid) { throw record.error("uuid", "holds \(flaw.words)") }
         let source = try record.requiredMembers("source")
-        let writer = Writer(store: .healthKit, name: try source.requiredString("name"),
+        let writer = Writer(store: .healthKit, name: try writerName(source, "name", into: &batch),
                             bundleIdentifier: try source.string("bundleIdentifier"),
                             productType: try source.string("productType"))
         let metadata = try record.members("metadata")
@@ -118,6 +135,19 @@ public enum SyncBatchJSON {
             created: try record.date("creationDate")?.date))
     }
 
+    /// A writer's name at `key`, folded by `WriterNameRule` with its raw spelling kept in the batch (R2); a name with a
+    /// NUL or another control character names no writer (R14).
+    static func writerName(_ members: JSONMembers, _ key: String, into batch: inout SyncBatch) throws(JSONPathError) -> String {
+        let raw = try members.requiredString(key)
+        if let flaw = JSONPassOver.nameFlaw(raw, member: key) { throw members.error(key, flaw) }
+        let name = WriterNameRule.canonical(raw)
+        if name != raw, !(batch.writerSpellings[name]?.contains(raw) ?? false) {
+            batch.writerSpellings[name, default: []].append(raw)
+            batch.writerSpellings[name]?.sort()
+        }
+        return name
+    }
+
     /// R8: `HKMetadataKeyHeartRateMotionContext`, a number or a numeric string; absent means not set.
     private static func motionContext(_ metadata: JSONMembers?) throws(JSONPathError) -> MotionContext {
         let key = "HKMetadataKeyHeartRateMotionContext"
@@ -145,7 +175,7 @@ public enum SyncBatchJSON {
             let time = try record.requiredDate("time")
             let zoneOffset = try record.zoneOffset("zoneOffset")
             let bpm = try record.requiredInteger("beatsPerMinute")
-            let metadata = try HealthConnectMetadata(try record.requiredMembers("metadata"))
+            let metadata = try HealthConnectMetadata(try record.requiredMembers("metadata"), into: &batch)
             batch.resting.append(RestingSample.healthConnect(
                 id: metadata.id, writer: metadata.writer, time: time.date, zoneOffset: zoneOffset, beatsPerMinute: bpm,
                 device: metadata.device, recordingMethod: metadata.recordingMethod, lastModified: metadata.lastModified,
@@ -156,7 +186,7 @@ public enum SyncBatchJSON {
             if end.epochSeconds < start.epochSeconds { throw record.error("endTime", "before startTime") }
             let startOffset = try record.zoneOffset("startZoneOffset")
             _ = try record.zoneOffset("endZoneOffset")
-            let metadata = try HealthConnectMetadata(try record.requiredMembers("metadata"))
+            let metadata = try HealthConnectMetadata(try record.requiredMembers("metadata"), into: &batch)
             let recordKey = SampleIdentity.normalisedRecordId(metadata.id)
             // R5: each sample's day in the record's start offset, the machine's when there is none.
             var summarizer = HeartRateSummarizer()
@@ -182,17 +212,18 @@ public enum SyncBatchJSON {
         var clientRecordId: String?
         var clientRecordVersion: Int64?
 
-        init(_ metadata: JSONMembers) throws(JSONPathError) {
+        init(_ metadata: JSONMembers, into batch: inout SyncBatch) throws(JSONPathError) {
             id = try metadata.requiredString("id")
+            if let flaw = TextGate.flaw(in: id) { throw metadata.error("id", "holds \(flaw.words)") }
             var appName = try metadata.string("appName")
             let packageName: String
             switch try metadata.required("dataOrigin") {
             case .string(let name):
                 guard !name.isEmpty else { throw metadata.error("dataOrigin", "must not be empty") }
-                packageName = name
+                packageName = try SyncBatchJSON.writerName(metadata, "dataOrigin", into: &batch)
             case .object(let object):
                 let origin = JSONMembers(object, path: metadata.childPath("dataOrigin"))
-                packageName = try origin.requiredString("packageName")
+                packageName = try SyncBatchJSON.writerName(origin, "packageName", into: &batch)
                 appName = try origin.string("appName") ?? appName
             default:
                 throw metadata.error("dataOrigin", #"expected a package name or an object with "packageName""#)

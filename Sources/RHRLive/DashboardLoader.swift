@@ -23,7 +23,9 @@ public enum DashboardLoader {
                                  revision: try tx.revision(),
                                  source: source,
                                  machineZone: database.machineZone,
-                                 writerNumbers: try tx.writerNumbers())
+                                 writerNumbers: try tx.writerNumbers(),
+                                 passedOver: try tx.passedOver().total,
+                                 writerSpellings: try tx.writerSpellings())
         }
     }
 
@@ -43,7 +45,9 @@ public enum DashboardLoader {
                                  source: source,
                                  machineZone: database.machineZone,
                                  isPartial: true,
-                                 writerNumbers: try tx.writerNumbers())
+                                 writerNumbers: try tx.writerNumbers(),
+                                 passedOver: try tx.passedOver().total,
+                                 writerSpellings: try tx.writerSpellings())
         }
     }
 }

@@ -21,7 +21,13 @@ extension HealthDatabase {
             var outcomes: [BatchOutcome] = []
             for batch in batches {
                 var application = BatchApplication(database: self, batch: batch)
-                outcomes.append(try application.run())
+                let outcome = try application.run()
+                // A batch applied before brought its passed-over records then (R14).
+                if !outcome.duplicate {
+                    try keepPassedOver(of: batch)
+                    try keepSpellings(of: batch)
+                }
+                outcomes.append(outcome)
             }
             try numberNewWriters(batches)
             return outcomes
@@ -113,14 +119,15 @@ struct BatchApplication {
         let layer = try layerRow(stream)
         facts = try lookUpFacts(stream: stream, layer: layer)
         var delivered = Set<String>()
-        for sample in batch.resting {
+        // R14: a sample delivered twice is one; one window's different values are each kept.
+        for sample in DuplicateRule.folded(batch.resting) {
             delivered.insert(sample.identity.key)
             try upsert(sample, layer: layer)
         }
-        // The same export again replaces what it said before; a full resync replaces what the stream said.
-        if (layer.existed && batch.snapshot?.coversResting == true) || batch.fullResync {
-            try removeUndelivered(layer: layer, delivered: delivered)
-        }
+        // A full resync replaces what the stream said. A snapshot of the same instant again (the same export, or another
+        // file of that instant) adds to the road and takes nothing from it (`SnapshotTie`).
+        if batch.fullResync { try removeUndelivered(layer: layer, delivered: delivered) }
+        if layer.existed, layer.snapshot, let snapshot = batch.snapshot { try database.widenSnapshot(layer: layer.id, snapshot) }
         if batch.dayFeed == .replacesDays { try replaceCarriedDays(layer: layer, delivered: delivered) }
         for id in batch.deleted { try delete(id: id, layer: layer) }
         try upsertHeartRate(layer: layer)
@@ -393,8 +400,12 @@ struct BatchApplication {
                 }
                 if layer.byDay { noteMovedWord(.resting, writer: row.writerID, day: row.day, from: own.asOf) }
                 return
+            } else if layer.snapshot && SnapshotTie.keeps(own.row, over: row) {
+                // Another file of the same instant: its copy does not stand over this one (R14).
+                outcome.unchanged += 1
+                return
             } else {
-                if !own.row.sameValue(as: row) {
+                if !own.row.sameValue(as: row) && !layer.snapshot {
                     try recordRevision(of: own.row, reason: .replaced, replacedBy: row.inRange ? row.bpm : nil,
                                        oldAsOf: readAt(own, layer: layer), pending: nil)
                 }
@@ -819,8 +830,8 @@ struct BatchApplication {
             incoming[key, default: HeartRateDaySummary(writer: summary.writer, day: summary.day, recordKey: summary.recordKey)]
                 .merge(summary)
         }
-        // The same export again, or a full resync, replaces what the road said before.
-        if (layer.existed && batch.snapshot?.coversHeartRate == true) || batch.fullResync {
+        // A full resync replaces what the road said before; a snapshot of the same instant adds to it (`SnapshotTie`).
+        if batch.fullResync {
             let select = try db.statement("SELECT writer_id, day, record_key FROM heart_rate WHERE layer_id = ?")
             select.bind(.integer(layer.id))
             var stale: [HeartRateKey] = []
@@ -854,6 +865,11 @@ struct BatchApplication {
             if facts.newerSnapshots.values.contains(where: { $0.covers(day: key.day) }) { continue }
             if layer.existed || !layer.snapshot, let previous = try heartRateUnchanged(key, summary, layer: layer) {
                 if layer.byDay { noteMovedWord(.heartRate, writer: key.writer, day: key.day, from: previous) }
+                continue
+            }
+            if layer.existed && layer.snapshot,
+               let stored = try database.storedHeartRate(layer: layer.id, writer: key.writer, day: key.day, record: key.record),
+               SnapshotTie.keeps(storedTotal: stored.total, storedHistogram: stored.histogram, over: summary) {
                 continue
             }
             try db.statement("""

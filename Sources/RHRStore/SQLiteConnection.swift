@@ -34,7 +34,7 @@ final class SQLiteConnection {
             status = sqlite3_open_v2(uri, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
         }
         guard status == SQLITE_OK, let handle else {
-            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            let message = handle == nil ? "out of memory" : SQLiteConnection.words(for: status)
             sqlite3_close(handle)
             throw StoreError(.database, "\(path): cannot open the store: \(message)")
         }
@@ -51,7 +51,6 @@ final class SQLiteConnection {
         if let file { OpenStoreFiles.closed(file) }
     }
 
-    var lastErrorMessage: String { String(cString: sqlite3_errmsg(db)) }
 
     /// Whether the last failure was another connection holding a lock past the busy timeout (or one SQLite
     /// does not wait for, such as two connections both wanting to turn a read into a write).
@@ -72,7 +71,32 @@ final class SQLiteConnection {
 
     func error(_ what: String) -> StoreError {
         if lastErrorWasBusy { return busyError }
-        return StoreError(.database, "\(path): \(what): \(lastErrorMessage)")
+        return StoreError(.database, "\(path): \(what): \(lastFailureWords)")
+    }
+
+    /// The last failure in rhr's words, by its kind: SQLite's own message names tables and constraints, which tell a
+    /// user nothing (`UNIQUE constraint failed: sample.store, …`).
+    var lastFailureWords: String { SQLiteConnection.words(for: sqlite3_errcode(db)) }
+
+    /// A result code in rhr's words, by its kind (`lastFailureWords`).
+    static func words(for result: Int32) -> String {
+        let code = result & 0xFF
+        switch code {
+        case SQLITE_CONSTRAINT:
+            return "the store refused a change that would break one of its own rules, so nothing of this import or "
+                + "request was applied; this is a bug in rhr, please report it"
+        case SQLITE_FULL: return "the disk holding the store is full; nothing was applied"
+        case SQLITE_READONLY: return "the store cannot be written (read-only)"
+        case SQLITE_BUSY, SQLITE_LOCKED: return "another process kept the store locked for too long; try again"
+        case SQLITE_CORRUPT, SQLITE_NOTADB: return "the store file is damaged"
+        case SQLITE_IOERR: return "the store file could not be read or written (an input/output error)"
+        case SQLITE_CANTOPEN: return "the store file could not be opened"
+        case SQLITE_NOMEM: return "out of memory"
+        case SQLITE_PERM, SQLITE_AUTH: return "permission denied"
+        // A table or column missing: another program changed the file.
+        case SQLITE_ERROR: return "the store's tables are not as rhr made them (has another program changed the file?)"
+        default: return String(cString: sqlite3_errstr(code))
+        }
     }
 
     /// SQLite's "database is locked", worded: another process writes the store for longer than the busy wait.
@@ -85,13 +109,9 @@ final class SQLiteConnection {
     func execute(_ sql: String) throws(StoreError) {
         var message: UnsafeMutablePointer<CChar>?
         if sqlite3_exec(db, sql, nil, nil, &message) != SQLITE_OK {
-            if lastErrorWasBusy {
-                sqlite3_free(message)
-                throw busyError
-            }
-            let text = message.map { String(cString: $0) } ?? lastErrorMessage
             sqlite3_free(message)
-            throw StoreError(.database, "\(path): \(text)")
+            if lastErrorWasBusy { throw busyError }
+            throw StoreError(.database, "\(path): \(lastFailureWords)")
         }
     }
 
@@ -219,7 +239,7 @@ final class SQLiteStatement {
         switch sqlite3_step(stmt) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default: throw connection.error("statement failed")
+        default: throw connection.error("cannot read or change the store")
         }
     }
 

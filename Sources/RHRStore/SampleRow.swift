@@ -158,6 +158,7 @@ struct SampleRow: Equatable {
             lastModified: lastModified.map(Date.init(timeIntervalSince1970:)),
             clientRecordId: clientRecordId, clientRecordVersion: clientRecordVersion)
         sample.uuid = uuid
+        sample.isDuplicate = SampleIdentity.isDuplicate(identity)
         return sample
     }
 }

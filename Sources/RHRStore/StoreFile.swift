@@ -128,7 +128,7 @@ enum StoreFile {
             if db.lastErrorWasBusy { throw error }
             guard !walHasCommits else {
                 throw StoreError(.database, "\(path): cannot read the store: its \(PathText.lastComponent(path))-wal "
-                    + "holds changes that SQLite reads through a -shm file it cannot create here (\(db.lastErrorMessage)); "
+                    + "holds changes that SQLite reads through a -shm file it cannot create here (\(db.lastFailureWords)); "
                     + "open the store once where its directory can be written")
             }
             return try SQLiteConnection(path: path, mode: .immutable)

@@ -269,5 +269,28 @@ enum StoreSchema {
         """,
         // 4 → 5: writers keep their numbers (WriterNumbers.swift).
         writerNumbers,
+        // 5 → 6: what a reader passed over (R14), kept raw with where it was and why, once per input and place (the
+        // same file imported again keeps one row of each); and the raw spellings of a writer's name that
+        // `WriterNameRule` folded into it (R2).
+        """
+        CREATE TABLE passed_over(
+            id INTEGER PRIMARY KEY,
+            store TEXT NOT NULL,
+            stream TEXT NOT NULL,
+            source TEXT NOT NULL,
+            place TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            raw TEXT NOT NULL,
+            seen REAL NOT NULL,
+            seen_offset INTEGER NOT NULL,
+            UNIQUE(store, stream, source, place, reason)
+        );
+        CREATE TABLE writer_spelling(
+            writer_id INTEGER NOT NULL REFERENCES writer(id),
+            spelling TEXT NOT NULL,
+            PRIMARY KEY(writer_id, spelling)
+        ) WITHOUT ROWID;
+        """,
     ]
 }

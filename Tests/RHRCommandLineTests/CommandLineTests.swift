@@ -89,17 +89,25 @@ struct CommandLineTests {
         #expect(FileManager.default.fileExists(atPath: other))
     }
 
-    @Test func aBadLineIsNamedAndNothingIsStored() throws {
+    @Test func aBadBatchIsRefusedWithNothingStoredAndABadUpsertPassedOver() throws {
         try rhr.imported(["import", sampleBatches[1]])
         let before = try rhr.run(["export"]).stdout
         let lines = try String(contentsOfFile: sampleBatches[0], encoding: .utf8).split(separator: "\n")
         let broken = lines[0] + "\n" + lines[1].replacingOccurrences(of: "\"start\":\"2026-03-21T00:03:12+01:00\"",
                                                                      with: "\"start\":\"21 Nov\"") + "\n"
         let path = try rhr.write("broken.jsonl", broken)
-        let result = try rhr.run(["import", path])
-        #expect(result.status == 1)
-        #expect(result.stderr.contains("broken.jsonl: read as a sync batch file (JSON lines): line 2: upserted[0].start: not an ISO-8601 date"), "\(result.stderr)")
+        // A batch rhr cannot read as a whole (here its asOf) refuses the file, and nothing of it is stored.
+        let badBatch = try rhr.write("bad-batch.jsonl", broken.replacingOccurrences(of: "\"asOf\":\"", with: "\"asOf\":\"x"))
+        let refused = try rhr.run(["import", badBatch])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("bad-batch.jsonl: read as a sync batch file (JSON lines): line 1: asOf: not an ISO-8601 date"),
+                "\(refused.stderr)")
         #expect(try rhr.run(["export"]).stdout == before)
+        // An upsert that does not decode is passed over, named by line and path (R14); the rest imports.
+        let result = try rhr.run(["import", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("broken.jsonl:   1 HealthKit upserts whose start rhr cannot read (line 2, upserted[0])"),
+                "\(result.stdout)")
     }
 
     @Test func aCursorGapIsRefusedWithNothingStored() throws {

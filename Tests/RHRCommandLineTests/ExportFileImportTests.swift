@@ -63,10 +63,18 @@ struct ExportFileImportTests {
         let whole = try Data(contentsOf: URL(fileURLWithPath: apple + "/export-2.xml"))
         let cut = rhr.home + "/export-cut.xml"
         try whole.prefix(50_000).write(to: URL(fileURLWithPath: cut))
+        // Cut after its first record (R14): what came before the cut is read, the cut said, and nothing replaced.
         let result = try rhr.run(["import", cut])
-        #expect(result.status == 1)
-        #expect(result.stderr.contains("export-cut.xml: read as an Apple Health export (XML): byte 50000: truncated"), "\(result.stderr)")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("; cut short at byte 50000 (truncated: the file ends inside a tag that starts at byte "),
+                "\(result.stdout)")
         #expect(try rhr.run(["export"]).stdout == before)
+        // Cut before it: refused, and named as truncated.
+        let early = rhr.home + "/export-early.xml"
+        try whole.prefix(600).write(to: URL(fileURLWithPath: early))
+        let refused = try rhr.run(["import", early])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("export-early.xml: read as an Apple Health export (XML): byte 600: truncated"), "\(refused.stderr)")
         // A zip cut short is refused the same way.
         let zip = try Data(contentsOf: URL(fileURLWithPath: apple + "/exportar.zip"))
         let cutZip = rhr.home + "/cut.zip"

@@ -128,12 +128,12 @@ struct FolderWatchTests {
 
         // A batch file with a bad third line: named by file and line, nothing of it applied.
         var lines = String(decoding: FolderWatchTests.batchFile, as: UTF8.self).split(separator: "\n").map(String.init)
-        lines[2] = lines[2].replacingOccurrences(of: "\"start\":\"2026-10-21", with: "\"start\":\"21 Oct 2026")
+        lines[2] = lines[2].replacingOccurrences(of: "\"store\":\"healthkit\"", with: "\"store\":\"healthkid\"")
         let badLine = directory.file("inbox/feed.jsonl")
         FolderWatchTests.append(Array((lines.joined(separator: "\n") + "\n").utf8)[...], to: badLine)
         let second = try subscriber.nextEvent(timeout: 10)
         #expect(second.imported?.ok == false)
-        #expect(second.imported?.error?.hasPrefix(badLine + ": read as a sync batch file (JSON lines): line 3: upserted[0].start") == true, "\(second)")
+        #expect(second.imported?.error?.hasPrefix(badLine + ": read as a sync batch file (JSON lines): line 3: store") == true, "\(second)")
         #expect(try directory.store().samples().isEmpty)
 
         // The daemon goes on: pushes, and the next good file.

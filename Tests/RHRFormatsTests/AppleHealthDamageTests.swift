@@ -18,7 +18,7 @@ struct AppleHealthDamageTests {
 
         """, prologue: "<!DOCTYPE HealthData [\n<!-- HealthKit Export Version: 12 -->\n<!ATTLIST VisionPrescription\n  brand CDATA #IMPLIED\n<!ELEMENT RightEye EMPTY>\n]>\n")
 
-    @Test("an export cut at any byte is reported as truncated at that byte")
+    @Test("an export cut at any byte is reported as truncated at that byte: refused before its first record, read up to the cut after it (R14)")
     func truncatedAnywhere() throws {
         let bytes = Array(AppleHealthDamageTests.whole.utf8)
         // From the first byte the content is recognisable by, to the last byte before `</HealthData>` is whole.
@@ -26,13 +26,21 @@ struct AppleHealthDamageTests {
         let closing = Int(try #require(appleHealthByteOffset(of: "</HealthData>", in: AppleHealthDamageTests.whole)))
         #expect(try readAppleHealth(bytes: Array(bytes[..<(closing + 13)])).batches[0].resting.count == 1)
         let scratch = try TemporaryDirectory()
+        // The first record is read once its start tag ends.
+        let firstRecord = Int(try #require(appleHealthByteOffset(of: "<Record", in: AppleHealthDamageTests.whole)))
+        let firstRead = firstRecord + Array(AppleHealthDamageTests.whole.utf8)[firstRecord...].firstIndex(of: UInt8(ascii: ">"))! - firstRecord + 1
         for cut in first..<(closing + 13) {
             let path = try scratch.write("export.xml", Array(bytes[..<cut]))
-            for tuning in [AppleHealthReader.Tuning(), AppleHealthReader.Tuning(blockSize: 5, blocks: 2, threadedXML: false)] {
+            for tuning in [AppleHealthReader.Tuning(), AppleHealthReader.Tuning(blockSize: 5, blocks: 2, threadedXML: false),
+                           AppleHealthReader.Tuning(blockSize: 7, pieces: 3, piecesFrom: 0)] {
                 do {
-                    _ = try AppleHealthReader.read(path: path, options: ImportOptions(), progress: nil, tuning: tuning)
-                    Issue.record("cut at \(cut) was read")
+                    let file = try AppleHealthReader.read(path: path, options: ImportOptions(), progress: nil, tuning: tuning)
+                    #expect(cut >= firstRead, "cut at \(cut) was read")
+                    #expect(file.notes.first?.hasPrefix("cut short at byte \(cut) (truncated") == true, "cut at \(cut): \(file.notes)")
+                    // What it lost it does not speak for: it replaces nothing.
+                    #expect(file.batches[0].snapshot?.coversResting == false && file.batches[0].snapshot?.coversHeartRate == false)
                 } catch {
+                    #expect(cut < firstRead, "cut at \(cut): \(error)")
                     #expect(error.offset == Int64(cut), "cut at \(cut): \(error)")
                     #expect(error.message.hasPrefix("truncated"), "cut at \(cut): \(error)")
                     #expect(error.path == path)
@@ -47,8 +55,9 @@ struct AppleHealthDamageTests {
         let inTag = try #require(try appleHealthError(String(xml.prefix(upTo: xml.range(of: "unit=\"count/min\"")!.lowerBound))))
         let recordStart = try #require(appleHealthByteOffset(of: "<Record type=\"HKQuantityTypeIdentifierRestingHeartRate\"", in: xml))
         #expect(inTag.message.contains("inside a tag that starts at byte \(recordStart)"))
-        let beforeEnd = try #require(try appleHealthError(String(xml.prefix(upTo: xml.range(of: "</HealthData>")!.lowerBound))))
-        #expect(beforeEnd.message.contains("before </HealthData>"))
+        // After records, the cut is said in the import's note (R14).
+        let beforeEnd = try readAppleHealth(String(xml.prefix(upTo: xml.range(of: "</HealthData>")!.lowerBound)))
+        #expect(beforeEnd.notes.first?.contains("before </HealthData>") == true, "\(beforeEnd.notes)")
         let inComment = try #require(try appleHealthError(String(xml.prefix(upTo: xml.range(of: " comment -->")!.lowerBound))))
         #expect(inComment.message.contains("inside a comment that starts at byte"))
         let inDoctype = try #require(try appleHealthError(String(xml.prefix(upTo: xml.range(of: "]>")!.lowerBound))))
@@ -64,39 +73,53 @@ struct AppleHealthDamageTests {
         #expect(file.notes.first?.hasPrefix("no <ExportDate>") == true)
     }
 
-    @Test("bad dates, numbers and missing attributes name the record's byte offset")
+    @Test("a record with a bad date, number or attribute is passed over with its byte offset and reason; the rest imports (R14)")
     func badRecords() throws {
-        let cases: [(String, String)] = [
-            (appleHealthRecord(start: "yesterday"), "startDate \"yesterday\" is not a date"),
-            (appleHealthRecord(end: "2024-03-13 23:30:00"), "endDate \"2024-03-13 23:30:00\" is not a date"),
-            (appleHealthRecord(created: "2024-02-30 10:00:00 +0100"), "creationDate"),
-            (appleHealthRecord(value: "fifty"), "value \"fifty\" is not a number"),
-            (appleHealthRecord(start: "2024-03-14 00:01:00 +0100"), "endDate is before its startDate"),
-            (appleHealthRecord(type: "HKQuantityTypeIdentifierHeartRate", value: ""), "value \"\" is not a number"),
+        let cases: [(String, kind: String, reason: String)] = [
+            (appleHealthRecord(start: "yesterday"), "RestingHeartRate whose startDate is not a date", "startDate \"yesterday\" is not a date"),
+            (appleHealthRecord(end: "2024-03-13 23:30:00"), "RestingHeartRate whose endDate is not a date", "endDate \"2024-03-13 23:30:00\" is not a date"),
+            (appleHealthRecord(created: "2024-02-30 10:00:00 +0100"), "RestingHeartRate whose creationDate is not a date", "creationDate \"2024-02-30"),
+            (appleHealthRecord(value: "fifty"), "RestingHeartRate whose value is not a number", "value \"fifty\" is not a number"),
+            (appleHealthRecord(start: "2024-03-14 00:01:00 +0100"), "RestingHeartRate whose endDate is before its startDate", "endDate is before its startDate"),
+            (appleHealthRecord(type: "HKQuantityTypeIdentifierHeartRate", value: ""), "HeartRate whose value is not a number", "value \"\" is not a number"),
+            (appleHealthRecord(unit: "Hz"), "RestingHeartRate in a unit that is not a heart rate", "Hz"),
+            (appleHealthRecord(type: "HKQuantityTypeIdentifierHeartRate", unit: "mmHg"), "HeartRate in a unit that is not a heart rate", "mmHg"),
             (" <Record type=\"HKQuantityTypeIdentifierRestingHeartRate\" sourceName=\"W\" unit=\"count/min\" endDate=\"2024-03-13 23:30:00 +0100\" value=\"58\"/>\n",
-             "without startDate"),
+             "RestingHeartRate without a startDate", "without startDate"),
             (" <Record type=\"HKQuantityTypeIdentifierHeartRate\" unit=\"count/min\" startDate=\"2024-03-13 23:30:00 +0100\" endDate=\"2024-03-13 23:30:00 +0100\" value=\"58\"/>\n",
-             "without sourceName"),
+             "HeartRate without a writer", "no sourceName"),
+            (" <Record type=\"HKQuantityTypeIdentifierHeartRate\" sourceName=\"W\" unit=\"count/min\" startDate=\"2024-03-13 23:30:00 +0100\" endDate=\"2024-03-13 23:30:00 +0100\"/>\n",
+             "HeartRate without a value", "without value"),
             (" <Record type=\"HKQuantityTypeIdentifierRestingHeartRate\" sourceName=\"W\" startDate=\"2024-03-13 23:30:00 +0100\" endDate=\"2024-03-13 23:30:00 +0100\" value=\"58\"/>\n",
-             "without unit"),
+             "RestingHeartRate without a unit", "without unit"),
             (" <Record type=\"HKQuantityTypeIdentifierRestingHeartRate\" sourceName=\"W\" sourceName=\"V\" unit=\"count/min\" startDate=\"2024-03-13 23:30:00 +0100\" endDate=\"2024-03-13 23:30:00 +0100\" value=\"58\"/>\n",
-             "two sourceName attributes"),
-            (" <Record sourceName=\"W\" value=\"58\"/>\n", "a Record without a type attribute"),
-            (appleHealthRecord(source: ""), "a RestingHeartRate record with an empty sourceName"),
-            (appleHealthRecord(type: "HKQuantityTypeIdentifierHeartRate", source: ""), "a HeartRate record with an empty sourceName"),
+             "Record with an attribute written twice", "two sourceName attributes"),
+            (" <Record sourceName=\"W\" value=\"58\"/>\n", "Record without a type", "a Record without a type attribute"),
+            (" <Record type=\"HKQuantityTypeIdentifierRestingHeartRate\" sourceName=W/>\n", "Record whose attributes do not parse", "a quote opening an attribute value"),
+            (appleHealthRecord(source: ""), "RestingHeartRate without a writer", "a RestingHeartRate record with an empty sourceName"),
+            (appleHealthRecord(type: "HKQuantityTypeIdentifierHeartRate", source: ""), "HeartRate without a writer", "a HeartRate record with an empty sourceName"),
+            (appleHealthRecord(source: "Jane\u{0}s Watch"), "RestingHeartRate whose writer's name holds a control character", "holds a NUL (U+0000) at character 5"),
         ]
-        for (record, message) in cases {
-            let xml = appleHealthExport(appleHealthRecord(source: "Fine") + record)
-            let error = try #require(try appleHealthError(xml), "\(message)")
+        for (record, kind, reason) in cases {
+            let xml = appleHealthExport(appleHealthRecord(source: "Fine") + record
+                                        + appleHealthRecord(source: "Fine", start: "2024-03-14 00:01:00 +0100", end: "2024-03-14 23:30:00 +0100"))
+            let file = try readAppleHealth(xml)
+            // The records around it are read.
+            #expect(file.batches[0].resting.map(\.writer.name) == ["Fine", "Fine"], "\(kind)")
             let offset = try #require(appleHealthByteOffset(of: record.dropFirst().description, in: xml))
-            #expect(error.offset == offset, "\(message)")
-            #expect(error.message.contains(message), "\(error.message)")
+            let passed = file.passedOver
+            #expect(passed.records.count == 1, "\(kind)")
+            #expect(passed.records.first?.kind == kind)
+            #expect(passed.records.first?.place == "byte \(offset)", "\(kind)")
+            #expect(passed.records.first?.reason.contains(reason) == true, "\(passed.records.first?.reason ?? "")")
+            #expect(passed.records.first.map { record.contains($0.raw) && $0.raw.hasPrefix("<Record") } == true, "\(kind)")
         }
     }
 
     @Test("malformed markup is refused with its byte offset")
     func malformedMarkup() throws {
-        let stray = appleHealthExport(" <Record type=\"HKQuantityTypeIdentifierRestingHeartRate\" sourceName=W/>\n")
+        // Text after a tag that does not parse: where the tag ends is not known, so it cannot be passed over.
+        let stray = appleHealthExport(" <Record type=\"HKQuantityTypeIdentifierRestingHeartRate\" sourceName=W/> text\n")
         let error = try #require(try appleHealthError(stray))
         #expect(error.offset == appleHealthByteOffset(of: "W/>", in: stray))
         #expect(error.message.contains("a quote opening an attribute value"))

@@ -80,11 +80,20 @@ struct AppleHealthPiecesTests {
     func errors() throws {
         let good = appleHealthRecord(value: "57")
         let bad = appleHealthRecord(start: "2024-13-13 00:01:00 +0100")
-        for xml in [appleHealthExport(good + bad + good + bad), appleHealthExport(good + good + "<Record/>\n" + good),
-                    appleHealthExport(good + good) + "<HealthData>", String(appleHealthExport(good + good).dropLast(9)),
-                    appleHealthExport(good + " <!-- " + good)] {
+        // A record rhr cannot use is passed over, the same wherever the pieces start (R14).
+        let passed = try Self.expectSameAtEverySplit(appleHealthExport(good + bad + good + bad))
+        guard case .read(let batches, _, _, _) = passed else { Issue.record("\(passed)"); return }
+        #expect(batches[0].passedOver.records.count == 2 && batches[0].resting.count == 2)
+        for xml in [appleHealthExport(good + good + "<!x y z w>\n" + good), appleHealthExport(good + good) + "<HealthData>"] {
             let whole = try Self.expectSameAtEverySplit(xml)
             #expect(whole.isError, "\(whole)")
+        }
+        // Cut short after records: what came before the cut, the same wherever the pieces start.
+        for xml in [String(appleHealthExport(good + good).dropLast(9)), appleHealthExport(good + " <!-- " + good)] {
+            let whole = try Self.expectSameAtEverySplit(xml)
+            guard case .read(let batches, _, let notes, _) = whole else { Issue.record("\(whole)"); continue }
+            #expect(notes.first?.hasPrefix("cut short at byte") == true, "\(notes)")
+            #expect(batches[0].resting.count >= 1)
         }
     }
 

@@ -127,9 +127,11 @@ struct AppleHealthReaderTests {
         #expect(batch.snapshot == SyncBatch.Snapshot(from: Timestamp.parse("2022-02-16 17:56:39 +0200"), to: batch.asOf))
         #expect(batch.origin == "Apple Health export")
         #expect(batch.cursor == nil && !batch.fullResync && batch.deleted.isEmpty)
-        #expect(batch.watchWriters == ["Marcell's Apple Watch"])
+        // R2: the straight apostrophe is folded into Apple's, the spelling kept beside it (`WriterNameRule`).
+        #expect(batch.watchWriters == ["Marcell’s Apple Watch"])
+        #expect(batch.writerSpellings == ["Marcell’s Apple Watch": ["Marcell's Apple Watch"]])
         #expect(batch.resting == [RestingSample(
-            store: .healthKit, writer: Writer(store: .healthKit, name: "Marcell's Apple Watch"), device: nil,
+            store: .healthKit, writer: Writer(store: .healthKit, name: "Marcell’s Apple Watch"), device: nil,
             start: appleHealthDate("2022-02-16 17:56:39 +0200"), end: appleHealthDate("2022-02-17 00:57:49 +0200"), offsetSeconds: 7200,
             timeZoneIdentifier: "Europe/Helsinki", value: 71, unit: "count/min", created: appleHealthDate("2022-02-17 12:22:00 +0200"))])
         #expect(batch.heartRate.isEmpty)
@@ -179,14 +181,15 @@ struct AppleHealthReaderTests {
         }
     }
 
-    @Test("raw control characters such as \\x0b pass, in names and elsewhere")
+    @Test("raw control characters such as \\x0b pass elsewhere; a writer named with one is passed over (R14)")
     func controlCharacters() throws {
-        let xml = appleHealthExport(appleHealthRecord(source: "Jane\u{0b}s Watch")
+        let xml = appleHealthExport(appleHealthRecord(source: "Jane\u{0b}s Watch") + appleHealthRecord(source: "Fine")
             + appleHealthRecord(type: "HKQuantityTypeIdentifierDietaryWater", source: "Phone", unit: "mL", value: "300",
                                 metadata: [("HKFoodType", "Caf\u{e9}\u{0b}au lait")]))
         let file = try readAppleHealth(xml)
-        #expect(file.recordsRead == 2)
-        #expect(file.batches[0].resting.map(\.writer.name) == ["Jane\u{0b}s Watch"])
+        #expect(file.recordsRead == 3)
+        #expect(file.batches[0].resting.map(\.writer.name) == ["Fine"])
+        #expect(file.passedOver.records.map(\.reason) == [#"sourceName "Jane\u{b}s Watch" holds a control character (U+000B) at character 5"#])
     }
 
     @Test("CRLF line ends, attributes in any order with either quote, white space and line breaks inside tags")
@@ -364,17 +367,19 @@ struct AppleHealthReaderTests {
         #expect(batch.heartRate.first?.sedentaryMin == 65)
     }
 
-    @Test("a unit that is not a heart rate unit is an error naming the record's byte offset")
+    @Test("a record in a unit that is not a heart rate unit is passed over at its byte offset, naming the unit (R14)")
     func wrongUnit() throws {
         let body = appleHealthRecord() + appleHealthRecord(unit: "ms", start: "2024-03-12 00:01:00 +0100")
         let xml = appleHealthExport(body)
-        let error = try #require(try appleHealthError(xml))
+        let file = try readAppleHealth(xml)
+        #expect(file.batches[0].resting.count == 1)
         let offset = try #require(appleHealthByteOffset(of: "<Record type=\"HKQuantityTypeIdentifierRestingHeartRate\" sourceName=\"Jane’s Apple Watch\" sourceVersion=\"10.1\" unit=\"ms\"", in: xml))
-        #expect(error.offset == offset)
-        #expect(error.message.contains("\"ms\"") && error.message.contains("not a heart rate unit"))
-        #expect(error.description.hasPrefix("$TMP/export.xml: byte \(offset): "))
-        let hrError = try #require(try appleHealthError(appleHealthExport(appleHealthRecord(type: "HKQuantityTypeIdentifierHeartRate", unit: "degC"))))
-        #expect(hrError.message.contains("\"degC\""))
+        let passed = try #require(file.passedOver.records.first)
+        #expect(passed.place == "byte \(offset)")
+        #expect(passed.reason.contains("\"ms\"") && passed.reason.contains("not a heart rate unit"))
+        let heartRate = try readAppleHealth(appleHealthExport(appleHealthRecord(type: "HKQuantityTypeIdentifierHeartRate", unit: "degC")))
+        #expect(heartRate.passedOver.records.map(\.kind) == ["HeartRate in a unit that is not a heart rate"])
+        #expect(heartRate.batches[0].heartRate.isEmpty)
     }
 
     @Test("heart-rate samples are counted per writer and day by motion context (R8)")

@@ -62,7 +62,7 @@ struct AppleHealthShortcutTests {
         }
     }
 
-    @Test("an attribute not parted from the one before by white space is refused at its first byte, wherever it is")
+    @Test("a record with an attribute not parted from the one before by white space is passed over, naming its first byte, wherever it is")
     func missingSeparator() throws {
         for (r, record) in Self.records.enumerated() {
             for k in record.attributes.indices.dropFirst() {
@@ -78,25 +78,27 @@ struct AppleHealthShortcutTests {
                     #expect(try appleHealthError(xml) == nil)
                     continue
                 }
-                let error = try #require(try appleHealthError(xml), "record \(r), attribute \(k)")
-                #expect(error.message == "expected white space between attributes in a Record", "\(error.message)")
+                // R14: the record is passed over, at its own offset, naming the first byte that does not parse.
+                let passed = try #require(try readAppleHealth(xml).passedOver.records.first, "record \(r), attribute \(k)")
                 let (name, value) = record.attributes[k]
                 let at = try #require(appleHealthByteOffset(of: line, in: xml))
-                #expect(error.offset == at + Int64(try #require(appleHealthByteOffset(of: "\"\(name)=\"\(value)\"", in: line))) + 1)
+                let wrong = at + Int64(try #require(appleHealthByteOffset(of: "\"\(name)=\"\(value)\"", in: line))) + 1
+                #expect(passed.reason == "expected white space between attributes at byte \(wrong)", "\(passed.reason)")
+                #expect(passed.place == "byte \(at + 1)")
             }
         }
     }
 
-    @Test("an attribute repeated after Apple's layout is refused, as anywhere else")
+    @Test("a record with an attribute repeated after Apple's layout is passed over, as anywhere else")
     func repeatedAfterLayout() throws {
         for (r, name) in [(0, "sourceName"), (0, "type"), (1, "unit"), (1, "value"), (1, "device")] {
             var record = Self.records[r]
             record.attributes.append((name, record.attributes.first { $0.0 == name }!.1))
             let line = Self.render(record)
             let xml = appleHealthExport(line)
-            let error = try #require(try appleHealthError(xml))
-            #expect(error.message.contains("two \(name) attributes"), "\(error.message)")
-            #expect(error.offset == appleHealthByteOffset(of: String(line.dropFirst()), in: xml))
+            let passed = try #require(try readAppleHealth(xml).passedOver.records.first)
+            #expect(passed.reason.contains("two \(name) attributes"), "\(passed.reason)")
+            #expect(passed.place == "byte \(try #require(appleHealthByteOffset(of: String(line.dropFirst()), in: xml)))")
         }
     }
 

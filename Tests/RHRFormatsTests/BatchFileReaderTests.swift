@@ -24,18 +24,26 @@ struct BatchFileReaderTests {
         #expect(throws: InputError.self) { try BatchFileReader.read(path: path, options: Self.options, progress: nil) }
     }
 
-    @Test("a bad line 3 is named: file, line and JSON path; nothing is returned")
+    @Test("a bad upsert on line 3 is passed over, named by line and JSON path; a bad batch on line 3 refuses the file")
     func badLineThree() throws {
         let dir = try TemporaryDirectory()
         let path = try dir.write("batches.jsonl", [Self.line(1), Self.line(2), Self.healthKitLine(start: "yesterday"),
                                                   Self.line(4)].joined(separator: "\n") + "\n")
-        let error = try #require(readError(path))
-        #expect(error.path == path)
+        let file = try BatchFileReader.read(path: path, options: Self.options, progress: nil)
+        #expect(file.batches.count == 4)
+        #expect(file.passedOver.records.map(\.place) == ["line 3, upserted[0]"])
+        #expect(file.passedOver.records.map(\.reason) == ["upserted[0].start: not an ISO-8601 date"])
+        #expect(file.passedOver.source == path)
+
+        // A batch rhr cannot read at all (its cursor chain would break without it) refuses the file.
+        let bad = Self.healthKitLine(start: "2026-11-28T00:03:12+01:00").replacingOccurrences(of: "\"asOf\":\"2026-11-29T08:00:00+01:00\"",
+                                                                                              with: "\"asOf\":\"yesterday\"")
+        let refused = try dir.write("refused.jsonl", [Self.line(1), Self.line(2), bad].joined(separator: "\n") + "\n")
+        let error = try #require(readError(refused))
+        #expect(error.path == refused)
         #expect(error.line == 3)
-        #expect(error.message == "upserted[0].start: not an ISO-8601 date")
-        #expect(error.description == "\(path):3: upserted[0].start: not an ISO-8601 date")
-        #expect(InputError(path: "batches.jsonl", line: 3, message: error.message).description
-            == "batches.jsonl:3: upserted[0].start: not an ISO-8601 date")
+        #expect(error.message == "asOf: not an ISO-8601 date")
+        #expect(error.description == "\(refused):3: asOf: not an ISO-8601 date")
     }
 
     @Test("a syntax error names the line and the column")
@@ -67,9 +75,9 @@ struct BatchFileReaderTests {
         #expect(file.batches.map(\.stream) == ["s1", "s2", "s3"])
 
         let bad = "\r\n" + Self.line(1) + "\r\n   \r\n\t\n" + Self.healthKitLine(start: "2026-11-28T00:03:12") + "\r\n"
-        let error = try #require(readError(try dir.write("bad.jsonl", bad)))
-        #expect(error.line == 5)
-        #expect(error.message == "upserted[0].start: not an ISO-8601 date: the offset (Z or ±HH:MM) is missing")
+        let passed = try BatchFileReader.read(path: try dir.write("bad.jsonl", bad), options: Self.options, progress: nil).passedOver
+        #expect(passed.records.map(\.place) == ["line 5, upserted[0]"])
+        #expect(passed.records.map(\.reason) == ["upserted[0].start: not an ISO-8601 date: the offset (Z or ±HH:MM) is missing"])
     }
 
     @Test("a byte order mark is accepted at the start of the file only")
@@ -140,9 +148,10 @@ struct BatchFileReaderTests {
         // A bad line deep in the file is named by its number across chunk boundaries.
         var lines = (1...count).map { Self.line($0) }
         lines[7776] = Self.line(7777, start: "2026-13-01T00:00:00Z")
-        let error = try #require(readError(try dir.write("bad.jsonl", lines.joined(separator: "\n"))))
-        #expect(error.line == 7777)
-        #expect(error.message == "upserted[0].time: not an ISO-8601 date")
+        let passed = try BatchFileReader.read(path: try dir.write("bad.jsonl", lines.joined(separator: "\n")), options: Self.options,
+                                              progress: nil).passedOver
+        #expect(passed.records.map(\.place) == ["line 7777, upserted[0]"])
+        #expect(passed.records.map(\.reason) == ["upserted[0].time: not an ISO-8601 date"])
     }
 
     @Test("an empty file or one of blank lines holds no batches")

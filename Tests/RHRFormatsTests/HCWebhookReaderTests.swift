@@ -83,20 +83,31 @@ struct HCWebhookReaderTests {
         #expect(ImportSummary.words(file, [BatchOutcome()]).hasSuffix("; 3 skipped: records of other types"))
     }
 
-    @Test func badPayloadsNameTheJSONPath() throws {
+    @Test func badRecordsArePassedOverNamingTheJSONPathAndBadPayloadsRefused() throws {
+        func passed(_ bytes: [UInt8]) throws -> [String] { try read(bytes).passedOver.records.map(\.reason) }
+        let dates = try read(PhonePayloads.hcWebhook(resting: [("2026-11-27T05:58:00Z", 57), ("2026-11-27 05:58", 58)]))
+        #expect(dates.batches[0].resting.map(\.value) == [57])
+        #expect(dates.passedOver.records.first?.reason.hasPrefix("resting_heart_rate[1].time: expected an ISO-8601 instant") == true)
+        #expect(dates.passedOver.records.first?.place == "resting_heart_rate[1]")
+        #expect(dates.passedOver.records.first?.kind == "resting_heart_rate records whose time rhr cannot read")
+        #expect(dates.recordsRead == 2)
+        #expect(try passed(Array(#"{"heart_rate":[{"time":"2026-11-27T05:58:00Z","min":50}]}"#.utf8))
+            == ["heart_rate[0]: a heart rate record carries bpm (or avg, min and max); this one has neither"])
+        #expect(try passed(Array(#"{"resting_heart_rate":[{"bpm":"57","time":"2026-11-27T05:58:00Z"}]}"#.utf8)).first?
+            .hasPrefix("resting_heart_rate[0].bpm: ") == true)
+        #expect(try passed(Array(#"{"resting_heart_rate":[{"bpm":57,"time":"2026-11-27T05:58:00Z","metadata":{"recording_method":"sometimes"}}]}"#.utf8)).first?
+            .hasPrefix("resting_heart_rate[0].metadata.recording_method: ") == true)
+        #expect(try passed(Array(#"{"resting_heart_rate":[7]}"#.utf8)) == ["resting_heart_rate[0]: expected an object, found an integer"])
+        // A NUL in the writer's name: passed over, never cut at it (R14).
+        #expect(try passed(Array(#"{"resting_heart_rate":[{"bpm":57,"time":"2026-11-27T05:58:00Z","metadata":{"data_origin":"com.oura\u0000x"}}]}"#.utf8))
+            == [#"resting_heart_rate[0].metadata.data_origin: data_origin "com.oura\u{0}x" holds a NUL (U+0000) at character 9"#])
+        // What is not a payload at all is still refused.
         func message(_ bytes: [UInt8]) throws -> String {
             try #require(throws: InputError.self) { try read(bytes) }.description
         }
-        #expect(try message(PhonePayloads.hcWebhook(resting: [("2026-11-27T05:58:00Z", 57), ("2026-11-27 05:58", 58)]))
-            .hasPrefix("request: resting_heart_rate[1].time: expected an ISO-8601 instant"))
-        #expect(try message(Array(#"{"heart_rate":[{"time":"2026-11-27T05:58:00Z","min":50}]}"#.utf8))
-            == "request: heart_rate[0]: a heart rate record carries bpm (or avg, min and max); this one has neither")
-        #expect(try message(Array(#"{"resting_heart_rate":[{"bpm":"57","time":"2026-11-27T05:58:00Z"}]}"#.utf8))
-            .hasPrefix("request: resting_heart_rate[0].bpm: "))
-        #expect(try message(Array(#"{"resting_heart_rate":[{"bpm":57,"time":"2026-11-27T05:58:00Z","metadata":{"recording_method":"sometimes"}}]}"#.utf8))
-            .hasPrefix("request: resting_heart_rate[0].metadata.recording_method: "))
         #expect(try message(Array("[1,2]".utf8)).hasPrefix("request: expected an object"))
         #expect(try message(Array("{\"resting_heart_rate\":[".utf8)).hasPrefix("request:1: byte "))
+        #expect(try message(Array(#"{"resting_heart_rate":7}"#.utf8)).hasPrefix("request: resting_heart_rate: expected an array"))
     }
 
     /// A file of one payload is recognised by its content and imports as `rhr import` reads any file.

@@ -1,5 +1,6 @@
 import Foundation
 import RHRCore
+import RHRJSON
 @testable import RHRFormats
 import RHRTestSupport
 import Testing
@@ -125,16 +126,19 @@ struct HealthAutoExportReaderTests {
         #expect(file.recordsRead == 4)
     }
 
-    @Test("a heart_rate point without any value is an error naming it")
+    @Test("a heart_rate point without any value is passed over naming it (R14)")
     func heartRateWithoutValue() throws {
-        let error = try readError("""
-            {"data":{"metrics":[{"name":"heart_rate","units":"count/min","data":[{"date":"2024-01-02 08:00:00 +0100","source":"x"}]}]}}
+        let file = try read("""
+            {"data":{"metrics":[{"name":"heart_rate","units":"count/min","data":[{"date":"2024-01-02 08:00:00 +0100","source":"x"},
+              {"date":"2024-01-02 09:00:00 +0100","Avg":"60"},{"date":"2024-01-02 10:00:00 +0100","Avg":61}]}]}}
             """)
-        #expect(error.message == "data.metrics[0].data[0]: a heart_rate point carries Min, Avg and Max (or qty); this one has none")
-        let wrongKind = try readError("""
-            {"data":{"metrics":[{"name":"heart_rate","data":[{"date":"2024-01-02 08:00:00 +0100","Avg":"60"}]}]}}
-            """)
-        #expect(wrongKind.message == "data.metrics[0].data[0].Avg: expected a number, found a string")
+        #expect(file.passedOver.records.map(\.reason) == [
+            "data.metrics[0].data[0]: a heart_rate point carries Min, Avg and Max (or qty); this one has none",
+            "data.metrics[0].data[1].Avg: expected a number, found a string"])
+        #expect(file.passedOver.records.map(\.kind) == ["heart_rate points of a shape rhr does not read",
+                                                          "heart_rate points whose Avg rhr cannot read"])
+        #expect(file.batches[0].heartRate.map(\.total) == [1])
+        #expect(file.recordsRead == 3)
     }
 
     @Test("unknown metrics are skipped and counted")
@@ -166,7 +170,7 @@ struct HealthAutoExportReaderTests {
         #expect(try read("{\"data\":{\"metrics\":[]}}").batches.first?.snapshot?.coversResting == false)
     }
 
-    @Test("units: count/s is kept as delivered for the store to convert; other units are refused by path")
+    @Test("units: count/s is kept as delivered for the store to convert; points in other units are passed over, by path")
     func units() throws {
         let perSecond = try read("""
             {"data":{"metrics":[{"name":"resting_heart_rate","units":"count/s","data":[{"date":"2024-01-02 00:00:00 +0100","qty":1}]}]}}
@@ -174,14 +178,16 @@ struct HealthAutoExportReaderTests {
         let sample = try #require(perSecond.batches.first?.resting.first)
         #expect(sample.unit == "count/s")
         #expect(sample.bpm == 60)
-        let error = try readError("""
+        // R14: the metric's points are passed over, each naming the metric's units.
+        let percent = try read("""
             {"data":{"metrics":[{"name":"resting_heart_rate","units":"%","data":[{"date":"2024-01-02 00:00:00 +0100","qty":1}]}]}}
             """)
-        #expect(error.message == "data.metrics[0].units: unit \"%\" is not a heart rate unit (expected count/min, count/s or count/h)")
-        let missing = try readError("""
+        #expect(percent.passedOver.records.map(\.reason) == ["data.metrics[0].units: unit \"%\" is not a heart rate unit (expected count/min, count/s or count/h)"])
+        #expect(percent.batches[0].resting.isEmpty)
+        let missing = try read("""
             {"data":{"metrics":[{"name":"resting_heart_rate","data":[{"date":"2024-01-02 00:00:00 +0100","qty":1}]}]}}
             """)
-        #expect(missing.message == "data.metrics[0].units: missing; the unit of the values")
+        #expect(missing.passedOver.records.map(\.reason) == ["data.metrics[0].units: missing; the unit of the values"])
     }
 
     @Test("zero and values over 300 are kept as delivered")
@@ -194,7 +200,7 @@ struct HealthAutoExportReaderTests {
         #expect(batch.resting.allSatisfy { !$0.isInRange })
     }
 
-    @Test("bad points are errors naming their JSON path", arguments: [
+    @Test("bad points are passed over naming their JSON path", arguments: [
         (#"{"date":"2024-13-02 00:00:00 +0100","qty":55}"#, #"data.metrics[0].data[1].date: "2024-13-02 00:00:00 +0100" is not a date like 2024-01-02 00:00:00 +0100"#),
         (#"{"date":"2024-01-02 00:00:00","qty":55}"#, #"data.metrics[0].data[1].date: "2024-01-02 00:00:00" is not a date like 2024-01-02 00:00:00 +0100"#),
         (#"{"qty":55}"#, "data.metrics[0].data[1].date: missing"),
@@ -204,11 +210,19 @@ struct HealthAutoExportReaderTests {
         ("[55]", "data.metrics[0].data[1]: expected an object, found an array"),
     ])
     func badPoints(point: String, message: String) throws {
-        let error = try readError("""
+        let json = """
             {"data":{"metrics":[{"name":"resting_heart_rate","units":"count/min","data":[
-              {"date":"2024-01-01 00:00:00 +0100","qty":54},\(point)]}]}}
-            """)
-        #expect(error.message == message)
+              {"date":"2024-01-01 00:00:00 +0100","qty":54},\(point),{"date":"2024-01-03 00:00:00 +0100","qty":56}]}]}}
+            """
+        let file = try read(json)
+        // R14: passed over at its byte and path, kept as its JSON; the points around it are read.
+        #expect(file.batches[0].resting.map(\.value) == [54, 56])
+        let passed = try #require(file.passedOver.records.first)
+        #expect(file.passedOver.records.count == 1)
+        #expect(passed.reason == message)
+        let offset = Array(json.utf8).count - Array(json[json.range(of: point)!.lowerBound...].utf8).count
+        #expect(passed.place == "byte \(offset), data.metrics[0].data[1]")
+        #expect(try JSONParser.parse(Array(passed.raw.utf8)) == (try JSONParser.parse(Array(point.utf8))))
     }
 
     @Test("a file that is not Health Auto Export JSON says so")

@@ -75,15 +75,16 @@ struct HealthAutoExportStreamTests {
         }
     }
 
-    @Test("names are bounded: a writer, unit or metric name over 256 bytes is refused with its place")
+    @Test("names are bounded: a point whose writer is over 256 bytes is passed over, a unit or metric name refused, with its place")
     func boundedNames() throws {
         let long = String(repeating: "x", count: 257)
-        let source = try error("""
+        let json = """
             {"data":{"metrics":[{"name":"resting_heart_rate","units":"count/min","data":[
               {"date":"2024-01-02 00:00:00 +0100","qty":55,"source":"\(long)"}]}]}}
-            """)
-        #expect(source.message == "data.metrics[0].data[0].source: longer than 256 bytes; not a writer's name")
-        #expect(source.offset != nil && source.line == 2)
+            """
+        let source = try #require(try read(json).passedOver.records.first)
+        #expect(source.reason == "data.metrics[0].data[0].source: longer than 256 bytes; not a writer's name")
+        #expect(source.place == "byte \(Array(json.utf8).count - Array(json[json.range(of: "{\"date")!.lowerBound...].utf8).count), data.metrics[0].data[0]")
         let units = try error(#"{"metrics":[{"name":"resting_heart_rate","units":"\#(long)","data":[]}]}"#)
         #expect(units.message == "metrics[0].units: longer than 256 bytes; not a metric's units")
         #expect(units.offset == 49)
@@ -121,18 +122,18 @@ struct HealthAutoExportStreamTests {
         }
     }
 
-    @Test("a 20 MB source is refused at its point, without keeping it")
+    @Test("a point with a 20 MB source is passed over at its place, without keeping it")
     func hugeName() throws {
         var json = Array(#"{"data":{"metrics":[{"name":"heart_rate","units":"count/min","data":[{"date":"2024-01-02 00:00:00 +0100","Avg":60,"source":""#.utf8)
         let pointStart = json.count - #"{"date":"2024-01-02 00:00:00 +0100","Avg":60,"source":""#.utf8.count
         json += [UInt8](repeating: UInt8(ascii: "a"), count: 20 << 20)
         json += Array(#""}]}]}}"#.utf8)
         let path = try dir.write("huge.json", json)
-        let e = try #require(throws: InputError.self) {
-            try HealthAutoExportReader.read(path: path, options: ImportOptions(machineZone: berlinZone), progress: nil)
-        }
-        #expect(e.message.hasPrefix("data.metrics[0].data[0]: a point longer than 64 KiB"))
-        #expect(e.offset == Int64(pointStart))
+        let file = try HealthAutoExportReader.read(path: path, options: ImportOptions(machineZone: berlinZone), progress: nil)
+        let passed = try #require(file.passedOver.records.first)
+        #expect(passed.reason.hasPrefix("a point longer than 64 KiB"))
+        #expect(passed.place == "byte \(pointStart), data.metrics[0].data[0]")
+        #expect(passed.raw.isEmpty)
     }
 
     @Test("JSON that is not well formed is refused wherever it is, also in the metrics rhr skips")

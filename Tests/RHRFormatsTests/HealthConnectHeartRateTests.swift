@@ -69,7 +69,7 @@ struct HealthConnectHeartRateTests {
         #expect(DataDiagnosis.explanation(contents).contains("120 heart-rate samples from Samsung Health (com.samsung.android.wear.shealth)"))
     }
 
-    @Test("series rows of a heart-rate record whose app is missing are an error naming the record")
+    @Test("a heart-rate record whose app is missing is passed over once, naming the record")
     func danglingHeartRateApp() throws {
         let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
@@ -77,10 +77,10 @@ struct HealthConnectHeartRateTests {
                             samples: [(epochMillis("2026-03-10T16:30:00Z"), 64), (epochMillis("2026-03-10T16:31:00Z"), 65),
                                       (epochMillis("2026-03-10T16:32:00Z"), 66)])
         db.close()
-        let error = try #require(throws: InputError.self) {
-            try HealthConnectReader.read(path: db.path, options: ImportOptions(machineZone: berlinZone), progress: nil)
-        }
-        // The record is named once, however many samples it has, and the count is of records.
-        #expect(error.message == "heart_rate_record_table row_id 1: app_info_id 7 has no row in application_info_table")
+        let file = try HealthConnectReader.read(path: db.path, options: ImportOptions(machineZone: berlinZone), progress: nil)
+        // The record is kept once, however many samples it has.
+        #expect(file.passedOver.records.map(\.reason) == ["row_id 1: app_info_id 7 has no row in application_info_table"])
+        #expect(file.passedOver.records.map(\.place) == ["heart_rate_record_table row_id 1"])
+        #expect(file.batches[0].heartRate.isEmpty)
     }
 }

@@ -186,7 +186,7 @@ struct HealthConnectReaderTests {
         #expect(times == times.sorted())
     }
 
-    @Test("a record whose app is not in application_info_table is an error naming the row")
+    @Test("a record whose app is not in application_info_table is passed over naming the row (R14)")
     func danglingApp() throws {
         let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
@@ -194,15 +194,18 @@ struct HealthConnectReaderTests {
         try db.addResting(uuid: "00000000000000000000000000000042", time: epochMillis("2026-03-13T06:00:00Z"), offset: 0,
                           bpm: 55, app: 99)
         db.close()
-        let error = try #require(throws: InputError.self) {
-            try HealthConnectReader.read(path: db.path, options: ImportOptions(machineZone: berlinZone), progress: nil)
-        }
-        #expect(error.path == db.path)
-        #expect(error.message.contains("resting_heart_rate_record_table row_id 6"))
-        #expect(error.message.contains("app_info_id 99"))
+        let file = try HealthConnectReader.read(path: db.path, options: ImportOptions(machineZone: berlinZone), progress: nil)
+        let passed = try #require(file.passedOver.records.first)
+        #expect(file.passedOver.records.count == 1)
+        #expect(passed.place == "resting_heart_rate_record_table row_id 6")
+        #expect(passed.reason == "row_id 6: app_info_id 99 has no row in application_info_table")
+        // Kept raw: the row's columns as SQLite quotes them.
+        #expect(passed.raw.contains("uuid=X'00000000000000000000000000000042'") && passed.raw.contains("app_info_id=99"), "\(passed.raw)")
+        #expect(file.passedOver.source == db.path)
+        #expect(file.batches[0].resting.count == 5)
     }
 
-    @Test("a time no calendar holds is an error naming the row; elsewhere it does not set asOf")
+    @Test("a record with a time no calendar holds is passed over naming the row; elsewhere it does not set asOf")
     func timesOutOfRange() throws {
         let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
@@ -226,35 +229,51 @@ struct HealthConnectReaderTests {
             try bad.addResting(uuid: "0102030405060708090a0b0c0d0e0f10", time: time, offset: 0, bpm: 55, app: badApp,
                                modified: modified)
             bad.close()
-            let error = try #require(throws: InputError.self) {
-                try HealthConnectReader.read(path: bad.path, options: ImportOptions(machineZone: berlinZone), progress: nil)
-            }
+            let read = try HealthConnectReader.read(path: bad.path, options: ImportOptions(machineZone: berlinZone), progress: nil)
             let column = time == good ? "last_modified_time \(modified)" : "time \(time)"
-            #expect(error.message == "resting_heart_rate_record_table row_id 1: \(column) is not a time "
-                + "(milliseconds since 1970, years 1–9999)")
+            #expect(read.passedOver.records.map(\.reason) == ["row_id 1: \(column) is not a time (milliseconds since 1970, years 1–9999)"])
+            #expect(read.batches[0].resting.isEmpty)
         }
         // Nor does a damaged offset trap on the way to its error.
         let offset = try HealthConnectTestDatabase(path: dir.file("offset.db"))
         try offset.addResting(uuid: "0102030405060708090a0b0c0d0e0f10", time: good, offset: Int.min, bpm: 55,
                               app: try offset.addApp("com.ouraring.oura", name: "Oura"))
         offset.close()
-        let error = try #require(throws: InputError.self) {
-            try HealthConnectReader.read(path: offset.path, options: ImportOptions(machineZone: berlinZone), progress: nil)
-        }
-        #expect(error.message == "resting_heart_rate_record_table row_id 1: zone_offset \(Int.min) is not an offset in seconds")
+        let read = try HealthConnectReader.read(path: offset.path, options: ImportOptions(machineZone: berlinZone), progress: nil)
+        #expect(read.passedOver.records.map(\.reason) == ["row_id 1: zone_offset \(Int.min) is not an offset in seconds"])
     }
 
-    @Test("a uuid that is not 16 bytes is an error naming the row")
+    @Test("records of an app whose package name holds a NUL, or is empty, are passed over: never cut at the NUL")
+    func packageNames() throws {
+        let dir = try TemporaryDirectory()
+        let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
+        let good = try db.addApp("com.ouraring.oura", name: "Oura")
+        let nul = try db.addApp("com.ouraring.oura-x", name: "Oura")
+        let empty = try db.addApp("com.empty", name: "Empty")
+        try db.exec("UPDATE application_info_table SET package_name = 'com.ouraring.oura' || char(0) || 'x' WHERE row_id = \(nul)")
+        try db.exec("UPDATE application_info_table SET package_name = '' WHERE row_id = \(empty)")
+        for (k, app) in [good, nul, empty].enumerated() {
+            try db.addResting(uuid: String(format: "%032x", 200 + k), time: epochMillis("2026-03-13T06:00:00Z") + Int64(k), offset: 0,
+                              bpm: 55, app: app)
+        }
+        db.close()
+        let read = try HealthConnectReader.read(path: db.path, options: ImportOptions(machineZone: berlinZone), progress: nil)
+        #expect(read.batches[0].resting.map(\.writer.name) == ["com.ouraring.oura"])
+        #expect(read.passedOver.records.map(\.reason) == [
+            #"row_id 2: app_info_id \#(nul): its package_name "com.ouraring.oura\u{0}x" holds a NUL (U+0000) at character 18"#,
+            "row_id 3: app_info_id \(empty): its package_name in application_info_table is empty"])
+    }
+
+    @Test("a record whose uuid is not 16 bytes is passed over naming the row")
     func shortUUID() throws {
         let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
         let app = try db.addApp("com.ouraring.oura", name: "Oura")
         try db.addResting(uuid: "0102", time: epochMillis("2026-03-13T06:00:00Z"), offset: 0, bpm: 55, app: app)
         db.close()
-        let error = try #require(throws: InputError.self) {
-            try HealthConnectReader.read(path: db.path, options: ImportOptions(machineZone: berlinZone), progress: nil)
-        }
-        #expect(error.message.contains("row_id 1: uuid is not 16 bytes"))
+        let read = try HealthConnectReader.read(path: db.path, options: ImportOptions(machineZone: berlinZone), progress: nil)
+        #expect(read.passedOver.records.map(\.reason) == ["row_id 1: uuid is not 16 bytes"])
+        #expect(read.passedOver.records.first?.kind == "Health Connect resting records rhr cannot read")
     }
 
     @Test("a bare database is read without changing a byte of it or creating files beside it")

@@ -41,18 +41,18 @@ struct OddExportTests {
         #expect(batch.resting[0].start == Timestamp.parse("2017-11-05 00:00:00 +0100")!.date)
         #expect(batch.resting[0].created == Timestamp.parse("2017-11-05 23:59:00 +0100")!.date)
         #expect(batch.asOf == Timestamp.parse("2017-11-07 17:19:24 +0100"))
-        // A date that is neither form is still refused, naming the attribute.
-        let bad = try #require(try appleHealthError(appleHealthExport(appleHealthRecord(start: "2017110500000+0100"))))
-        #expect(bad.message.contains("startDate \"2017110500000+0100\" is not a date"))
+        // A date that is neither form is passed over, naming the attribute (R14).
+        let bad = try #require(try readAppleHealth(appleHealthExport(appleHealthRecord(start: "2017110500000+0100"))).passedOver.records.first)
+        #expect(bad.reason.contains("startDate \"2017110500000+0100\" is not a date"))
     }
 
-    @Test("a record without any source is refused, naming both attributes")
+    @Test("a record without any source is passed over, naming both attributes")
     func noSource() throws {
         let xml = appleHealthExport("""
              <Record type="HKQuantityTypeIdentifierRestingHeartRate" unit="count/min" startDate="2024-03-13 00:00:00 +0100" endDate="2024-03-13 23:00:00 +0100" value="58"/>
 
             """)
-        #expect(try appleHealthError(xml)?.message == "a RestingHeartRate record without sourceName (or source)")
+        #expect(try readAppleHealth(xml).passedOver.records.map(\.reason) == ["a RestingHeartRate record with no sourceName (or source)"])
     }
 
     @Test("no ExportDate: asOf is the latest end date in the file, and a note says so")
@@ -89,5 +89,23 @@ struct OddExportTests {
         #expect(batch.resting.isEmpty && batch.heartRate.isEmpty)
         #expect(batch.asOf == Timestamp.parse("2019-07-19 10:36:11 -0700"))
         #expect(file.recordsRead == 2)
+    }
+}
+
+@Suite("Apple Health writers' spellings")
+struct AppleHealthWriterSpellingTests {
+    @Test("spellings of one writer are one writer with its spellings kept; a name with a NUL is passed over, never cut")
+    func spellings() throws {
+        let xml = appleHealthExport(appleHealthRecord(source: "Jane's Apple Watch")
+            + appleHealthRecord(source: "Jane’s\u{a0}Apple Watch", start: "2024-03-12 00:01:00 +0100", end: "2024-03-12 23:30:00 +0100")
+            + appleHealthRecord(source: "Jane’s Apple Watch|Jane’s Apple Watch", start: "2024-03-11 00:01:00 +0100", end: "2024-03-11 23:30:00 +0100")
+            + appleHealthRecord(source: "Jane’s Apple Watch\u{0}X", start: "2024-03-10 00:01:00 +0100", end: "2024-03-10 23:30:00 +0100"))
+        let file = try readAppleHealth(xml)
+        let batch = file.batches[0]
+        #expect(Set(batch.resting.map(\.writer.name)) == ["Jane’s Apple Watch"])
+        #expect(batch.resting.count == 3)
+        #expect(batch.writerSpellings == ["Jane’s Apple Watch": ["Jane's Apple Watch", "Jane’s Apple Watch|Jane’s Apple Watch",
+                                                                 "Jane’s\u{a0}Apple Watch"]])
+        #expect(file.passedOver.records.map(\.reason) == [#"sourceName "Jane’s Apple Watch\u{0}X" holds a NUL (U+0000) at character 19"#])
     }
 }

@@ -130,7 +130,6 @@ struct SyncBatchJSONRefusalTests {
         .healthKit("fullResync", "yes", "fullResync: expected true or false, found a string"),
         .healthKit("fullResync", 1, "fullResync: expected true or false, found an integer"),
         .healthKit("upserted", [:] as JSONValue, "upserted: expected an array, found an object"),
-        .healthKit("upserted.1", 1, "upserted[1]: expected an object, found an integer"),
         .healthKit("deleted", "0C9D", "deleted: expected an array, found a string"),
         .healthKit("deleted.1", 2, "deleted[1]: expected a string, found an integer"),
         .healthKit("deleted.1", "", "deleted[1]: must not be empty"),
@@ -157,6 +156,9 @@ struct SyncBatchJSONRefusalTests {
         .healthKit("upserted.0.end", "2026-11-28T25:00:00+01:00", "upserted[0].end: not an ISO-8601 date"),
         .healthKit("upserted.0.end", "2026-11-27T23:00:00+01:00", "upserted[0].end: before start"),
         .healthKit("upserted.0.value", nil, "upserted[0].value: missing"),
+        .healthKit("upserted.1", 1, "upserted[1]: expected an object, found an integer"),
+        .healthKit("upserted.0.source.name", "Jane\u{0}s Watch", #"upserted[0].source.name: name "Jane\u{0}s Watch" holds a NUL (U+0000) at character 5"#),
+        .healthKit("upserted.0.uuid", "6F1C\u{0}", "upserted[0].uuid: holds a NUL (U+0000) at character 5"),
         .healthKit("upserted.0.value", "58", "upserted[0].value: expected a number, found a string"),
         .healthKit("upserted.0.value", .null, "upserted[0].value: expected a number, found null"),
         .healthKit("upserted.0.unit", nil, "upserted[0].unit: missing"),
@@ -211,6 +213,8 @@ struct SyncBatchJSONRefusalTests {
         .healthConnect("upserted.0.metadata", nil, "upserted[0].metadata: missing"),
         .healthConnect("upserted.0.metadata", "x", "upserted[0].metadata: expected an object, found a string"),
         .healthConnect("upserted.0.metadata.id", nil, "upserted[0].metadata.id: missing"),
+        .healthConnect("upserted.0.metadata.id", "a\u{0}b", "upserted[0].metadata.id: holds a NUL (U+0000) at character 2"),
+        .healthConnect("upserted.0.metadata.dataOrigin", "com.oura\u{7}", #"upserted[0].metadata.dataOrigin: dataOrigin "com.oura\u{7}" holds a control character (U+0007) at character 9"#),
         .healthConnect("upserted.0.metadata.id", "", "upserted[0].metadata.id: must not be empty"),
         .healthConnect("upserted.0.metadata.id", 7, "upserted[0].metadata.id: expected a string, found an integer"),
         .healthConnect("upserted.0.metadata.dataOrigin", nil, "upserted[0].metadata.dataOrigin: missing"),
@@ -249,8 +253,19 @@ struct SyncBatchJSONRefusalTests {
                        "upserted[1].beatsPerMinute: expected an integer, found a number"),
     ]
 
-    @Test("top-level keys, HealthKit upserts and Health Connect upserts",
-          arguments: topLevel + healthKitUpserts + healthConnectUpserts)
+    @Test("an upsert that does not decode is passed over with its path and reason; the batch applies without it (R14)",
+          arguments: healthKitUpserts + healthConnectUpserts)
+    func passedOver(_ bad: BadBatch) throws {
+        for value in [bad.batch, try? JSONParser.parse(JSONWriter.bytes(bad.batch))] {
+            let batch = try SyncBatchJSON.decode(value ?? .null, machineZone: Fixtures.utc)
+            #expect(batch.passedOver.records.map(\.reason) == [bad.message])
+            let place = String(bad.message.prefix { $0 != "." && $0 != ":" })
+            #expect(batch.passedOver.records.first?.place == place, "\(bad.message)")
+            #expect(batch.resting.count + batch.heartRate.count >= 1)
+        }
+    }
+
+    @Test("top-level keys", arguments: topLevel)
     func refused(_ bad: BadBatch) {
         // As a value, and the same through the text form.
         for value in [bad.batch, try? JSONParser.parse(JSONWriter.bytes(bad.batch))] {
