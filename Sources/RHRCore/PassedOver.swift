@@ -20,17 +20,9 @@ public struct PassedOverRecord: Sendable, Hashable {
     /// A value as a reason quotes it: in quotes, at most `limit` characters, each control character written as
     /// `\u{0}` so that the reason itself is safe to print and to store.
     public static func quote(_ text: String, limit: Int = 64) -> String {
-        var out = "\""
-        for (k, scalar) in text.unicodeScalars.enumerated() {
-            if k == limit { out += "…"; break }
-            let v = scalar.value
-            if v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v) {
-                out += "\\u{\(String(v, radix: 16))}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        let scalars = text.unicodeScalars
+        let kept = String(String.UnicodeScalarView(scalars.prefix(limit)))
+        return "\"" + TextGate.visible(kept) + (scalars.count > limit ? "…" : "") + "\""
     }
 }
 

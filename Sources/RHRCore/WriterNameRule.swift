@@ -36,7 +36,7 @@ public enum WriterNameRule {
         var out = ""
         for scalar in spelling.unicodeScalars {
             switch scalar.value {
-            case 0x00A0, 0x2007, 0x202F: out += "\\u{\(String(scalar.value, radix: 16))}"
+            case 0x00A0, 0x2007, 0x202F: out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
             default: out.unicodeScalars.append(scalar)
             }
         }

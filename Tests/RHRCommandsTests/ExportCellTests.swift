@@ -55,7 +55,7 @@ struct ExportCellTests {
 
     @Test("a name a spreadsheet would run as a formula is quoted with a leading ' ; a plain number stays a number")
     func formulaCells() throws {
-        let names = ["=HYPERLINK(\"http://x\",\"y\")", "+1+1", "-2+3", "@SUM(A1)", "\tTab", "\rReturn", "-5", "-5.5",
+        let names = ["=HYPERLINK(\"http://x\",\"y\")", "+1+1", "-2+3", "@SUM(A1)", "-5", "-5.5",
                      "Plain, with comma"]
         try store(names.map { Writer(store: .healthKit, name: $0) })
         let csv = rhr.run(["export"])
@@ -67,8 +67,6 @@ struct ExportCellTests {
             "\"'+1+1\",\"'+1+1\",latest,60,1,false,false,0,0",
             "\"'-2+3\",\"'-2+3\",latest,60,1,false,false,0,0",
             "\"'@SUM(A1)\",\"'@SUM(A1)\",latest,60,1,false,false,0,0",
-            "\"'\\u{9}Tab\",\"'\\u{9}Tab\",latest,60,1,false,false,0,0",
-            "\"'\\u{D}Return\",\"'\\u{D}Return\",latest,60,1,false,false,0,0",
             "-5,-5,latest,60,1,false,false,0,0",
             "-5.5,-5.5,latest,60,1,false,false,0,0",
             "\"Plain, with comma\",\"Plain, with comma\",latest,60,1,false,false,0,0",
@@ -76,5 +74,14 @@ struct ExportCellTests {
         // JSON is not a spreadsheet: its strings are the names as they are.
         let rows = try #require(try JSONParser.parse(rhr.run(["export", "--format", "json"]).stdout).array)
         #expect(Set(rows.compactMap { $0["writer"]?.string }) == Set(names))
+    }
+
+    /// A writer's name with a control character never reaches the store (R14 passes its record over), but the cell
+    /// rule holds for any text: a cell starting with a tab or a carriage return is made inert as well.
+    @Test("a cell starting with a tab or a carriage return gets the leading ' too")
+    func tabAndReturnCells() {
+        #expect(ExportCommand.csvField("\tTab") == "\"'\tTab\"")
+        #expect(ExportCommand.csvField("\rReturn") == "\"'\rReturn\"")
+        #expect(ExportCommand.csvField("Tab\tinside") == "Tab\tinside")
     }
 }

@@ -13,7 +13,7 @@ struct PassedOverAndDuplicateViewTests {
         var data = Fixture.standard()
         data.passedOver = 3
         let lines = Fixture.screen(Fixture.state(data, size: TerminalSize(width: 160, height: 40)))
-        #expect(lines[1].contains("Health Connect as of 12 Mar 08:00  ·  HealthKit as of 12 Mar 21:00  ·  3 passed over"), "\(lines[1])")
+        #expect(lines[1].contains("Health Connect as of 12 Mar 08:00 +01:00  ·  HealthKit as of 12 Mar 21:00 +01:00  ·  3 passed over"), "\(lines[1])")
         #expect(!Fixture.screen(Fixture.state(size: TerminalSize(width: 160, height: 40)))[1].contains("passed over"))
     }
 
@@ -29,6 +29,6 @@ struct PassedOverAndDuplicateViewTests {
         data.writerSpellings = [Fixture.watch.key: ["Jane's Apple Watch", "Jane’s\u{a0}Apple Watch"]]
         let text = Fixture.screen(Fixture.state(data, size: TerminalSize(width: 200, height: 60))).joined(separator: "\n")
         #expect(text.components(separatedBy: "duplicate: its writer gave this window another value too").count == 3, "\(text)")
-        #expect(text.contains(#"also written "Jane's Apple Watch", "Jane’s\u{a0}Apple Watch""#), "\(text)")
+        #expect(text.contains(#"also written "Jane's Apple Watch", "Jane’s\u{A0}Apple Watch""#), "\(text)")
     }
 }

@@ -19,29 +19,32 @@ extension StoreReadTests {
         #expect(select.int(try select.column("same")) == 0)
     }
 
-    @Test func writerNamesThatDifferOnlyAfterANulAreTwoWriters() throws {
+    /// A NUL in a writer's name or a sample's uuid is refused with its place (R14 passes such a record over before
+    /// it reaches the store), never cut there: "Tester\0Watch" and "Tester\0Phone" never become one "Tester", nor
+    /// "X\0A" and "X\0B" one "X".
+    @Test func aWriterNameWithANulIsRefusedWithItsPlaceNeverCut() throws {
         let store = try HealthDatabase(path: path, machineZone: utc)
-        let watch = Writer(store: .healthKit, name: "Tester\u{0}Watch"), phone = Writer(store: .healthKit, name: "Tester\u{0}Phone")
-        _ = try store.apply(live("2026-11-27T23:59:00+01:00", previous: nil, next: "c1", [
-            hk("2026-11-27T00:05:00+01:00", "2026-11-27T23:40:00+01:00", 55, writer: watch),
-            hk("2026-11-27T00:05:00+01:00", "2026-11-27T23:40:00+01:00", 61, writer: phone),
-        ]))
-        let samples = try store.samples().map { "\($0.sample.writer.name) \($0.sample.value)" }.sorted()
-        #expect(samples == ["Tester\u{0}Phone 61.0", "Tester\u{0}Watch 55.0"])
-        #expect(try store.writers().map(\.writer.name).sorted() == ["Tester\u{0}Phone", "Tester\u{0}Watch"])
+        let watch = Writer(store: .healthKit, name: "Tester\u{0}Watch")
+        #expect {
+            _ = try store.apply(live("2026-11-27T23:59:00+01:00", previous: nil, next: "c1", [
+                hk("2026-11-27T00:05:00+01:00", "2026-11-27T23:40:00+01:00", 55, writer: watch)]))
+        } throws: { "\($0)" == "resting[0].writer: the name holds a NUL (U+0000) at character 7" }
+        #expect(try store.samples().isEmpty)
+        #expect(try store.writers().isEmpty)
     }
 
-    @Test func uuidsThatDifferOnlyAfterANulAreTwoSamplesAndADeletionTakesOne() throws {
+    @Test func aUuidOrADeletedIdWithANulIsRefusedWithItsPlaceNeverCut() throws {
         let store = try HealthDatabase(path: path, machineZone: utc)
+        #expect {
+            _ = try store.apply(live("2026-11-28T23:59:00+01:00", previous: nil, next: "c1", [
+                hk("2026-11-27T00:05:00+01:00", "2026-11-27T23:40:00+01:00", 55, uuid: "X\u{0}A")]))
+        } throws: { "\($0)" == "resting[0].uuid: holds a NUL (U+0000) at character 2" }
         _ = try store.apply(live("2026-11-28T23:59:00+01:00", previous: nil, next: "c1", [
-            hk("2026-11-27T00:05:00+01:00", "2026-11-27T23:40:00+01:00", 55, uuid: "X\u{0}A"),
-            hk("2026-11-28T00:05:00+01:00", "2026-11-28T23:40:00+01:00", 57, uuid: "X\u{0}B"),
-        ]))
-        #expect(try store.samples().map(\.sample.uuid) == ["X\u{0}A", "X\u{0}B"])
-        _ = try store.apply(live("2026-11-29T08:00:00+01:00", previous: "c1", next: "c2", deleted: ["X\u{0}A"]))
-        let left = try store.samples()
-        #expect(left.map(\.sample.uuid) == ["X\u{0}B"])
-        #expect(left.map(\.day.description) == ["2026-11-28"])
+            hk("2026-11-27T00:05:00+01:00", "2026-11-27T23:40:00+01:00", 55, uuid: "X")]))
+        #expect {
+            _ = try store.apply(live("2026-11-29T08:00:00+01:00", previous: "c1", next: "c2", deleted: ["X\u{0}A"]))
+        } throws: { "\($0)".hasPrefix("deleted[0]: ") }
+        #expect(try store.samples().map(\.sample.uuid) == ["X"])
     }
 
     @Test func cursorsThatDifferOnlyAfterANulAreTwoCursors() throws {

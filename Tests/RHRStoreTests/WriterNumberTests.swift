@@ -63,10 +63,12 @@ struct WriterNumberTests {
                 hk("2026-03-10T07:00:00+01:00", "2026-03-10T07:00:00+01:00", 61, writer: scale),
                 hk("2026-03-10T00:03:00+01:00", "2026-03-10T23:50:00+01:00", 57, writer: watch)], heartRate: [h]))
         }
-        // As the schema before numbers left it.
+        // As the schema before numbers left it: what the numbers' migration and the later ones made is taken away.
+        let before = try #require(StoreSchema.migrations.firstIndex(of: StoreSchema.writerNumbers))
         try SQLiteFile.execute("""
             DROP INDEX writer_by_number; ALTER TABLE writer DROP COLUMN ordinal;
-            PRAGMA user_version = \(StoreSchema.version - 1)
+            DROP TABLE passed_over; DROP TABLE writer_spelling;
+            PRAGMA user_version = \(before)
             """, at: path)
         let store = try HealthDatabase(path: path, machineZone: utc)
         #expect(try numbers(store) == ["com.ouraring.oura": 1, "Jane’s Apple Watch": 2, "Withings": 3])
