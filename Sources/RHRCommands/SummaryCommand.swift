@@ -119,7 +119,7 @@ enum SummaryCommand {
             for r in shownRevisions { lines.append("  \(r.day) \(shortName(r.writer)): \(r.text(thisYear: thisYear, zone: store.machineZone))") }
         }
         lines.append("")
-        for w in writers { lines.append("\(shortName(w)): \(w.provenance)") }
+        for w in writers { lines.append("\(shortName(w)): \(w.provenance())") }
         let provisional = "provisional: Apple may still replace this estimate"
             + (provisionalReads.isEmpty ? "" : " (read \(Wording.list(provisionalReads)))")
         // The same letters as the dashboard's per-source columns.

@@ -8,7 +8,7 @@ public struct Delivery: Sendable, Hashable {
     public enum Clock: Sendable, Hashable {
         /// When the writer wrote it: HealthKit's `creationDate`, Health Connect's `lastModifiedTime`.
         case written
-        /// When rhr's road read it (its `asOf`), for values that carry neither.
+        /// When a live road of rhr's first received it, for values that carry neither.
         case received
     }
 
@@ -29,8 +29,10 @@ public struct Delivery: Sendable, Hashable {
         self.clock = clock
     }
 
-    /// A stored value as it arrived: written when the writer dated its writing, else received when its road read it.
-    /// Nil for a value of implausible date (R13), whose day says nothing of its lag, and one with no time at all.
+    /// A stored value as it arrived: written when the writer dated its writing, else received when a live road first
+    /// received it (an export's snapshot was read when the export was made, not when the value came; a road's `asOf`
+    /// is its last word, not its first). Nil for a value of implausible date (R13), whose day says nothing of its lag,
+    /// and one with no such time.
     public init?(_ value: DaySample) {
         guard !value.implausibleDate else { return nil }
         let sample = value.sample
@@ -38,8 +40,8 @@ public struct Delivery: Sendable, Hashable {
         let arrival: (Timestamp, Clock)
         if let written = sample.revisionTime {
             arrival = (Timestamp(date: written, offsetSeconds: value.asOf?.offsetSeconds ?? offset), .written)
-        } else if let asOf = value.asOf {
-            arrival = (asOf, .received)
+        } else if !value.snapshot, let received = value.firstReceived {
+            arrival = (received, .received)
         } else {
             return nil
         }

@@ -60,21 +60,27 @@ struct WriterLatenessTests {
         #expect(lateness.lastDeliveredWords(thisYear: 2026) == "last written 29 Nov 08:30 +01:00, for 29 Nov")
     }
 
-    /// A Health Auto Export point carries no creation time: when its road read it is all there is.
-    @Test func aValueWithoutAWritingTimeCountsFromWhenItWasReceived() {
+    /// A Health Auto Export point carries no creation time: when a live road first received it is all there is.
+    @Test func aValueWithoutAWritingTimeCountsFromWhenItWasFirstReceived() {
         let writer = Writer(store: .healthKit, name: "WHOOP")
         let start = ts("2026-11-28T00:00:00+01:00")
         let point = RestingSample(store: .healthKit, writer: writer, start: start.date, end: date("2026-11-28T23:59:59+01:00"),
                                   offsetSeconds: 3600, value: 50)
-        let received = DaySample(sample: point, day: day("2026-11-28"), asOf: ts("2026-11-29T09:00:00+01:00"))
+        // Received first at 09:00 the next morning, and again (its road's word about the day) at 21:00.
+        let received = DaySample(sample: point, day: day("2026-11-28"), asOf: ts("2026-11-29T21:00:00+01:00"),
+                                 firstReceived: ts("2026-11-29T09:00:00+01:00"))
         let lateness = WriterLateness(writer: writer, values: [received])
         #expect(lateness.clock == .received)
         #expect(lateness.medianLagAfterDay == Double(9 * 3600))
         #expect(lateness.lastDeliveredWords(thisYear: 2026) == "last received 29 Nov 09:00 +01:00, for 28 Nov")
         let written = Self.estimate("2026-11-29", created: "2026-11-30T10:00:00+01:00", writer: writer)
         #expect(WriterLateness(writer: writer, values: [received, written]).clockWords == "delivered")
-        // Nothing to date it by at all: not a delivery.
+        // Nothing to date it by at all: not a delivery. Nor when only its road's last word is known (a store from
+        // before rhr kept the first), nor in an export: when a snapshot was read says when the export was made.
         #expect(Delivery(DaySample(sample: point, day: day("2026-11-28"))) == nil)
+        #expect(Delivery(DaySample(sample: point, day: day("2026-11-28"), asOf: ts("2026-11-29T21:00:00+01:00"))) == nil)
+        #expect(Delivery(DaySample(sample: point, day: day("2026-11-28"), asOf: ts("2026-12-20T10:00:00+01:00"),
+                                   snapshot: true, firstReceived: ts("2026-12-20T10:00:00+01:00"))) == nil)
     }
 
     @Test func implausibleDatesAndOtherWritersAreLeftOut() {
