@@ -393,7 +393,7 @@ struct BatchApplication {
             if own.row == row {
                 // Delivered again, unchanged: only when the road last said it moves.
                 outcome.unchanged += 1
-                try db.statement("UPDATE sample SET as_of = ?, current = ? WHERE id = ?")
+                try db.statement("UPDATE sample SET as_of = ?, current = ?, \(SampleRow.keepFirst) WHERE id = ?")
                     .bind(.real(asOf), .bool(current), .integer(own.id)).run()
                 if own.current != current || row.isValid(deliveredAt: own.asOf) != row.isValid(deliveredAt: asOf) {
                     outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(row.day)))

@@ -62,14 +62,15 @@ public struct StoreSnapshot {
         let writers = try loadWriters()
         let layers = try loadLayers()
         let select = try db.statement("""
-            SELECT s.store, s.layer_id, s.as_of AS delivered, \(SampleRow.qualifiedColumns)
+            SELECT s.store, s.layer_id, s.as_of AS delivered, s.first_as_of AS first_delivered, \(SampleRow.qualifiedColumns)
             FROM sample s
             WHERE s.day >= ? AND s.day <= ? AND s.current = 1
             ORDER BY s.day, s.id
             """)
         select.bind(StoreSnapshot.dayBounds(from, to))
         let storeColumn = try select.column("store"), layerColumn = try select.column("layer_id"),
-            delivered = try select.column("delivered"), columns = try SampleRow.Columns(select)
+            delivered = try select.column("delivered"), firstDelivered = try select.column("first_delivered"),
+            columns = try SampleRow.Columns(select)
         var result: [DaySample] = []
         // A phone feed's road speaks for a writer's day as of its newest word about it (R12): its copies are placed
         // once all of the day's are read.
@@ -93,7 +94,10 @@ public struct StoreSnapshot {
             }
             result.append(DaySample(sample: sample, day: day, offsetAssumed: row.offsetAssumed, provisional: provisional,
                                     asOf: layer.road.asOf, stream: layer.road.stream, snapshot: layer.road.snapshot,
-                                    implausibleDate: implausible))
+                                    implausibleDate: implausible,
+                                    firstReceived: select.optionalDouble(firstDelivered).map {
+                                        Timestamp(epochSeconds: $0, offsetSeconds: layer.road.asOf?.offsetSeconds ?? 0)
+                                    }))
         }
         for (i, layer, writer) in phoneCopies {
             let s = result[i]

@@ -1,0 +1,54 @@
+import Foundation
+import RHRCore
+import RHRTestSupport
+import Testing
+@testable import RHRStore
+
+/// Late writers (docs/design.md section 9): the store keeps when each road first received a resting copy
+/// (`sample.first_as_of`, schema 7) beside when it last did (`as_of`), so a value that carries no writing time (a
+/// Health Auto Export point) still says how late after its day it came.
+@Suite("First received (late writers)")
+struct FirstReceivedTests {
+    let dir: TemporaryDirectory
+    init() throws { dir = try TemporaryDirectory() }
+
+    func request(_ asOf: String, _ resting: [RestingSample]) -> SyncBatch {
+        SyncBatch(store: .healthKit, stream: "http-phone", asOf: ts(asOf), resting: resting,
+                  origin: "Health Auto Export over HTTP", dayFeed: .replacesDays)
+    }
+
+    var point28: RestingSample { hk("2026-11-28 00:00:00 +0100", "2026-11-28 23:59:59 +0100", 57, writer: scale) }
+
+    @Test func aCopyKeepsWhenItsRoadFirstReceivedIt() throws {
+        let s = try dir.store()
+        _ = try s.apply(request("2026-11-29T09:00:00+01:00", [point28]))
+        _ = try s.apply(request("2026-11-29T21:00:00+01:00", [point28]))
+        var changed = point28
+        changed.value = 58
+        _ = try s.apply(request("2026-11-30T08:00:00+01:00", [changed]))
+        let sample = try #require(try s.samples().first)
+        #expect(sample.sample.value == 58)
+        #expect(sample.asOf == ts("2026-11-30T08:00:00+01:00"))
+        #expect(sample.firstReceived == ts("2026-11-29T09:00:00+01:00"))
+        let lateness = WriterLateness(writer: scale, values: try s.samples())
+        #expect(lateness.clock == .received)
+        #expect(lateness.lastDeliveredWords(thisYear: 2026) == "last received 29 Nov 09:00 +01:00, for 28 Nov")
+    }
+
+    /// Requests applied out of order (a file of them imported late): the earliest stays the first.
+    @Test func anEarlierDeliveryAppliedLaterIsTheFirst() throws {
+        let s = try dir.store()
+        _ = try s.apply(request("2026-11-29T21:00:00+01:00", [point28]))
+        _ = try s.apply(request("2026-11-29T09:00:00+01:00", [point28]))
+        #expect(try s.samples().map(\.firstReceived) == [ts("2026-11-29T09:00:00+01:00")])
+    }
+
+    /// An export's copy is received when the export is read: a snapshot, whose date is not when the value came.
+    @Test func anExportsCopyIsNoDelivery() throws {
+        let s = try dir.store()
+        _ = try s.apply(export("2026-12-20 10:00:00 +0100", [point28]))
+        let sample = try #require(try s.samples().first)
+        #expect(sample.firstReceived == ts("2026-12-20T10:00:00+01:00"))
+        #expect(WriterLateness(writer: scale, values: try s.samples()).count == 0)
+    }
+}
