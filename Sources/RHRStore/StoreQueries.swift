@@ -357,11 +357,14 @@ public struct StoreSnapshot {
     }
 
     func loadStreams() throws(StoreError) -> [Int64: StreamState] {
-        let select = try db.statement("SELECT id, store, name, cursor, as_of, as_of_offset, origin, permissions, revision FROM stream")
+        let select = try db.statement("""
+            SELECT id, store, name, cursor, as_of, as_of_offset, origin, permissions, revision, app_priority FROM stream
+            """)
         let id = try select.column("id"), storeColumn = try select.column("store"), name = try select.column("name"),
             cursor = try select.column("cursor"), asOfColumn = try select.column("as_of"),
             asOfOffset = try select.column("as_of_offset"), origin = try select.column("origin"),
-            permissionsColumn = try select.column("permissions"), revision = try select.column("revision")
+            permissionsColumn = try select.column("permissions"), revision = try select.column("revision"),
+            priority = try select.column("app_priority")
         var result: [Int64: StreamState] = [:]
         while try select.step() {
             guard let store = HealthStore(rawValue: select.text(storeColumn)) else { continue }
@@ -373,7 +376,8 @@ public struct StoreSnapshot {
             }
             result[select.int(id)] = StreamState(store: store, stream: select.text(name), cursor: select.optionalText(cursor),
                                                  asOf: asOf, origin: select.text(origin), grantedPermissions: permissions,
-                                                 revision: select.int(revision))
+                                                 revision: select.int(revision),
+                                                 appPriority: AppPriority(column: select.optionalText(priority)))
         }
         return result
     }

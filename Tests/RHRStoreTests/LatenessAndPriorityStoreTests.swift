@@ -52,3 +52,33 @@ struct FirstReceivedTests {
         #expect(WriterLateness(writer: scale, values: try s.samples()).count == 0)
     }
 }
+
+/// Health Connect's own app priority for vitals (docs/design.md section 9), kept on the export's stream: the newest
+/// export's that had one, in any import order.
+@Suite("Health Connect app priority in the store")
+struct AppPriorityStoreTests {
+    let dir: TemporaryDirectory
+    init() throws { dir = try TemporaryDirectory() }
+
+    func export(_ asOf: String, priority: [String]?) -> SyncBatch {
+        SyncBatch(store: .healthConnect, stream: "health-connect-export", asOf: ts(asOf), snapshot: .init(),
+                  resting: [hc("a", "2026-11-28T06:00:00Z", offset: 3600, 52)], origin: "Health Connect export",
+                  appPriority: priority)
+    }
+
+    @Test func theNewestExportsPriorityIsKeptWhateverTheOrder() throws {
+        let older = export("2026-11-29T08:00:00+01:00", priority: ["com.ouraring.oura", "com.fitbit.FitbitMobile"])
+        let newer = export("2026-11-30T08:00:00+01:00", priority: ["com.fitbit.FitbitMobile", "com.ouraring.oura"])
+        let none = export("2026-12-01T08:00:00+01:00", priority: nil)
+        for order in [[older, newer, none], [none, newer, older]] {
+            let s = try dir.store("\(order.map { $0.asOf.localDay.day })")
+            for batch in order { _ = try s.apply(batch) }
+            let stream = try #require(try s.streams().first)
+            #expect(stream.appPriority == AppPriority(packages: ["com.fitbit.FitbitMobile", "com.ouraring.oura"]))
+        }
+        // A store without one says nothing.
+        let s = try dir.store("none")
+        _ = try s.apply(none)
+        #expect(try s.streams().first?.appPriority == nil)
+    }
+}
