@@ -59,8 +59,11 @@ public struct Delivery: Sendable, Hashable {
 public struct WriterLateness: Sendable, Hashable {
     public let writer: Writer
     public let count: Int
-    /// The latest arrival, and the newest day delivered.
+    /// The latest arrival, and the day of the value it brought.
     public let lastDelivered: Timestamp?
+    public let lastDeliveredDay: LocalDay?
+    /// The writer's newest plausibly dated day, whether or not its value says when it arrived: what `WriterStop`
+    /// judges by.
     public let newestDay: LocalDay?
     /// Medians, in seconds, of how long after its day ended, and after the time it carries, a value came.
     public let medianLagAfterDay: Double?
@@ -68,20 +71,32 @@ public struct WriterLateness: Sendable, Hashable {
     /// The clock of the arrivals: written, received, or nil when they mix (then "delivered").
     public let clock: Delivery.Clock?
 
-    public init(writer: Writer, deliveries: [Delivery]) {
+    /// `newestDay`: the newest day of values that are no delivery; the deliveries' own count too.
+    public init(writer: Writer, deliveries: [Delivery], newestDay: LocalDay? = nil) {
         self.writer = writer
         count = deliveries.count
-        lastDelivered = deliveries.map(\.deliveredAt).max()
-        newestDay = deliveries.map(\.day).max()
+        let last = deliveries.max { ($0.deliveredAt, $0.day) < ($1.deliveredAt, $1.day) }
+        lastDelivered = last?.deliveredAt
+        lastDeliveredDay = last?.day
+        self.newestDay = (deliveries.map(\.day) + [newestDay].compactMap { $0 }).max()
         medianLagAfterDay = WriterLateness.median(deliveries.map(\.lagAfterDay))
         medianLagAfterTime = WriterLateness.median(deliveries.map(\.lagAfterTime))
         let clocks = Set(deliveries.map(\.clock))
         clock = clocks.count == 1 ? clocks.first : nil
     }
 
-    /// The same from a writer's stored values (`DaySample`s); values of other writers are left out.
+    /// The same from a writer's stored values (`DaySample`s), every road's copies: a value several roads hold is one
+    /// delivery, at its earliest arrival. Values of other writers are left out.
     public init(writer: Writer, values: [DaySample]) {
-        self.init(writer: writer, deliveries: values.filter { $0.sample.writer == writer }.compactMap(Delivery.init))
+        var earliest: [String: Delivery] = [:]
+        var newest: LocalDay?
+        for value in values where value.sample.writer == writer && !value.implausibleDate {
+            newest = max(newest ?? value.day, value.day)
+            guard let delivery = Delivery(value) else { continue }
+            let key = value.sample.identity.key
+            if earliest[key].map({ delivery.deliveredAt < $0.deliveredAt }) ?? true { earliest[key] = delivery }
+        }
+        self.init(writer: writer, deliveries: Array(earliest.values), newestDay: newest)
     }
 
     static func median(_ values: [Double]) -> Double? {
@@ -109,8 +124,8 @@ public struct WriterLateness: Sendable, Hashable {
 
     /// "last written 3 Dec 08:14, for 2 Dec"; nil when it delivered nothing.
     public func lastDeliveredWords(thisYear: Int) -> String? {
-        guard let lastDelivered, let newestDay else { return nil }
-        return "last \(clockWords) \(lastDelivered.text(thisYear: thisYear)), for \(newestDay.text(thisYear: thisYear))"
+        guard let lastDelivered, let lastDeliveredDay else { return nil }
+        return "last \(clockWords) \(lastDelivered.text(thisYear: thisYear)), for \(lastDeliveredDay.text(thisYear: thisYear))"
     }
 
     /// "usually arrives about 12 h after its day ends (median of 30)"; nil when it delivered nothing.

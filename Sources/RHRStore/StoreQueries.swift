@@ -254,6 +254,11 @@ public struct StoreSnapshot {
         try loadWriters().values.sorted { $0.writer < $1.writer }.map { ($0.writer, $0.isWatch) }
     }
 
+    /// The writers the store marks as an Apple Watch (R3; the derivation registry's Apple entry, R15).
+    public func watchWriters() throws(StoreError) -> Set<WriterKey> {
+        Set(try loadWriters().values.filter(\.isWatch).map(\.writer.key))
+    }
+
     // MARK: - Lookups
 
     /// A day range as two bounds, so the day indexes serve every query (no `? IS NULL OR …`).

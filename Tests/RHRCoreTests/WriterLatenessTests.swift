@@ -138,3 +138,38 @@ struct WriterLatenessTests {
         #expect(stop.words(thisYear: 2026).hasPrefix("Jane’s Apple Watch, HealthKit: resting values stopped after 27 Nov;"))
     }
 }
+
+/// How the lateness of a writer reads its stored values: every road's copies (R12), the same value once.
+@Suite("Writer lateness over roads")
+struct WriterLatenessRoadTests {
+    static let watch = WriterLatenessTests.watch
+
+    /// The same estimate in an export (written, by its creation date) and by a phone feed (received the day after):
+    /// one value, which arrived when it was first known to be there.
+    @Test func aValueTwoRoadsHoldIsOneDeliveryAtItsEarliest() {
+        let exported = WriterLatenessTests.estimate("2026-11-28", created: "2026-11-29T11:00:00+01:00")
+        var relayed = exported
+        relayed.sample.created = nil
+        relayed.stream = "http-phone"
+        relayed.firstReceived = ts("2026-11-30T09:00:00+01:00")
+        let lateness = WriterLateness(writer: Self.watch, values: [relayed, exported])
+        #expect(lateness.count == 1)
+        #expect(lateness.clock == .written)
+        #expect(lateness.lastDeliveredWords(thisYear: 2026) == "last written 29 Nov 11:00 +01:00, for 28 Nov")
+    }
+
+    /// Values that say nothing of when they arrived (an export's without a writing time) still say which day is the
+    /// writer's newest: what a stop is judged by.
+    @Test func theNewestDayCountsValuesWithoutAnArrivalTime() {
+        let dated = WriterLatenessTests.estimate("2026-11-26", created: "2026-11-27T11:00:00+01:00")
+        var undated = WriterLatenessTests.estimate("2026-11-28", created: "2026-11-29T11:00:00+01:00")
+        undated.sample.created = nil
+        undated.snapshot = true
+        let lateness = WriterLateness(writer: Self.watch, values: [dated, undated])
+        #expect(lateness.count == 1)
+        #expect(lateness.newestDay == day("2026-11-28"))
+        // The words name the day of the last delivery, not the newest day.
+        #expect(lateness.lastDeliveredWords(thisYear: 2026) == "last written 27 Nov 11:00 +01:00, for 26 Nov")
+        #expect(WriterStop(lateness, stream: "health-auto-export", heartRateThrough: day("2026-11-29")) == nil)
+    }
+}
