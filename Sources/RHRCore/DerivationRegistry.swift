@@ -14,6 +14,29 @@ public enum DerivationRegistry {
         /// A Health Connect `dataOrigin` package name, exactly; with a device type, only for records from such a
         /// device (Health Connect device types: 3 is a scale).
         case healthConnectPackage(String, deviceType: Int?)
+
+        /// "a HealthKit Apple Watch (…)", "HealthKit source “Oura”", "Health Connect package com.withings.wiscale2 from a
+        /// scale": for the derivations page.
+        public var words: String {
+            switch self {
+            case .appleWatch:
+                return "a HealthKit Apple Watch (by its name, bundle identifier, product type or device, or the store’s mark)"
+            case .healthKitSource(let name): return "HealthKit source “\(name)”"
+            case .healthConnectPackage(let package, let type):
+                return "Health Connect package \(package)" + (type.flatMap { Device(type: $0).typeWords }.map { " from a \($0)" } ?? "")
+            }
+        }
+    }
+
+    /// What finds each derivation, for the derivations page: an entry's keys, or the writers with no entry.
+    public static func matchWords(_ derivation: Derivation) -> [String] {
+        if let entry = entries.first(where: { $0.derivation.id == derivation.id }) { return entry.matches.map(\.words) }
+        switch derivation.id {
+        case unknownHealthKit.id: return ["any other HealthKit writer"]
+        case unknownHealthConnect.id: return ["any other Health Connect writer"]
+        case unnamedHealthAutoExport.id: return ["HealthKit values Health Auto Export sent without their writer’s name"]
+        default: return []
+        }
     }
 
     public struct Entry: Sendable, Hashable {

@@ -343,8 +343,9 @@ enum ChartView {
         var markers: [[Span]] = []
         if let f = model.focused, model.writers.indices.contains(f) {
             let writer = model.writers[f]
+            let what = writer.derivation.isEmpty ? "" : " (\(writer.derivation))"
             markers.append([Span(String(g.series(writer.slot)), .series(writer.slot)),
-                            Span(short ? " \(writer.name) in full (f: next)" : " \(writer.name) in full, the others dimmed (f: next)")])
+                            Span(short ? " \(writer.name) in full (f: next)" : " \(writer.name)\(what) in full, the others dimmed (f: next)")])
         }
         if !series.provisionalWriters.isEmpty {
             var item = series.provisionalWriters.prefix(3).map { Span(String(g.provisional($0)), .series($0)) }
@@ -383,14 +384,23 @@ enum ChartView {
     }
 
     static func legend(_ model: Model, in rect: Rect, glyphs g: Glyphs) -> ChartLegend {
-        let full = ChartLegend(writers: model.writers, markers: markers(model, glyphs: g, short: false), in: rect, glyphs: g)
+        let long = markers(model, glyphs: g, short: false)
+        let full = ChartLegend(writers: model.writers, markers: long, in: rect, glyphs: g)
         let shown = full.entries.filter { $0.writer == nil }.count
         let short = markers(model, glyphs: g, short: true)
-        // Short forms when the long ones leave some out.
-        if shown < short.count {
-            return ChartLegend(writers: model.writers, markers: short, in: rect, glyphs: g)
+        // Short forms when the long ones leave some out; then, where room is left, what each writer's number is.
+        let chosen = shown < short.count ? short : long
+        return ChartLegend(writers: model.writers, markers: chosen + derivationMarkers(model, glyphs: g), in: rect, glyphs: g)
+    }
+
+    /// "● lowest 10-minute night average" for each visible writer (R15), after every other marker: the legend places
+    /// markers in order while they fit, so these never push another out. With a writer drawn in full, its own marker
+    /// says it instead.
+    static func derivationMarkers(_ model: Model, glyphs g: Glyphs) -> [[Span]] {
+        guard model.focused == nil else { return [] }
+        return model.writers.filter { $0.visible && !$0.derivation.isEmpty }.map { writer in
+            [Span(String(g.series(writer.slot)), .series(writer.slot)), Span(" " + writer.derivation, .muted)]
         }
-        return full
     }
 
     static func drawLegend(_ model: Model, in rect: Rect, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {

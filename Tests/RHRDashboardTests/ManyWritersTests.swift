@@ -20,7 +20,9 @@ struct ManyWritersTests {
         #expect(StyleMap.row(buffer, 33).hasPrefix("TRRRRRRRRRRrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrMMrrrrrrrrrrrrrrrrrrrm"))
         // The legend names all seven, grouped by store.
         #expect(lines[17].hasPrefix(" Health Connect: 1 ● Fitbit  2 ◆ Garmin Connect  3 ■ Oura  4 ▲ Samsung Health  HealthKit: 5 ▼ Jane’s Apple Watch"))
-        #expect(lines[18].hasPrefix(" 6 ★ Polar Flow  7 ✚ Withings   ● Fitbit in full, the others dimmed (f: next)"))
+        // The writer drawn in full with what its number is (R15).
+        #expect(lines[18].hasPrefix(" 6 ★ Polar Flow  7 ✚ Withings   ● Fitbit (daily value from all-day heart rate) in full, the "
+                                    + "others dimmed (f: next)"))
     }
 
     @Test("The chart is lines of braille dots in each writer's colour, glyphs only where they mark something")
