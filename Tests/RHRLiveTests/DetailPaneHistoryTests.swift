@@ -19,7 +19,8 @@ struct DetailPaneHistoryTests {
             _ = try store.apply(try FileImporter.read(path: SourceTree.samples + "/" + file, options: ImportOptions(machineZone: utc)).batches)
         }
         let data = try DashboardLoader.load(store, source: "test")
-        return DashboardState(data: data, size: TerminalSize(width: 160, height: 60), today: today)
+        // Tall enough for the followed writer's derivation and lateness above its samples.
+        return DashboardState(data: data, size: TerminalSize(width: 160, height: 70), today: today)
     }
 
     func screen(_ state: DashboardState) -> String {
