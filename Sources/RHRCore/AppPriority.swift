@@ -13,6 +13,12 @@ public struct AppPriority: Sendable, Hashable {
         self.packages = packages
     }
 
+    /// The priority of the Health Connect stream read most recently that holds one (an export's).
+    public static func newest(in streams: [StreamState]) -> AppPriority? {
+        streams.filter { $0.store == .healthConnect && $0.appPriority != nil }
+            .max { ($0.asOf?.epochSeconds ?? -.infinity) < ($1.asOf?.epochSeconds ?? -.infinity) }?.appPriority
+    }
+
     /// The writer's place, 1 for the first; nil for a HealthKit writer or a package not listed.
     public func rank(of writer: Writer) -> Int? {
         guard writer.store == .healthConnect, let i = packages.firstIndex(of: writer.name) else { return nil }

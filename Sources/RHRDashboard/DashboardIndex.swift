@@ -143,7 +143,7 @@ public final class DashboardIndex: Sendable {
         self.stores = stores.sorted()
         facts = WriterFacts.of(data, writers: writers)
         writerStops = WriterFacts.stops(data)
-        appPriority = WriterFacts.appPriority(data.streams)
+        appPriority = AppPriority.newest(in: data.streams)
     }
 
     public var revision: Int64 { data.revision }

@@ -40,10 +40,4 @@ struct WriterFacts: Sendable {
         }
         return stops
     }
-
-    /// Health Connect's own app priority for vitals, from the stream that holds the newest (`AppPriority`).
-    static func appPriority(_ streams: [StreamState]) -> AppPriority? {
-        streams.filter { $0.store == .healthConnect && $0.appPriority != nil }
-            .max { ($0.asOf?.epochSeconds ?? -.infinity) < ($1.asOf?.epochSeconds ?? -.infinity) }?.appPriority
-    }
 }
