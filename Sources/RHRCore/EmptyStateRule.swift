@@ -80,14 +80,21 @@ public enum DataDiagnosis: Sendable, Hashable {
         }
     }
 
-    /// The words for a store with heart-rate samples and no resting writer.
+    /// The words for a store with heart-rate samples and no resting writer. HealthKit does derive one, Apple's estimate
+    /// from an Apple Watch's heart rate (R15, issue 28); Health Connect derives none; rhr never does.
     public static func explanation(_ contents: StoreContents) -> String {
         let writers = contents.heartRateWriters.map(\.displayName).sorted()
         let who = writers.isEmpty ? "" : " from " + Wording.list(writers)
         let samples = Wording.count(contents.heartRateSamples, "heart-rate sample")
-        return "\(contents.store.displayName) holds \(samples)\(who), but no app writes resting heart rate. "
-            + "\(contents.store.displayName) does not derive resting heart rate from heart-rate samples, "
-            + "so there is no resting value to show."
+        switch contents.store {
+        case .healthKit:
+            return "HealthKit holds \(samples)\(who), but no resting heart rate: neither Apple’s estimate, which the "
+                + "system makes from an Apple Watch’s heart rate, nor a value an app wrote. rhr does not derive one from "
+                + "heart-rate samples, so there is no resting value to show."
+        case .healthConnect:
+            return "Health Connect holds \(samples)\(who), but no app writes resting heart rate. Health Connect does not "
+                + "derive resting heart rate from heart-rate samples, nor does rhr, so there is no resting value to show."
+        }
     }
 
     /// The words for imports that held no heart data: what the store holds, and from which import; times in

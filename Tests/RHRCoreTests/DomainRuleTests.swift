@@ -264,7 +264,14 @@ struct EmptyStateTests {
         let text = DataDiagnosis.explanation(hrOnly)
         #expect(text.contains("12,408 heart-rate samples"))
         #expect(text.contains("com.fitbit.FitbitMobile"))
-        #expect(text.contains("does not derive resting heart rate"))
+        #expect(text == "Health Connect holds 12,408 heart-rate samples from com.fitbit.FitbitMobile, but no app writes "
+            + "resting heart rate. Health Connect does not derive resting heart rate from heart-rate samples, nor does rhr, "
+            + "so there is no resting value to show.")
+        // HealthKit does derive one: Apple's estimate from an Apple Watch's heart rate (issue 28, R15).
+        let watchOnly = StoreContents(store: .healthKit, heartRateSamples: 1_234, heartRateWriters: [watch])
+        #expect(DataDiagnosis.explanation(watchOnly) == "HealthKit holds 1,234 heart-rate samples from Jane’s Apple Watch, "
+            + "but no resting heart rate: neither Apple’s estimate, which the system makes from an Apple Watch’s heart rate, "
+            + "nor a value an app wrote. rhr does not derive one from heart-rate samples, so there is no resting value to show.")
     }
 
     @Test func permissionLimits() {

@@ -76,8 +76,8 @@ struct EmptyStateTests {
         let lines = Fixture.screen(Fixture.state(Self.heartRateOnly(), size: TerminalSize(width: 100, height: 30)))
         let text = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         #expect(lines[3].hasPrefix("  No resting heart rate to show."))
-        #expect(text.contains("HealthKit holds 1,234 heart-rate samples from Jane’s Apple Watch, but no app writes resting heart rate."))
-        #expect(text.contains("HealthKit does not derive resting heart rate from heart-rate samples"))
+        #expect(text.contains("HealthKit holds 1,234 heart-rate samples from Jane’s Apple Watch, but no resting heart rate:"))
+        #expect(text.contains("rhr does not derive one from heart-rate samples"))
         #expect(!text.contains("└"))
         #expect(!text.contains("Resting heart rate, bpm"))
     }
