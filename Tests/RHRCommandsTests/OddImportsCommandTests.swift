@@ -65,18 +65,18 @@ struct OddImportsCommandTests {
         let summary = rhr.run(["summary"]).stdout
         // 17:19 +01:00 on the phone, in the machine's clock (UTC here).
         #expect(summary.hasPrefix("HealthKit as of 7 Nov 2015 16:19 +00:00\n"), "\(summary)")
-        #expect(summary.contains("holds 4 heart-rate samples from Jane’s Apple Watch and Polar H7, but no app writes resting heart rate"))
+        #expect(summary.contains("holds 4 heart-rate samples from Jane’s Apple Watch and Polar H7, but no resting heart rate: neither Apple’s estimate"))
     }
 
     @Test func unwrappedHealthAutoExportWithACombinedWriterAndAPossibleWatch() {
         let imported = rhr.run(["import", InProcessRHR.sample("odd-exports/hae-unwrapped.json")])
         #expect(imported.status == 0, "\(imported.stderr)")
-        // The combined writer is a writer of its own; the point without a source is a possible watch's (R3): the
-        // file was read as of 3 Jan, so its 3 Jan is provisional as the watch's 2 Jan is.
+        // The combined writer is a writer of its own; the point without a source is the one watch the file names
+        // (docs/design.md section 2): the file was read as of 3 Jan, so the watch's 2 and 3 Jan are provisional (R3).
         #expect(rows() == [
             "2024-01-02,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,56,1,true,false,0,0,apple-watch",
             "2024-01-02,healthkit,Jane’s Apple Watch + Oura (combined),Jane’s Apple Watch + Oura (combined),latest,55,1,true,false,0,0,combined",
-            "2024-01-03,healthkit,Health Auto Export,Health Auto Export,latest,57,1,true,false,0,0,unnamed-health-auto-export",
+            "2024-01-03,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,57,1,true,false,0,0,apple-watch",
         ])
     }
 

@@ -82,3 +82,28 @@ struct AppPriorityStoreTests {
         #expect(try s.streams().first?.appPriority == nil)
     }
 }
+
+/// A store of the schema before held Health Auto Export's unnamed writer as a possible watch (R3): after the
+/// migration it is none, so its days are not provisional for ever (docs/design.md section 2).
+@Suite("The unnamed Health Auto Export writer after the migration")
+struct UnnamedWriterMigrationTests {
+    @Test func itIsNoPossibleWatchAnyMore() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("six.sqlite")
+        let unnamed = Writer(store: .healthKit, name: "Health Auto Export")
+        do {
+            let store = try HealthDatabase(path: path, machineZone: utc)
+            _ = try store.apply(export("2026-11-29 09:00:00 +0100", [hk("2026-11-28 00:00:00 +0100", "2026-11-28 23:59:59 +0100", 55,
+                                                                       writer: unnamed)], watchWriters: [unnamed.name]))
+            #expect(try store.days(aggregation: .latest).map(\.provisional) == [true])
+        }
+        // As the schema before left it: without what the last migration adds.
+        try SQLiteFile.execute("""
+            ALTER TABLE sample DROP COLUMN first_as_of; ALTER TABLE stream DROP COLUMN app_priority;
+            ALTER TABLE stream DROP COLUMN app_priority_as_of; PRAGMA user_version = \(StoreSchema.version - 1)
+            """, at: path)
+        let store = try HealthDatabase(path: path, machineZone: utc)
+        #expect(try store.days(aggregation: .latest).map(\.provisional) == [false])
+        #expect(try store.writers().map(\.isAppleWatch) == [false])
+    }
+}
