@@ -116,10 +116,9 @@ enum ComparisonView {
 
     /// Over the whole of `buffer`.
     static func draw(_ model: Model, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {
-        let note = "Descriptive only: differences between writers, not a judgement of either."
         OverlayPage.draw(lines(model, width: buffer.width - 1, glyphs: g), title: "how far apart the writers read",
                          closes: "Esc, q or v closes", scroll: model.scroll,
-                         lastRow: StyledLine(" " + TextFit.truncate(note, buffer.width - 2, ellipsis: g.ellipsis), .muted),
-                         glyphs: g, on: &buffer)
+                         note: "Descriptive only: differences between writers, not a judgement of either.", glyphs: g,
+                         on: &buffer)
     }
 }

@@ -48,17 +48,15 @@ enum DerivationsView {
         return out
     }
 
-    /// How far the page can scroll on a screen of `size`.
+    /// How far the page can scroll on a screen of `size` (the page's lines, laid out as `draw` lays them).
     static func maxScroll(_ model: Model, size: TerminalSize, glyphs: Glyphs) -> Int {
         OverlayPage.maxScroll(lineCount: lines(model, width: size.width - 1, glyphs: glyphs).count, size: size)
     }
 
     /// Over the whole of `buffer`.
     static func draw(_ model: Model, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {
-        let note = "Descriptive only: what each number is, not which writer is right."
         OverlayPage.draw(lines(model, width: buffer.width - 1, glyphs: g), title: "what each writer's number is",
                          closes: "Esc, q or d closes", scroll: model.scroll,
-                         lastRow: StyledLine(" " + TextFit.truncate(note, buffer.width - 2, ellipsis: g.ellipsis), .muted),
-                         glyphs: g, on: &buffer)
+                         note: "Descriptive only: what each number is, not which writer is right.", glyphs: g, on: &buffer)
     }
 }
