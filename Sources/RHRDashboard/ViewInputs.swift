@@ -4,16 +4,6 @@ import RHRScreen
 // Each view's input, cut from the state: a view draws its own slice into its own rectangle and never sees the
 // whole state or the whole layout.
 
-extension DashboardLayout {
-    /// The layout for `state` on a screen of `size` (the state's own size when nil).
-    init(_ state: DashboardState, size: TerminalSize? = nil, noticeCount: Int? = nil) {
-        self.init(size: size ?? state.size,
-                  noticeCount: noticeCount ?? state.notices().count, focus: state.focus,
-                  writerCount: state.index.writers.count, showContext: state.showContext,
-                  hasMessage: state.message != nil && state.overlay == .none)
-    }
-}
-
 extension HeaderView.Model {
     init(_ state: DashboardState) {
         let index = state.index
