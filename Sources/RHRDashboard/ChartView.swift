@@ -24,6 +24,8 @@ enum ChartView {
         var color: Bool
         /// With more than `fullWriters` writers in view, the one drawn in full (writer index); the others dimmed.
         var focused: Int? = nil
+        /// No resting writer: the chart is the sedentary minimum alone (R8), and its title says it is not resting.
+        var sedentaryOnly = false
     }
 
     /// Up to this many writers in view are all drawn in full; beyond, one is and the others are dimmed, so the
@@ -69,7 +71,10 @@ enum ChartView {
         let window = model.window
         var scale = window.scaleWords
         if window.zoom != .day { scale += ", \(window.zoom.words)ly medians" }
-        let left = [Span(" Resting heart rate, bpm", model.cursor.focused ? .focusedTitle : .bold), Span("  \(scale)", .muted)]
+        let style: Style = model.cursor.focused ? .focusedTitle : .bold
+        let left = model.sedentaryOnly
+            ? [Span(" Sedentary minimum, bpm", style), Span("  context, not resting  \(scale)", .muted)]
+            : [Span(" Resting heart rate, bpm", style), Span("  \(scale)", .muted)]
         let cursor = model.cursor.day
         var right = [Span("\(glyphs.cursorRow) \(DayText.long(cursor)) ", .bold)]
         // The scale is never cut: on a narrow screen the cursor's date loses its weekday first.
@@ -90,6 +95,9 @@ enum ChartView {
         var lines: [String]
         if model.allHidden {
             lines = ["All writers are hidden.", "Press 1\(glyphs.dash)\(min(9, model.writers.count)) to show them again."]
+        } else if model.sedentaryOnly {
+            lines = ["No sedentary heart rate from \(model.window.firstDay.mediumText) to \(model.window.lastDay.mediumText).",
+                     "G goes to the most recent day with data."]
         } else {
             lines = ["No resting values from \(model.window.firstDay.mediumText) to \(model.window.lastDay.mediumText).",
                      "G goes to the most recent day with data."]

@@ -108,7 +108,7 @@ public enum DashboardUpdate {
         case .first:
             moveTo(state.index.firstRestingDay ?? state.firstNavigableDay, &state)
         case .last:
-            moveTo(state.index.lastRestingDay ?? state.lastNavigableDay, &state)
+            moveTo(state.index.lastRestingDay ?? state.index.lastDay ?? state.lastNavigableDay, &state)
         case .today:
             moveTo(state.today, &state)
         case .zoomIn, .zoomOut:

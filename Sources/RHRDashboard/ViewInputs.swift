@@ -52,7 +52,8 @@ extension ChartView.Model {
                   contextWriterNames: index.contextWriters.map(glyphs.shortName),
                   allHidden: index.hasResting && index.writers.allSatisfy { !state.isVisible($0) },
                   color: state.capabilities.color,
-                  focused: state.focusedWriterIndex)
+                  focused: state.focusedWriterIndex,
+                  sedentaryOnly: state.content == .sedentaryChart)
     }
 }
 
@@ -100,7 +101,7 @@ extension FooterView.Model {
     init(_ state: DashboardState) {
         var prompt: String?
         if case .goTo(let text) = state.overlay { prompt = text }
-        self.init(prompt: prompt, hasResting: state.index.hasResting)
+        self.init(prompt: prompt, keys: FooterView.keys(state.content, hasContext: !state.index.contextWriters.isEmpty))
     }
 }
 
@@ -127,7 +128,8 @@ extension EmptyStateView.Model {
         let nothing = state.index.diagnosis == .noData && !state.importFailures.isEmpty
         self.init(diagnosis: state.index.diagnosis, notices: nothing ? state.index.notices(today: state.today) : notices,
                   thisYear: state.today.year, zone: state.index.data.machineZone,
-                  importFailures: nothing ? state.importFailures : [])
+                  importFailures: nothing ? state.importFailures : [],
+                  hasContext: !state.index.contextWriters.isEmpty)
     }
 }
 

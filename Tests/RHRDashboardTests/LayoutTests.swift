@@ -243,7 +243,8 @@ struct LayoutTests {
 
     @Test("Every size from 60×16 to 300×80 draws every cell once, each row its width", arguments: sizes + [(60, 16), (100, 30)])
     func everyCellDrawn(width: Int, height: Int) {
-        for state in [LayoutFixture.state(width, height)] {
+        for state in [LayoutFixture.state(width, height), Fixture.state(HeartRateOnlyTests.watchOwner(),
+                      size: TerminalSize(width: width, height: height), pressing: .character("c"))] {
             let lines = Fixture.screen(state)
             for (y, line) in lines.enumerated() {
                 #expect(!line.contains("¤"), "row \(y) at \(width)×\(height): \(line)")
