@@ -16,17 +16,20 @@ extension DashboardLayout {
         if needs.content != .words {
             // Measured as if every writer were shown, so hiding one or following another never moves the chart;
             // the markers' short forms are what the legend needs, their long forms are worth a row more if free.
-            let marks = ChartView.potentialMarks(state, glyphs: glyphs)
+            // The long forms' row is given only where they need it whichever writer is followed (the shortest name),
+            // so it is never left blank for a shorter one.
             let writers = ChartLegend.writers(state, glyphs: glyphs).map { writer in
                 ChartLegend.Writer(store: writer.store, name: writer.name, visible: true, slot: writer.slot)
             }
-            let rows = [true, false].map { short in
-                ChartLegend.rowsNeeded(writers: writers, markers: ChartView.markers(marks, glyphs: glyphs, short: short),
-                                       width: size.width, glyphs: glyphs)
+            func rows(short: Bool, widest: Bool) -> (rows: Int, writerRows: Int) {
+                let marks = ChartView.potentialMarks(state, followedByWidest: widest, glyphs: glyphs)
+                return ChartLegend.rowsNeeded(writers: writers, markers: ChartView.markers(marks, glyphs: glyphs, short: short),
+                                              width: size.width, glyphs: glyphs)
             }
-            needs.legendRows = rows[0].rows
-            needs.legendRowsLong = min(rows[1].rows, rows[0].rows + 1)
-            needs.legendWriterRows = rows[0].writerRows
+            let short = rows(short: true, widest: true)
+            needs.legendRows = short.rows
+            needs.legendRowsLong = min(rows(short: false, widest: false).rows, short.rows + 1)
+            needs.legendWriterRows = short.writerRows
         }
         if needs.content == .dashboard {
             needs.columnWidths = ColumnsView.headingWidths(ColumnsView.Model(state), limit: size.width, glyphs: glyphs)
@@ -51,7 +54,7 @@ extension ChartView {
     /// The marks that may come into view as the chart scrolls, or as writers are hidden and followed, so the legend's
     /// rows do not change with them: those the state turns on, the provisional and out-of-range values the store
     /// holds anywhere, and a writer in full wherever there are more than `fullWriters`.
-    static func potentialMarks(_ state: DashboardState, glyphs: Glyphs) -> Marks {
+    static func potentialMarks(_ state: DashboardState, followedByWidest widest: Bool = true, glyphs: Glyphs) -> Marks {
         let writers = ChartLegend.writers(state, glyphs: glyphs)
         let index = state.index
         var marks = Marks(provisional: index.provisionalWriters.prefix(3).map { index.slots[$0] }, outOfRange: index.hasOutOfRange,
@@ -60,9 +63,10 @@ extension ChartView {
                           context: state.showContext && !index.contextWriters.isEmpty,
                           contextWriterNames: index.contextWriters.map(glyphs.shortName),
                           color: state.capabilities.color)
-        // Whichever writer `f` follows: the one with the widest name stands for them all.
+        // Whichever writer `f` follows: the one with the widest name (or the narrowest) stands for them all.
         if writers.count > fullWriters {
-            marks.focused = writers.max { DisplayWidth.of($0.name) < DisplayWidth.of($1.name) }
+            let narrower = { (a: ChartLegend.Writer, b: ChartLegend.Writer) in DisplayWidth.of(a.name) < DisplayWidth.of(b.name) }
+            marks.focused = widest ? writers.max(by: narrower) : writers.min(by: narrower)
         }
         // The band as it is where it has begun: before that its marker says "not yet", and is cut if it must be.
         if state.showBand, let w = state.bandWriterIndex { marks.band = (writers[w].name, writers[w].slot, false) }
