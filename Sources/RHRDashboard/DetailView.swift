@@ -183,12 +183,16 @@ enum DetailView {
     static func width(_ model: Model, limit: Int, glyphs: Glyphs) -> Int {
         func texts(_ width: Int) -> [String] { lines(model, width: width - 1, glyphs: glyphs).map { $0.spans.map(\.text).joined() } }
         let all = texts(limit)
-        var low = min(limit, all.reduce(StyledLine(title(model, glyphs: glyphs)).width) { max($0, DisplayWidth.of($1)) } + 1)
-        // A paragraph may wrap a column before its widest line's end: the narrowest width that wraps it the same.
-        var high = limit
-        func fits(_ width: Int) -> Bool { texts(width) == all }
-        if fits(low) { return low }
-        low += 1
+        let widest = min(limit, all.reduce(StyledLine(title(model, glyphs: glyphs)).width) { max($0, DisplayWidth.of($1)) } + 1)
+        // A paragraph may wrap a few columns before its widest line's end: the narrowest width that wraps it the
+        // same, looked for in steps that double from there (it is near), then by halving between the last two.
+        func fits(_ width: Int) -> Bool { width >= limit || texts(width) == all }
+        var low = widest, step = 1
+        while !fits(low + step - 1) {
+            low += step
+            step *= 2
+        }
+        var high = min(limit, low + step - 1)
         while low < high {
             let middle = (low + high) / 2
             if fits(middle) { high = middle } else { low = middle + 1 }
