@@ -80,21 +80,44 @@ public enum DataDiagnosis: Sendable, Hashable {
         }
     }
 
-    /// The words for a store with heart-rate samples and no resting writer. HealthKit does derive one, Apple's estimate
-    /// from an Apple Watch's heart rate (R15, issue 28); Health Connect derives none; rhr never does.
+    /// The words for a store with heart-rate samples and no resting writer (R9): what it holds, and that nothing
+    /// makes a resting value of heart-rate samples. HealthKit's own resting heart rate is derived on an Apple Watch,
+    /// which alone writes it; Health Connect derives none.
     public static func explanation(_ contents: StoreContents) -> String {
         let writers = contents.heartRateWriters.map(\.displayName).sorted()
         let who = writers.isEmpty ? "" : " from " + Wording.list(writers)
-        let samples = Wording.count(contents.heartRateSamples, "heart-rate sample")
+        let holds = "\(contents.store.displayName) holds \(Wording.count(contents.heartRateSamples, "heart-rate sample"))\(who) "
+            + "and no resting heart rate."
         switch contents.store {
         case .healthKit:
-            return "HealthKit holds \(samples)\(who), but no resting heart rate: neither Apple’s estimate, which the "
-                + "system makes from an Apple Watch’s heart rate, nor a value an app wrote. rhr does not derive one from "
-                + "heart-rate samples, so there is no resting value to show."
+            return holds + " HealthKit's own resting heart rate is an estimate only an Apple Watch writes, from its "
+                + "heart-rate readings; nothing makes one later from heart-rate samples, rhr included."
         case .healthConnect:
-            return "Health Connect holds \(samples)\(who), but no app writes resting heart rate. Health Connect does not "
-                + "derive resting heart rate from heart-rate samples, nor does rhr, so there is no resting value to show."
+            return holds + " Health Connect does not derive resting heart rate from heart-rate samples: an app has to "
+                + "write RestingHeartRate records, and none here did."
         }
+    }
+
+    /// Why a HealthKit store can hold heart rate and no resting values: a sentence that leads in, then each reason.
+    /// Only what the file itself can show, or what Apple documents (docs/design.md section 6 names Apple's pages);
+    /// empty for Health Connect, which derives none anyway.
+    public static func reasons(_ contents: StoreContents) -> [String] {
+        guard contents.store == .healthKit else { return [] }
+        var reasons = ["An export can hold heart rate without resting values when:",
+                       "it was trimmed or resampled: cut down to some kinds of record, or rewritten with fewer samples;",
+                       "another app or a shortcut made it, with only the kinds of record it was set to;"]
+        let watches = contents.heartRateWriters.filter {
+            ProvisionalRule.isAppleWatch(sourceName: $0.name, productType: $0.productType, bundleIdentifier: $0.bundleIdentifier)
+        }
+        if watches.isEmpty {
+            reasons.append("no Apple Watch wrote to it: none of these writers is one.")
+        } else {
+            reasons.append("the watch had too few readings taken while you were still (not worn at rest): Apple says it "
+                           + "works out a daily resting rate when enough background readings are available;")
+            reasons.append("the watch does not record one: Apple lists resting rates for Series 1 or later, and "
+                           + "HealthKit has had them since iOS 11 and watchOS 4.")
+        }
+        return reasons
     }
 
     /// The words for imports that held no heart data: what the store holds, and from which import; times in

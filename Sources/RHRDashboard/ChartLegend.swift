@@ -37,14 +37,16 @@ struct ChartLegend {
 
     static let gap = 2
 
-    /// The writers laid out in `rect` (with two rows or more, the last is kept for the markers), then `markers`
-    /// wherever they still fit.
-    init(writers: [Writer], markers: [[Span]], in rect: Rect, glyphs g: Glyphs) {
+    /// The writers laid out in `rect` on `writerRows` rows (by default all but the last when there are two or more,
+    /// which is kept for the markers), then `markers` wherever they still fit.
+    init(writers: [Writer], markers: [[Span]], in rect: Rect, writerRows: Int? = nil, glyphs g: Glyphs) {
         guard rect.width > 2, rect.height > 0 else { return }
         // One column of margin at the left.
         let width = rect.width - 1
-        let writerRows = rect.height >= 2 ? rect.height - 1 : 1
+        let writerRows = writerRows.map { max(1, min($0, rect.height)) } ?? (rect.height >= 2 ? rect.height - 1 : 1)
         // Each name measured once, as far as a line can show; every layout below cuts from that.
+        // A marker wider than a line never shows (a writer in full with a name of that length): it asks for no row.
+        let markers = markers.filter { $0.reduce(0) { $0 + $1.width } <= width - 1 }
         let names = writers.map { FittedName($0.name, limit: width) }
         var items = Self.items(writers, names: names, nameWidth: nil, lineWidth: width, glyphs: g)
         var rows = Self.flow(items, width: width)
@@ -80,6 +82,28 @@ struct ChartLegend {
             entries.append(Placed(row: row, x: x, spans: marker, writer: nil))
             x += w + Self.gap + 1
         }
+    }
+
+    /// The rows a legend `width` wide takes with every name whole and every marker in (at most `limit`), and how
+    /// many of them the writers take. A name a line cannot hold whole asks for no rows of its own: it is counted at
+    /// a quarter of the width, and the legend cuts it to what its rows leave.
+    static func rowsNeeded(writers: [Writer], markers: [[Span]], width: Int, glyphs g: Glyphs,
+                           limit: Int = 5) -> (rows: Int, writerRows: Int) {
+        let writers = writers.map { writer in
+            var writer = writer
+            if !FittedName(writer.name, limit: width - 8).isWhole { writer.name = TextFit.truncate(writer.name, width / 4, ellipsis: g.ellipsis) }
+            return writer
+        }
+        // A marker wider than a line never shows (a writer in full with a name of that length): it asks for no row.
+        let markers = markers.filter { $0.reduce(0) { $0 + $1.width } <= width - 1 }
+        let names = writers.map { FittedName($0.name, limit: width) }
+        let writerRows = max(1, flow(items(writers, names: names, nameWidth: nil, lineWidth: width - 1, glyphs: g), width: width - 1).count)
+        for rows in writerRows..<max(writerRows, limit) {
+            let legend = ChartLegend(writers: writers, markers: markers, in: Rect(x: 0, y: 0, width: width, height: rows),
+                                     writerRows: writerRows, glyphs: g)
+            if legend.entries.filter({ $0.writer == nil }).count == markers.count { return (rows, writerRows) }
+        }
+        return (max(writerRows, limit), writerRows)
     }
 
     /// The writer whose entry covers column `x` of row `row` (relative to the legend), if any.

@@ -24,6 +24,8 @@ enum ChartView {
         var color: Bool
         /// With more than `fullWriters` writers in view, the one drawn in full (writer index); the others dimmed.
         var focused: Int? = nil
+        /// No resting writer: the chart is the sedentary minimum alone (R8), and its title says it is not resting.
+        var sedentaryOnly = false
     }
 
     /// Up to this many writers in view are all drawn in full; beyond, one is and the others are dimmed, so the
@@ -57,7 +59,7 @@ enum ChartView {
             buffer.restyle(Rect(x: plot.x + cursorCell, y: plot.y, width: 1, height: plot.height)) { cursorStyle($0) }
         }
         drawXAxis(model, cursorCell: cursorCell, in: layout, glyphs: glyphs, on: &buffer)
-        drawLegend(model, in: layout.legend, glyphs: glyphs, on: &buffer)
+        drawLegend(model, in: layout.legend, writerRows: layout.legendWriterRows, glyphs: glyphs, on: &buffer)
     }
 
     /// The cursor column: reversed, so it shows without colour; an empty cell becomes a muted bar.
@@ -69,7 +71,10 @@ enum ChartView {
         let window = model.window
         var scale = window.scaleWords
         if window.zoom != .day { scale += ", \(window.zoom.words)ly medians" }
-        let left = [Span(" Resting heart rate, bpm", model.cursor.focused ? .focusedTitle : .bold), Span("  \(scale)", .muted)]
+        let style: Style = model.cursor.focused ? .focusedTitle : .bold
+        let left = model.sedentaryOnly
+            ? [Span(" Sedentary minimum, bpm", style), Span("  context, not resting  \(scale)", .muted)]
+            : [Span(" Resting heart rate, bpm", style), Span("  \(scale)", .muted)]
         let cursor = model.cursor.day
         var right = [Span("\(glyphs.cursorRow) \(DayText.long(cursor)) ", .bold)]
         // The scale is never cut: on a narrow screen the cursor's date loses its weekday first.
@@ -90,6 +95,9 @@ enum ChartView {
         var lines: [String]
         if model.allHidden {
             lines = ["All writers are hidden.", "Press 1\(glyphs.dash)\(min(9, model.writers.count)) to show them again."]
+        } else if model.sedentaryOnly {
+            lines = ["No sedentary heart rate from \(model.window.firstDay.mediumText) to \(model.window.lastDay.mediumText).",
+                     "G goes to the most recent day with data."]
         } else {
             lines = ["No resting values from \(model.window.firstDay.mediumText) to \(model.window.lastDay.mediumText).",
                      "G goes to the most recent day with data."]
@@ -337,35 +345,62 @@ enum ChartView {
         }
     }
 
-    /// What each mark on screen means, most needed first (the legend drops from the end when short of room).
-    static func markers(_ model: Model, glyphs g: Glyphs, short: Bool) -> [[Span]] {
+    /// Which marks the legend tells the meaning of: those on screen (`marks(_:)`), or those that may come into
+    /// view (the layout's, so the legend's rows do not change as the chart scrolls).
+    struct Marks {
+        /// With many writers in view, the one drawn in full.
+        var focused: ChartLegend.Writer?
+        /// Slots of writers with a provisional value.
+        var provisional: [Int] = []
+        var outOfRange = false
+        var changed = false
+        var mean = false
+        /// The usual range: its writer's name and slot, and whether there is a band to draw yet.
+        var band: (name: String, slot: Int, empty: Bool)?
+        var whiskers = false
+        var context = false
+        var contextWriterNames: [String] = []
+        var color = true
+    }
+
+    /// The marks the model's series put on screen.
+    static func marks(_ model: Model) -> Marks {
         let series = model.series
-        var markers: [[Span]] = []
-        if let f = model.focused, model.writers.indices.contains(f) {
-            let writer = model.writers[f]
-            let what = writer.derivation.isEmpty ? "" : " (\(writer.derivation))"
-            markers.append([Span(String(g.series(writer.slot)), .series(writer.slot)),
-                            Span(short ? " \(writer.name) in full (f: next)" : " \(writer.name)\(what) in full, the others dimmed (f: next)")])
+        var marks = Marks(provisional: series.provisionalWriters, outOfRange: !series.outOfRangeBuckets.isEmpty,
+                          changed: !series.changedBuckets.isEmpty, mean: series.showsMean, whiskers: series.whiskers,
+                          context: series.hasContext, contextWriterNames: model.contextWriterNames, color: model.color)
+        if let f = model.focused, model.writers.indices.contains(f) { marks.focused = model.writers[f] }
+        if let w = series.bandWriter, let slot = series.bandSlot {
+            marks.band = (model.writers.indices.contains(w) ? model.writers[w].name : "", slot, series.band.isEmpty)
         }
-        if !series.provisionalWriters.isEmpty {
-            var item = series.provisionalWriters.prefix(3).map { Span(String(g.provisional($0)), .series($0)) }
+        return marks
+    }
+
+    /// What each mark means, most needed first (the legend drops from the end when short of room).
+    static func markers(_ marks: Marks, glyphs g: Glyphs, short: Bool) -> [[Span]] {
+        var markers: [[Span]] = []
+        if let writer = marks.focused {
+            markers.append([Span(String(g.series(writer.slot)), .series(writer.slot)),
+                            Span(short ? " \(writer.name) in full (f: next)" : " \(writer.name) in full, the others dimmed (f: next)")])
+        }
+        if !marks.provisional.isEmpty {
+            var item = marks.provisional.prefix(3).map { Span(String(g.provisional($0)), .series($0)) }
             item.append(Span(short ? " provisional" : " provisional: Apple may still replace this estimate"))
             markers.append(item)
         }
-        if !series.outOfRangeBuckets.isEmpty {
+        if marks.outOfRange {
             markers.append([Span(String(g.outOfRange), .bold), Span(" out of range")])
         }
-        if !series.changedBuckets.isEmpty {
+        if marks.changed {
             markers.append([Span(String(g.changed), .title), Span(" just changed")])
         }
-        if model.series.showsMean {
+        if marks.mean {
             markers.append([Span(short ? "lines: 7-day mean" : "lines: 7-day mean, dots: daily values")])
         }
-        if let w = series.bandWriter, let slot = series.bandSlot {
-            let name = model.writers.indices.contains(w) ? model.writers[w].name : ""
-            let swatch = model.color ? Span("   ", Style.series(slot).on(.band))
+        if let (name, slot, empty) = marks.band {
+            let swatch = marks.color ? Span("   ", Style.series(slot).on(.band))
                 : Span(String(repeating: g.bandEdge, count: 2), .series(slot))
-            if series.band.isEmpty {
+            if empty {
                 markers.append([swatch, Span(short ? " usual range (\(name)): not yet"
                                              : " usual range of \(name): not here (it needs 14 days with a value in 28)")])
             } else {
@@ -373,40 +408,42 @@ enum ChartView {
                                              : " usual range of \(name): middle half of its last 28 days")])
             }
         }
-        if model.series.whiskers {
+        if marks.whiskers {
             markers.append([Span(String(g.whisker), .muted), Span(" lowest to highest day")])
         }
-        if series.hasContext {
-            let who = model.contextWriterNames.count == 1 ? " (\(model.contextWriterNames[0]))" : ""
+        if marks.context {
+            let who = marks.contextWriterNames.count == 1 ? " (\(marks.contextWriterNames[0]))" : ""
             markers.append([Span(String(g.context), .context), Span(" sedentary minimum\(who): context, not resting")])
         }
         return markers
     }
 
-    static func legend(_ model: Model, in rect: Rect, glyphs g: Glyphs) -> ChartLegend {
-        let long = markers(model, glyphs: g, short: false)
-        let full = ChartLegend(writers: model.writers, markers: long, in: rect, glyphs: g)
+    static func legend(_ model: Model, in rect: Rect, writerRows: Int? = nil, glyphs g: Glyphs) -> ChartLegend {
+        let marks = marks(model)
+        let long = markers(marks, glyphs: g, short: false)
+        let full = ChartLegend(writers: model.writers, markers: long, in: rect, writerRows: writerRows, glyphs: g)
         let shown = full.entries.filter { $0.writer == nil }.count
-        let short = markers(model, glyphs: g, short: true)
+        let short = markers(marks, glyphs: g, short: true)
         // Short forms when the long ones leave some out; then, where room is left, what each writer's number is.
         let chosen = shown < short.count ? short : long
-        return ChartLegend(writers: model.writers, markers: chosen + derivationMarkers(model, glyphs: g), in: rect, glyphs: g)
+        return ChartLegend(writers: model.writers, markers: chosen + derivationMarkers(model, glyphs: g), in: rect,
+                           writerRows: writerRows, glyphs: g)
     }
 
-    /// "● lowest 10-minute night average" for each visible writer (R15), after every other marker: the legend places
-    /// markers in order while they fit, so these never push another out. With a writer drawn in full, its own marker
-    /// says it instead.
+    /// "● lowest 10-minute night average" for each visible writer (R15), or with a writer drawn in full for that one,
+    /// after every other marker: the legend places markers in order while they fit, so these never push another out,
+    /// nor count in the rows the layout gives the legend (`markers` alone does).
     static func derivationMarkers(_ model: Model, glyphs g: Glyphs) -> [[Span]] {
-        guard model.focused == nil else { return [] }
-        return model.writers.filter { $0.visible && !$0.derivation.isEmpty }.map { writer in
+        let writers = model.focused.map { model.writers.indices.contains($0) ? [model.writers[$0]] : [] } ?? model.writers
+        return writers.filter { $0.visible && !$0.derivation.isEmpty }.map { writer in
             [Span(String(g.series(writer.slot)), .series(writer.slot)), Span(" " + writer.derivation, .muted)]
         }
     }
 
-    static func drawLegend(_ model: Model, in rect: Rect, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {
+    static func drawLegend(_ model: Model, in rect: Rect, writerRows: Int?, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {
         buffer.fill(rect)
         guard !rect.isEmpty else { return }
-        for entry in legend(model, in: rect, glyphs: g).entries {
+        for entry in legend(model, in: rect, writerRows: writerRows, glyphs: g).entries {
             StyledLine(entry.spans).draw(in: &buffer, x: rect.x + entry.x, y: rect.y + entry.row,
                                          clip: rect.row(entry.row))
         }

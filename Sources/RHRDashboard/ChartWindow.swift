@@ -23,10 +23,10 @@ struct ChartWindow: Equatable {
         self.init(state, previousStart: state.windowStart)
     }
 
-    /// At the state's plot width, scrolled from `previousStart` (nil: the cursor at the right edge). The notices
-    /// take rows, never columns: the layout is asked without them, so a key press does not word them all.
+    /// At the state's plot width, scrolled from `previousStart` (nil: the cursor at the right edge). The chart
+    /// spans the screen, so its width needs nothing else of the layout (`ChartLayout.plotWidth`).
     init(_ state: DashboardState, previousStart: Int?) {
-        self.init(state, width: DashboardLayout(state, noticeCount: 0).chart.plot.width, previousStart: previousStart)
+        self.init(state, width: ChartLayout.plotWidth(state.size), previousStart: previousStart)
     }
 
     init(_ state: DashboardState, width: Int, previousStart: Int?) {

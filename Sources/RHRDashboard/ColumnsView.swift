@@ -25,37 +25,91 @@ enum ColumnsView {
     static let minColumn = 12
     /// The narrowest column: "57.5 po" and a space.
     static let compactColumn = 8
+    /// Spare width widens a column up to this; a heading that needs more gets what it needs.
     static let maxColumn = 30
+    /// A heading asks for no more than this: a longer name is cut in any table, so it does not push the detail
+    /// pane from beside the columns.
+    static let widestHeading = 60
 
     /// How the pane's width is shared: the date column, then a column for each writer in `shown`.
     struct Columns: Equatable {
         var dateWidth: Int
-        var columnWidth: Int
+        /// The width of each writer's column in view (its cells and the blank column after them).
+        var widths: [Int]
         /// The writers in view, as indexes into `visible`.
         var shown: Range<Int>
         /// Columns narrower than `minColumn`: short headings, short dates.
         var compact: Bool
+
+        /// Where the `k`th column in view starts, from the pane's left edge.
+        func x(_ k: Int) -> Int { dateWidth + widths.prefix(k).reduce(0, +) }
     }
 
-    static func columns(count: Int, width: Int, scroll: Int) -> Columns {
-        guard count > 0 else { return Columns(dateWidth: wideDate, columnWidth: 0, shown: 0..<0, compact: false) }
-        if count * minColumn <= width - wideDate {
-            return Columns(dateWidth: wideDate, columnWidth: min(maxColumn, (width - wideDate) / count), shown: 0..<count,
-                           compact: false)
+    /// The width each visible writer's column needs for its heading whole (number, glyph and name; store;
+    /// package or bundle id) and a blank column after: what `columns` shares the pane by. Each text is measured
+    /// once and no further than `limit` columns (`FittedName`), so a long name costs what a line holds. The number
+    /// before the glyph is counted in ASCII too (where the glyph is the number), so both share the width alike.
+    static func headingWidths(_ model: Model, limit: Int, glyphs g: Glyphs) -> [Int] {
+        model.visible.map { w in
+            let writer = model.index.writers[w], slot = model.index.slots[w]
+            let lead = (slot >= 9 ? 0 : DisplayWidth.of("\(slot + 1) ")) + 2
+            var widths = [lead + FittedName(g.shortName(writer), limit: limit).width, DisplayWidth.of(writer.store.displayName)]
+            if let identifier = identifier(writer) { widths.append(FittedName(g.text(identifier), limit: limit).width) }
+            return min(widestHeading, max(minColumn, widths.max()! + 1))
+        }
+    }
+
+    /// The third heading row: a Health Connect writer's package, a HealthKit live feed's bundle id.
+    static func identifier(_ writer: Writer) -> String? {
+        writer.store == .healthConnect ? writer.name : writer.bundleIdentifier
+    }
+
+    /// The pane's width shared among columns that need `needs` (`headingWidths`): every heading whole when they
+    /// fit, spare width spread up to `maxColumn`; else the narrow headings whole and the rest sharing what is
+    /// left evenly; then compact columns; then compact columns that scroll sideways from `scroll`.
+    static func columns(needs: [Int], width: Int, scroll: Int) -> Columns {
+        let count = needs.count
+        guard count > 0 else { return Columns(dateWidth: wideDate, widths: [], shown: 0..<0, compact: false) }
+        let room = width - wideDate
+        if count * minColumn <= room {
+            var widths = share(needs, room)
+            // What no heading needs widens the narrow columns, so the table does not huddle at the left.
+            let narrow = widths.indices.filter { widths[$0] < maxColumn }
+            let more = narrow.isEmpty ? 0 : (room - widths.reduce(0, +)) / narrow.count
+            for k in narrow { widths[k] = min(maxColumn, widths[k] + more) }
+            return Columns(dateWidth: wideDate, widths: widths, shown: 0..<count, compact: false)
         }
         let avail = width - shortDate
         if count * compactColumn <= avail {
-            return Columns(dateWidth: shortDate, columnWidth: min(minColumn - 1, avail / count), shown: 0..<count,
-                           compact: true)
+            return Columns(dateWidth: shortDate, widths: Array(repeating: min(minColumn - 1, avail / count), count: count),
+                           shown: 0..<count, compact: true)
         }
         let shown = max(1, avail / compactColumn)
         let first = min(max(0, scroll), count - shown)
-        return Columns(dateWidth: shortDate, columnWidth: compactColumn, shown: first..<(first + shown), compact: true)
+        return Columns(dateWidth: shortDate, widths: Array(repeating: compactColumn, count: shown),
+                       shown: first..<(first + shown), compact: true)
     }
 
-    /// The largest useful scroll for `count` writers in a pane `width` wide.
-    static func maxScroll(count: Int, width: Int) -> Int {
-        columns(count: count, width: width, scroll: .max).shown.lowerBound
+    /// `room` shared by columns that need `needs`: those needing less than an even share get their need, the
+    /// others share the rest evenly (the leftmost get the odd columns).
+    static func share(_ needs: [Int], _ room: Int) -> [Int] {
+        var widths = needs
+        var left = room
+        var open = needs.indices.sorted { needs[$0] < needs[$1] }
+        while let k = open.first, needs[k] * open.count <= left {
+            left -= needs[k]
+            open.removeFirst()
+        }
+        for (i, k) in open.sorted().enumerated() { widths[k] = left / open.count + (i < left % open.count ? 1 : 0) }
+        return widths
+    }
+
+    /// The natural width of the pane: the date column and every heading whole.
+    static func wholeWidth(_ needs: [Int]) -> Int { wideDate + needs.reduce(0, +) }
+
+    /// The largest useful scroll for columns that need `needs` in a pane `width` wide.
+    static func maxScroll(needs: [Int], width: Int) -> Int {
+        columns(needs: needs, width: width, scroll: .max).shown.lowerBound
     }
 
     /// "58 p", "57.5 o", "— x2": the value and the flags p (provisional), o (offset assumed), x (out of range).
@@ -78,10 +132,15 @@ enum ColumnsView {
         var footer: Int
     }
 
-    static func headingRows(_ rect: Rect) -> Int { rect.height >= 8 ? 3 : min(2, rect.height) }
+    /// Writer, store, and a row for packages and bundle ids when one of the writers in view has one (never in
+    /// compact columns, which have no room for them); fewer when the pane is short.
+    static func headingRows(_ rect: Rect, _ model: Model, columns: Columns) -> Int {
+        let identifiers = !columns.compact && model.visible[columns.shown].contains { identifier(model.index.writers[$0]) != nil }
+        return rect.height >= 8 && identifiers ? 3 : min(2, rect.height)
+    }
 
     static func dayRows(_ model: Model, in rect: Rect, columns: Columns) -> DayRows {
-        let heading = headingRows(rect)
+        let heading = headingRows(rect, model, columns: columns)
         var footer = rect.height >= 6 ? 1 : 0
         if columns.shown.count < model.visible.count { footer = min(2, max(footer, rect.height - heading - 1)) }
         let rows = max(0, rect.height - heading - footer)
@@ -94,25 +153,25 @@ enum ColumnsView {
     }
 
     /// The day on screen row `y`, if a day row is there.
-    static func day(atRow y: Int, _ model: Model, in rect: Rect) -> LocalDay? {
-        let columns = columns(count: model.visible.count, width: rect.width, scroll: model.scroll)
+    static func day(atRow y: Int, _ model: Model, in rect: Rect, columns: Columns) -> LocalDay? {
         let rows = dayRows(model, in: rect, columns: columns)
         guard y >= rows.top, y < rows.top + rows.count else { return nil }
         let day = rows.first.adding(days: y - rows.top)
         return day <= model.lastDay ? day : nil
     }
 
-    static func draw(_ model: Model, in rect: Rect, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {
+    /// Draws the pane in `rect`, its width shared as `layout` says (`DashboardLayout` works it out once).
+    static func draw(_ model: Model, in rect: Rect, columns layout: Columns, glyphs g: Glyphs,
+                     on buffer: inout ScreenBuffer) {
         buffer.fill(rect)
         let index = model.index
         let visible = model.visible
-        let layout = columns(count: visible.count, width: rect.width, scroll: model.scroll)
-        let columnWidth = layout.columnWidth, dateWidth = layout.dateWidth
+        let dateWidth = layout.dateWidth
         let shownWriters = Array(visible[layout.shown])
 
         // Headings: writer, store, and (Health Connect) the package or (HealthKit live feed) the bundle id;
         // fewer rows when the pane is short.
-        let headingRows = headingRows(rect)
+        let headingRows = headingRows(rect, model, columns: layout)
         let heading = Rect(x: rect.x, y: rect.y, width: rect.width, height: headingRows)
         buffer.write(" Per source", x: rect.x, y: rect.y, style: model.cursor.focused ? .focusedTitle : .bold, clip: heading)
         buffer.write(" " + model.aggregation.rawValue, x: rect.x, y: rect.y + 1, style: .muted, clip: heading)
@@ -126,7 +185,7 @@ enum ColumnsView {
         }
         for (k, w) in shownWriters.enumerated() {
             let writer = index.writers[w]
-            let x = rect.x + dateWidth + k * columnWidth
+            let x = rect.x + layout.x(k), columnWidth = layout.widths[k]
             let cellClip = Rect(x: x, y: rect.y, width: columnWidth - 1, height: heading.height)
             // In ASCII the glyph is the writer's number.
             let slot = index.slots[w]
@@ -135,7 +194,7 @@ enum ColumnsView {
             used += buffer.write(String(g.series(slot)) + " ", x: x + used, y: rect.y, style: .series(slot), clip: cellClip)
             buffer.write(TextFit.truncate(g.shortName(writer), columnWidth - 1 - used, ellipsis: g.ellipsis),
                          x: x + used, y: rect.y, style: .bold, clip: cellClip)
-            let identifier: String? = writer.store == .healthConnect ? writer.name : writer.bundleIdentifier
+            let identifier = identifier(writer)
             var lines = [layout.compact ? (writer.store == .healthKit ? "HK" : "HC") : writer.store.displayName]
             if let identifier, !layout.compact {
                 if headingRows >= 3 { lines.append(g.text(identifier)) } else { lines[0] += " \(g.dot) " + g.text(identifier) }
@@ -163,7 +222,7 @@ enum ColumnsView {
                 buffer.put(g.changed, x: rect.x + dateWidth - 1, y: y, style: .title, clip: rowRect)
             }
             for (k, w) in shownWriters.enumerated() {
-                let x = rect.x + dateWidth + k * columnWidth
+                let x = rect.x + layout.x(k), columnWidth = layout.widths[k]
                 let value = index.value(writer: w, day: day, aggregation: model.aggregation)
                 let (number, flags) = cell(value, glyphs: g, compact: layout.compact)
                 let clip = Rect(x: x, y: y, width: columnWidth - 1, height: 1)

@@ -41,6 +41,10 @@ public final class DashboardIndex: Sendable {
     let heartRateByDay: [LocalDay: [HeartRateDaySummary]]
     /// Each series' range over the whole store, per zoom: the chart's fixed scale (`ChartRange.swift`).
     let ranges = ChartRanges()
+    /// The writers (indexes) with a provisional value anywhere, and whether any value is out of range: marks the
+    /// legend may have to explain wherever the chart scrolls (`ChartView.potentialMarks`).
+    let provisionalWriters: [Int]
+    let hasOutOfRange: Bool
 
     public convenience init(_ data: DashboardData) {
         // R7 through the one pipeline: samples grouped by day and writer, each group aggregated.
@@ -84,6 +88,9 @@ public final class DashboardIndex: Sendable {
             return next - 1
         }
         self.series = series
+        let values = series.first ?? []
+        self.provisionalWriters = values.indices.filter { values[$0].contains(where: \.provisional) }
+        self.hasOutOfRange = values.contains { $0.contains { $0.outOfRange > 0 } }
         self.dayRanges = dayRanges
         self.revisionsByDay = revisionsByDay
         self.heartRateByDay = heartRateByDay

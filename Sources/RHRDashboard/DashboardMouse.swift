@@ -23,7 +23,8 @@ enum DashboardMouse {
             break
         }
         let layout = DashboardLayout(state)
-        guard !layout.isTooSmall, state.index.hasResting else { return nil }
+        // With words instead of a chart there is nothing to click; the sedentary chart alone is clicked as the chart.
+        guard !layout.isTooSmall, state.content != .words else { return nil }
         let x = event.x, y = event.y
         let wheel = event.kind == .wheelUp ? -1 : event.kind == .wheelDown ? 1 : 0
         let chart = layout.chart
@@ -31,7 +32,8 @@ enum DashboardMouse {
         if contains(chart.legend, x, y) {
             guard event.kind == .press else { return nil }
             let legend = ChartLegend(writers: ChartLegend.writers(state, glyphs: Glyphs(unicode: state.capabilities.unicode)),
-                                     markers: [], in: chart.legend, glyphs: Glyphs(unicode: state.capabilities.unicode))
+                                     markers: [], in: chart.legend, writerRows: chart.legendWriterRows,
+                                     glyphs: Glyphs(unicode: state.capabilities.unicode))
             if let w = legend.writer(atRow: y - chart.legend.y, x: x - chart.legend.x) {
                 DashboardUpdate.toggle(state.index.writers[w].key, &state)
             }
@@ -56,7 +58,7 @@ enum DashboardMouse {
                 return nil
             }
             state.focus = .columns
-            if let day = ColumnsView.day(atRow: y, ColumnsView.Model(state), in: rect) { DashboardUpdate.moveTo(day, &state) }
+            if let day = ColumnsView.day(atRow: y, ColumnsView.Model(state), in: rect, columns: layout.columnPlan) { DashboardUpdate.moveTo(day, &state) }
             return nil
         }
         if let rect = layout.detail, contains(rect, x, y) {

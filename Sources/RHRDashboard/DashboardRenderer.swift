@@ -34,12 +34,15 @@ public enum DashboardRenderer {
             return
         }
         HeaderView.draw(HeaderView.Model(state), in: layout.header, glyphs: glyphs, on: &buffer)
-        if case .resting = state.index.diagnosis, state.index.hasResting {
+        if state.content == .words {
+            EmptyStateView.draw(EmptyStateView.Model(state, notices: notices), in: layout.body, glyphs: glyphs,
+                                on: &buffer)
+        } else {
             NoticesView.draw(notices, in: layout.notices, glyphs: glyphs, on: &buffer)
             ChartView.draw(ChartView.Model(state, plotWidth: layout.chart.plot.width, glyphs: glyphs), in: layout.chart,
                            glyphs: glyphs, on: &buffer)
             if let rect = layout.columns {
-                ColumnsView.draw(ColumnsView.Model(state), in: rect, glyphs: glyphs, on: &buffer)
+                ColumnsView.draw(ColumnsView.Model(state), in: rect, columns: layout.columnPlan, glyphs: glyphs, on: &buffer)
             }
             if let divider = layout.divider {
                 for y in divider.y..<divider.maxY { buffer.put(glyphs.vertical, x: divider.x, y: y, style: .muted) }
@@ -47,9 +50,7 @@ public enum DashboardRenderer {
             if let rect = layout.detail {
                 DetailView.draw(DetailView.Model(state), in: rect, glyphs: glyphs, on: &buffer)
             }
-        } else {
-            EmptyStateView.draw(EmptyStateView.Model(state, notices: notices), in: layout.body, glyphs: glyphs,
-                                on: &buffer)
+            if let spare = layout.spare { buffer.fill(spare) }
         }
         if let rect = layout.message, let message = state.message {
             FooterView.drawMessage(message, in: rect, glyphs: glyphs, on: &buffer)

@@ -110,7 +110,7 @@ public enum DashboardUpdate {
         case .first:
             moveTo(state.index.firstRestingDay ?? state.firstNavigableDay, &state)
         case .last:
-            moveTo(state.index.lastRestingDay ?? state.lastNavigableDay, &state)
+            moveTo(state.index.lastRestingDay ?? state.index.lastDay ?? state.lastNavigableDay, &state)
         case .today:
             moveTo(state.today, &state)
         case .zoomIn, .zoomOut:
@@ -336,9 +336,8 @@ public enum DashboardUpdate {
 
     /// Scrolls the per-source columns sideways by one writer.
     static func scrollColumns(_ by: Int, _ state: inout DashboardState) {
-        let count = state.index.writers.filter(state.isVisible).count
-        let width = DashboardLayout(state).columns?.width ?? state.size.width
-        let limit = ColumnsView.maxScroll(count: count, width: width)
+        let layout = DashboardLayout(state)
+        let limit = ColumnsView.maxScroll(needs: layout.needs.columnWidths, width: layout.columns?.width ?? state.size.width)
         if limit == 0 {
             state.message = "Every writer's column is in view."
             return

@@ -56,10 +56,6 @@ enum DetailView {
                 head.append([Span("name cut: \(Wording.grouped(full)) bytes, the first \(writer.name.utf8.count) kept", .muted)])
             }
             out += Flow.lines(head, width: width, gap: 2, indent: 3, firstIndent: 1, ellipsis: g.ellipsis)
-            if focused {
-                out += Self.facts(writer, samples: samples[start..<end], facts: facts, priority: index.appPriority,
-                                  thisYear: thisYear, width: width, glyphs: g)
-            }
             var about: [String] = []
             if let bundle = writer.bundleIdentifier { about.append(bundle) }
             if let product = writer.productType { about.append(product) }
@@ -70,6 +66,11 @@ enum DetailView {
                 for (i, line) in TextFit.wrap(g.text(text), width - 5, ellipsis: g.ellipsis).enumerated() {
                     out.append(StyledLine((i == 0 ? "     " : "       ") + line, .muted))
                 }
+            }
+            // R15 and the writer's lateness, for the writer `f` follows (`DetailWriterFacts.swift`).
+            if focused {
+                out += Self.facts(writer, samples: samples[start..<end], facts: facts, priority: index.appPriority,
+                                  thisYear: thisYear, width: width, glyphs: g)
             }
             // R12: the samples of roads other than the one deciding the writer's day stand aside.
             let deciding = DaySeries.decidingRoad(samples[start..<end])
@@ -180,14 +181,43 @@ enum DetailView {
         max(0, lines(model, width: rect.width - 1, glyphs: glyphs).count - (rect.height - 1))
     }
 
-    static func draw(_ model: Model, in rect: Rect, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {
-        buffer.fill(rect)
+    /// The pane's title: the day, whether it just changed, what the pane holds (`draw` adds how far it scrolls).
+    static func title(_ model: Model, glyphs g: Glyphs) -> [Span] {
         var title = [Span(" \(DayText.long(model.cursor.day))", model.cursor.focused ? .focusedTitle : .bold)]
         // Before the pane's title, which gives way first on a narrow pane.
         if model.cursor.dayChanged {
             title.append(Span("  \(g.changed) just changed", .title))
         }
         title.append(Span("  raw samples and revisions", .muted))
+        return title
+    }
+
+    /// The columns the pane needs, at most `limit`: the narrowest at which its lines come out as they do at `limit`,
+    /// from its widest line (the title among them) and the free column at the right. Whatever the lines are, the
+    /// layout gives the pane no more than this.
+    static func width(_ model: Model, limit: Int, glyphs: Glyphs) -> Int {
+        func texts(_ width: Int) -> [String] { lines(model, width: width - 1, glyphs: glyphs).map { $0.spans.map(\.text).joined() } }
+        let all = texts(limit)
+        let widest = min(limit, all.reduce(StyledLine(title(model, glyphs: glyphs)).width) { max($0, DisplayWidth.of($1)) } + 1)
+        // A paragraph may wrap a few columns before its widest line's end: the narrowest width that wraps it the
+        // same, looked for in steps that double from there (it is near), then by halving between the last two.
+        func fits(_ width: Int) -> Bool { width >= limit || texts(width) == all }
+        var low = widest, step = 1
+        while !fits(low + step - 1) {
+            low += step
+            step *= 2
+        }
+        var high = min(limit, low + step - 1)
+        while low < high {
+            let middle = (low + high) / 2
+            if fits(middle) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+
+    static func draw(_ model: Model, in rect: Rect, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {
+        buffer.fill(rect)
+        var title = title(model, glyphs: g)
         let body = Rect(x: rect.x, y: rect.y + 1, width: rect.width, height: rect.height - 1)
         let all = lines(model, width: rect.width - 1, glyphs: g)
         let maxScroll = max(0, all.count - body.height)

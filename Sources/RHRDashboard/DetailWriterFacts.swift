@@ -32,12 +32,17 @@ extension DetailView {
             paragraphs.append("\(last); \(lag)")
         }
         if let place = priority?.words(for: writer) { paragraphs.append(place) }
+        // A measure of its own, so the words never widen the pane, which is as wide as its widest line (`width`).
+        let measure = min(width, measureLimit) - 7
         return paragraphs.flatMap { text in
-            TextFit.wrap(g.text(text), max(1, width - 7), ellipsis: g.ellipsis).enumerated().map { i, line in
+            TextFit.wrap(g.text(text), max(1, measure), ellipsis: g.ellipsis).enumerated().map { i, line in
                 StyledLine((i == 0 ? "     " : "       ") + line, .muted)
             }
         }
     }
+
+    /// The widest the paragraphs above are wrapped to, their indent included.
+    static let measureLimit = 64
 
     /// "as Apple documents it: window: the whole day · statistic: an estimate · appears: not documented by Apple · revised: may be replaced
     /// while its day is today or yesterday · source: Apple Developer Documentation, “restingHeartRate”" (the first

@@ -15,6 +15,8 @@ enum EmptyStateView {
         /// Files on the command line that could not be imported, when nothing else is there: said instead of
         /// the first-run screen.
         var importFailures: [ImportFailure] = []
+        /// Heart-rate writers with sedentary samples: the sedentary minimum can be charted (`c`).
+        var hasContext = false
     }
 
     static func lines(_ model: Model, width: Int, glyphs g: Glyphs) -> [StyledLine] {
@@ -67,9 +69,27 @@ enum EmptyStateView {
                 paragraph(DataDiagnosis.explanation(store))
                 out.append(StyledLine(""))
             }
-            paragraph("An Apple Watch writes HealthKit's resting heart rate estimate; in Health Connect, an app has to "
-                      + "write RestingHeartRate records. Import an export that has them, or connect a bridge that "
-                      + "reads them.")
+            // What can be drawn comes before why the rest is missing, so a short screen still shows it.
+            if model.hasContext {
+                paragraph("c charts the sedentary minimum instead: each day's lowest heart rate marked sedentary. It is "
+                          + "context, not resting heart rate.", .bold)
+            } else if stores.contains(where: { $0.store == .healthKit }) {
+                paragraph("None of these heart-rate samples is marked sedentary, so there is no sedentary minimum to "
+                          + "chart either.")
+            }
+            for store in stores {
+                let reasons = DataDiagnosis.reasons(store)
+                guard let lead = reasons.first else { continue }
+                out.append(StyledLine(""))
+                paragraph(lead)
+                for reason in reasons.dropFirst() {
+                    for (i, line) in TextFit.wrap(g.text(reason), width - 7, ellipsis: g.ellipsis).enumerated() {
+                        out.append(StyledLine((i == 0 ? "  \(g.dot) " : "    ") + line))
+                    }
+                }
+            }
+            if out.last?.width != 0 { out.append(StyledLine("")) }
+            paragraph("Import an export that has resting values, or connect a bridge that reads them.")
         case .resting:
             break
         }

@@ -6,8 +6,17 @@ enum FooterView {
     struct Model {
         /// What was typed at the open `/` prompt; nil when it is closed.
         var prompt: String?
-        /// Without resting values only reload, help and quit are hinted.
-        var hasResting: Bool
+        /// The keys that do something on this screen; nil: all of them.
+        var keys: Set<DashboardAction>?
+    }
+
+    /// Without resting values: reload, help and quit, and `c` where there is a sedentary minimum to chart.
+    static func keys(_ content: DashboardLayout.Content, hasContext: Bool) -> Set<DashboardAction>? {
+        switch content {
+        case .dashboard: return nil
+        case .sedentaryChart: return [.earlier, .zoomIn, .context, .focusNext, .goToDate, .reload, .help, .quit]
+        case .words: return hasContext ? [.context, .reload, .help, .quit] : [.reload, .help, .quit]
+        }
     }
 
     static func draw(_ model: Model, in rect: Rect, glyphs: Glyphs, on buffer: inout ScreenBuffer) {
@@ -18,7 +27,7 @@ enum FooterView {
             buffer.drawRow(StyledLine(prompt), in: rect, row: 0)
             return
         }
-        buffer.drawRow(StyledLine(hints(hasResting: model.hasResting, width: rect.width, unicode: glyphs.unicode)),
+        buffer.drawRow(StyledLine(hints(keys: model.keys, width: rect.width, unicode: glyphs.unicode)),
                        in: rect, row: 0)
     }
 
@@ -29,11 +38,9 @@ enum FooterView {
     }
 
     /// As many hints as fit; help and quit always stay.
-    static func hints(hasResting: Bool, width: Int, unicode: Bool) -> [Span] {
+    static func hints(keys: Set<DashboardAction>?, width: Int, unicode: Bool) -> [Span] {
         var bindings = KeyTable.bindings.filter { $0.hint != nil }
-        if !hasResting {
-            bindings = bindings.filter { [.reload, .help, .quit].contains($0.action) }
-        }
+        if let keys { bindings = bindings.filter { keys.contains($0.action) } }
         func spans(_ list: [KeyBinding]) -> [Span] {
             var out: [Span] = []
             for b in list {

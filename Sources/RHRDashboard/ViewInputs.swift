@@ -4,16 +4,6 @@ import RHRScreen
 // Each view's input, cut from the state: a view draws its own slice into its own rectangle and never sees the
 // whole state or the whole layout.
 
-extension DashboardLayout {
-    /// The layout for `state` on a screen of `size` (the state's own size when nil).
-    init(_ state: DashboardState, size: TerminalSize? = nil, noticeCount: Int? = nil) {
-        self.init(size: size ?? state.size,
-                  noticeCount: noticeCount ?? state.notices().count, focus: state.focus,
-                  writerCount: state.index.writers.count, showContext: state.showContext,
-                  hasMessage: state.message != nil && state.overlay == .none)
-    }
-}
-
 extension HeaderView.Model {
     init(_ state: DashboardState) {
         let index = state.index
@@ -63,7 +53,8 @@ extension ChartView.Model {
                   contextWriterNames: index.contextWriters.map(glyphs.shortName),
                   allHidden: index.hasResting && index.writers.allSatisfy { !state.isVisible($0) },
                   color: state.capabilities.color,
-                  focused: state.focusedWriterIndex)
+                  focused: state.focusedWriterIndex,
+                  sedentaryOnly: state.content == .sedentaryChart)
     }
 }
 
@@ -112,7 +103,7 @@ extension FooterView.Model {
     init(_ state: DashboardState) {
         var prompt: String?
         if case .goTo(let text) = state.overlay { prompt = text }
-        self.init(prompt: prompt, hasResting: state.index.hasResting)
+        self.init(prompt: prompt, keys: FooterView.keys(state.content, hasContext: !state.index.contextWriters.isEmpty))
     }
 }
 
@@ -139,7 +130,8 @@ extension EmptyStateView.Model {
         let nothing = state.index.diagnosis == .noData && !state.importFailures.isEmpty
         self.init(diagnosis: state.index.diagnosis, notices: nothing ? state.index.notices(today: state.today) : notices,
                   thisYear: state.today.year, zone: state.index.data.machineZone,
-                  importFailures: nothing ? state.importFailures : [])
+                  importFailures: nothing ? state.importFailures : [],
+                  hasContext: !state.index.contextWriters.isEmpty)
     }
 }
 

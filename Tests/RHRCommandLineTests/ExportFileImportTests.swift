@@ -104,7 +104,7 @@ struct ExportFileImportTests {
     @Test func heartRateOnlyExportSaysThereIsNoRestingWriter() throws {
         #expect(try rhr.run(["import", healthConnect + "/heart-rate-only.zip"]).status == 0)
         let summary = try rhr.run(["summary"]).stdout
-        #expect(summary.contains("heart-rate samples from Fitbit (com.fitbit.FitbitMobile), but no app writes resting heart rate"))
+        #expect(summary.contains("heart-rate samples from Fitbit (com.fitbit.FitbitMobile) and no resting heart rate."))
         #expect(summary.contains("does not derive resting heart rate"))
         #expect(try rhr.run(["export"]).stdout == "date,store,writer,writer_name,aggregate,bpm,samples,provisional,offset_assumed,out_of_range,implausible_date,derivation\n")
     }

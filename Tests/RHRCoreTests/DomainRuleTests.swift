@@ -264,14 +264,26 @@ struct EmptyStateTests {
         let text = DataDiagnosis.explanation(hrOnly)
         #expect(text.contains("12,408 heart-rate samples"))
         #expect(text.contains("com.fitbit.FitbitMobile"))
-        #expect(text == "Health Connect holds 12,408 heart-rate samples from com.fitbit.FitbitMobile, but no app writes "
-            + "resting heart rate. Health Connect does not derive resting heart rate from heart-rate samples, nor does rhr, "
-            + "so there is no resting value to show.")
-        // HealthKit does derive one: Apple's estimate from an Apple Watch's heart rate (issue 28, R15).
-        let watchOnly = StoreContents(store: .healthKit, heartRateSamples: 1_234, heartRateWriters: [watch])
-        #expect(DataDiagnosis.explanation(watchOnly) == "HealthKit holds 1,234 heart-rate samples from Jane’s Apple Watch, "
-            + "but no resting heart rate: neither Apple’s estimate, which the system makes from an Apple Watch’s heart rate, "
-            + "nor a value an app wrote. rhr does not derive one from heart-rate samples, so there is no resting value to show.")
+        #expect(text.contains("does not derive resting heart rate"))
+        #expect(DataDiagnosis.reasons(hrOnly).isEmpty)
+    }
+
+    /// HealthKit derives a resting heart rate, on the watch, which alone writes it: the words say so, and why an
+    /// export can lack one (issue 28), the watch's reasons only where a writer is a watch.
+    @Test func healthKitHeartRateWithoutRestingSaysWhoWritesIt() {
+        let watchOnly = StoreContents(store: .healthKit, heartRateSamples: 14_525, heartRateWriters: [watch])
+        #expect(DataDiagnosis.explanation(watchOnly) == "HealthKit holds 14,525 heart-rate samples from Jane’s Apple "
+                + "Watch and no resting heart rate. HealthKit's own resting heart rate is an estimate only an Apple Watch "
+                + "writes, from its heart-rate readings; nothing makes one later from heart-rate samples, rhr included.")
+        let reasons = DataDiagnosis.reasons(watchOnly)
+        #expect(reasons.count == 5)
+        #expect(reasons[3].hasPrefix("the watch had too few readings taken while you were still"))
+        #expect(reasons[4].hasPrefix("the watch does not record one: Apple lists resting rates for Series 1 or later"))
+        // A watch known by its live feed's product type, with a name that does not say so.
+        let renamed = Writer(store: .healthKit, name: "Jane", productType: "Watch7,1")
+        #expect(DataDiagnosis.reasons(StoreContents(store: .healthKit, heartRateSamples: 3, heartRateWriters: [renamed])).count == 5)
+        let strap = StoreContents(store: .healthKit, heartRateSamples: 3, heartRateWriters: [Writer(store: .healthKit, name: "Polar H10")])
+        #expect(DataDiagnosis.reasons(strap).last == "no Apple Watch wrote to it: none of these writers is one.")
     }
 
     @Test func permissionLimits() {

@@ -22,23 +22,27 @@ struct DerivationViewTests {
         Fixture.press(&state, .character("f"))
         let rect = try #require(DashboardLayout(state).detail)
         #expect(Self.region(state, rect) == [
-            " Thu 12 Mar 2026  raw samples and revisions  more ↓        ",
-            " ● Oura  latest 56  written by Oura (Health Connect)       ",
-            "   com.ouraring.oura  lowest 10-minute night average       ",
-            "   06:12 +01:00  56 count/min  Oura Ring (ring)            ",
-            "     automatically recorded  modified 12 Mar 06:20 +01:00  ",
-            " ◆ Jane’s Apple Watch  latest 58  HealthKit estimate       ",
-            "     as Apple documents it: window: the whole day ·        ",
-            "       statistic: an estimate · appears: not documented by ",
-            "       Apple · revised: may be replaced while its day is   ",
-            "       today or yesterday · source: Apple Developer        ",
-            "       Documentation, “restingHeartRate”                   ",
-            "     last written 13 Mar 00:12 +01:00, for 12 Mar;         ",
-            "       usually arrives as its day ends (median of 58)      ",
-            "   00:03–23:48 +01:00  58 count/min  Apple Inc. Watch      ",
-            "     created 13 Mar 00:12 +01:00                           ",
-            "     ◇ provisional, read 12 Mar 21:00 +01:00               ",
+            " Thu 12 Mar 2026  raw samples and revisions  mor",
+            " ● Oura  latest 56                              ",
+            "   written by Oura (Health Connect)             ",
+            "   com.ouraring.oura                            ",
+            "   lowest 10-minute night average               ",
+            "   06:12 +01:00  56 count/min  Oura Ring (ring) ",
+            "     automatically recorded                     ",
+            "     modified 12 Mar 06:20 +01:00               ",
+            " ◆ Jane’s Apple Watch  latest 58                ",
+            "   HealthKit estimate                           ",
+            "     as Apple documents it: window: the whole   ",
+            "       day · statistic: an estimate · appears:  ",
+            "       not documented by Apple · revised: may   ",
+            "       be replaced while its day is today or    ",
+            "       yesterday · source: Apple Developer      ",
+            "       Documentation, “restingHeartRate”        ",
+            "     last written 13 Mar 00:12 +01:00, for 12   ",
         ])
+        Fixture.press(&state, .tab, .tab, .down, .down)
+        #expect(Self.region(state, rect)[15...16] == ["       Mar; usually arrives as its day ends     ",
+                                                      "       (median of 58)                           "])
     }
 
     /// Withings wrote its number into HealthKit: it is no HealthKit estimate (issue 28), and its maker documents none.
@@ -51,20 +55,23 @@ struct DerivationViewTests {
         let rect = try #require(DashboardLayout(state).detail)
         let lines = Self.region(state, rect)
         let head = try #require(lines.firstIndex { $0.hasPrefix(" ■ Withings") })
-        #expect(Array(lines[head...(head + 7)]) == [
-            " ■ Withings  latest 67  written by Withings into HealthKit ",
-            "     Derivation not documented by Withings for its         ",
-            "       watches; its scales take a spot check of a few      ",
-            "       seconds standing on the scale. · source: Withings   ",
-            "       blog (20 March 2013), “Why is it important to       ",
-            "       monitor your resting heart rate?”                   ",
-            "     last written 11 Mar 00:12 +01:00, for 10 Mar;         ",
-            "       usually arrives as its day ends (median of 20)      ",
+        #expect(Array(lines[head...(head + 10)]) == [
+            " ■ Withings  latest 67                          ",
+            "   written by Withings into HealthKit           ",
+            "     Derivation not documented by Withings      ",
+            "       for its watches; its scales take a spot  ",
+            "       check of a few seconds standing on the   ",
+            "       scale. · source: Withings blog (20 March ",
+            "       2013), “Why is it important to monitor   ",
+            "       your resting heart rate?”                ",
+            "     last written 11 Mar 00:12 +01:00, for 10   ",
+            "       Mar; usually arrives as its day ends     ",
+            "       (median of 20)                           ",
         ])
         #expect(!lines.joined().contains("HealthKit estimate by"))
         // The watch, not followed now, keeps its label and says its derivation in short.
-        #expect(lines.contains(" ◆ Jane’s Apple Watch  latest 60  HealthKit estimate       "))
-        #expect(lines.contains("   all-day rest estimate                                   "))
+        let watch = try #require(lines.firstIndex { $0.hasPrefix(" ◆ Jane’s Apple Watch") })
+        #expect(lines[watch + 1] == "   HealthKit estimate  all-day rest estimate    ")
     }
 
     /// A store mark (R3) makes a renamed watch Apple's estimate, as a device of model Watch does.
@@ -87,23 +94,28 @@ struct DerivationViewTests {
         #expect(marked.facts[w].derivation.id == "apple-watch")
         var state = Fixture.state(data, size: TerminalSize(width: 120, height: 40))
         Fixture.press(&state, .character("f"))
-        let text = Self.region(state, try #require(DashboardLayout(state).detail)).joined(separator: "\n")
-        #expect(text.contains(" ◆ Jane’s Watch  latest 58  HealthKit estimate"))
+        let lines = Self.region(state, try #require(DashboardLayout(state).detail))
+        let head = try #require(lines.firstIndex { $0.hasPrefix(" ◆ Jane’s Watch  latest 58") })
+        #expect(lines[head] == " ◆ Jane’s Watch  latest 58  HealthKit estimate        ")
+        #expect(lines[head + 1].hasPrefix("     as Apple documents it: window: the whole"))
     }
 
     @Test("The legend says what each writer's number is where it has room, after every other marker")
     func legend() {
         let state = Fixture.state(size: TerminalSize(width: 120, height: 40))
         let lines = Fixture.screen(state)
-        #expect(lines[20] == " Health Connect: 1 ● Oura  HealthKit: 2 ◆ Jane’s Apple Watch  3 ■ Withings                                              ")
-        #expect(lines[21] == " ◇ provisional: Apple may still replace this estimate   × out of range   ● lowest 10-minute night average               ")
-        let wide = Fixture.screen(Fixture.state(size: TerminalSize(width: 190, height: 40)))
-        #expect(wide[20].hasSuffix("3 ■ Withings   ◇ provisional: Apple may still replace this estimate   × out of range   "
-                                   + "● lowest 10-minute night average         "))
-        #expect(wide[21].hasPrefix(" ◆ all-day rest estimate   ■ not documented by Withings      "))
+        let legend = DashboardLayout(state).chart.legend
+        #expect(lines[legend.y..<legend.maxY] == [
+            " Health Connect: 1 ● Oura  HealthKit: 2 ◆ Jane’s Apple Watch  3 ■ Withings                                              ",
+            " ◇ provisional: Apple may still replace this estimate   × out of range   ● lowest 10-minute night average               ",
+        ])
+        // On one row, at 190 columns, what is left after the other markers takes one phrase.
+        let wide = Fixture.state(size: TerminalSize(width: 190, height: 40))
+        #expect(Fixture.screen(wide)[DashboardLayout(wide).chart.legend.y].hasSuffix(
+            "3 ■ Withings   ◇ provisional: Apple may still replace this estimate   × out of range   ● lowest 10-minute night average         "))
         // At 80 columns there is no room left: the other markers keep theirs.
         let narrow = Fixture.screen(Fixture.state())
-        #expect(narrow[13] == " ◇ provisional: Apple may still replace this estimate   × out of range          ")
+        #expect(narrow.contains(" ◇ provisional: Apple may still replace this estimate   × out of range          "))
     }
 
     @Test("The comparison: next to a pair's mean difference, each side's window and statistic")
@@ -167,10 +179,10 @@ struct DerivationViewTests {
         let state = Fixture.state(data, size: TerminalSize(width: 120, height: 40))
         #expect(state.bandWriterIndex == 0)
         let lines = Self.region(state, try #require(DashboardLayout(state).detail))
-        #expect(Array(lines[11...12]) == ["     second of 2 in Health Connect’s own priority for      ",
-                                          "       vitals                                              "])
+        #expect(Array(lines[13...14]) == ["     second of 2 in Health Connect’s own        ",
+                                          "       priority for vitals                      "])
         // The series stay apart: the columns still show Oura's own values.
-        #expect(Fixture.screen(state)[37].hasPrefix("▸Thu 12 Mar 2026    56            58 p"))
+        #expect(Fixture.screen(state)[37].hasPrefix("▸Thu 12 Mar 2026    56                58 p"))
     }
 
     /// Two writers on one phone feed; the feed's heart rate runs to 12 Mar, Withings' resting values stop on 2 Mar.

@@ -76,8 +76,10 @@ struct EmptyStateTests {
         let lines = Fixture.screen(Fixture.state(Self.heartRateOnly(), size: TerminalSize(width: 100, height: 30)))
         let text = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         #expect(lines[3].hasPrefix("  No resting heart rate to show."))
-        #expect(text.contains("HealthKit holds 1,234 heart-rate samples from Jane’s Apple Watch, but no resting heart rate:"))
-        #expect(text.contains("rhr does not derive one from heart-rate samples"))
+        #expect(text.contains("HealthKit holds 1,234 heart-rate samples from Jane’s Apple Watch and no resting heart rate."))
+        // HealthKit does derive one, on the watch, which alone writes it: never "no app writes" it (issue 28).
+        #expect(text.contains("HealthKit's own resting heart rate is an estimate only an Apple Watch writes, from its"))
+        #expect(!text.contains("no app writes"))
         #expect(!text.contains("└"))
         #expect(!text.contains("Resting heart rate, bpm"))
     }
@@ -96,7 +98,7 @@ struct EmptyStateTests {
         // In full in the help.
         var help = Fixture.state(data, size: TerminalSize(width: 160, height: 70))
         Fixture.press(&help, .character("?"), .character("G"))
-        #expect(Fixture.screen(help).contains { $0.contains("Health Connect holds 40 heart-rate samples from Fitbit (com.fitbit.FitbitMobile), but no app writes resting heart rate.") })
+        #expect(Fixture.screen(help).contains { $0.contains("Health Connect holds 40 heart-rate samples from Fitbit (com.fitbit.FitbitMobile) and no resting heart rate.") })
         #expect(lines[3].hasPrefix(" Resting heart rate, bpm"))
     }
 

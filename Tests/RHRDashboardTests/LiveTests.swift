@@ -29,7 +29,7 @@ struct LiveTests {
         #expect(lines[10] == "    └───┬──────┬─────────┬──────┬──────┬──────┬──────┬──────×─↻─↻               ")
         // The legend shortens its entries so every mark's meaning fits.
         #expect(lines[13] == " ◇ provisional   × out of range   ↻ just changed                                ")
-        #expect(lines[18] == " Tue 10 Mar 2026↻   57 o                 60                   67                ")
+        #expect(lines[18] == " Tue 10 Mar 2026↻   57 o                 60                        67           ")
         #expect(lines[20] == "▸Thu 12 Mar 2026↻   56                   58 p                                   ")
         // The message has its own row: the key hints stay.
         #expect(lines[22] == " Updated: 10 Mar, 12 Mar.                                                       ")
