@@ -59,6 +59,24 @@ struct HealthConnectPriorityTests {
         #expect(file.skipped == ["Health Connect app priority entries that name no app": 3])
     }
 
+    /// Hostile contents: an order of a million entries, an app named with a control character, a NULL order.
+    @Test func aHostileOrderIsReadWholeAndNamesNoBadApp() throws {
+        let path = try export(priorities: [("6", Array(repeating: "1", count: 1_000_000).joined(separator: ",") + ",4")])
+        let db = try HealthConnectTestDatabase.reopen(path)
+        try db.addApp("com.example.\u{1B}[2J", name: "Escape")
+        db.close()
+        let file = try read(path)
+        #expect(file.batches.first?.appPriority == ["com.ouraring.oura"])
+        #expect(file.skipped == ["Health Connect app priority entries that name no app": 1])
+        let empty = try export(priorities: nil)
+        let nulls = try HealthConnectTestDatabase.reopen(empty)
+        try nulls.exec("CREATE TABLE health_data_category_priority_table (row_id INTEGER PRIMARY KEY, "
+                       + "health_data_category INTEGER UNIQUE, app_id_priority_order TEXT)")
+        try nulls.exec("INSERT INTO health_data_category_priority_table (health_data_category, app_id_priority_order) VALUES (6, NULL)")
+        nulls.close()
+        #expect(try read(empty).batches.first?.appPriority == nil)
+    }
+
     /// A table of another shape (a later platform's) is not read on a guess.
     @Test func aPriorityTableOfAnotherShapeIsNotRead() throws {
         let path = try export(priorities: nil)
