@@ -70,15 +70,21 @@ public struct WriterLateness: Sendable, Hashable {
     public let medianLagAfterTime: Double?
     /// The clock of the arrivals: written, received, or nil when they mix (then "delivered").
     public let clock: Delivery.Clock?
+    /// How many days apart its values usually are: the median gap between its consecutive days, rounded up; 1 for a
+    /// daily writer and one with fewer than two days (a scale weighed twice a week: 3 or 4).
+    public let usualGapDays: Int
 
-    /// `newestDay`: the newest day of values that are no delivery; the deliveries' own count too.
-    public init(writer: Writer, deliveries: [Delivery], newestDay: LocalDay? = nil) {
+    /// `newestDay` and `days`: those of values that are no delivery too; the deliveries' own count either way.
+    public init(writer: Writer, deliveries: [Delivery], newestDay: LocalDay? = nil, days: [LocalDay] = []) {
         self.writer = writer
         count = deliveries.count
         let last = deliveries.max { ($0.deliveredAt, $0.day) < ($1.deliveredAt, $1.day) }
         lastDelivered = last?.deliveredAt
         lastDeliveredDay = last?.day
         self.newestDay = (deliveries.map(\.day) + [newestDay].compactMap { $0 }).max()
+        let distinct = Set(deliveries.map(\.day) + days).sorted()
+        let gaps = zip(distinct, distinct.dropFirst()).map { Double($0.distance(to: $1)) }
+        usualGapDays = WriterLateness.median(gaps).map { max(1, Int($0.rounded(.up))) } ?? 1
         medianLagAfterDay = WriterLateness.median(deliveries.map(\.lagAfterDay))
         medianLagAfterTime = WriterLateness.median(deliveries.map(\.lagAfterTime))
         let clocks = Set(deliveries.map(\.clock))
@@ -90,13 +96,15 @@ public struct WriterLateness: Sendable, Hashable {
     public init(writer: Writer, values: [DaySample]) {
         var earliest: [String: Delivery] = [:]
         var newest: LocalDay?
+        var days = Set<LocalDay>()
         for value in values where value.sample.writer == writer && !value.implausibleDate {
             newest = max(newest ?? value.day, value.day)
+            days.insert(value.day)
             guard let delivery = Delivery(value) else { continue }
             let key = value.sample.identity.key
             if earliest[key].map({ delivery.deliveredAt < $0.deliveredAt }) ?? true { earliest[key] = delivery }
         }
-        self.init(writer: writer, deliveries: Array(earliest.values), newestDay: newest)
+        self.init(writer: writer, deliveries: Array(earliest.values), newestDay: newest, days: Array(days))
     }
 
     static func median(_ values: [Double]) -> Double? {
@@ -164,10 +172,11 @@ public struct WriterStop: Sendable, Hashable {
 
     /// Nil while the writer's values still arrive: heart rate may lead its newest resting day by
     /// `FeedFreshness.allowedLagDays` (today's value is not written yet) plus the writer's usual lag in whole days
-    /// beyond the first. A writer that never delivered a resting value is not a resting writer: nil.
+    /// beyond the first, plus its usual gap between days beyond one (a writer every third day misses no value in the
+    /// two days between). A writer that never delivered a resting value is not a resting writer: nil.
     public init?(_ lateness: WriterLateness, stream: String, heartRateThrough: LocalDay?) {
         guard let resting = lateness.newestDay, let heartRateThrough else { return nil }
-        let allowed = FeedFreshness.allowedLagDays + max(0, lateness.usualLagDays - 1)
+        let allowed = FeedFreshness.allowedLagDays + max(0, lateness.usualLagDays - 1) + (lateness.usualGapDays - 1)
         guard FeedFreshness.restingStopped(newestResting: resting, newestHeartRate: heartRateThrough,
                                            allowedLagDays: allowed) else { return nil }
         writer = lateness.writer

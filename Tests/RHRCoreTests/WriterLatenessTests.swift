@@ -173,3 +173,32 @@ struct WriterLatenessRoadTests {
         #expect(WriterStop(lateness, stream: "health-auto-export", heartRateThrough: day("2026-11-29")) == nil)
     }
 }
+
+/// A writer that writes every few days (a scale weighed twice a week) has not stopped when a day or two go by without
+/// its value: it is allowed its usual gap between days too.
+@Suite("Writer lateness: a writer's rhythm")
+struct WriterRhythmTests {
+    static let scale = Writer(store: .healthKit, name: "Withings")
+
+    static func weighIns(_ days: [String]) -> WriterLateness {
+        WriterLateness(writer: scale, values: days.map {
+            WriterLatenessTests.estimate($0, created: "\($0)T23:50:00+01:00", writer: scale)
+        })
+    }
+
+    @Test func aWriterEveryThirdDayIsGivenItsGap() throws {
+        let lateness = Self.weighIns(["2026-11-18", "2026-11-21", "2026-11-24", "2026-11-27"])
+        #expect(lateness.usualGapDays == 3)
+        // Heart rate through 30 Nov: its next value is due that day, and may come before it ends.
+        #expect(WriterStop(lateness, stream: "http-phone", heartRateThrough: day("2026-11-30")) == nil)
+        // Through 1 Dec: 30 Nov's did not come, as a daily writer's missing the day before.
+        let stop = try #require(WriterStop(lateness, stream: "http-phone", heartRateThrough: day("2026-12-01")))
+        #expect(stop.newestRestingDay == day("2026-11-27"))
+    }
+
+    @Test func aDailyWritersGapIsOneDayAndOneValueHasNone() {
+        #expect(Self.weighIns(["2026-11-26", "2026-11-27", "2026-11-28"]).usualGapDays == 1)
+        #expect(Self.weighIns(["2026-11-26"]).usualGapDays == 1)
+        #expect(WriterLateness(writer: Self.scale, values: []).usualGapDays == 1)
+    }
+}
