@@ -18,7 +18,7 @@ enum ExportCommand {
         run: run)
 
     static let header = "date,store,writer,writer_name,aggregate,bpm,samples,provisional,offset_assumed,out_of_range,"
-        + "implausible_date"
+        + "implausible_date,derivation"
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let args = invocation.arguments
@@ -31,20 +31,32 @@ enum ExportCommand {
         return 0
     }
 
-    /// What `rhr export` prints for a store.
+    /// What `rhr export` prints for a store: each row with its derivation's registry id (R15), from the devices of
+    /// the writer's samples that day and the store's watch marks (docs/design.md section 5).
     static func text(store: HealthDatabase, json: Bool, aggregation: Aggregation, range: DayRange = DayRange()) throws -> String {
-        let days = DaySeries(try store.samples(from: range.from, to: range.to)).values(by: aggregation)
-        if json { return JSONWriter.string(.array(days.map { DayValueJSON.encode($0) }), style: .pretty) + "\n" }
+        let (samples, watches) = try store.read { tx throws(StoreError) in
+            (try tx.samples(from: range.from, to: range.to), try tx.watchWriters())
+        }
+        let series = DaySeries(samples)
+        let rows = series.groups.map { group in
+            let day = series.value(of: group, by: aggregation)
+            let derivation = Derivation.of(writer: day.writer, devices: series.samples(in: group).map(\.sample.device),
+                                           isAppleWatch: watches.contains(day.writer.key))
+            return (day: day, derivation: derivation.id)
+        }
+        if json {
+            return JSONWriter.string(.array(rows.map { DayValueJSON.encode($0.day, derivation: $0.derivation) }), style: .pretty) + "\n"
+        }
         var text = header + "\n"
-        for day in days { text += csvRow(day) + "\n" }
+        for row in rows { text += csvRow(row.day, derivation: row.derivation) + "\n" }
         return text
     }
 
-    static func csvRow(_ day: DayValue) -> String {
+    static func csvRow(_ day: DayValue, derivation: String) -> String {
         [day.day.description, day.store.rawValue, csvField(day.writer.name), csvField(day.writer.shortName),
          day.aggregation.rawValue, day.bpmText,
          String(day.samples), String(day.provisional), String(day.offsetAssumed), String(day.outOfRange),
-         String(day.implausibleDate)]
+         String(day.implausibleDate), derivation]
             .joined(separator: ",")
     }
 

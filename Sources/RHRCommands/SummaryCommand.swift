@@ -50,8 +50,9 @@ enum SummaryCommand {
     private static func lines(store: HealthDatabase, aggregation: Aggregation, days count: Int, today: LocalDay,
                               width: Int?) throws -> [(text: String, table: Bool)] {
         // One snapshot: the counts, the streams, the values and the revisions all describe the same store.
-        let (contents, streams, samples, revisions) = try store.read { tx throws(StoreError) in
-            (try tx.contents(heartRate: try tx.heartRateDays()), try tx.streams(), try tx.samples(), try tx.revisions())
+        let (contents, streams, samples, revisions, watches) = try store.read { tx throws(StoreError) in
+            (try tx.contents(heartRate: try tx.heartRateDays()), try tx.streams(), try tx.samples(), try tx.revisions(),
+             try tx.watchWriters())
         }
         var lines: [String] = []
         let tagged = { (lines: [String]) in lines.map { (text: $0, table: false) } }
@@ -119,7 +120,7 @@ enum SummaryCommand {
             for r in shownRevisions { lines.append("  \(r.day) \(shortName(r.writer)): \(r.text(thisYear: thisYear, zone: store.machineZone))") }
         }
         lines.append("")
-        for w in writers { lines.append("\(shortName(w)): \(w.provenance)") }
+        lines += writerLines(writers, samples: samples, watches: watches, streams: streams)
         let provisional = "provisional: Apple may still replace this estimate"
             + (provisionalReads.isEmpty ? "" : " (read \(Wording.list(provisionalReads)))")
         // The same letters as the dashboard's per-source columns.
@@ -145,6 +146,25 @@ enum SummaryCommand {
             taken = chains[key.writer]![key.day]!.sorted(by: RevisionEntry.precedes) + taken
         }
         return taken
+    }
+
+    /// Each writer: where its number comes from (R11, issue 28) and what it is in its maker's words, with the page
+    /// that says so and the registry id `rhr export` writes (R15); then Health Connect's own priority for vitals where
+    /// an export gave one. `watches`: the store's marks; the samples' devices tell a Withings scale.
+    static func writerLines(_ writers: [Writer], samples: [DaySample], watches: Set<WriterKey>, streams: [StreamState]) -> [String] {
+        var devices: [WriterKey: Set<Device?>] = [:]
+        for s in samples { devices[s.sample.writer.key, default: []].insert(s.sample.device) }
+        var lines = writers.map { w in
+            let isWatch = watches.contains(w.key)
+            let d = Derivation.of(writer: w, devices: devices[w.key] ?? [], isAppleWatch: isWatch)
+            let source = d.isDocumented ? d.sources.first.map { ", as \($0.text) says" } ?? "" : ""
+            return TextGate.visible("\(shortName(w)): \(w.provenance(isAppleWatch: isWatch)); \(d.short)\(source) (\(d.id))")
+        }
+        if let priority = AppPriority.newest(in: streams) {
+            let apps = Dictionary(writers.filter { $0.store == .healthConnect }.map { ($0.name, $0.shortName) }) { a, _ in a }
+            lines.append(TextGate.visible(priority.listWords { apps[$0] ?? $0 }))
+        }
+        return lines
     }
 
     /// "HK Jane’s Apple Watch", "HC Oura": the column heading; the legend below names the package.

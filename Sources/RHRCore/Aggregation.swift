@@ -34,10 +34,14 @@ public struct DaySample: Sendable, Hashable {
     public var snapshot: Bool
     /// R13: its time is implausible (judged against the `asOf` of the batch that delivered it).
     public var implausibleDate: Bool
+    /// When its road first received it (late writers, docs/design.md section 9); nil when the store does not know
+    /// (kept since schema 7).
+    public var firstReceived: Timestamp?
 
     /// `implausibleDate` nil: judged by R13 against `asOf`.
     public init(sample: RestingSample, day: LocalDay, offsetAssumed: Bool = false, provisional: Bool = false,
-                asOf: Timestamp? = nil, stream: String = "", snapshot: Bool = false, implausibleDate: Bool? = nil) {
+                asOf: Timestamp? = nil, stream: String = "", snapshot: Bool = false, implausibleDate: Bool? = nil,
+                firstReceived: Timestamp? = nil) {
         self.sample = sample
         self.day = day
         self.offsetAssumed = offsetAssumed
@@ -47,6 +51,7 @@ public struct DaySample: Sendable, Hashable {
         self.snapshot = snapshot
         self.implausibleDate = implausibleDate
             ?? !PlausibleTimeRule.isPlausible(start: sample.start, end: sample.end, asOf: asOf)
+        self.firstReceived = firstReceived
     }
 
     public var bpm: Double? { sample.bpm }

@@ -14,6 +14,29 @@ public enum DerivationRegistry {
         /// A Health Connect `dataOrigin` package name, exactly; with a device type, only for records from such a
         /// device (Health Connect device types: 3 is a scale).
         case healthConnectPackage(String, deviceType: Int?)
+
+        /// "a HealthKit Apple Watch (…)", "HealthKit source “Oura”", "Health Connect package com.withings.wiscale2 from a
+        /// scale": for the derivations page.
+        public var words: String {
+            switch self {
+            case .appleWatch:
+                return "a HealthKit Apple Watch (by its name, bundle identifier, product type or device, or the store’s mark)"
+            case .healthKitSource(let name): return "HealthKit source “\(name)”"
+            case .healthConnectPackage(let package, let type):
+                return "Health Connect package \(package)" + (type.flatMap { Device(type: $0).typeWords }.map { " from a \($0)" } ?? "")
+            }
+        }
+    }
+
+    /// What finds each derivation, for the derivations page: an entry's keys, or the writers with no entry.
+    public static func matchWords(_ derivation: Derivation) -> [String] {
+        if let entry = entries.first(where: { $0.derivation.id == derivation.id }) { return entry.matches.map(\.words) }
+        switch derivation.id {
+        case unknownHealthKit.id: return ["any other HealthKit writer"]
+        case unknownHealthConnect.id: return ["any other Health Connect writer"]
+        case unnamedHealthAutoExport.id: return ["HealthKit values Health Auto Export sent without their writer’s name"]
+        default: return []
+        }
     }
 
     public struct Entry: Sendable, Hashable {
@@ -89,7 +112,7 @@ public enum DerivationRegistry {
 
     public static let entries: [Entry] = [
         Entry(matches: [.appleWatch], derivation: Derivation(
-            id: "apple-watch", writer: "Apple Watch", maker: "Apple", window: .wholeDay, statistic: .estimate,
+            id: appleWatchID, writer: "Apple Watch", maker: "Apple", window: .wholeDay, statistic: .estimate,
             appears: nil, revision: .mayReplace("while its day is today or yesterday"),
             short: "all-day rest estimate",
             summary: "An estimate of the lowest heart rate during periods of rest, which the system makes by analysing "
@@ -215,6 +238,14 @@ public enum DerivationRegistry {
 
     // MARK: - Matching
 
+    /// The id of Apple's own entry: the one value that is the system's estimate.
+    public static let appleWatchID = "apple-watch"
+
+    /// Whether `writer`'s resting value is Apple's own estimate: a HealthKit writer the Apple Watch entry matches.
+    public static func isApple(_ writer: Writer, device: Device? = nil, isAppleWatch: Bool = false) -> Bool {
+        matches(.appleWatch, writer: writer, device: device, isAppleWatch: isAppleWatch)
+    }
+
     /// The entry for a writer, if the table has one.
     static func entry(for writer: Writer, device: Device?, isAppleWatch: Bool) -> Entry? {
         entries.first { entry in
@@ -255,6 +286,18 @@ extension Derivation {
             return entry.derivation
         }
         return writer.store == .healthKit ? DerivationRegistry.unknownHealthKit : DerivationRegistry.unknownHealthConnect
+    }
+
+    /// What `writer`'s values are, over the devices they came from: the derivation every one of them gives, else the
+    /// writer's own without a device (a Withings scale's readings and its watch's together get Withings' words).
+    public static func of(writer: Writer, devices: some Sequence<Device?>, isAppleWatch: Bool = false) -> Derivation {
+        var found: Derivation?
+        for device in Set(devices) {
+            let derivation = of(writer: writer, device: device, isAppleWatch: isAppleWatch)
+            if let found, found.id != derivation.id { return of(writer: writer, isAppleWatch: isAppleWatch) }
+            found = derivation
+        }
+        return found ?? of(writer: writer, isAppleWatch: isAppleWatch)
     }
 
     /// Every derivation the registry holds, in table order, then the words for writers it has no entry for: the

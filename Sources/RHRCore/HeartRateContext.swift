@@ -149,6 +149,17 @@ public struct HeartRateSummarizer: Sendable {
 
     public var isEmpty: Bool { summaries.isEmpty }
 
+    /// `from`'s summaries become `to`'s, each merged into the one `to` has for the same day and record.
+    public mutating func reassign(_ from: WriterKey, to writer: Writer) {
+        for (key, summary) in summaries where key.writer == from {
+            summaries[key] = nil
+            var moved = summary
+            moved.writer = writer
+            let target = SummaryKey(writer: writer.key, day: key.day, recordKey: key.recordKey)
+            if summaries[target] == nil { summaries[target] = moved } else { summaries[target]!.merge(moved) }
+        }
+    }
+
     /// The summaries in a stable order: writer, day, record key.
     public var result: [HeartRateDaySummary] {
         summaries.values.sorted {

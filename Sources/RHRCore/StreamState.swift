@@ -17,10 +17,12 @@ public struct StreamState: Sendable, Hashable {
     /// (`FeedFreshness`); nil for other streams, and when it delivered none.
     public var newestRestingDay: LocalDay?
     public var newestHeartRateDay: LocalDay?
+    /// Health Connect's own app priority for vitals, as the newest export of this stream that kept it gave it.
+    public var appPriority: AppPriority?
 
     public init(store: HealthStore, stream: String, cursor: String? = nil, asOf: Timestamp? = nil, origin: String = "",
                 grantedPermissions: [String]? = nil, revision: Int64 = 0, newestRestingDay: LocalDay? = nil,
-                newestHeartRateDay: LocalDay? = nil) {
+                newestHeartRateDay: LocalDay? = nil, appPriority: AppPriority? = nil) {
         self.store = store
         self.stream = stream
         self.cursor = cursor
@@ -30,6 +32,7 @@ public struct StreamState: Sendable, Hashable {
         self.revision = revision
         self.newestRestingDay = newestRestingDay
         self.newestHeartRateDay = newestHeartRateDay
+        self.appPriority = appPriority
     }
 
     /// R10: the limits its permissions set, for Health Connect feeds that reported them.

@@ -70,12 +70,15 @@ public struct SyncBatch: Sendable, Hashable {
     public var passedOver: PassedOverLog
     /// R2: by writer name (`WriterNameRule.canonical`), the other raw spellings the input wrote it with.
     public var writerSpellings: [String: [String]]
+    /// A Health Connect export's own app priority for vitals (`AppPriority`), package names in order; nil when the
+    /// input says nothing of it.
+    public var appPriority: [String]?
 
     public init(store: HealthStore, stream: String, asOf: Timestamp, cursor: Cursor? = nil, fullResync: Bool = false,
                 snapshot: Snapshot? = nil, resting: [RestingSample] = [], heartRate: [HeartRateDaySummary] = [],
                 deleted: [String] = [], grantedPermissions: [String]? = nil, watchWriters: Set<String> = [],
                 origin: String = "", dayFeed: DayFeed? = nil, passedOver: PassedOverLog = PassedOverLog(),
-                writerSpellings: [String: [String]] = [:]) {
+                writerSpellings: [String: [String]] = [:], appPriority: [String]? = nil) {
         self.store = store
         self.stream = stream
         self.asOf = asOf
@@ -91,6 +94,7 @@ public struct SyncBatch: Sendable, Hashable {
         self.dayFeed = dayFeed
         self.passedOver = passedOver
         self.writerSpellings = writerSpellings
+        self.appPriority = appPriority
     }
 
     /// R1: a batch belongs to one store, and so do all of its values. Checked again by the store.

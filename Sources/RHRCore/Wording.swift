@@ -21,6 +21,14 @@ public enum Wording {
         return (n < 0 ? "-" : "") + out
     }
 
+    /// "first", "second", "third", then "4th", "11th", "22nd".
+    public static func ordinal(_ n: Int) -> String {
+        let words = ["first", "second", "third"]
+        if (1...3).contains(n) { return words[n - 1] }
+        let suffix = (11...13).contains(n % 100) ? "th" : ["th", "st", "nd", "rd", "th", "th", "th", "th", "th", "th"][n % 10]
+        return "\(n)\(suffix)"
+    }
+
     public static func list(_ items: [String]) -> String {
         switch items.count {
         case 0: return ""

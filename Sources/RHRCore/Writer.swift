@@ -141,10 +141,23 @@ public struct Writer: Sendable, Hashable, Comparable {
         }
     }
 
-    /// R11 wording: "HealthKit estimate" or "written by <app> (Health Connect)".
-    public var provenance: String {
+    /// R11 wording, from the facts (issue 28): "HealthKit estimate" only for Apple's own resting value (the
+    /// registry's Apple Watch entry: by its name, bundle identifier, product type, `device`'s model or the store's
+    /// `isAppleWatch` mark); any other HealthKit writer is an app that wrote its number into HealthKit; a Health
+    /// Connect value is what the named app wrote. Health Auto Export's combined and unnamed writers say what they are.
+    public func provenance(isAppleWatch: Bool = false, device: Device? = nil) -> String {
         switch store {
-        case .healthKit: return "HealthKit estimate by \(shownName)"
+        case .healthKit:
+            if let parts = Writer.combinedParts(name) {
+                return "combined by Health Auto Export from \(Wording.list(parts)) (HealthKit)"
+            }
+            if name == Writer.unnamedHealthAutoExport {
+                return "HealthKit values Health Auto Export sent without their writer’s name"
+            }
+            if DerivationRegistry.isApple(self, device: device, isAppleWatch: isAppleWatch) {
+                return "HealthKit estimate by \(shownName)"
+            }
+            return "written by \(shownName) into HealthKit"
         case .healthConnect: return "written by \(displayName) (Health Connect)"
         }
     }

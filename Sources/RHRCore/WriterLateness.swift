@@ -8,7 +8,7 @@ public struct Delivery: Sendable, Hashable {
     public enum Clock: Sendable, Hashable {
         /// When the writer wrote it: HealthKit's `creationDate`, Health Connect's `lastModifiedTime`.
         case written
-        /// When rhr's road read it (its `asOf`), for values that carry neither.
+        /// When a live road of rhr's first received it, for values that carry neither.
         case received
     }
 
@@ -29,8 +29,10 @@ public struct Delivery: Sendable, Hashable {
         self.clock = clock
     }
 
-    /// A stored value as it arrived: written when the writer dated its writing, else received when its road read it.
-    /// Nil for a value of implausible date (R13), whose day says nothing of its lag, and one with no time at all.
+    /// A stored value as it arrived: written when the writer dated its writing, else received when a live road first
+    /// received it (an export's snapshot was read when the export was made, not when the value came; a road's `asOf`
+    /// is its last word, not its first). Nil for a value of implausible date (R13), whose day says nothing of its lag,
+    /// and one with no such time.
     public init?(_ value: DaySample) {
         guard !value.implausibleDate else { return nil }
         let sample = value.sample
@@ -38,8 +40,8 @@ public struct Delivery: Sendable, Hashable {
         let arrival: (Timestamp, Clock)
         if let written = sample.revisionTime {
             arrival = (Timestamp(date: written, offsetSeconds: value.asOf?.offsetSeconds ?? offset), .written)
-        } else if let asOf = value.asOf {
-            arrival = (asOf, .received)
+        } else if !value.snapshot, let received = value.firstReceived {
+            arrival = (received, .received)
         } else {
             return nil
         }
@@ -57,29 +59,52 @@ public struct Delivery: Sendable, Hashable {
 public struct WriterLateness: Sendable, Hashable {
     public let writer: Writer
     public let count: Int
-    /// The latest arrival, and the newest day delivered.
+    /// The latest arrival, and the day of the value it brought.
     public let lastDelivered: Timestamp?
+    public let lastDeliveredDay: LocalDay?
+    /// The writer's newest plausibly dated day, whether or not its value says when it arrived: what `WriterStop`
+    /// judges by.
     public let newestDay: LocalDay?
     /// Medians, in seconds, of how long after its day ended, and after the time it carries, a value came.
     public let medianLagAfterDay: Double?
     public let medianLagAfterTime: Double?
     /// The clock of the arrivals: written, received, or nil when they mix (then "delivered").
     public let clock: Delivery.Clock?
+    /// How many days apart its values usually are: the median gap between its consecutive days, rounded up; 1 for a
+    /// daily writer and one with fewer than two days (a scale weighed twice a week: 3 or 4).
+    public let usualGapDays: Int
 
-    public init(writer: Writer, deliveries: [Delivery]) {
+    /// `newestDay` and `days`: those of values that are no delivery too; the deliveries' own count either way.
+    public init(writer: Writer, deliveries: [Delivery], newestDay: LocalDay? = nil, days: [LocalDay] = []) {
         self.writer = writer
         count = deliveries.count
-        lastDelivered = deliveries.map(\.deliveredAt).max()
-        newestDay = deliveries.map(\.day).max()
+        let last = deliveries.max { ($0.deliveredAt, $0.day) < ($1.deliveredAt, $1.day) }
+        lastDelivered = last?.deliveredAt
+        lastDeliveredDay = last?.day
+        self.newestDay = (deliveries.map(\.day) + [newestDay].compactMap { $0 }).max()
+        let distinct = Set(deliveries.map(\.day) + days).sorted()
+        let gaps = zip(distinct, distinct.dropFirst()).map { Double($0.distance(to: $1)) }
+        usualGapDays = WriterLateness.median(gaps).map { max(1, Int($0.rounded(.up))) } ?? 1
         medianLagAfterDay = WriterLateness.median(deliveries.map(\.lagAfterDay))
         medianLagAfterTime = WriterLateness.median(deliveries.map(\.lagAfterTime))
         let clocks = Set(deliveries.map(\.clock))
         clock = clocks.count == 1 ? clocks.first : nil
     }
 
-    /// The same from a writer's stored values (`DaySample`s); values of other writers are left out.
+    /// The same from a writer's stored values (`DaySample`s), every road's copies: a value several roads hold is one
+    /// delivery, at its earliest arrival. Values of other writers are left out.
     public init(writer: Writer, values: [DaySample]) {
-        self.init(writer: writer, deliveries: values.filter { $0.sample.writer == writer }.compactMap(Delivery.init))
+        var earliest: [String: Delivery] = [:]
+        var newest: LocalDay?
+        var days = Set<LocalDay>()
+        for value in values where value.sample.writer == writer && !value.implausibleDate {
+            newest = max(newest ?? value.day, value.day)
+            days.insert(value.day)
+            guard let delivery = Delivery(value) else { continue }
+            let key = value.sample.identity.key
+            if earliest[key].map({ delivery.deliveredAt < $0.deliveredAt }) ?? true { earliest[key] = delivery }
+        }
+        self.init(writer: writer, deliveries: Array(earliest.values), newestDay: newest, days: Array(days))
     }
 
     static func median(_ values: [Double]) -> Double? {
@@ -107,8 +132,8 @@ public struct WriterLateness: Sendable, Hashable {
 
     /// "last written 3 Dec 08:14, for 2 Dec"; nil when it delivered nothing.
     public func lastDeliveredWords(thisYear: Int) -> String? {
-        guard let lastDelivered, let newestDay else { return nil }
-        return "last \(clockWords) \(lastDelivered.text(thisYear: thisYear)), for \(newestDay.text(thisYear: thisYear))"
+        guard let lastDelivered, let lastDeliveredDay else { return nil }
+        return "last \(clockWords) \(lastDelivered.text(thisYear: thisYear)), for \(lastDeliveredDay.text(thisYear: thisYear))"
     }
 
     /// "usually arrives about 12 h after its day ends (median of 30)"; nil when it delivered nothing.
@@ -147,10 +172,11 @@ public struct WriterStop: Sendable, Hashable {
 
     /// Nil while the writer's values still arrive: heart rate may lead its newest resting day by
     /// `FeedFreshness.allowedLagDays` (today's value is not written yet) plus the writer's usual lag in whole days
-    /// beyond the first. A writer that never delivered a resting value is not a resting writer: nil.
+    /// beyond the first, plus its usual gap between days beyond one (a writer every third day misses no value in the
+    /// two days between). A writer that never delivered a resting value is not a resting writer: nil.
     public init?(_ lateness: WriterLateness, stream: String, heartRateThrough: LocalDay?) {
         guard let resting = lateness.newestDay, let heartRateThrough else { return nil }
-        let allowed = FeedFreshness.allowedLagDays + max(0, lateness.usualLagDays - 1)
+        let allowed = FeedFreshness.allowedLagDays + max(0, lateness.usualLagDays - 1) + (lateness.usualGapDays - 1)
         guard FeedFreshness.restingStopped(newestResting: resting, newestHeartRate: heartRateThrough,
                                            allowedLagDays: allowed) else { return nil }
         writer = lateness.writer

@@ -15,6 +15,8 @@ struct ChartLegend {
         var slot: Int
         /// With many writers in view, the one drawn in full and the dimmed others (`ChartView.fullWriters`).
         var emphasis: Emphasis = .plain
+        /// What its number is, in a short phrase (`Derivation.short`, R15): said where the legend has room.
+        var derivation = ""
     }
 
     enum Emphasis {

@@ -420,15 +420,24 @@ enum ChartView {
 
     static func legend(_ model: Model, in rect: Rect, writerRows: Int? = nil, glyphs g: Glyphs) -> ChartLegend {
         let marks = marks(model)
-        let full = ChartLegend(writers: model.writers, markers: markers(marks, glyphs: g, short: false), in: rect,
-                               writerRows: writerRows, glyphs: g)
+        let long = markers(marks, glyphs: g, short: false)
+        let full = ChartLegend(writers: model.writers, markers: long, in: rect, writerRows: writerRows, glyphs: g)
         let shown = full.entries.filter { $0.writer == nil }.count
         let short = markers(marks, glyphs: g, short: true)
-        // Short forms when the long ones leave some out.
-        if shown < short.count {
-            return ChartLegend(writers: model.writers, markers: short, in: rect, writerRows: writerRows, glyphs: g)
+        // Short forms when the long ones leave some out; then, where room is left, what each writer's number is.
+        let chosen = shown < short.count ? short : long
+        return ChartLegend(writers: model.writers, markers: chosen + derivationMarkers(model, glyphs: g), in: rect,
+                           writerRows: writerRows, glyphs: g)
+    }
+
+    /// "● lowest 10-minute night average" for each visible writer (R15), or with a writer drawn in full for that one,
+    /// after every other marker: the legend places markers in order while they fit, so these never push another out,
+    /// nor count in the rows the layout gives the legend (`markers` alone does).
+    static func derivationMarkers(_ model: Model, glyphs g: Glyphs) -> [[Span]] {
+        let writers = model.focused.map { model.writers.indices.contains($0) ? [model.writers[$0]] : [] } ?? model.writers
+        return writers.filter { $0.visible && !$0.derivation.isEmpty }.map { writer in
+            [Span(String(g.series(writer.slot)), .series(writer.slot)), Span(" " + writer.derivation, .muted)]
         }
-        return full
     }
 
     static func drawLegend(_ model: Model, in rect: Rect, writerRows: Int?, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {

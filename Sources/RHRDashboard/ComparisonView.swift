@@ -4,7 +4,8 @@ import RHRScreen
 
 /// `v`: how far apart the writers read, pair by pair, over the whole history under the chosen aggregation:
 /// for each pair with at least 14 shared days, the mean of the daily differences and their spread, both
-/// writers named with their stores (R1). Drawn over the whole screen like the help; descriptive only (R11).
+/// writers named with their stores (R1), and what each side's number is in its maker's words ("lowest 10-minute
+/// night average vs. all-day rest estimate", R15). Drawn over the whole screen like the help; descriptive only (R11).
 enum ComparisonView {
     struct Model {
         var index: DashboardIndex
@@ -53,8 +54,8 @@ enum ComparisonView {
         out.append(StyledLine(""))
         paragraph("For each pair of writers with at least \(WriterComparison.minimumSharedDays) days on which both "
                   + "have a value (\(model.aggregation.words)): the mean of the daily differences, first minus second, "
-                  + "and their spread (standard deviation). It says how far apart two writers read, not which one "
-                  + "is right.", .muted)
+                  + "and their spread (standard deviation), beside what each one's number is as its maker documents "
+                  + "it (d lists them). It says how far apart two writers read, not which one is right.", .muted)
         let pairs = model.pairs
         if pairs.compared.isEmpty {
             out.append(StyledLine(""))
@@ -73,6 +74,14 @@ enum ComparisonView {
                                [Span("\(c.sharedDays) shared days", .muted)],
                                [Span(HeaderView.range(c.days.lowerBound, c.days.upperBound, g), .muted)]],
                               width: width - 1, gap: 2, indent: 6, firstIndent: 6, ellipsis: g.ellipsis)
+            // R15 beside the difference: what each side's number is, in its maker's words.
+            let reads = readsWords(first, second, c.meanDifference)
+            if index.facts.indices.contains(c.first), index.facts.indices.contains(c.second) {
+                let what = Derivation.comparison(index.facts[c.first].derivation, index.facts[c.second].derivation)
+                for (i, line) in TextFit.wrap(g.text("\(reads): \(what)"), max(1, width - 9), ellipsis: g.ellipsis).enumerated() {
+                    out.append(StyledLine(String(repeating: " ", count: i == 0 ? 6 : 8) + line))
+                }
+            }
         }
         if !pairs.tooFew.isEmpty {
             out.append(StyledLine(""))
@@ -84,6 +93,13 @@ enum ComparisonView {
             }
         }
         return out
+    }
+
+    /// "Oura reads 3.5 bpm lower on average", "… higher …", "Oura and Withings read the same on average" (to 0.1 bpm).
+    static func readsWords(_ first: String, _ second: String, _ mean: Double) -> String {
+        let amount = String(format: "%.1f", abs(mean))
+        if amount == "0.0" { return "\(first) and \(second) read the same on average" }
+        return "\(first) reads \(amount) bpm \(mean < 0 ? "lower" : "higher") on average"
     }
 
     /// "+2.3", "−0.4" (ASCII "-0.4"), "0.0".
@@ -100,10 +116,9 @@ enum ComparisonView {
 
     /// Over the whole of `buffer`.
     static func draw(_ model: Model, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {
-        let note = "Descriptive only: differences between writers, not a judgement of either."
         OverlayPage.draw(lines(model, width: buffer.width - 1, glyphs: g), title: "how far apart the writers read",
                          closes: "Esc, q or v closes", scroll: model.scroll,
-                         lastRow: StyledLine(" " + TextFit.truncate(note, buffer.width - 2, ellipsis: g.ellipsis), .muted),
-                         glyphs: g, on: &buffer)
+                         note: "Descriptive only: differences between writers, not a judgement of either.", glyphs: g,
+                         on: &buffer)
     }
 }

@@ -30,11 +30,13 @@ public struct DashboardData: Sendable {
     public var passedOver: Int
     /// R2: the raw spellings of each writer's name that were folded into it, for the detail pane.
     public var writerSpellings: [WriterKey: [String]]
+    /// The writers the store marks as an Apple Watch (R3), whose derivation is Apple's (R15).
+    public var watchWriters: Set<WriterKey>
 
     public init(samples: [DaySample] = [], revisions: [RevisionEntry] = [], heartRateDays: [HeartRateDaySummary] = [],
                 contents: [StoreContents] = [], streams: [StreamState] = [], revision: Int64 = 0, source: String = "",
                 machineZone: TimeZone = .current, isPartial: Bool = false, writerNumbers: [WriterKey: Int] = [:],
-                passedOver: Int = 0, writerSpellings: [WriterKey: [String]] = [:]) {
+                passedOver: Int = 0, writerSpellings: [WriterKey: [String]] = [:], watchWriters: Set<WriterKey> = []) {
         self.samples = samples
         self.revisions = revisions
         self.heartRateDays = heartRateDays
@@ -47,5 +49,6 @@ public struct DashboardData: Sendable {
         self.writerNumbers = writerNumbers
         self.passedOver = passedOver
         self.writerSpellings = writerSpellings
+        self.watchWriters = watchWriters
     }
 }

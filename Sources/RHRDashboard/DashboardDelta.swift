@@ -19,6 +19,8 @@ public struct DashboardDelta: Sendable {
     public var revision: Int64?
     /// The writers' numbers, read with the days (small: one row per writer); nil: unchanged.
     public var writerNumbers: [WriterKey: Int]?
+    /// The writers the store marks as an Apple Watch, read with the days; nil: unchanged.
+    public var watchWriters: Set<WriterKey>?
 
     public init(days: Set<LocalDay>, samples: [DaySample] = [], revisions: [RevisionEntry] = [],
                 heartRateDays: [HeartRateDaySummary] = [], contents: [StoreContents]? = nil, streams: [StreamState] = [],

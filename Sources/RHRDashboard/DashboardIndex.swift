@@ -24,6 +24,12 @@ public final class DashboardIndex: Sendable {
     public let storeAsOf: [(store: HealthStore, asOf: Timestamp)]
     /// The stores that hold anything, in order.
     public let stores: [HealthStore]
+    /// Per writer (in `writers` order): its derivation, watch mark and lateness (`WriterFacts`).
+    let facts: [WriterFacts]
+    /// Writers whose resting values stopped on a phone feed that still delivers heart rate: header notes.
+    let writerStops: [WriterStop]
+    /// Health Connect's own app priority for vitals, when an export gave one.
+    let appPriority: AppPriority?
 
     /// [aggregation][writer] → that writer's day values, sorted by day.
     let series: [[[DayValue]]]
@@ -142,6 +148,9 @@ public final class DashboardIndex: Sendable {
         stores.formUnion(data.contents.filter { !$0.isEmpty }.map(\.store))
         stores.formUnion(data.heartRateDays.map(\.writer.store))
         self.stores = stores.sorted()
+        facts = WriterFacts.of(data, writers: writers)
+        writerStops = WriterFacts.stops(data)
+        appPriority = AppPriority.newest(in: data.streams)
     }
 
     public var revision: Int64 { data.revision }
@@ -199,7 +208,7 @@ public final class DashboardIndex: Sendable {
 
     /// R9 and R10, in words: a store with heart rate but no resting writer, and the limits the Health Connect
     /// feeds' permissions set. A changes token unused for more than 30 days (relative to `today`) too. Then the
-    /// phone feeds' freshness (`FeedNotices`).
+    /// phone feeds' freshness (`FeedNotices`), and writers whose resting values stopped on one (`WriterStop`).
     public func notices(today: LocalDay) -> [String] {
         var notes: [String] = []
         if case .resting(let without) = diagnosis {
@@ -214,6 +223,7 @@ public final class DashboardIndex: Sendable {
             }
         }
         notes += FeedNotices.notes(data.streams, today: today, zone: data.machineZone)
+        notes += writerStops.map { $0.words(thisYear: today.year) }
         return notes
     }
 

@@ -8,11 +8,12 @@ import RHRScreen
 enum DashboardMouse {
     static func handle(_ event: MouseEvent, _ state: inout DashboardState) -> DashboardEffect? {
         switch state.overlay {
-        case .help, .comparison:
+        case .help, .comparison, .derivations:
             // Three rows a turn, the overlay laid out once.
             if event.kind == .wheelUp { state.helpScroll = max(0, state.helpScroll - 3) }
             if event.kind == .wheelDown {
-                let maxScroll = state.overlay == .help ? HelpView.maxScroll(state) : ComparisonView.maxScroll(state)
+                let maxScroll = state.overlay == .help ? HelpView.maxScroll(state)
+                    : state.overlay == .comparison ? ComparisonView.maxScroll(state) : DerivationsView.maxScroll(state)
                 state.helpScroll = min(state.helpScroll + 3, maxScroll)
             }
             return nil

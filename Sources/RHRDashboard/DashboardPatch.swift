@@ -81,6 +81,7 @@ extension DashboardIndex {
             + heartRate[hhi...]
         next.streams = delta.streams
         if let numbers = delta.writerNumbers { next.writerNumbers = numbers }
+        if let watches = delta.watchWriters { next.watchWriters = watches }
         next.revision = max(data.revision, revision)
 
         if newWriter {

@@ -29,6 +29,10 @@ public enum DashboardRenderer {
             ComparisonView.draw(ComparisonView.Model(state), glyphs: glyphs, on: &buffer)
             return
         }
+        if state.overlay == .derivations {
+            DerivationsView.draw(DerivationsView.Model(index: state.index, scroll: state.helpScroll), glyphs: glyphs, on: &buffer)
+            return
+        }
         HeaderView.draw(HeaderView.Model(state), in: layout.header, glyphs: glyphs, on: &buffer)
         if state.content == .words {
             EmptyStateView.draw(EmptyStateView.Model(state, notices: notices), in: layout.body, glyphs: glyphs,

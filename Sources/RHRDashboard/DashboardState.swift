@@ -27,6 +27,8 @@ public enum Overlay: Sendable, Hashable {
     case goTo(String)
     /// How far apart the writers read, pair by pair (`v`).
     case comparison
+    /// What each writer's number is: the whole derivation registry (`d`, R15).
+    case derivations
 }
 
 /// The whole state of the dashboard: the data, where the cursor is, and how it is looked at.

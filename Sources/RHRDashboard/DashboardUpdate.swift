@@ -75,6 +75,8 @@ public enum DashboardUpdate {
             return handleHelp(key, &state)
         case .comparison:
             return handleComparison(key, &state)
+        case .derivations:
+            return handleDerivations(key, &state)
         case .none:
             break
         }
@@ -147,6 +149,8 @@ public enum DashboardUpdate {
             state.overlay = .comparison
             state.comparisonPairs = ComparisonView.pairs(state.index, aggregation: state.aggregation)
             state.helpScroll = 0
+        case .derivations:
+            openDerivations(&state)
         case .columnsLeft, .columnsRight:
             scrollColumns(action == .columnsLeft ? -1 : 1, &state)
         case .toggleWriter:
@@ -177,13 +181,27 @@ public enum DashboardUpdate {
         return nil
     }
 
-    /// Help and the comparison: arrows and pages scroll, `q` closes (Ctrl-C and F10 still quit).
+    /// Help and the comparison: arrows and pages scroll, `q` closes (Ctrl-C and F10 still quit); `d` turns to the
+    /// derivations page.
     static func handleHelp(_ key: Key, _ state: inout DashboardState) -> DashboardEffect? {
-        scrollOverlay(key, &state, maxScroll: { HelpView.maxScroll($0) }, closers: [.help])
+        if KeyTable.action(for: key) == .derivations { return openDerivations(&state) }
+        return scrollOverlay(key, &state, maxScroll: { HelpView.maxScroll($0) }, closers: [.help])
     }
 
     static func handleComparison(_ key: Key, _ state: inout DashboardState) -> DashboardEffect? {
-        scrollOverlay(key, &state, maxScroll: { ComparisonView.maxScroll($0) }, closers: [.comparison])
+        if KeyTable.action(for: key) == .derivations { return openDerivations(&state) }
+        return scrollOverlay(key, &state, maxScroll: { ComparisonView.maxScroll($0) }, closers: [.comparison])
+    }
+
+    static func handleDerivations(_ key: Key, _ state: inout DashboardState) -> DashboardEffect? {
+        scrollOverlay(key, &state, maxScroll: { DerivationsView.maxScroll($0) }, closers: [.derivations])
+    }
+
+    @discardableResult
+    static func openDerivations(_ state: inout DashboardState) -> DashboardEffect? {
+        state.overlay = .derivations
+        state.helpScroll = 0
+        return nil
     }
 
     /// `maxScroll` lays out every line of the overlay: it is worked out only for the keys that scroll down.

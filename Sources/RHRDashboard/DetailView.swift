@@ -3,8 +3,8 @@ import RHRCore
 import RHRScreen
 
 /// The cursor day in full: each writer's raw samples (time window with its offset, the value as delivered and
-/// its unit, device, recording method, created or last-modified time, flags), the sedentary context (R8),
-/// and the revision history (R4).
+/// its unit, device, recording method, created or last-modified time, flags) under what its number is
+/// (`DetailWriterFacts.swift`), the sedentary context (R8), and the revision history (R4).
 enum DetailView {
     struct Model {
         /// The samples, values, heart rate and revisions, looked up for `day`.
@@ -13,6 +13,9 @@ enum DetailView {
         var aggregation: Aggregation
         /// Rows scrolled away at the top (more than there are is fine).
         var scroll: Int
+        /// The writer `f` follows (`DashboardState.bandWriterIndex`): the one whose derivation, lateness and Health
+        /// Connect priority are given in full; the others get their derivation's short phrase.
+        var focusedWriter: Int? = nil
     }
 
     static func lines(_ model: Model, width: Int, glyphs g: Glyphs) -> [StyledLine] {
@@ -43,12 +46,11 @@ enum DetailView {
             if let value, value.bpm != nil {
                 head.append([Span("\(model.aggregation.rawValue) \(value.bpmText)")])
             }
-            switch writer.store {
-            case .healthKit: head.append([Span("HealthKit estimate", .muted)])
-            case .healthConnect:
-                head.append([Span("written by \(g.shortName(writer)) (Health Connect)", .muted)])
-                head.append([Span(g.text(writer.shownName), .muted)])
-            }
+            let facts = index.facts.indices.contains(w) ? index.facts[w] : nil
+            head.append([Span(provenance(writer, samples: samples[start..<end], facts: facts, glyphs: g), .muted)])
+            if writer.store == .healthConnect { head.append([Span(g.text(writer.shownName), .muted)]) }
+            let focused = model.focusedWriter == w
+            if !focused, let facts { head.append([Span(g.text(facts.derivation.short), .muted)]) }
             // The gate cut the name (`TextGate`): how long it was, so a cut name is never taken for the whole.
             if let full = writer.nameBytes {
                 head.append([Span("name cut: \(Wording.grouped(full)) bytes, the first \(writer.name.utf8.count) kept", .muted)])
@@ -64,6 +66,11 @@ enum DetailView {
                 for (i, line) in TextFit.wrap(g.text(text), width - 5, ellipsis: g.ellipsis).enumerated() {
                     out.append(StyledLine((i == 0 ? "     " : "       ") + line, .muted))
                 }
+            }
+            // R15 and the writer's lateness, for the writer `f` follows (`DetailWriterFacts.swift`).
+            if focused {
+                out += Self.facts(writer, samples: samples[start..<end], facts: facts, priority: index.appPriority,
+                                  thisYear: thisYear, width: width, glyphs: g)
             }
             // R12: the samples of roads other than the one deciding the writer's day stand aside.
             let deciding = DaySeries.decidingRoad(samples[start..<end])

@@ -84,8 +84,12 @@ enum HelpView {
 
         heading("Values")
         paragraph("Each writer keeps its own series: HealthKit and Health Connect are never merged. "
-                  + "HealthKit values are estimates the system computes and revises; Health Connect values are "
-                  + "what the named app wrote.")
+                  + "An Apple Watch's HealthKit values are estimates the system computes and revises; any other "
+                  + "HealthKit value, and every Health Connect value, is what the named app wrote.")
+        paragraph("What each writer's number is differs: a night's lowest 10-minute average, an all-day estimate, a "
+                  + "spot check. The detail pane gives it for the writer f follows, the legend and the comparison in "
+                  + "short; d lists every maker's words with the pages that say so. Where a maker documents nothing, "
+                  + "rhr says so and infers nothing.")
         paragraph("One value per day: latest is the sample that ended last; lowest the smallest; mean the average "
                   + "of the day's valid samples. The a key switches between them.")
         paragraph("At week and month zoom a column holds several days: each writer's point is the median of its "

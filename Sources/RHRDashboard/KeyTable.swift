@@ -8,7 +8,7 @@ public enum DashboardAction: String, Sendable, Hashable, CaseIterable {
     case first, last, today
     case zoomIn, zoomOut
     case aggregation, context, toggleWriter
-    case mean, band, bandWriter, whiskers, comparison
+    case mean, band, bandWriter, whiskers, comparison, derivations
     case columnsLeft, columnsRight
     case focusNext, focusPrevious
     case goToDate, reload, help, close, quit
@@ -82,11 +82,14 @@ public enum KeyTable {
                    + "quartile) of one writer's values in the 28 days ending on each day, once 14 of them have a value",
                    hint: "band"),
         KeyBinding([.character("f")], .bandWriter, "follow the next visible writer: with more than three in view it is "
-                   + "drawn in full and the others dimmed; its usual range is the one shown"),
+                   + "drawn in full and the others dimmed; its usual range is the one shown, and the detail pane gives "
+                   + "its derivation, lateness and Health Connect priority in full"),
         KeyBinding([.character("w")], .whiskers, "whiskers on or off: at week and month zoom, each point's lowest and "
                    + "highest day"),
         KeyBinding([.character("v")], .comparison, "compare writers: for each pair with at least 14 shared days, how far "
                    + "apart they read", hint: "compare"),
+        KeyBinding([.character("d")], .derivations, "what each writer's number is: every maker's derivation, with the "
+                   + "pages that say so (also from help and the comparison)"),
         KeyBinding([.character("<")], .columnsLeft, "per-source columns: scroll to the writers on the left"),
         KeyBinding([.character(">")], .columnsRight, "per-source columns: scroll to the writers on the right"),
         KeyBinding([.tab], .focusNext, "focus: chart → per-source columns → detail (a click focuses a pane)",
@@ -95,9 +98,9 @@ public enum KeyTable {
         KeyBinding([.character("/")], .goToDate, "go to a date: 2026-03-12, 2026-03, 2026 or 12 Mar 2026", hint: "date"),
         KeyBinding([.character("r")], .reload, "reload from the store", hint: "reload"),
         KeyBinding([.character("?"), .function(1)], .help, "this help", hint: "help"),
-        KeyBinding([.escape], .close, "close help, the comparison or the date prompt"),
+        KeyBinding([.escape], .close, "close help, the comparison, the derivations or the date prompt"),
         KeyBinding([.character("q"), .control("c"), .function(10)], .quit,
-                   "quit (q closes help or the comparison first)", hint: "quit"),
+                   "quit (q closes help, the comparison or the derivations first)", hint: "quit"),
     ]
 
     private static let byKey: [Key: DashboardAction] = {

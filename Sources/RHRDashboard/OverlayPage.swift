@@ -8,6 +8,14 @@ enum OverlayPage {
         max(0, lineCount - max(0, size.height - 2))
     }
 
+    /// A page whose last row is a muted note, cut to the screen's width (the comparison's, the derivations').
+    static func draw(_ lines: [StyledLine], title: String, closes: String, scroll: Int, note: String, glyphs g: Glyphs,
+                     on buffer: inout ScreenBuffer) {
+        draw(lines, title: title, closes: closes, scroll: scroll,
+             lastRow: StyledLine(" " + TextFit.truncate(note, buffer.width - 2, ellipsis: g.ellipsis), .muted),
+             glyphs: g, on: &buffer)
+    }
+
     static func draw(_ lines: [StyledLine], title: String, closes: String, scroll: Int, lastRow: StyledLine,
                      glyphs g: Glyphs, on buffer: inout ScreenBuffer) {
         let rect = buffer.bounds

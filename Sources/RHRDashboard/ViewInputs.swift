@@ -64,8 +64,9 @@ extension ChartLegend {
         let focused = state.focusedWriterIndex
         return zip(state.index.writers, state.index.slots).enumerated().map { i, writer in
             let (w, slot) = writer
+            let derivation = state.index.facts.indices.contains(i) ? glyphs.text(state.index.facts[i].derivation.short) : ""
             return Writer(store: w.store, name: glyphs.shortName(w), visible: state.isVisible(w), slot: slot,
-                          emphasis: focused == nil ? .plain : focused == i ? .focused : .dimmed)
+                          emphasis: focused == nil ? .plain : focused == i ? .focused : .dimmed, derivation: derivation)
         }
     }
 }
@@ -86,7 +87,7 @@ extension ColumnsView.Model {
 extension DetailView.Model {
     init(_ state: DashboardState) {
         self.init(index: state.index, cursor: PaneCursor(state, pane: .detail), aggregation: state.aggregation,
-                  scroll: state.detailScroll)
+                  scroll: state.detailScroll, focusedWriter: state.bandWriterIndex)
     }
 }
 
@@ -146,5 +147,13 @@ extension ComparisonView {
     /// How far the comparison can scroll at the state's size.
     static func maxScroll(_ state: DashboardState) -> Int {
         maxScroll(Model(state), size: state.size, glyphs: Glyphs(unicode: state.capabilities.unicode))
+    }
+}
+
+extension DerivationsView {
+    /// How far the derivations page can scroll at the state's size.
+    static func maxScroll(_ state: DashboardState) -> Int {
+        maxScroll(Model(index: state.index, scroll: state.helpScroll), size: state.size,
+                  glyphs: Glyphs(unicode: state.capabilities.unicode))
     }
 }

@@ -10,12 +10,13 @@ import RHRCore
 /// beside its package in `writer`). `bpm` is the number
 /// `RestingValue.format` writes (R6: `58`, `58.5`, a mean `56.0`), null without a valid sample. With
 /// `provenance` (the daemon's reply) two keys follow that the CSV has no column for: the writer's `appName` when
-/// known (R2) and the `asOf` its value was read at (R3), null when unknown.
+/// known (R2) and the `asOf` its value was read at (R3), null when unknown. With `derivation` (`rhr export`), its
+/// registry id (R15) follows last, as the CSV's last column.
 public enum DayValueJSON {
     public static let keys = ["date", "store", "writer", "writer_name", "aggregate", "bpm", "samples", "provisional",
                               "offset_assumed", "out_of_range", "implausible_date"]
 
-    public static func encode(_ day: DayValue, provenance: Bool = false) -> JSONValue {
+    public static func encode(_ day: DayValue, provenance: Bool = false, derivation: String? = nil) -> JSONValue {
         var object = JSONObject()
         object["date"] = .string(day.day.description)
         object["store"] = .string(day.store.rawValue)
@@ -32,6 +33,7 @@ public enum DayValueJSON {
             if let app = day.writer.appName { object["appName"] = .string(app) }
             object["asOf"] = day.asOf.map { .string($0.iso8601) } ?? .null
         }
+        if let derivation { object["derivation"] = .string(derivation) }
         return .object(object)
     }
 

@@ -9,8 +9,10 @@ struct HealthAutoExportContents {
     var points = 0
     var skipped: [String: Int] = [:]
     var period: Period?
-    /// Points without a source: their writer might be an Apple Watch (R3).
-    var possibleWatches: Set<String> = []
+    /// The Apple Watches the points name, by name (R3); and whether some point named no writer: the one rule for
+    /// those (`HealthAutoExportUnnamed.swift`).
+    var namedWatches: Set<String> = []
+    var hasUnnamed = false
     var coversResting = false
     var coversHeartRate = false
     /// R14: the points (or CSV rows) rhr could not use.
@@ -102,7 +104,7 @@ struct HealthAutoExportContents {
     }
 
     /// The point's writer (R2): its source, a combined writer for several joined with `|`, or, without one, Health
-    /// Auto Export, which counts as a possible watch (R3).
+    /// Auto Export until the payload is read (`attributeUnnamed`).
     private mutating func writer(of point: JSONMembers) throws(JSONPathError) -> Writer {
         let raw = try point.string("source")?.trimmingCharacters(in: .whitespaces) ?? ""
         if raw.utf8.count > HealthAutoExportReader.maxNameLength {
@@ -116,12 +118,13 @@ struct HealthAutoExportContents {
             ? Writer.combinedName(source.split(separator: "|").map { WriterNameRule.canonical(String($0)) }) : source
         if source != raw && !name.isEmpty { spellings[name, default: []].insert(raw) }
         if name.isEmpty { return unnamedWriter() }
+        if name == source && ProvisionalRule.isAppleWatch(sourceName: name) { namedWatches.insert(name) }
         return Writer(store: .healthKit, name: name)
     }
 
-    /// The writer of values that name none: Health Auto Export, a possible watch (R3).
+    /// The writer of values that name none, until the payload is read: Health Auto Export.
     mutating func unnamedWriter() -> Writer {
-        possibleWatches.insert(HealthAutoExportReader.defaultWriter)
+        hasUnnamed = true
         return Writer(store: .healthKit, name: HealthAutoExportReader.defaultWriter)
     }
 

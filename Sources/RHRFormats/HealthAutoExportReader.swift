@@ -7,7 +7,8 @@ import RHRCore
 /// or the same without the `data` wrapper (`{"metrics":[…]}`), as some relays send it.
 ///
 /// - `resting_heart_rate` points become HealthKit resting samples: writer = the point's `source` (recent versions
-///   write it), or `Health Auto Export` when absent, a writer that counts as a possible Apple Watch (R3); a source
+///   write it); without one, the payload's one named Apple Watch, else `Health Auto Export`, a writer not named and no
+///   possible watch (`HealthAutoExportUnnamed.swift`); a source
 ///   joining several writers with `|` (`Watch|Oura`, an aggregated point) is a combined writer of its own,
 ///   "Watch + Oura (combined)", never matched to either alone (docs/design.md section 2). Value `qty` in the
 ///   metric's `units`.
@@ -78,6 +79,8 @@ public enum HealthAutoExportReader {
     /// The batch of one file or body (JSON, or CSV: `kind`). `readAt` dates a file without any heart point.
     static func imported(_ contents: HealthAutoExportContents, label: String, stream: String, options: ImportOptions,
                          readAt: Date, kind: InputKind = .healthAutoExportJSON) throws(InputError) -> ImportedFile {
+        var contents = contents
+        contents.attributeUnnamed()
         let asOf = contents.period?.newestEnd
             ?? Timestamp(date: readAt, offsetSeconds: options.machineZone.secondsFromGMT(for: readAt))
         let period = contents.period
@@ -89,7 +92,7 @@ public enum HealthAutoExportReader {
                             to: period.map { Timestamp(date: $0.to, offsetSeconds: asOf.offsetSeconds) },
                             coversResting: contents.coversResting, coversHeartRate: contents.coversHeartRate),
             resting: contents.resting, heartRate: contents.heartRate.result,
-            watchWriters: contents.possibleWatches, origin: FeedFreshness.healthAutoExportOrigin,
+            origin: FeedFreshness.healthAutoExportOrigin,
             passedOver: passedOver, writerSpellings: contents.writerSpellings)
         do {
             try batch.validate()

@@ -61,6 +61,7 @@ public enum HealthConnectReader {
                              options: ImportOptions) throws(InputError) -> ImportedFile {
         let schema = try HealthConnectSchema.check(db)
         let contents = try HealthConnectContents.read(db, schema: schema, machineZone: options.machineZone)
+        let priority = try HealthConnectPriority.read(db)
         let newest = [memberModified, contents.newestModification].compactMap { $0 }.max()
             ?? HealthConnectReader.fileModified(path) ?? Date(timeIntervalSince1970: 0)
         let asOf = Timestamp(date: newest, offsetSeconds: options.machineZone.secondsFromGMT(for: newest))
@@ -70,7 +71,8 @@ public enum HealthConnectReader {
             store: .healthConnect, stream: stream, asOf: asOf,
             snapshot: .init(from: nil, to: nil),
             resting: contents.resting, heartRate: contents.heartRate,
-            origin: "Health Connect export", passedOver: passedOver, writerSpellings: contents.writerSpellings)
+            origin: "Health Connect export", passedOver: passedOver, writerSpellings: contents.writerSpellings,
+            appPriority: priority.packages)
         do {
             try batch.validate()
         } catch {
@@ -78,7 +80,7 @@ public enum HealthConnectReader {
         }
         return ImportedFile(path: path, kind: kind, batches: [batch],
                             recordsRead: contents.restingRecords + contents.heartRateSamples,
-                            skipped: contents.skipped)
+                            skipped: contents.skipped.merging(priority.skippedCounts, uniquingKeysWith: +))
     }
 
     /// The file's own modification time: only when the database holds no record at all.

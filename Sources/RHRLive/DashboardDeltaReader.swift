@@ -22,6 +22,7 @@ public enum DashboardDeltaReader {
             delta.streams = try tx.streams()
             delta.revision = try tx.revision()
             delta.writerNumbers = try tx.writerNumbers()
+            delta.watchWriters = try tx.watchWriters()
             return delta
         }
     }

@@ -25,7 +25,8 @@ public enum DashboardLoader {
                                  machineZone: database.machineZone,
                                  writerNumbers: try tx.writerNumbers(),
                                  passedOver: try tx.passedOver().total,
-                                 writerSpellings: try tx.writerSpellings())
+                                 writerSpellings: try tx.writerSpellings(),
+                                 watchWriters: try tx.watchWriters())
         }
     }
 
@@ -47,7 +48,8 @@ public enum DashboardLoader {
                                  isPartial: true,
                                  writerNumbers: try tx.writerNumbers(),
                                  passedOver: try tx.passedOver().total,
-                                 writerSpellings: try tx.writerSpellings())
+                                 writerSpellings: try tx.writerSpellings(),
+                                 watchWriters: try tx.watchWriters())
         }
     }
 }

@@ -144,6 +144,7 @@ struct BatchApplication {
         }
         outcome.revision = revision
         try updateStream(stream, revisionChanged: outcome.changedSomething, revision: revision)
+        try database.keepAppPriority(batch, streamID: stream.id)
         return outcome
     }
 
@@ -222,8 +223,7 @@ struct BatchApplication {
 
     /// The stream's `asOf` and origin follow its freshest road, whatever order its exports came in.
     private func updateStream(_ stream: StreamRow, revisionChanged: Bool, revision: Int64) throws(StoreError) {
-        let fresher = stream.asOf.map { self.asOf >= $0.epochSeconds } ?? true
-        let asOf = fresher ? batch.asOf : (stream.asOf ?? batch.asOf)
+        let fresher = stream.asOf.map { self.asOf >= $0.epochSeconds } ?? true, asOf = fresher ? batch.asOf : (stream.asOf ?? batch.asOf)
         let cursor = batch.cursor.map { $0.next } ?? stream.cursor
         let permissions = batch.grantedPermissions.map { $0.joined(separator: "\n") }
         if batch.fullResync {
@@ -393,7 +393,7 @@ struct BatchApplication {
             if own.row == row {
                 // Delivered again, unchanged: only when the road last said it moves.
                 outcome.unchanged += 1
-                try db.statement("UPDATE sample SET as_of = ?, current = ? WHERE id = ?")
+                try db.statement("UPDATE sample SET as_of = ?, current = ?, \(SampleRow.keepFirst) WHERE id = ?")
                     .bind(.real(asOf), .bool(current), .integer(own.id)).run()
                 if own.current != current || row.isValid(deliveredAt: own.asOf) != row.isValid(deliveredAt: asOf) {
                     outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(row.day)))

@@ -73,10 +73,14 @@ struct SampleRow: Equatable {
     static let qualifiedColumns = columnNames.map { "s." + quoted($0) }.joined(separator: ", ")
     private static func quoted(_ name: String) -> String { name == "end" ? "\"end\"" : name }
 
-    static let insert = "INSERT INTO sample(layer_id, store, as_of, current, \(columns)) VALUES (?, ?, ?, ?, "
+    /// A new copy was first received as it was delivered (`first_as_of` takes `as_of`'s parameter, `?3`).
+    static let insert = "INSERT INTO sample(layer_id, store, as_of, current, first_as_of, \(columns)) VALUES (?, ?, ?, ?, ?3, "
         + Array(repeating: "?", count: columnNames.count).joined(separator: ", ") + ")"
-    static let update = "UPDATE sample SET as_of = ?, current = ?, "
+    static let update = "UPDATE sample SET as_of = ?, current = ?, \(keepFirst), "
         + columnNames.map { "\(quoted($0)) = ?" }.joined(separator: ", ") + " WHERE id = ?"
+    /// A copy delivered again keeps its first delivery, unless this one came earlier (applied out of order); one
+    /// whose first delivery is not known (stored before schema 7) keeps not knowing it. `?1` is the new `as_of`.
+    static let keepFirst = "first_as_of = min(first_as_of, ?1)"
 
     /// Where each `Column` is in one statement's result, found by name once per statement.
     struct Columns {

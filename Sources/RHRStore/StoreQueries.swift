@@ -62,14 +62,15 @@ public struct StoreSnapshot {
         let writers = try loadWriters()
         let layers = try loadLayers()
         let select = try db.statement("""
-            SELECT s.store, s.layer_id, s.as_of AS delivered, \(SampleRow.qualifiedColumns)
+            SELECT s.store, s.layer_id, s.as_of AS delivered, s.first_as_of AS first_delivered, \(SampleRow.qualifiedColumns)
             FROM sample s
             WHERE s.day >= ? AND s.day <= ? AND s.current = 1
             ORDER BY s.day, s.id
             """)
         select.bind(StoreSnapshot.dayBounds(from, to))
         let storeColumn = try select.column("store"), layerColumn = try select.column("layer_id"),
-            delivered = try select.column("delivered"), columns = try SampleRow.Columns(select)
+            delivered = try select.column("delivered"), firstDelivered = try select.column("first_delivered"),
+            columns = try SampleRow.Columns(select)
         var result: [DaySample] = []
         // A phone feed's road speaks for a writer's day as of its newest word about it (R12): its copies are placed
         // once all of the day's are read.
@@ -93,7 +94,10 @@ public struct StoreSnapshot {
             }
             result.append(DaySample(sample: sample, day: day, offsetAssumed: row.offsetAssumed, provisional: provisional,
                                     asOf: layer.road.asOf, stream: layer.road.stream, snapshot: layer.road.snapshot,
-                                    implausibleDate: implausible))
+                                    implausibleDate: implausible,
+                                    firstReceived: select.optionalDouble(firstDelivered).map {
+                                        Timestamp(epochSeconds: $0, offsetSeconds: layer.road.asOf?.offsetSeconds ?? 0)
+                                    }))
         }
         for (i, layer, writer) in phoneCopies {
             let s = result[i]
@@ -250,6 +254,11 @@ public struct StoreSnapshot {
         try loadWriters().values.sorted { $0.writer < $1.writer }.map { ($0.writer, $0.isWatch) }
     }
 
+    /// The writers the store marks as an Apple Watch (R3; the derivation registry's Apple entry, R15).
+    public func watchWriters() throws(StoreError) -> Set<WriterKey> {
+        Set(try loadWriters().values.filter(\.isWatch).map(\.writer.key))
+    }
+
     // MARK: - Lookups
 
     /// A day range as two bounds, so the day indexes serve every query (no `? IS NULL OR …`).
@@ -353,11 +362,14 @@ public struct StoreSnapshot {
     }
 
     func loadStreams() throws(StoreError) -> [Int64: StreamState] {
-        let select = try db.statement("SELECT id, store, name, cursor, as_of, as_of_offset, origin, permissions, revision FROM stream")
+        let select = try db.statement("""
+            SELECT id, store, name, cursor, as_of, as_of_offset, origin, permissions, revision, app_priority FROM stream
+            """)
         let id = try select.column("id"), storeColumn = try select.column("store"), name = try select.column("name"),
             cursor = try select.column("cursor"), asOfColumn = try select.column("as_of"),
             asOfOffset = try select.column("as_of_offset"), origin = try select.column("origin"),
-            permissionsColumn = try select.column("permissions"), revision = try select.column("revision")
+            permissionsColumn = try select.column("permissions"), revision = try select.column("revision"),
+            priority = try select.column("app_priority")
         var result: [Int64: StreamState] = [:]
         while try select.step() {
             guard let store = HealthStore(rawValue: select.text(storeColumn)) else { continue }
@@ -369,7 +381,8 @@ public struct StoreSnapshot {
             }
             result[select.int(id)] = StreamState(store: store, stream: select.text(name), cursor: select.optionalText(cursor),
                                                  asOf: asOf, origin: select.text(origin), grantedPermissions: permissions,
-                                                 revision: select.int(revision))
+                                                 revision: select.int(revision),
+                                                 appPriority: AppPriority(column: select.optionalText(priority)))
         }
         return result
     }

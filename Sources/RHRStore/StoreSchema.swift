@@ -292,5 +292,16 @@ enum StoreSchema {
             PRIMARY KEY(writer_id, spelling)
         ) WITHOUT ROWID;
         """,
+        // 6 → 7 (docs/design.md section 9): when a road first received each resting copy (`as_of` is when it last
+        // did), for how late a writer's values come; NULL for the copies stored before, whose first delivery is not
+        // known. And Health Connect's own app priority for vitals as the newest export gave it (package names, one a
+        // line, in order), with the `asOf` of that export, so an older export imported later does not undo it. The
+        // writer of Health Auto Export values that name none is no possible watch any more (docs/design.md section 2).
+        """
+        ALTER TABLE sample ADD COLUMN first_as_of REAL;
+        ALTER TABLE stream ADD COLUMN app_priority TEXT;
+        ALTER TABLE stream ADD COLUMN app_priority_as_of REAL;
+        UPDATE writer SET is_watch = 0 WHERE store = 'healthkit' AND name = 'Health Auto Export';
+        """,
     ]
 }

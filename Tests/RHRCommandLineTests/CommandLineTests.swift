@@ -21,19 +21,19 @@ struct CommandLineTests {
         let export = try rhr.run(["export", "--from", "2026-03-18"])
         #expect(export.status == 0, "\(export.stderr)")
         #expect(export.stdout == """
-            date,store,writer,writer_name,aggregate,bpm,samples,provisional,offset_assumed,out_of_range,implausible_date
-            2026-03-18,healthconnect,com.ouraring.oura,Oura,latest,56,1,false,false,0,0
-            2026-03-18,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,57,1,false,false,0,0
-            2026-03-18,healthkit,Withings,Withings,latest,60.5,1,false,false,0,0
-            2026-03-19,healthconnect,com.example.sleeptracker,Sleep Tracker,latest,,0,false,false,1,0
-            2026-03-19,healthconnect,com.ouraring.oura,Oura,latest,54,1,false,false,0,0
-            2026-03-19,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,56,1,false,false,0,0
-            2026-03-19,healthkit,Withings,Withings,latest,60.8,1,false,false,0,0
-            2026-03-20,healthconnect,com.example.manuallog,Manual Log,latest,61,1,false,false,0,0
-            2026-03-20,healthconnect,com.ouraring.oura,Oura,latest,53,1,false,false,0,0
-            2026-03-20,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,58,1,true,false,0,0
-            2026-03-21,healthconnect,com.ouraring.oura,Oura,latest,55,1,false,true,0,0
-            2026-03-21,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,59,1,true,false,0,0
+            date,store,writer,writer_name,aggregate,bpm,samples,provisional,offset_assumed,out_of_range,implausible_date,derivation
+            2026-03-18,healthconnect,com.ouraring.oura,Oura,latest,56,1,false,false,0,0,oura
+            2026-03-18,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,57,1,false,false,0,0,apple-watch
+            2026-03-18,healthkit,Withings,Withings,latest,60.5,1,false,false,0,0,withings
+            2026-03-19,healthconnect,com.example.sleeptracker,Sleep Tracker,latest,,0,false,false,1,0,unknown-healthconnect
+            2026-03-19,healthconnect,com.ouraring.oura,Oura,latest,54,1,false,false,0,0,oura
+            2026-03-19,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,56,1,false,false,0,0,apple-watch
+            2026-03-19,healthkit,Withings,Withings,latest,60.8,1,false,false,0,0,withings
+            2026-03-20,healthconnect,com.example.manuallog,Manual Log,latest,61,1,false,false,0,0,unknown-healthconnect
+            2026-03-20,healthconnect,com.ouraring.oura,Oura,latest,53,1,false,false,0,0,oura
+            2026-03-20,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,58,1,true,false,0,0,apple-watch
+            2026-03-21,healthconnect,com.ouraring.oura,Oura,latest,55,1,false,true,0,0,oura
+            2026-03-21,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,59,1,true,false,0,0,apple-watch
 
             """)
         // The replaced draft is gone from the trend and named in the history.
@@ -61,10 +61,10 @@ struct CommandLineTests {
         try rhr.imported(["import"] + sampleBatches)
         let mean = try rhr.run(["export", "--aggregate", "mean", "--from", "2026-03-19", "--to", "2026-03-19"])
         #expect(mean.stdout.split(separator: "\n").dropFirst().map(String.init) == [
-            "2026-03-19,healthconnect,com.example.sleeptracker,Sleep Tracker,mean,,0,false,false,1,0",
-            "2026-03-19,healthconnect,com.ouraring.oura,Oura,mean,54.0,1,false,false,0,0",
-            "2026-03-19,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,mean,56.0,1,false,false,0,0",
-            "2026-03-19,healthkit,Withings,Withings,mean,60.8,1,false,false,0,0",
+            "2026-03-19,healthconnect,com.example.sleeptracker,Sleep Tracker,mean,,0,false,false,1,0,unknown-healthconnect",
+            "2026-03-19,healthconnect,com.ouraring.oura,Oura,mean,54.0,1,false,false,0,0,oura",
+            "2026-03-19,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,mean,56.0,1,false,false,0,0,apple-watch",
+            "2026-03-19,healthkit,Withings,Withings,mean,60.8,1,false,false,0,0,withings",
         ])
         let json = try rhr.run(["export", "--format", "json", "--from", "2026-03-21"])
         #expect(json.status == 0)
@@ -76,7 +76,7 @@ struct CommandLineTests {
         #expect(rows?.first?["offset_assumed"] as? Bool == true)
         #expect(Set(rows?.first?.keys.map { $0 } ?? []) == ["date", "store", "writer", "writer_name", "aggregate", "bpm", "samples",
                                                             "provisional", "offset_assumed", "out_of_range",
-                                                            "implausible_date"])
+                                                            "implausible_date", "derivation"])
     }
 
     @Test func theStoreIsPrivate() throws {
@@ -118,7 +118,7 @@ struct CommandLineTests {
         #expect(result.stderr.contains("gap.jsonl: batch 2") || result.stderr.contains("gap.jsonl: stream healthkit/iphone"),
                 "\(result.stderr)")
         #expect(result.stderr.contains("cursor"))
-        #expect(try rhr.run(["export"]).stdout == "date,store,writer,writer_name,aggregate,bpm,samples,provisional,offset_assumed,out_of_range,implausible_date\n")
+        #expect(try rhr.run(["export"]).stdout == "date,store,writer,writer_name,aggregate,bpm,samples,provisional,offset_assumed,out_of_range,implausible_date,derivation\n")
     }
 
     @Test func usageErrorsExitTwo() throws {

@@ -18,12 +18,12 @@ struct ExportFileImportTests {
     @Test func twoAppleExportsInARowReplaceTheDraft() throws {
         #expect(try rhr.run(["import", apple + "/export.zip"]).status == 0)
         #expect(try rows(["--from", "2026-03-14", "--to", "2026-03-14"]).contains(
-            "2026-03-14,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,61,1,true,false,0,0"))
+            "2026-03-14,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,61,1,true,false,0,0,apple-watch"))
         let second = try rhr.run(["import", apple + "/exportar.zip"])
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stdout.contains("1 deleted"))
         let day = try rows(["--from", "2026-03-14", "--to", "2026-03-14"])
-        #expect(day.contains("2026-03-14,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,58,1,false,false,0,0"))
+        #expect(day.contains("2026-03-14,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,58,1,false,false,0,0,apple-watch"))
         #expect(!day.joined().contains(",61,"))
         #expect(try rhr.run(["summary"]).stdout.contains("draft 61 → 58 (Apple Health export, 17 Mar 20:10 +00:00)"))
     }
@@ -106,6 +106,6 @@ struct ExportFileImportTests {
         let summary = try rhr.run(["summary"]).stdout
         #expect(summary.contains("heart-rate samples from Fitbit (com.fitbit.FitbitMobile) and no resting heart rate."))
         #expect(summary.contains("does not derive resting heart rate"))
-        #expect(try rhr.run(["export"]).stdout == "date,store,writer,writer_name,aggregate,bpm,samples,provisional,offset_assumed,out_of_range,implausible_date\n")
+        #expect(try rhr.run(["export"]).stdout == "date,store,writer,writer_name,aggregate,bpm,samples,provisional,offset_assumed,out_of_range,implausible_date,derivation\n")
     }
 }

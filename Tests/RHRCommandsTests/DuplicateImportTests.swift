@@ -31,13 +31,13 @@ struct DuplicateImportTests {
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(!imported.stderr.contains("UNIQUE"))
         #expect(imported.stdout.contains("HealthKit resting samples 1 added"), "\(imported.stdout)")
-        #expect(rows() == ["2024-03-12,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,58,1,false,false,0,0"])
+        #expect(rows() == ["2024-03-12,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,58,1,false,false,0,0,apple-watch"])
     }
 
     @Test func aRecordTwiceDifferingOnlyInCreationIsOneSample() throws {
         let imported = try importExport([Self.record(value: "58"), Self.record(value: "58", created: "2024-03-13 08:00:00 +0100")])
         #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(rows() == ["2024-03-12,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,58,1,false,false,0,0"])
+        #expect(rows() == ["2024-03-12,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,58,1,false,false,0,0,apple-watch"])
     }
 
     @Test func oneWindowWithTwoValuesKeepsBothInEitherOrder() throws {
@@ -52,8 +52,8 @@ struct DuplicateImportTests {
             }
             // Both count; `latest` takes one by R7's tie-break (same end and creation: by identity, which holds the
             // value), whatever order the file had them in.
-            #expect(export("mean") == ["2024-03-12,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,mean,59.5,2,false,false,0,0"], "order \(k)")
-            #expect(export("latest") == ["2024-03-12,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,61,2,false,false,0,0"], "order \(k)")
+            #expect(export("mean") == ["2024-03-12,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,mean,59.5,2,false,false,0,0,apple-watch"], "order \(k)")
+            #expect(export("latest") == ["2024-03-12,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,61,2,false,false,0,0,apple-watch"], "order \(k)")
             let store = try #require(try HealthDatabase.reading(path: rhr.sandbox.storePath))
             let samples = try store.samples()
             #expect(samples.map(\.sample.isDuplicate) == [true, true])

@@ -40,17 +40,17 @@ struct ExportCellTests {
                    Writer(store: .healthKit, name: "Withings")])
         let csv = rhr.run(["export"])
         #expect(csv.stdout == """
-            date,store,writer,writer_name,aggregate,bpm,samples,provisional,offset_assumed,out_of_range,implausible_date
-            2026-03-10,healthconnect,com.example.noname,com.example.noname,latest,55,1,false,false,0,0
-            2026-03-10,healthconnect,com.ouraring.oura,Oura,latest,55,1,false,false,0,0
-            2026-03-10,healthkit,Withings,Withings,latest,60,1,false,false,0,0
+            date,store,writer,writer_name,aggregate,bpm,samples,provisional,offset_assumed,out_of_range,implausible_date,derivation
+            2026-03-10,healthconnect,com.example.noname,com.example.noname,latest,55,1,false,false,0,0,unknown-healthconnect
+            2026-03-10,healthconnect,com.ouraring.oura,Oura,latest,55,1,false,false,0,0,oura
+            2026-03-10,healthkit,Withings,Withings,latest,60,1,false,false,0,0,withings
 
             """)
         let json = rhr.run(["export", "--format", "json"])
         let rows = try #require(try JSONParser.parse(json.stdout).array)
         #expect(rows.map { $0["writer_name"]?.string } == ["com.example.noname", "Oura", "Withings"])
         #expect(rows.first?.object?.keys == ["date", "store", "writer", "writer_name", "aggregate", "bpm", "samples",
-                                             "provisional", "offset_assumed", "out_of_range", "implausible_date"])
+                                             "provisional", "offset_assumed", "out_of_range", "implausible_date", "derivation"])
     }
 
     @Test("a name a spreadsheet would run as a formula is quoted with a leading ' ; a plain number stays a number")
@@ -63,13 +63,13 @@ struct ExportCellTests {
         let cells = csv.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().filter { !$0.isEmpty }
             .map { line in String(line.dropFirst("2026-03-10,healthkit,".count)) }
         #expect(Set(cells) == [
-            "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",latest,60,1,false,false,0,0",
-            "\"'+1+1\",\"'+1+1\",latest,60,1,false,false,0,0",
-            "\"'-2+3\",\"'-2+3\",latest,60,1,false,false,0,0",
-            "\"'@SUM(A1)\",\"'@SUM(A1)\",latest,60,1,false,false,0,0",
-            "-5,-5,latest,60,1,false,false,0,0",
-            "-5.5,-5.5,latest,60,1,false,false,0,0",
-            "\"Plain, with comma\",\"Plain, with comma\",latest,60,1,false,false,0,0",
+            "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",latest,60,1,false,false,0,0,unknown-healthkit",
+            "\"'+1+1\",\"'+1+1\",latest,60,1,false,false,0,0,unknown-healthkit",
+            "\"'-2+3\",\"'-2+3\",latest,60,1,false,false,0,0,unknown-healthkit",
+            "\"'@SUM(A1)\",\"'@SUM(A1)\",latest,60,1,false,false,0,0,unknown-healthkit",
+            "-5,-5,latest,60,1,false,false,0,0,unknown-healthkit",
+            "-5.5,-5.5,latest,60,1,false,false,0,0,unknown-healthkit",
+            "\"Plain, with comma\",\"Plain, with comma\",latest,60,1,false,false,0,0,unknown-healthkit",
         ])
         // JSON is not a spreadsheet: its strings are the names as they are.
         let rows = try #require(try JSONParser.parse(rhr.run(["export", "--format", "json"]).stdout).array)

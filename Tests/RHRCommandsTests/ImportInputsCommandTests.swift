@@ -19,7 +19,7 @@ struct ImportInputsCommandTests {
         </ClinicalDocument>
 
         """
-    static let row = "2024-03-11,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,57,1,false,false,0,0"
+    static let row = "2024-03-11,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,57,1,false,false,0,0,apple-watch"
 
     func rows() -> [String] { rhr.run(["export"]).stdout.split(separator: "\n").dropFirst().map(String.init) }
 
@@ -88,8 +88,9 @@ struct ImportInputsCommandTests {
         #expect(imported.stdout.hasPrefix("\(path): Health Auto Export CSV: 2 records read; HealthKit resting samples 2 added"),
                 "\(imported.stdout)")
         #expect(rows() == [
-            "2024-03-11,healthkit,Health Auto Export,Health Auto Export,latest,57,1,true,true,0,0",
-            "2024-03-12,healthkit,Health Auto Export,Health Auto Export,latest,58,1,true,true,0,0",
+            // A writer Health Auto Export did not name is no possible watch: never provisional (docs/design.md section 2).
+            "2024-03-11,healthkit,Health Auto Export,Health Auto Export,latest,57,1,false,true,0,0,unnamed-health-auto-export",
+            "2024-03-12,healthkit,Health Auto Export,Health Auto Export,latest,58,1,false,true,0,0,unnamed-health-auto-export",
         ])
     }
 }

@@ -34,8 +34,8 @@ struct OddImportsCommandTests {
         #expect(imported.stdout.hasSuffix("; no <ExportDate>: taken as of the latest end date in the file, "
             + "2024-05-03T21:15:00+02:00\n"), "\(imported.stdout)")
         #expect(rows() == [
-            "2024-05-02,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,56,1,true,false,0,0",
-            "2024-05-03,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,59,1,true,false,0,0",
+            "2024-05-02,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,56,1,true,false,0,0,apple-watch",
+            "2024-05-03,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,59,1,true,false,0,0,apple-watch",
         ])
     }
 
@@ -72,12 +72,12 @@ struct OddImportsCommandTests {
     @Test func unwrappedHealthAutoExportWithACombinedWriterAndAPossibleWatch() {
         let imported = rhr.run(["import", InProcessRHR.sample("odd-exports/hae-unwrapped.json")])
         #expect(imported.status == 0, "\(imported.stderr)")
-        // The combined writer is a writer of its own; the point without a source is a possible watch's (R3): the
-        // file was read as of 3 Jan, so its 3 Jan is provisional as the watch's 2 Jan is.
+        // The combined writer is a writer of its own; the point without a source is the one watch the file names
+        // (docs/design.md section 2): the file was read as of 3 Jan, so the watch's 2 and 3 Jan are provisional (R3).
         #expect(rows() == [
-            "2024-01-02,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,56,1,true,false,0,0",
-            "2024-01-02,healthkit,Jane’s Apple Watch + Oura (combined),Jane’s Apple Watch + Oura (combined),latest,55,1,true,false,0,0",
-            "2024-01-03,healthkit,Health Auto Export,Health Auto Export,latest,57,1,true,false,0,0",
+            "2024-01-02,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,56,1,true,false,0,0,apple-watch",
+            "2024-01-02,healthkit,Jane’s Apple Watch + Oura (combined),Jane’s Apple Watch + Oura (combined),latest,55,1,true,false,0,0,combined",
+            "2024-01-03,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,57,1,true,false,0,0,apple-watch",
         ])
     }
 
@@ -90,9 +90,9 @@ struct OddImportsCommandTests {
         let path = try rhr.sandbox.write("odd.jsonl", batch)
         #expect(rhr.run(["import", path]).status == 0)
         #expect(rows(["--aggregate", "mean"]) == [
-            "2026-03-13,healthkit,Withings,Withings,mean,57.0,1,false,false,0,0",
-            "2026-03-14,healthkit,Withings,Withings,mean,,0,false,false,0,1",
-            "2026-03-19,healthkit,Withings,Withings,mean,,0,false,false,0,1",
+            "2026-03-13,healthkit,Withings,Withings,mean,57.0,1,false,false,0,0,withings",
+            "2026-03-14,healthkit,Withings,Withings,mean,,0,false,false,0,1,withings",
+            "2026-03-19,healthkit,Withings,Withings,mean,,0,false,false,0,1,withings",
         ])
         let json = rhr.run(["export", "--format", "json"]).stdout
         #expect(json.contains(#""implausible_date": 1"#) || json.contains(#""implausible_date":1"#), "\(json)")

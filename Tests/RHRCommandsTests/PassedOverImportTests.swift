@@ -64,8 +64,8 @@ struct PassedOverImportTests {
             "\(path):   1 RestingHeartRate whose value is not a number (byte \(abcAt))",
         ])
         #expect(rows() == [
-            "2024-03-11,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,57,1,false,false,0,0",
-            "2024-03-13,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,59,1,false,false,0,0",
+            "2024-03-11,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,57,1,false,false,0,0,apple-watch",
+            "2024-03-13,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,59,1,false,false,0,0,apple-watch",
         ])
 
         let status = rhr.run(["status"]).stdout
@@ -117,8 +117,8 @@ struct PassedOverImportTests {
         #expect(imported.stdout.contains("HealthKit resting samples 2 added"), "\(imported.stdout)")
         // A statistic of several records is read as one value, its average (docs/design.md section 2).
         #expect(rows(["--from", "2015-11-01", "--to", "2015-11-30"]) == [
-            "2015-11-05,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,59.5,1,false,false,0,0",
-            "2015-11-06,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,56,1,true,false,0,0",
+            "2015-11-05,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,59.5,1,false,false,0,0,apple-watch",
+            "2015-11-06,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,56,1,true,false,0,0,apple-watch",
         ])
     }
 }

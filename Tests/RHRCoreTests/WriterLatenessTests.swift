@@ -60,21 +60,27 @@ struct WriterLatenessTests {
         #expect(lateness.lastDeliveredWords(thisYear: 2026) == "last written 29 Nov 08:30 +01:00, for 29 Nov")
     }
 
-    /// A Health Auto Export point carries no creation time: when its road read it is all there is.
-    @Test func aValueWithoutAWritingTimeCountsFromWhenItWasReceived() {
+    /// A Health Auto Export point carries no creation time: when a live road first received it is all there is.
+    @Test func aValueWithoutAWritingTimeCountsFromWhenItWasFirstReceived() {
         let writer = Writer(store: .healthKit, name: "WHOOP")
         let start = ts("2026-11-28T00:00:00+01:00")
         let point = RestingSample(store: .healthKit, writer: writer, start: start.date, end: date("2026-11-28T23:59:59+01:00"),
                                   offsetSeconds: 3600, value: 50)
-        let received = DaySample(sample: point, day: day("2026-11-28"), asOf: ts("2026-11-29T09:00:00+01:00"))
+        // Received first at 09:00 the next morning, and again (its road's word about the day) at 21:00.
+        let received = DaySample(sample: point, day: day("2026-11-28"), asOf: ts("2026-11-29T21:00:00+01:00"),
+                                 firstReceived: ts("2026-11-29T09:00:00+01:00"))
         let lateness = WriterLateness(writer: writer, values: [received])
         #expect(lateness.clock == .received)
         #expect(lateness.medianLagAfterDay == Double(9 * 3600))
         #expect(lateness.lastDeliveredWords(thisYear: 2026) == "last received 29 Nov 09:00 +01:00, for 28 Nov")
         let written = Self.estimate("2026-11-29", created: "2026-11-30T10:00:00+01:00", writer: writer)
         #expect(WriterLateness(writer: writer, values: [received, written]).clockWords == "delivered")
-        // Nothing to date it by at all: not a delivery.
+        // Nothing to date it by at all: not a delivery. Nor when only its road's last word is known (a store from
+        // before rhr kept the first), nor in an export: when a snapshot was read says when the export was made.
         #expect(Delivery(DaySample(sample: point, day: day("2026-11-28"))) == nil)
+        #expect(Delivery(DaySample(sample: point, day: day("2026-11-28"), asOf: ts("2026-11-29T21:00:00+01:00"))) == nil)
+        #expect(Delivery(DaySample(sample: point, day: day("2026-11-28"), asOf: ts("2026-12-20T10:00:00+01:00"),
+                                   snapshot: true, firstReceived: ts("2026-12-20T10:00:00+01:00"))) == nil)
     }
 
     @Test func implausibleDatesAndOtherWritersAreLeftOut() {
@@ -130,5 +136,69 @@ struct WriterLatenessTests {
         let stop = try #require(WriterStop(late, stream: "health-auto-export", heartRateThrough: day("2026-11-30")))
         #expect(stop.usualLagDays == 2)
         #expect(stop.words(thisYear: 2026).hasPrefix("Jane’s Apple Watch, HealthKit: resting values stopped after 27 Nov;"))
+    }
+}
+
+/// How the lateness of a writer reads its stored values: every road's copies (R12), the same value once.
+@Suite("Writer lateness over roads")
+struct WriterLatenessRoadTests {
+    static let watch = WriterLatenessTests.watch
+
+    /// The same estimate in an export (written, by its creation date) and by a phone feed (received the day after):
+    /// one value, which arrived when it was first known to be there.
+    @Test func aValueTwoRoadsHoldIsOneDeliveryAtItsEarliest() {
+        let exported = WriterLatenessTests.estimate("2026-11-28", created: "2026-11-29T11:00:00+01:00")
+        var relayed = exported
+        relayed.sample.created = nil
+        relayed.stream = "http-phone"
+        relayed.firstReceived = ts("2026-11-30T09:00:00+01:00")
+        let lateness = WriterLateness(writer: Self.watch, values: [relayed, exported])
+        #expect(lateness.count == 1)
+        #expect(lateness.clock == .written)
+        #expect(lateness.lastDeliveredWords(thisYear: 2026) == "last written 29 Nov 11:00 +01:00, for 28 Nov")
+    }
+
+    /// Values that say nothing of when they arrived (an export's without a writing time) still say which day is the
+    /// writer's newest: what a stop is judged by.
+    @Test func theNewestDayCountsValuesWithoutAnArrivalTime() {
+        let dated = WriterLatenessTests.estimate("2026-11-26", created: "2026-11-27T11:00:00+01:00")
+        var undated = WriterLatenessTests.estimate("2026-11-28", created: "2026-11-29T11:00:00+01:00")
+        undated.sample.created = nil
+        undated.snapshot = true
+        let lateness = WriterLateness(writer: Self.watch, values: [dated, undated])
+        #expect(lateness.count == 1)
+        #expect(lateness.newestDay == day("2026-11-28"))
+        // The words name the day of the last delivery, not the newest day.
+        #expect(lateness.lastDeliveredWords(thisYear: 2026) == "last written 27 Nov 11:00 +01:00, for 26 Nov")
+        #expect(WriterStop(lateness, stream: "health-auto-export", heartRateThrough: day("2026-11-29")) == nil)
+    }
+}
+
+/// A writer that writes every few days (a scale weighed twice a week) has not stopped when a day or two go by without
+/// its value: it is allowed its usual gap between days too.
+@Suite("Writer lateness: a writer's rhythm")
+struct WriterRhythmTests {
+    static let scale = Writer(store: .healthKit, name: "Withings")
+
+    static func weighIns(_ days: [String]) -> WriterLateness {
+        WriterLateness(writer: scale, values: days.map {
+            WriterLatenessTests.estimate($0, created: "\($0)T23:50:00+01:00", writer: scale)
+        })
+    }
+
+    @Test func aWriterEveryThirdDayIsGivenItsGap() throws {
+        let lateness = Self.weighIns(["2026-11-18", "2026-11-21", "2026-11-24", "2026-11-27"])
+        #expect(lateness.usualGapDays == 3)
+        // Heart rate through 30 Nov: its next value is due that day, and may come before it ends.
+        #expect(WriterStop(lateness, stream: "http-phone", heartRateThrough: day("2026-11-30")) == nil)
+        // Through 1 Dec: 30 Nov's did not come, as a daily writer's missing the day before.
+        let stop = try #require(WriterStop(lateness, stream: "http-phone", heartRateThrough: day("2026-12-01")))
+        #expect(stop.newestRestingDay == day("2026-11-27"))
+    }
+
+    @Test func aDailyWritersGapIsOneDayAndOneValueHasNone() {
+        #expect(Self.weighIns(["2026-11-26", "2026-11-27", "2026-11-28"]).usualGapDays == 1)
+        #expect(Self.weighIns(["2026-11-26"]).usualGapDays == 1)
+        #expect(WriterLateness(writer: Self.scale, values: []).usualGapDays == 1)
     }
 }

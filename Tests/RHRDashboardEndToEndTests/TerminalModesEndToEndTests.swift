@@ -50,7 +50,7 @@ struct TerminalModesEndToEndTests {
         let screen = try tmux.waitFor("rhr exited 0", history: true)
         let lines = screen.split(separator: "\n").map { String($0) }
         let i = try #require(lines.firstIndex { $0.hasPrefix("HK Jane’s Apple Watch: ") })
-        #expect(lines[i] == "HK Jane’s Apple Watch: HealthKit estimate by" && lines[i + 1] == "  Jane’s Apple Watch")
+        #expect(lines[i] == "HK Jane’s Apple Watch: HealthKit estimate by" && lines[i + 1].hasPrefix("  Jane’s Apple Watch; all-day rest estimate,"))
         #expect(lines.contains("Wellness information, not medical advice."))
     }
 }

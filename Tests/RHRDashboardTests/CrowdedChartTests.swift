@@ -34,7 +34,7 @@ struct CrowdedChartTests {
         #expect(lines == [
             " Health Connect: 1 ● Fitbit  2 ◆ Garmin Connect  3 ■ Oura  4 ▲ Samsung Health                       ",
             " HealthKit: 5 ▼ Jane’s Apple Watch  6 ★ Polar Flow  7 ✚ Withings   ● Fitbit in full (f: next)       ",
-            " ▽ provisional                                                                                      ",
+            " ▽ provisional   ● daily value from all-day heart rate                                              ",
         ])
         // The focused writer's entry in its colour and bold; the others' glyphs and names dimmed.
         let extra = StyleMap.writers("FGOSJPW", .dim).merging(["B": .bold]) { $1 }

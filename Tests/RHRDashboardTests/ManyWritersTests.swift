@@ -23,6 +23,7 @@ struct ManyWritersTests {
         #expect(StyleMap.row(buffer, 33) == "TRRRRRRRRRRRRRRR" + String(repeating: "r", count: 66) + "MM" + String(repeating: "r", count: 36))
         // The legend names all seven, grouped by store.
         #expect(lines[16].hasPrefix(" Health Connect: 1 ● Fitbit  2 ◆ Garmin Connect  3 ■ Oura  4 ▲ Samsung Health  HealthKit: 5 ▼ Jane’s Apple Watch"))
+        // After the other markers, where room is left, what the writer drawn in full has for a number (R15).
         #expect(lines[17].hasPrefix(" 6 ★ Polar Flow  7 ✚ Withings   ● Fitbit in full, the others dimmed (f: next)"))
     }
 
@@ -140,7 +141,8 @@ struct ManyWritersTests {
 
     @Test("Cut text ends in an ellipsis: the detail pane's long items wrap or end in …")
     func ellipsis() {
-        let state = Fixture.state(size: TerminalSize(width: 120, height: 36), pressing: .left, .left)
+        // Tall enough for the followed writer's derivation above its samples.
+        let state = Fixture.state(size: TerminalSize(width: 120, height: 46), pressing: .left, .left)
         let text = Fixture.screen(state).joined(separator: "\n")
         #expect(text.contains("offset assumed: no zone offset, this"))
         #expect(!text.contains("this machine's us\n") && !text.contains("this machine's us "))

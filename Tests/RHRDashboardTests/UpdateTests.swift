@@ -87,8 +87,13 @@ struct UpdateTests {
         #expect(moved > 1 && moved < 20)
         Fixture.press(&state, .tab, .character("G"), .pageDown)
         #expect(state.detailScroll > 1)
+        // A page at a time to the detail's last line (the followed writer's derivation makes it longer than two).
+        let page = state.detailScroll
+        Fixture.press(&state, .pageDown)
+        #expect(state.detailScroll > page)
+        Fixture.press(&state, .pageDown, .pageDown)
         #expect(Fixture.screen(state)[22].contains("1 active, 0 not set)"))
-        Fixture.press(&state, .pageUp)
+        Fixture.press(&state, .pageUp, .pageUp, .pageUp)
         #expect(state.detailScroll == 0)
     }
 

@@ -76,7 +76,8 @@ struct HealthAutoExportCSVTests {
         #expect(batch.stream == HealthAutoExportReader.stream)
         #expect(batch.resting.map(\.value) == [56, 57])
         #expect(batch.resting.allSatisfy { $0.writer.name == "Health Auto Export" && $0.offsetSeconds == nil })
-        #expect(batch.watchWriters == ["Health Auto Export"])
+        // A writer Health Auto Export did not name: no possible watch (docs/design.md section 2).
+        #expect(batch.watchWriters.isEmpty)
         // Midnight in Berlin, the machine's zone: the day from 00:00:00 to 23:59:59.
         #expect(batch.resting[0].start == Timestamp.parse("2024-03-01 00:00:00 +0100")!.date)
         #expect(batch.resting[0].end == Timestamp.parse("2024-03-01 23:59:59 +0100")!.date)

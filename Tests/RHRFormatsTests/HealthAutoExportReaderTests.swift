@@ -44,7 +44,8 @@ struct HealthAutoExportReaderTests {
         #expect(first.offsetSeconds == 3600)
         #expect(first.uuid == nil)
         #expect(batch.resting[1].value == 56.5)
-        #expect(batch.resting.map(\.writer.name) == ["Jane’s Apple Watch", "Jane’s Apple Watch", "Oura", "Health Auto Export"])
+        // The point without a source is the payload's one named watch's (docs/design.md section 2).
+        #expect(batch.resting.map(\.writer.name) == ["Jane’s Apple Watch", "Jane’s Apple Watch", "Oura", "Jane’s Apple Watch"])
     }
 
     @Test("a point at local midnight stands for its day; any other point is an instant")
@@ -77,11 +78,11 @@ struct HealthAutoExportReaderTests {
         #expect(batch.origin == "Health Auto Export")
         #expect(batch.cursor == nil && !batch.fullResync && batch.deleted.isEmpty)
         #expect(throws: Never.self) { try batch.validate() }
-        // R3: with asOf on 4 Jan, an Apple Watch value of 3 Jan is provisional, one of 2 Jan is not.
+        // R3: with asOf on 4 Jan, an Apple Watch value of 3 and 4 Jan is provisional, one of 2 Jan is not.
         let watch = batch.resting.filter { $0.writer.name.contains("Apple Watch") }
         #expect(watch.map { ProvisionalRule.isProvisional(store: .healthKit, writerIsWatch: true,
                                                           day: LocalDayRule.day(of: $0, machineZone: berlinZone).day,
-                                                          asOf: batch.asOf) } == [false, true])
+                                                          asOf: batch.asOf) } == [false, true, true])
     }
 
     @Test("a null or empty source is Health Auto Export")
@@ -103,7 +104,7 @@ struct HealthAutoExportReaderTests {
             """)
         let batch = try #require(file.batches.first)
         #expect(batch.resting.map(\.writer.name) == ["Health Auto Export", "Health Auto Export"])
-        #expect(batch.watchWriters == [HealthAutoExportReader.defaultWriter])
+        #expect(batch.watchWriters.isEmpty)
     }
 
     @Test("heart_rate points with Min/Avg/Max count per writer and day, context not set")
@@ -118,9 +119,9 @@ struct HealthAutoExportReaderTests {
             """)
         let batch = try #require(file.batches.first)
         #expect(batch.resting.isEmpty)
+        // The point without a source is the payload's one named watch's.
         #expect(batch.heartRate.map { "\($0.writer.name) \($0.day) \($0.notSet) \($0.sedentary) \($0.active)" } == [
-            "Health Auto Export 2024-01-02 1 0 0",
-            "Jane’s Apple Watch 2024-01-02 3 0 0",
+            "Jane’s Apple Watch 2024-01-02 4 0 0",
         ])
         #expect(batch.heartRate.allSatisfy { $0.writer.store == .healthKit && $0.recordKey == "" && $0.sedentaryMin == nil })
         #expect(file.recordsRead == 4)

@@ -33,18 +33,18 @@ struct HealthAutoExportStreamTests {
         }
     }
 
-    @Test("without the data wrapper; a combined source is a writer of its own; no source is a possible watch")
+    @Test("without the data wrapper; a combined source is a writer of its own; no source is the one named watch's")
     func unwrapped() throws {
         let file = try HealthAutoExportReader.read(path: SourceTree.samples + "/odd-exports/hae-unwrapped.json",
                                                    options: ImportOptions(machineZone: berlinZone), progress: nil)
         let batch = try #require(file.batches.first)
         #expect(batch.resting.map(\.writer.name) == ["Jane’s Apple Watch + Oura (combined)", "Jane’s Apple Watch",
-                                                      "Health Auto Export"])
+                                                      "Jane’s Apple Watch"])
         #expect(batch.resting.map(\.value) == [55, 56, 57])
         // Never matched to either writer alone: another writer, another identity.
         #expect(batch.resting[0].identity != batch.resting[1].identity)
-        // R3: a value without a writer may be a watch's.
-        #expect(batch.watchWriters == [HealthAutoExportReader.defaultWriter])
+        // The point without a source is the one watch the file names (the combined source is no single writer's).
+        #expect(batch.watchWriters.isEmpty)
         #expect(file.skipped == ["unknown metric": 1])
         #expect(file.recordsRead == 3)
     }

@@ -34,6 +34,11 @@ struct DetailPaneHistoryTests {
         #expect(state.cursor == day("2026-03-17"))
         for _ in 0..<3 { _ = DashboardUpdate.update(&state, .key(.left)) }
         #expect(state.cursor == day("2026-03-14"))
+        let top = screen(state)
+        // The bridge's and Health Auto Export's copies are listed, marked as standing aside for the export.
+        #expect(top.contains("superseded: apple-health-export as of 17 Mar 20:10 +00:00 decides this day (bridge-iphone)"), "\(top)")
+        // The history is under the samples and the followed writer's derivation: the detail pane scrolled to its end.
+        for key in [Key.tab, .tab] + Array(repeating: Key.down, count: 40) { _ = DashboardUpdate.update(&state, .key(key)) }
         let text = screen(state)
         // When each road read the value, in the machine's clock (UTC here; the roads wrote +01:00).
         for line in ["Jane’s Apple Watch: draft 61 → 59 (watch-draft-replaced.jsonl, 14 Mar 11:15 +00:00)",
@@ -43,8 +48,6 @@ struct DetailPaneHistoryTests {
             #expect(text.contains(line), "\(line)")
         }
         #expect(!text.contains("58 → 58"))
-        // The bridge's and Health Auto Export's copies are listed, marked as standing aside for the export.
-        #expect(text.contains("superseded: apple-health-export as of 17 Mar 20:10 +00:00 decides this day (bridge-iphone)"), "\(text)")
     }
 
     @Test func anImplausiblyDatedSampleIsShownButKeptOutOfTheChartsRange() throws {

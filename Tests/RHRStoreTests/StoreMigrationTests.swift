@@ -65,6 +65,8 @@ struct StoreMigrationTests {
         let samples = try store.samples()
         #expect(samples.map(\.stream).sorted() == ["apple-health-export", "iphone", "iphone"])
         #expect(samples.first { $0.stream == "apple-health-export" }?.snapshot == true)
+        // When the copies were first received is not known from before schema 7: not their last delivery.
+        #expect(samples.allSatisfy { $0.firstReceived == nil })
         let days = try store.days(aggregation: .mean)
         #expect(days.map(\.bpmText) == ["57.0", "59.0"] && days.map(\.samples) == [1, 1])
         #expect(try store.heartRateDays().map(\.total) == [6])

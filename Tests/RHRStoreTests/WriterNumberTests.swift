@@ -68,6 +68,8 @@ struct WriterNumberTests {
         try SQLiteFile.execute("""
             DROP INDEX writer_by_number; ALTER TABLE writer DROP COLUMN ordinal;
             DROP TABLE passed_over; DROP TABLE writer_spelling;
+            ALTER TABLE sample DROP COLUMN first_as_of; ALTER TABLE stream DROP COLUMN app_priority;
+            ALTER TABLE stream DROP COLUMN app_priority_as_of;
             PRAGMA user_version = \(before)
             """, at: path)
         let store = try HealthDatabase(path: path, machineZone: utc)

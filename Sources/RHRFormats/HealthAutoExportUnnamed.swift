@@ -1,0 +1,17 @@
+import RHRCore
+
+/// Health Auto Export values that name no writer (issue 28, docs/design.md section 2): one rule for whose they are,
+/// applied once a payload (a file, a request's body) is read whole. When its points name exactly one Apple Watch (by
+/// its name, as R3 tells one; a combined source is no single writer), they are that watch's: its own estimate relayed
+/// without its name, one line, not a second one beside it. Otherwise they stay the writer `Health Auto Export`, which
+/// the labels call a writer Health Auto Export did not name; nobody knows it for a watch, so it is never provisional
+/// (R3) and never waits for a replacement no named writer's values would bring.
+extension HealthAutoExportContents {
+    mutating func attributeUnnamed() {
+        guard hasUnnamed, namedWatches.count == 1, let name = namedWatches.first else { return }
+        let unnamed = WriterKey(store: .healthKit, name: HealthAutoExportReader.defaultWriter)
+        let watch = Writer(store: .healthKit, name: name)
+        for i in resting.indices where resting[i].writer.key == unnamed { resting[i].writer = watch }
+        heartRate.reassign(unnamed, to: watch)
+    }
+}
