@@ -34,9 +34,10 @@ final class SQLiteConnection {
             status = sqlite3_open_v2(uri, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
         }
         guard status == SQLITE_OK, let handle else {
-            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            let failure = handle.map { SQLiteConnection.failure(of: $0, path: path) }
+                ?? StoreFailure.error(path, code: status, systemError: 0, said: String(cString: sqlite3_errstr(status)))
             sqlite3_close(handle)
-            throw StoreError(.database, "\(path): cannot open the store: \(message)")
+            throw failure
         }
         self.path = path
         self.db = handle
@@ -51,12 +52,17 @@ final class SQLiteConnection {
         if let file { OpenStoreFiles.closed(file) }
     }
 
-    var lastErrorMessage: String { String(cString: sqlite3_errmsg(db)) }
+    /// What the system said of the last failure (`Permission denied`), else what SQLite said.
+    var lastErrorReason: String {
+        let code = sqlite3_system_errno(db)
+        return code == 0 ? String(cString: sqlite3_errmsg(db)) : String(cString: strerror(code))
+    }
 
     /// Whether the last failure was another connection holding a lock past the busy timeout (or one SQLite
-    /// does not wait for, such as two connections both wanting to turn a read into a write).
+    /// does not wait for, such as two connections both wanting to turn a read into a write). The extended codes
+    /// (`SQLITE_BUSY_RECOVERY`, …) are busy too.
     var lastErrorWasBusy: Bool {
-        let code = sqlite3_errcode(db)
+        let code = sqlite3_extended_errcode(db) & 0xFF
         return code == SQLITE_BUSY || code == SQLITE_LOCKED
     }
 
@@ -70,29 +76,22 @@ final class SQLiteConnection {
         return try statement.step() ? statement.int(try statement.column(column)) : 0
     }
 
+    /// The last failure in rhr's words by its kind (`StoreFailure`), SQLite's own in the detail.
+    func failure() -> StoreError { SQLiteConnection.failure(of: db, path: path) }
+
+    /// A store that is not as rhr wrote it (a row its own tables promise is missing), in `what`'s words.
     func error(_ what: String) -> StoreError {
-        if lastErrorWasBusy { return busyError }
-        return StoreError(.database, "\(path): \(what): \(lastErrorMessage)")
+        StoreError(.database, "\(path): \(what)", detail: "SQLite: \(String(cString: sqlite3_errmsg(db)))")
     }
 
-    /// SQLite's "database is locked", worded: another process writes the store for longer than the busy wait.
-    var busyError: StoreError {
-        StoreError(.busy, "\(path): another process (an import, or another rhr) has been writing the store for longer than "
-            + "rhr waits; nothing was changed; try again when it is done")
+    private static func failure(of db: OpaquePointer, path: String) -> StoreError {
+        StoreFailure.error(path, code: sqlite3_extended_errcode(db), systemError: sqlite3_system_errno(db),
+                           said: String(cString: sqlite3_errmsg(db)))
     }
 
     /// Runs SQL that returns no rows (several statements allowed).
     func execute(_ sql: String) throws(StoreError) {
-        var message: UnsafeMutablePointer<CChar>?
-        if sqlite3_exec(db, sql, nil, nil, &message) != SQLITE_OK {
-            if lastErrorWasBusy {
-                sqlite3_free(message)
-                throw busyError
-            }
-            let text = message.map { String(cString: $0) } ?? lastErrorMessage
-            sqlite3_free(message)
-            throw StoreError(.database, "\(path): \(text)")
-        }
+        if sqlite3_exec(db, sql, nil, nil, nil) != SQLITE_OK { throw failure() }
     }
 
     /// A prepared statement, reset and with its bindings cleared.
@@ -103,7 +102,7 @@ final class SQLiteConnection {
         }
         var stmt: OpaquePointer?
         guard sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil) == SQLITE_OK, let stmt else {
-            throw error("cannot prepare \"\(sql.prefix(60))…\"")
+            throw failure()
         }
         let statement = SQLiteStatement(stmt, connection: self)
         cache[sql] = statement
@@ -219,7 +218,7 @@ final class SQLiteStatement {
         switch sqlite3_step(stmt) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default: throw connection.error("statement failed")
+        default: throw connection.failure()
         }
     }
 

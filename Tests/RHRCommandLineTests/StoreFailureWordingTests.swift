@@ -105,7 +105,9 @@ struct StoreFailureWordingTests {
             #expect(read.status == 1, "\(command): \(read.stdout)")
             #expect(read.stderr == "rhr \(command): " + Self.damagedWords(store) + "\n", "\(command)")
         }
-        #expect(rhr.directory.entries("data/rhr") == ["rhr.sqlite"])
+        // SQLite's -wal and -shm, opened and left empty, are all there may be beside it.
+        #expect(Set(rhr.directory.entries("data/rhr")).isSubset(of: ["rhr.sqlite", "rhr.sqlite-wal", "rhr.sqlite-shm"]))
+        #expect(FileMode.size(store + "-wal") ?? 0 == 0)
     }
 
     /// Runs `rhr ARGS` in a mount namespace of its own where `directory` is a tmpfs of `kilobytes` KiB: a disk that
@@ -156,8 +158,9 @@ struct StoreFailureWordingTests {
                                                      try SourceTree.builtProduct("rhr"), "import", big],
                                          environment: rhr.environment, directory: rhr.home)
         #expect(limited.status == 1)
-        #expect(limited.stderr == "rhr import: \(big): \(store): reading or writing the store failed (an I/O error: File too "
-            + "large); nothing was changed; check the disk, then try again\n")
+        // SQLite keeps the system's errno only now and then: the words name it when they have it.
+        #expect(limited.stderr.hasPrefix("rhr import: \(big): \(store): reading or writing the store failed (an I/O error"))
+        #expect(limited.stderr.hasSuffix("); nothing was changed; check the disk, then try again\n"), "\(limited.stderr)")
         expectWorded(limited.stderr, "I/O error")
         #expect(try rhr.run(["status"]) == before)
     }

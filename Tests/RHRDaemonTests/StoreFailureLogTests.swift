@@ -26,9 +26,15 @@ struct StoreFailureLogTests {
             + "refused it (another program has changed the store); nothing was changed"
     }
 
+    /// The n-th batch of the stream `iphone`, without a cursor: each one a push of its own that the store fails.
+    static func batch(_ n: Int) -> SyncBatch {
+        liveBatch(previous: nil, next: nil, samples: [restingSample(day: String(format: "2026-11-%02d", 1 + n % 28), value: 58,
+                                                                    uuid: "u\(n)")])
+    }
+
     @Test func aStoreFailureOnASocketPushIsRepliedInWordsAndLoggedAsOneLine() throws {
         let client = try daemon.client()
-        let reply = try client.push(chainBatch(stream: "iphone", 1))
+        let reply = try client.push(Self.batch(1))
         #expect(reply.errorCode == "internal")
         #expect(reply.errorMessage == refusal)
         #expect(eventually { log.all.contains { $0.hasPrefix("socket:") } })
@@ -39,11 +45,11 @@ struct StoreFailureLogTests {
     @Test func socketStoreFailuresAreLoggedAtMostThirtyAtOnceAndTheRestCounted() throws {
         let client = try daemon.client()
         for n in 1...40 {
-            #expect(try client.push(chainBatch(stream: "iphone", n)).errorCode == "internal")
+            #expect(try client.push(Self.batch(n)).errorCode == "internal")
         }
         // A second later there is room for a line again, which says how many went unsaid before it.
         usleep(1_100_000)
-        #expect(try client.push(chainBatch(stream: "iphone", 41)).errorCode == "internal")
+        #expect(try client.push(Self.batch(41)).errorCode == "internal")
         #expect(eventually { log.all.last?.contains("(healthkit/iphone)") == true && log.all.last?.contains("not logged") == true })
         let lines = log.all.filter { $0.hasPrefix("socket: the store failed on a push") }
         #expect(lines.count <= 32)
@@ -65,7 +71,7 @@ struct StoreFailureLogTests {
         #expect(log.all.contains("phone feeds: the store failed on a request from 127.0.0.1, token phone: 500 internal: "
             + "the store failed, nothing was applied: \(refusal) (SQLite: no more)"), "\(log.all)")
         // A line of /v1/batches that the store fails is answered in the body (200) and logged too.
-        let lines = try daemon.http().post("/v1/batches", token: token, json: Array((batchLine(chainBatch(stream: "x", 1)) + "\n").utf8))
+        let lines = try daemon.http().post("/v1/batches", token: token, json: Array((batchLine(Self.batch(1)) + "\n").utf8))
         #expect(lines.status == 200)
         let first = try JSONParser.parse(lines.text.split(separator: "\n").first.map(String.init) ?? "")
         #expect(first["error"]?["message"]?.string == refusal)
