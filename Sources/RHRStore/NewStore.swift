@@ -43,6 +43,11 @@ enum NewStore {
         }
         let code = errno
         if code == EEXIST { return false }
+        if code == EPERM || code == EOPNOTSUPP {
+            throw StoreError(.database, "\(path): cannot make the store: the file system of \(directory) has no hard links "
+                + "(FAT, exFAT), which rhr needs to put a new store in place whole; nothing was changed; keep the store on another "
+                + "file system")
+        }
         throw cannotMake(path, code)
     }
 

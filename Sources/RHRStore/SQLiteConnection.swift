@@ -52,18 +52,20 @@ final class SQLiteConnection {
         if let file { OpenStoreFiles.closed(file) }
     }
 
-    /// What the system said of the last failure (`Permission denied`), else what SQLite said.
-    var lastErrorReason: String {
+    /// The last failure's primary result code (`SQLITE_CANTOPEN`).
+    var lastErrorKind: Int32 { sqlite3_extended_errcode(db) & 0xFF }
+
+    /// What the system said of the last failure (`Permission denied`), when it said anything.
+    var lastSystemError: String? {
         let code = sqlite3_system_errno(db)
-        return code == 0 ? String(cString: sqlite3_errmsg(db)) : String(cString: strerror(code))
+        return code == 0 ? nil : String(cString: strerror(code))
     }
 
     /// Whether the last failure was another connection holding a lock past the busy timeout (or one SQLite
     /// does not wait for, such as two connections both wanting to turn a read into a write). The extended codes
     /// (`SQLITE_BUSY_RECOVERY`, …) are busy too.
     var lastErrorWasBusy: Bool {
-        let code = sqlite3_extended_errcode(db) & 0xFF
-        return code == SQLITE_BUSY || code == SQLITE_LOCKED
+        lastErrorKind == SQLITE_BUSY || lastErrorKind == SQLITE_LOCKED
     }
 
     /// Whether SQLite opened the file for reading only (a write-protected file opened read-write is).

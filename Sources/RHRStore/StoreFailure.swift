@@ -13,7 +13,7 @@ enum StoreFailure {
         let system = systemError == 0 ? nil : String(cString: strerror(systemError))
         func failed(_ words: String) -> StoreError { StoreError(.database, "\(path): \(words)", detail: detail) }
         switch code & 0xFF {
-        case SQLITE_BUSY, SQLITE_LOCKED:
+        case SQLITE_BUSY, SQLITE_LOCKED, SQLITE_PROTOCOL:
             return busy(path, detail: detail)
         case SQLITE_FULL:
             return failed("the disk that holds the store is full: the store could not grow; nothing was changed; free some "
@@ -38,30 +38,30 @@ enum StoreFailure {
             return failed("reading or writing the store failed (an I/O error\(why)); nothing was changed; check the disk, "
                 + "then try again")
         case SQLITE_TOOBIG:
-            return failed("a value is too large for the store (SQLite keeps at most "
-                + "\(ByteSize.words(Int(sqlite3_limit(nil, SQLITE_LIMIT_LENGTH, -1)))) in one); nothing was changed")
+            return failed("a value is too large for the store (over the most SQLite keeps in one); nothing was changed")
         case SQLITE_CONSTRAINT:
-            return failed("the store refused the change: \(broken(code)); nothing was changed")
+            if code == SQLITE_CONSTRAINT | (7 << 8) {  // SQLITE_CONSTRAINT_TRIGGER: rhr makes no trigger
+                return failed("the store refused the change: a trigger in it, which rhr never makes, refused it (another "
+                    + "program has changed the store); nothing was changed")
+            }
+            // SQLite's own words name tables and columns (`UNIQUE constraint failed: sample.store, …`), which tell a
+            // user nothing.
+            return failed("cannot read or change the store: the store refused a change that would break one of its own "
+                + "rules, so nothing of this import or request was applied; this is a bug in rhr, please report it")
         case SQLITE_NOMEM:
             return outOfMemory(path, detail: detail)
         case SQLITE_PERM, SQLITE_AUTH:
             return failed("the system refused rhr access to the store (\(system ?? "permission denied")); nothing was changed")
+        case SQLITE_ERROR:
+            // A table or column missing (`no such table: sample`): another program changed the file.
+            return failed("the store's tables are not as rhr made them (has another program changed the file?); nothing "
+                + "was changed")
+        case SQLITE_SCHEMA:
+            return failed("the store's tables changed while rhr used them (another rhr brought them up to date?); nothing "
+                + "was changed; try again")
         default:
-            // A request of rhr's that SQLite did not take (its tables are not what this rhr expects): its words are
-            // the only account there is.
-            return failed("SQLite refused rhr's request on the store (\(said)); nothing was changed; the store may have been "
-                + "changed by another program, or this is a fault in rhr")
-        }
-    }
-
-    /// What a constraint's extended code says was broken.
-    private static func broken(_ code: Int32) -> String {
-        switch code >> 8 {
-        case 7: return "a trigger in it, which rhr never makes, refused it (another program has changed the store)"
-        case 3: return "it would leave a row that points at nothing (a foreign key); the store may have been changed by "
-            + "another program, or this is a fault in rhr"
-        default: return "it breaks a rule of the store's own tables (a constraint); the store may have been changed by "
-            + "another program, or this is a fault in rhr"
+            return failed("SQLite could not do what rhr asked of the store (its result code \(code)); nothing was changed; "
+                + "this is a fault in rhr, please report it")
         }
     }
 

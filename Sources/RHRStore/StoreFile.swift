@@ -148,11 +148,13 @@ enum StoreFile {
             }
             return db
         } catch {
-            if db.lastErrorWasBusy { throw error }
+            // Only an index that cannot be had is read around; anything else (busy, a damaged file) is what it is.
+            guard db.lastErrorKind == SQLITE_CANTOPEN || db.lastErrorKind == SQLITE_READONLY else { throw error }
             guard !walHasCommits else {
                 throw StoreError(.database, "\(path): cannot read the store: its \(PathText.lastComponent(path))-wal "
-                    + "holds changes that SQLite reads through a -shm file it cannot create here (\(db.lastErrorReason)); "
-                    + "open the store once where its directory can be written")
+                    + "holds changes that SQLite reads through a -shm file it cannot create here "
+                    + "(\(db.lastSystemError ?? "permission denied")); open the store once where its directory can be written",
+                    detail: error.detail)
             }
             return try SQLiteConnection(path: path, mode: .immutable)
         }

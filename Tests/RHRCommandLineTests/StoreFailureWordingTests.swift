@@ -180,6 +180,26 @@ struct StoreFailureWordingTests {
         expectWorded(status.stderr, "status")
     }
 
+    @Test("a store whose tables another program dropped (all but meta): readers and an import say so in rhr's words")
+    func tablesDroppedByAnotherProgram() throws {
+        let store = try importedStore()
+        let sqlite3 = try #require(Subprocess.which("sqlite3"), "sqlite3 is needed; scripts/setup installs it")
+        let listed = try Subprocess.run(sqlite3, [store, "SELECT type || ' \"' || name || '\"' FROM sqlite_master "
+                                                      + "WHERE type IN ('table', 'view') AND name != 'meta'"])
+        let drops = listed.stdout.split(separator: "\n").map { "DROP \($0);" }.joined()
+        try #require(!drops.isEmpty)
+        try SQLiteFile.execute("PRAGMA foreign_keys = OFF; " + drops, at: store)
+        let words = "\(store): the store's tables are not as rhr made them (has another program changed the file?); "
+            + "nothing was changed\n"
+        for command in [["status"], ["export"], ["import", try bigFile(days: 3)]] {
+            let result = try rhr.run(command)
+            #expect(result.status == 1, "\(command)")
+            #expect(result.stderr.hasSuffix(words), "\(command): \(result.stderr)")
+            expectWorded(result.stderr, "\(command)")
+            #expect(!result.stderr.contains("no such"), "\(command): \(result.stderr)")
+        }
+    }
+
     @Test("a store another program added a trigger to, which refuses rhr's writes: a constraint in rhr's words")
     func constraintAddedByAnotherProgram() throws {
         let store = try importedStore()
