@@ -42,7 +42,7 @@ enum StoreFailure {
         case SQLITE_CONSTRAINT:
             if code == SQLITE_CONSTRAINT | (7 << 8) {  // SQLITE_CONSTRAINT_TRIGGER: rhr makes no trigger
                 return failed("the store refused the change: a trigger in it, which rhr never makes, refused it (another "
-                    + "program has changed the store); nothing was changed")
+                    + "program has changed the store), so nothing of this import or request was applied")
             }
             // SQLite's own words name tables and columns (`UNIQUE constraint failed: sample.store, …`), which tell a
             // user nothing.

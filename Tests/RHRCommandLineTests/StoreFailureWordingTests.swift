@@ -207,7 +207,7 @@ struct StoreFailureWordingTests {
         let imported = try rhr.run(["import", try bigFile(days: 30)])
         #expect(imported.status == 1)
         #expect(imported.stderr.hasSuffix(": \(store): the store refused the change: a trigger in it, which rhr never makes, "
-            + "refused it (another program has changed the store); nothing was changed\n"), "\(imported.stderr)")
+            + "refused it (another program has changed the store), so nothing of this import or request was applied\n"), "\(imported.stderr)")
         expectWorded(imported.stderr, "constraint")
         #expect(!imported.stderr.contains("no more"), "the trigger's own text is for the daemon's log, not the user")
     }

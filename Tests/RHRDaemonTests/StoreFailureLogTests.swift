@@ -23,7 +23,7 @@ struct StoreFailureLogTests {
         try SQLiteFile.execute("CREATE TRIGGER no_more BEFORE UPDATE ON meta BEGIN SELECT RAISE(ABORT, 'no more'); END",
                                at: daemon.directory.storePath)
         refusal = "\(daemon.directory.storePath): the store refused the change: a trigger in it, which rhr never makes, "
-            + "refused it (another program has changed the store); nothing was changed"
+            + "refused it (another program has changed the store), so nothing of this import or request was applied"
     }
 
     /// The n-th batch of the stream `iphone`, without a cursor: each one a push of its own that the store fails.
