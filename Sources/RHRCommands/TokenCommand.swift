@@ -1,6 +1,7 @@
 import Foundation
 import RHRCore
 import RHRDaemon
+import RHRStore
 
 /// `rhr token new|list|revoke NAME`: the tokens phones present to the daemon's HTTP feeds (docs/design.md section
 /// 4b). They live beside the store (`FeedTokens`), so `--store` chooses whose.
@@ -14,6 +15,8 @@ enum TokenCommand {
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let words = invocation.arguments.positionals
+        // The tokens live beside the store: beside a directory, a link or another program's file they would be lost.
+        do { try HealthDatabase.checkPath(invocation.storePath) } catch { throw CommandFailure(error.message) }
         let tokens = FeedTokens(forStore: DaemonCommand.absolutePath(invocation.storePath))
         let output = invocation.output
         do {

@@ -1,3 +1,5 @@
+import RHRCore
+
 /// `rhr completions zsh`: a `#compdef` function for zsh's completion system, one `_arguments` spec per command.
 enum ZshCompletion {
     static func script(_ table: CommandTable) -> String {
@@ -78,7 +80,5 @@ enum ZshCompletion {
     }
 
     /// In single quotes, for the shell.
-    static func quoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
+    static func quoted(_ text: String) -> String { PathText.singleQuoted(text) }
 }

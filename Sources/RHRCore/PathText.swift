@@ -27,6 +27,18 @@ public enum PathText {
         return base.hasSuffix("/") ? base + name : base + "/" + name
     }
 
+    /// A path as one word for the shell: as it is when it holds only letters, digits and `/._-+,:@%`, else in single
+    /// quotes (`/my store` → `'/my store'`), for a command rhr tells the user to run.
+    public static func shellWord(_ path: String) -> String {
+        let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+,:@%")
+        return !path.isEmpty && path.allSatisfy(plain.contains) ? path : singleQuoted(path)
+    }
+
+    /// In single quotes, for the shell: `it's` → `'it'\''s'`.
+    public static func singleQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
     /// "a//" → "a"; "/" and "//" stay "/"; "" stays "".
     private static func withoutTrailingSlashes(_ path: String) -> String {
         var end = path.endIndex

@@ -4,45 +4,6 @@ import RHRJSON
 import RHRFormats
 import RHRStore
 
-/// How a daemon runs: where it listens, which store it serves, what it watches, and its limits.
-public struct DaemonConfiguration: Sendable {
-    public var socketPath: String
-    public var storePath: String
-    /// R5: the zone assumed for Health Connect records without an offset.
-    public var machineZone: TimeZone = .current
-    /// `--watch DIR`: directories whose exports are imported as they land.
-    public var watchDirectories: [String] = []
-    /// Seconds between two looks at the watched directories.
-    public var watchInterval: Double = 0.5
-    /// The most one temporary copy of a watched file may hold (`RHR_TEMP_LIMIT`, docs/design.md section 8).
-    public var temporaryCopyLimit = TemporaryCopyLimit.defaultBytes
-    /// Events that may wait for one subscriber before they are dropped for one `resync`.
-    public var subscriberEventLimit = 1024
-    /// Reply bytes that may wait for one client before the daemon stops reading its requests; also the
-    /// most event bytes that may wait for one subscriber.
-    public var outputByteLimit = 4 << 20
-    /// `SO_SNDBUF` for client sockets; nil keeps the system's default (tests make it small).
-    public var sendBufferSize: Int?
-    /// The only uid allowed to connect (`SO_PEERCRED`): the daemon's own.
-    public var allowedUID: uid_t = getuid()
-    public var maxLineLength = DaemonProtocol.maxLineLength
-    /// How often the daemon checks whether another process changed the store.
-    public var externalChangeInterval: Double = 1
-    /// At shutdown, how long requests in flight may take to finish and their replies to be written.
-    public var shutdownGrace: Double = 15
-    /// Where the daemon says what it does (stderr for `rhr daemon`, and its `--log FILE`).
-    public var log: (@Sendable (String) -> Void)?
-    /// SIGHUP, after `installSignalHandlers()`: the daemon goes on and calls this (reopen the log file).
-    public var onHangup: (@Sendable () -> Void)?
-    /// `--http`: the phone feeds (docs/design.md section 4b); nil listens on no network.
-    public var http: HTTPFeedConfiguration?
-
-    public init(socketPath: String, storePath: String) {
-        self.socketPath = socketPath
-        self.storePath = storePath
-    }
-}
-
 /// `rhr daemon`: one store served over a Unix socket (docs/design.md section 4), and to phones over HTTP when asked
 /// (section 4b).
 ///
@@ -69,6 +30,8 @@ public final class DaemonServer: @unchecked Sendable {
     private let worker: StoreWorker
     private let inbox: Inbox
     private let tracker: RevisionTracker
+    /// The store's failures on socket requests, one line each with SQLite's own words, rate-limited.
+    private let storeFailures: RateLimitedLog
     private let ledger: ImportLedger
     private(set) var watch: FolderWatch?
     private let http: HTTPFeedServer?
@@ -111,6 +74,7 @@ public final class DaemonServer: @unchecked Sendable {
             configuration.log = { @Sendable message in log(TextGate.visible(message)) }
         }
         self.configuration = configuration
+        storeFailures = RateLimitedLog(noun: "store failure", log: configuration.log)
         for directory in configuration.watchDirectories {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -474,9 +438,11 @@ public final class DaemonServer: @unchecked Sendable {
                     watchDirectories: watch?.directories ?? [], watchLooks: watch?.looks ?? 0, imports: recentImports,
                     http: http?.status)
             }
-            let inbox = self.inbox, tracker = self.tracker, connectionID = connection.id, context = status
+            let inbox = self.inbox, tracker = self.tracker, connectionID = connection.id, context = status, failures = storeFailures
             let submitted = worker.submit { database in
-                let answer = StoreRequests.answer(request, id: id, database: database, tracker: tracker, status: context)
+                let answer = StoreRequests.answer(request, id: id, database: database, tracker: tracker, status: context) { error in
+                    failures.say(StoreRequests.failureLine(request, client: connectionID, error))
+                }
                 inbox.post(.answered(connection: connectionID, answer))
             }
             if submitted {

@@ -49,14 +49,17 @@ public struct FeedRequests: Sendable, Equatable {
 /// once, then one a second; the lines left out are counted in the next one) so a flood cannot fill a disk.
 final class FeedRecord: Sendable {
     private let requests = Mutex<[String?: FeedRequests]>([:])
-    private let limiter = RateLimiter(perSecond: 1, burst: 30)
-    private let unsaid = Atomic<Int>(0)
-    private let log: (@Sendable (String) -> Void)?
+    private let log: RateLimitedLog
 
-    init(log: (@Sendable (String) -> Void)?) { self.log = log }
+    init(log: (@Sendable (String) -> Void)?) { self.log = RateLimitedLog(noun: "refusal", log: log) }
 
-    /// An answer went out: a 2xx is accepted, anything else refused. `reason` is the refusal's code and message.
-    func answered(status: Int, token: String?, address: String, reason: String?) {
+    /// An answer went out: a 2xx is accepted, anything else refused (`reason`, the refusal's code and message). The
+    /// store's failures are logged with SQLite's own words (`detail`), as are those of the lines of a 200 answer to
+    /// `/v1/batches` (`storeFailures`).
+    func answered(_ answer: HTTPAnswer, token: String?, address: String) {
+        let status = answer.status, reason = answer.reason
+        let who = address + (token.map { ", token \($0)" } ?? "")
+        for failure in answer.storeFailures { log.say("phone feeds: the store failed on a request from \(who): \(failure)") }
         let refused = !(200..<300).contains(status)
         requests.withLock { all in
             var feed = all[token] ?? FeedRequests(token: token)
@@ -69,11 +72,11 @@ final class FeedRecord: Sendable {
             all[token] = feed
         }
         guard refused else { return }
-        let who = address + (token.map { ", token \($0)" } ?? "")
         if status >= 500 && status != 503 {
-            say("phone feeds: the store failed on a request from \(who): \(status) \(reason ?? "")")
+            log.say("phone feeds: the store failed on a request from \(who): \(status) \(reason ?? "")"
+                + (answer.detail.map { " (\($0))" } ?? ""))
         } else {
-            say("phone feeds: refused \(status) to \(who): \(reason ?? "")")
+            log.say("phone feeds: refused \(status) to \(who): \(reason ?? "")")
         }
     }
 
@@ -85,7 +88,7 @@ final class FeedRecord: Sendable {
             feed.lastRefusal = FeedRefusal(at: Date(), status: 0, reason: reason)
             all[nil] = feed
         }
-        say("phone feeds: refused a connection from \(address): \(reason)")
+        log.say("phone feeds: refused a connection from \(address): \(reason)")
     }
 
     /// Every feed's counts, the requests without a token last.
@@ -94,14 +97,4 @@ final class FeedRecord: Sendable {
     }
 
     func counts(token: String) -> FeedRequests { requests.withLock { $0[token] } ?? FeedRequests(token: token) }
-
-    private func say(_ line: String) {
-        guard let log else { return }
-        guard limiter.take("log") == nil else {
-            unsaid.add(1, ordering: .relaxed)
-            return
-        }
-        let left = unsaid.exchange(0, ordering: .relaxed)
-        log(left > 0 ? "\(line) (and \(Wording.count(left, "refusal")) not logged before it: too many at once)" : line)
-    }
 }

@@ -188,7 +188,13 @@ public final class FeedTokens: Sendable {
     /// Reads, changes and writes the file under a lock beside it (never replaced, unlike the file).
     private func update(_ change: (inout [Entry]) throws(DaemonError) -> Void) throws(DaemonError) {
         let lock = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lock >= 0 else { throw DaemonError("\(path).lock: cannot be opened: \(errnoText())") }
+        guard lock >= 0 else {
+            if [EACCES, EPERM, EROFS].contains(errno) {
+                throw DaemonError("\(path): the tokens cannot be changed: \(PathText.parent(path)) may not be written "
+                    + "(permission denied), and they are kept beside the store")
+            }
+            throw DaemonError("\(path).lock: cannot be opened: \(errnoText())")
+        }
         defer { close(lock) }
         guard flock(lock, LOCK_EX) == 0 else { throw DaemonError("\(path).lock: cannot be locked: \(errnoText())") }
         var entries = try read()

@@ -281,7 +281,7 @@ final class HTTPFeedServer: @unchecked Sendable {
 
     private func respond(_ connection: OpaquePointer, _ answer: HTTPAnswer, _ exchange: HTTPExchange) -> MHD_Result {
         requestCount.add(1, ordering: .sequentiallyConsistent)
-        feed.record.answered(status: answer.status, token: exchange.token, address: exchange.address, reason: answer.reason)
+        feed.record.answered(answer, token: exchange.token, address: exchange.address)
         let response = answer.body.withUnsafeBytes { bytes in
             MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
         }

@@ -24,6 +24,10 @@ struct HTTPAnswer: Sendable {
     var headers: [(String, String)] = []
     /// A refusal's code and message, for the log and the feed's counts.
     var reason: String?
+    /// A store failure's own words (SQLite's), for the log only.
+    var detail: String?
+    /// The store failures of the lines of a `/v1/batches` answer, each as its log line says it.
+    var storeFailures: [String] = []
 
     /// `{"ok":true,…}`.
     static func ok(_ members: JSONObject) -> HTTPAnswer {
@@ -318,7 +322,7 @@ final class PhoneFeed: Sendable {
         let groups: [[SyncBatch]] = lines.compactMap { if case .batch(_, let batch) = $0 { return [batch] } else { return nil } }
         guard let results = groups.isEmpty ? [] : store.apply(groups) else { return stoppingAnswer() }
         var applied = results.makeIterator()
-        var out: [UInt8] = []
+        var out: [UInt8] = [], failures: [String] = []
         for line in lines {
             switch line {
             case .refused(let number, let error):
@@ -326,12 +330,18 @@ final class PhoneFeed: Sendable {
             case .batch(let number, _):
                 switch applied.next() {
                 case .success(let outcomes)?: out += DaemonMessage.ok(id: .number(JSONNumber(number)), outcomes[0])
-                case .failure(let error)?: out += DaemonMessage.error(id: .number(JSONNumber(number)), ProtocolError(error))
+                case .failure(let error)?:
+                    out += DaemonMessage.error(id: .number(JSONNumber(number)), ProtocolError(error))
+                    if error.code == .database || error.code == .busy {
+                        failures.append("batch line \(number): \(error.message)" + (error.detail.map { " (\($0))" } ?? ""))
+                    }
                 case nil: break
                 }
             }
         }
-        return HTTPAnswer(status: 200, body: out, contentType: "application/x-ndjson")
+        var answer = HTTPAnswer(status: 200, body: out, contentType: "application/x-ndjson")
+        answer.storeFailures = failures
+        return answer
     }
 
     /// `GET /v1/status`: the token's stream in each store it fed: as of, last delivery, counts, freshness.
@@ -377,7 +387,10 @@ final class PhoneFeed: Sendable {
                 + "applied; send it again in a moment", headers: [("Retry-After", "30")])
         case .invalidBatch: return .error(400, "invalid_batch", error.message)
         case .cursorMismatch: return .error(409, "cursor_mismatch", error.message)
-        case .database: return .error(500, "internal", "the store failed, nothing was applied: \(error.message)")
+        case .database:
+            var answer = HTTPAnswer.error(500, "internal", "the store failed, nothing was applied: \(error.message)")
+            answer.detail = error.detail
+            return answer
         }
     }
 }

@@ -15,9 +15,9 @@ struct StoreAnswer: Sendable {
 /// The requests that need the store, run on the store's thread.
 enum StoreRequests {
     /// `status` is the reply as far as the loop knows it, for a `status` request (nil for the others): the store's
-    /// revision and streams are filled in here.
+    /// revision and streams are filled in here. `failed` hears of the store's own failures (not of a batch refused).
     static func answer(_ request: DaemonRequest, id: JSONValue?, database: HealthDatabase, tracker: RevisionTracker,
-                       status known: StatusReply?) -> StoreAnswer {
+                       status known: StatusReply?, failed: (StoreError) -> Void = { _ in }) -> StoreAnswer {
         do {
             switch request {
             case .push(let batch):
@@ -39,7 +39,22 @@ enum StoreRequests {
                 return StoreAnswer(reply: DaemonMessage.ok(id: id))
             }
         } catch {
+            if error.code == .database || error.code == .busy { failed(error) }
             return StoreAnswer(reply: DaemonMessage.error(id: id, ProtocolError(error)))
         }
+    }
+
+    /// The daemon's log line for a store failure on a socket request: what failed, for whom, in rhr's words and
+    /// SQLite's.
+    static func failureLine(_ request: DaemonRequest, client: Int, _ error: StoreError) -> String {
+        let what: String
+        switch request {
+        case .push(let batch): what = "a push from client \(client) (\(batch.store.rawValue)/\(batch.stream))"
+        case .days: what = "a days request from client \(client)"
+        case .cursor: what = "a cursor request from client \(client)"
+        case .status: what = "a status request from client \(client)"
+        case .hello, .subscribe: what = "a request from client \(client)"
+        }
+        return "socket: the store failed on \(what): \(error.message)" + (error.detail.map { " (\($0))" } ?? "")
     }
 }

@@ -6,8 +6,9 @@ import RHRCore
 /// One instance is one connection; use it from one thread at a time.
 ///
 /// Opening never touches a file that is not rhr's (docs/design.md section 8): what is at the path is looked at
-/// first, by its header and then on a read-only connection, and only an rhr store (or nothing, or an empty file)
-/// is opened for writing. Readers (`reading(path:machineZone:)`) never create or change anything.
+/// first, by `lstat`, its header and then on a read-only connection, and only an rhr store is opened for writing,
+/// after SQLite's `quick_check` found its pages sound; where there is nothing, a whole new store is put in place
+/// (`NewStore`). Readers (`reading(path:machineZone:)`) never create or change anything.
 public final class HealthDatabase {
     public let path: String
     /// R5: whose offset a null Health Connect offset assumes.
@@ -22,40 +23,44 @@ public final class HealthDatabase {
     public init(path: String, machineZone: TimeZone = .current) throws(StoreError) {
         self.path = path
         self.machineZone = machineZone
-        if path != ":memory:" {
-            switch try StoreFile.inspect(path) {
-            case .missing: try HealthDatabase.createPrivately(path)
-            case .empty: break
-            case .sqlite:
-                if let refusal = StoreFile.refusal(try StoreFile.look(at: path), path: path) { throw refusal }
-            }
-            try HealthDatabase.makePrivate(path)
-        }
+        let made = path == ":memory:" ? true : try HealthDatabase.prepare(path)
         db = try SQLiteConnection(path: path)
-        if db.isReadOnly {
-            throw StoreError(.database, "\(path): the store cannot be written (permission denied); "
-                + "commands that only read it (status, export, summary, the dashboard) can")
-        }
+        if db.isReadOnly { throw StoreFailure.cannotWrite(path) }
         // The busy timeout first: another process may hold the write lock while we set up.
         try db.execute("PRAGMA busy_timeout = 10000")
         try HealthDatabase.retryingWhileBusy(db) { () throws(StoreError) in
+            // Before anything is written: a store this process did not just make may be damaged.
+            if !made { try checkPages() }
             try setUp()
         }
     }
 
-    /// Opens the store at `path` for reading only, or returns nil when there is none (no file, or an empty one).
+    /// Looks at what is at `path`, refusing what is not an rhr store, and puts a new store there when there is
+    /// nothing; true when this process made it.
+    private static func prepare(_ path: String) throws(StoreError) -> Bool {
+        NewStore.removeAbandoned(beside: path)
+        // A store another process put in place first is looked at like any other; one that vanished again, made anew.
+        for _ in 0..<3 {
+            switch try StoreFile.inspect(path) {
+            case .missing:
+                if try NewStore.create(path) { return true }
+            case .sqlite:
+                if let refusal = StoreFile.refusal(try StoreFile.look(at: path), path: path) { throw refusal }
+                makePrivate(path)
+                return false
+            }
+        }
+        throw StoreError(.database, "\(path): cannot open the store: another program removes it as soon as it is made")
+    }
+
+    /// Opens the store at `path` for reading only, or returns nil when there is none.
     /// Nothing at the path is created or changed; a read-only store, or one in a read-only directory, reads.
     /// A store of an older schema is brought up to date first when it can be written, like any rhr store.
     public static func reading(path: String, machineZone: TimeZone = .current) throws(StoreError) -> HealthDatabase? {
-        switch try StoreFile.inspect(path) {
-        case .missing, .empty: return nil
-        case .sqlite: break
-        }
+        if try StoreFile.inspect(path) == .missing { return nil }
         let connection = try StoreFile.readOnly(path)
         let contents = try StoreFile.contents(of: connection)
         if let refusal = StoreFile.refusal(contents, path: path) { throw refusal }
-        // An empty SQLite file is no store yet.
-        if !contents.hasTables { return nil }
         if contents.version < StoreSchema.version {
             // Bringing it up to date writes the file and its directory (the journal): say so where neither may be.
             guard access(path, W_OK) == 0, access(PathText.parent(path), W_OK) == 0 else {
@@ -80,16 +85,46 @@ public final class HealthDatabase {
         self.db = connection
     }
 
+    /// Refuses what is at `path` unless it is nothing or an rhr store (a link, a directory, an empty file, another
+    /// program's file), touching nothing: for a command that keeps files beside a store without opening it
+    /// (`rhr token`).
+    public static func checkPath(_ path: String) throws(StoreError) {
+        if try StoreFile.inspect(path) == .sqlite, let refusal = StoreFile.refusal(try StoreFile.look(at: path), path: path) {
+            throw refusal
+        }
+    }
+
     /// WAL mode and the schema, each safe to run while other processes run it too.
     private func setUp() throws(StoreError) {
+        if path != ":memory:" { try HealthDatabase.switchToWAL(db, path: path) }
+        try db.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+        try HealthDatabase.migrate(db, path: path)
+    }
+
+    static func switchToWAL(_ db: SQLiteConnection, path: String) throws(StoreError) {
         let mode = try db.statement("PRAGMA journal_mode = WAL")
         let got = try mode.step() ? mode.text(try mode.column("journal_mode")) : ""
         mode.reset()
-        if got.lowercased() != "wal" && path != ":memory:" {
+        if got.lowercased() != "wal" {
             throw StoreError(.database, "\(path): cannot switch the store to WAL mode (got \(got))")
         }
-        try db.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
-        try migrate()
+    }
+
+    /// SQLite's `quick_check` (every page's structure, not the indexes' agreement with their tables): a store with
+    /// pages that are not what SQLite wrote is refused before the daemon serves it or an import writes to it. It
+    /// reads the whole file (docs/design.md section 8 gives the time on a ten-year store).
+    func checkPages() throws(StoreError) {
+        let check = try db.statement("PRAGMA quick_check(5)")
+        defer { check.reset() }
+        var problems: [String] = []
+        let column = try check.column("quick_check")
+        while try check.step() {
+            let line = check.text(column)
+            if line != "ok" { problems.append(line) }
+        }
+        if !problems.isEmpty {
+            throw StoreFailure.damaged(path, detail: "SQLite quick_check: " + problems.joined(separator: "; "))
+        }
     }
 
     /// Runs `body` again while another connection holds a lock SQLite does not wait for (two processes
@@ -106,29 +141,26 @@ public final class HealthDatabase {
         }
     }
 
-    /// Creates an empty file readable by its owner only, so SQLite's WAL and shm files inherit 0600. Another
-    /// process creating it at the same moment is fine: one of the two makes it.
-    private static func createPrivately(_ path: String) throws(StoreError) {
-        let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 || errno == EEXIST else {
-            throw StoreError(.database, "\(path): cannot open the store: \(String(cString: strerror(errno)))")
-        }
-        if fd >= 0 { close(fd) }
-    }
-
-    /// An rhr store (or the empty file of one) that others may read is made the owner's only.
-    private static func makePrivate(_ path: String) throws(StoreError) {
+    /// An rhr store that others may read is made the owner's only, through a descriptor of the file itself (no link
+    /// followed). A file this process has a connection on was made private when that connection opened.
+    private static func makePrivate(_ path: String) {
         var info = stat()
-        if stat(path, &info) == 0 && info.st_mode & 0o077 != 0 { chmod(path, 0o600) }
+        guard lstat(path, &info) == 0, info.st_mode & 0o077 != 0 else { return }
+        _ = try? OpenStoreFiles.unlessOpen(OpenStoreFiles.FileID(info)) { () throws(StoreError) in
+            let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 else { return }
+            fchmod(fd, 0o600)
+            close(fd)
+        }
     }
 
-    /// Brings the schema up to date. The version is read again inside the write transaction: another process
-    /// may have migrated the store between this one's look and its lock.
-    private func migrate() throws(StoreError) {
+    /// Brings the schema up to date (from nothing: a `NewStore` being made). The version is read again inside the
+    /// write transaction: another process may have migrated the store between this one's look and its lock.
+    static func migrate(_ db: SQLiteConnection, path: String) throws(StoreError) {
         if try db.integer("PRAGMA user_version", column: "user_version") == StoreSchema.version { return }
         try db.transaction { () throws(StoreError) in
             let contents = try StoreFile.contents(of: db)
-            if let refusal = StoreFile.refusal(contents, path: path) { throw refusal }
+            if contents.hasTables, let refusal = StoreFile.refusal(contents, path: path) { throw refusal }
             guard contents.version < StoreSchema.version else { return }
             for step in StoreSchema.migrations[Int(contents.version)...] {
                 try db.execute(step)

@@ -34,9 +34,10 @@ final class SQLiteConnection {
             status = sqlite3_open_v2(uri, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
         }
         guard status == SQLITE_OK, let handle else {
-            let message = handle == nil ? "out of memory" : SQLiteConnection.words(for: status)
+            let failure = handle.map { SQLiteConnection.failure(of: $0, path: path) }
+                ?? StoreFailure.error(path, code: status, systemError: 0, said: String(cString: sqlite3_errstr(status)))
             sqlite3_close(handle)
-            throw StoreError(.database, "\(path): cannot open the store: \(message)")
+            throw failure
         }
         self.path = path
         self.db = handle
@@ -51,12 +52,20 @@ final class SQLiteConnection {
         if let file { OpenStoreFiles.closed(file) }
     }
 
+    /// The last failure's primary result code (`SQLITE_CANTOPEN`).
+    var lastErrorKind: Int32 { sqlite3_extended_errcode(db) & 0xFF }
+
+    /// What the system said of the last failure (`Permission denied`), when it said anything.
+    var lastSystemError: String? {
+        let code = sqlite3_system_errno(db)
+        return code == 0 ? nil : String(cString: strerror(code))
+    }
 
     /// Whether the last failure was another connection holding a lock past the busy timeout (or one SQLite
-    /// does not wait for, such as two connections both wanting to turn a read into a write).
+    /// does not wait for, such as two connections both wanting to turn a read into a write). The extended codes
+    /// (`SQLITE_BUSY_RECOVERY`, …) are busy too.
     var lastErrorWasBusy: Bool {
-        let code = sqlite3_errcode(db)
-        return code == SQLITE_BUSY || code == SQLITE_LOCKED
+        lastErrorKind == SQLITE_BUSY || lastErrorKind == SQLITE_LOCKED
     }
 
     /// Whether SQLite opened the file for reading only (a write-protected file opened read-write is).
@@ -69,50 +78,22 @@ final class SQLiteConnection {
         return try statement.step() ? statement.int(try statement.column(column)) : 0
     }
 
+    /// The last failure in rhr's words by its kind (`StoreFailure`), SQLite's own in the detail.
+    func failure() -> StoreError { SQLiteConnection.failure(of: db, path: path) }
+
+    /// A store that is not as rhr wrote it (a row its own tables promise is missing), in `what`'s words.
     func error(_ what: String) -> StoreError {
-        if lastErrorWasBusy { return busyError }
-        return StoreError(.database, "\(path): \(what): \(lastFailureWords)")
+        StoreError(.database, "\(path): \(what)", detail: "SQLite: \(String(cString: sqlite3_errmsg(db)))")
     }
 
-    /// The last failure in rhr's words, by its kind: SQLite's own message names tables and constraints, which tell a
-    /// user nothing (`UNIQUE constraint failed: sample.store, …`).
-    var lastFailureWords: String { SQLiteConnection.words(for: sqlite3_errcode(db)) }
-
-    /// A result code in rhr's words, by its kind (`lastFailureWords`).
-    static func words(for result: Int32) -> String {
-        let code = result & 0xFF
-        switch code {
-        case SQLITE_CONSTRAINT:
-            return "the store refused a change that would break one of its own rules, so nothing of this import or "
-                + "request was applied; this is a bug in rhr, please report it"
-        case SQLITE_FULL: return "the disk holding the store is full; nothing was applied"
-        case SQLITE_READONLY: return "the store cannot be written (read-only)"
-        case SQLITE_BUSY, SQLITE_LOCKED: return "another process kept the store locked for too long; try again"
-        case SQLITE_CORRUPT, SQLITE_NOTADB: return "the store file is damaged"
-        case SQLITE_IOERR: return "the store file could not be read or written (an input/output error)"
-        case SQLITE_CANTOPEN: return "the store file could not be opened"
-        case SQLITE_NOMEM: return "out of memory"
-        case SQLITE_PERM, SQLITE_AUTH: return "permission denied"
-        // A table or column missing: another program changed the file.
-        case SQLITE_ERROR: return "the store's tables are not as rhr made them (has another program changed the file?)"
-        default: return String(cString: sqlite3_errstr(code))
-        }
-    }
-
-    /// SQLite's "database is locked", worded: another process writes the store for longer than the busy wait.
-    var busyError: StoreError {
-        StoreError(.busy, "\(path): another process (an import, or another rhr) has been writing the store for longer than "
-            + "rhr waits; nothing was changed; try again when it is done")
+    private static func failure(of db: OpaquePointer, path: String) -> StoreError {
+        StoreFailure.error(path, code: sqlite3_extended_errcode(db), systemError: sqlite3_system_errno(db),
+                           said: String(cString: sqlite3_errmsg(db)))
     }
 
     /// Runs SQL that returns no rows (several statements allowed).
     func execute(_ sql: String) throws(StoreError) {
-        var message: UnsafeMutablePointer<CChar>?
-        if sqlite3_exec(db, sql, nil, nil, &message) != SQLITE_OK {
-            sqlite3_free(message)
-            if lastErrorWasBusy { throw busyError }
-            throw StoreError(.database, "\(path): \(lastFailureWords)")
-        }
+        if sqlite3_exec(db, sql, nil, nil, nil) != SQLITE_OK { throw failure() }
     }
 
     /// A prepared statement, reset and with its bindings cleared.
@@ -123,7 +104,7 @@ final class SQLiteConnection {
         }
         var stmt: OpaquePointer?
         guard sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil) == SQLITE_OK, let stmt else {
-            throw error("cannot prepare \"\(sql.prefix(60))…\"")
+            throw failure()
         }
         let statement = SQLiteStatement(stmt, connection: self)
         cache[sql] = statement
@@ -239,7 +220,7 @@ final class SQLiteStatement {
         switch sqlite3_step(stmt) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default: throw connection.error("cannot read or change the store")
+        default: throw connection.failure()
         }
     }
 

@@ -110,6 +110,41 @@ struct StoreProcessTests {
         #expect(result.stdout == expected)
     }
 
+    @Test("in a read-only directory each command that writes says what it cannot do and why, in rhr's words; reading goes on")
+    func writingInAReadOnlyDirectory() throws {
+        _ = try importedStore()
+        let store = rhr.storePath, directory = PathText.parent(store), fresh = directory + "/new.sqlite"
+        // The export, a reader that closed last, left an empty -wal and its -shm, through which SQLite could write
+        // without making a file: as the store is when every process is done with it, they go.
+        try #require(FileMode.size(store + "-wal") ?? 0 == 0)
+        for suffix in ["-wal", "-shm"] { unlink(store + suffix) }
+        let cannotWrite = "\(store): the store cannot be written here: its directory \(directory) may not be written "
+            + "(permission denied), and SQLite keeps the store's -wal and -shm there; nothing was changed; commands that only "
+            + "read it (status, export, summary, the dashboard) can"
+        let cases: [([String], String)] = [
+            (["import", Self.batches[0]], "rhr import: " + cannotWrite),
+            (["daemon"], "rhr daemon: " + cannotWrite),
+            (["import", "--store", fresh, Self.batches[0]],
+             "rhr import: \(fresh): cannot make the store: its directory \(directory) may not be written (permission denied); "
+                + "nothing was changed"),
+            (["token", "new", "phone"],
+             "rhr token: \(store)-tokens: the tokens cannot be changed: \(directory) may not be written (permission denied), "
+                + "and they are kept beside the store"),
+        ]
+        for (command, message) in cases {
+            let result = try runInReadOnlyDirectory(command)
+            #expect(result.status == 1, "\(command)")
+            #expect(result.stderr.hasPrefix(message), "\(command): \(result.stderr)")
+            for raw in ["readonly database", "unable to open database file", "cannot prepare"] {
+                #expect(!result.stderr.contains(raw), "\(command): \(result.stderr)")
+            }
+        }
+        for command in [["token", "list"], ["status"]] {
+            let result = try runInReadOnlyDirectory(command)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+    }
+
     @Test("a store in a read-only directory whose -wal holds commits reads through its -shm")
     func readOnlyDirectoryWithWAL() throws {
         _ = try importedStore()

@@ -61,7 +61,8 @@ struct StoreFileTests {
 
     @Test func unwritablePlaceIsAClearError() {
         #expect { try HealthDatabase(path: "/nonexistent-dir/rhr.sqlite") } throws: { error in
-            (error as? StoreError)?.message.hasPrefix("/nonexistent-dir/rhr.sqlite: cannot open the store") == true
+            (error as? StoreError)?.message == "/nonexistent-dir/rhr.sqlite: cannot make the store in /nonexistent-dir: No such "
+                + "file or directory; nothing was changed"
         }
     }
 }

@@ -72,13 +72,14 @@ struct StoreOpeningTests {
         #expect(Array(header[18...19]) == [1, 1])
     }
 
-    @Test("opened for reading, a path without a store is no store: nothing is created there")
+    @Test("opened for reading, a path without a store is no store, and an empty file no store rhr made: nothing is created")
     func readingCreatesNothing() throws {
         let path = directory.file("typo.sqlite")
         #expect(try HealthDatabase.reading(path: path, machineZone: utc) == nil)
         #expect(!FileManager.default.fileExists(atPath: path))
         let empty = try directory.write("empty.sqlite", "")
-        #expect(try HealthDatabase.reading(path: empty, machineZone: utc) == nil)
+        #expect(throws: StoreError(.database, "\(empty): not an rhr store (an empty file); nothing was changed; rhr makes a new "
+            + "store only where there is no file")) { try HealthDatabase.reading(path: empty, machineZone: utc) }
         #expect(directory.entries() == ["empty.sqlite"])
     }
 
