@@ -138,11 +138,14 @@ struct ChartLegend {
             let room = lineWidth - item.reduce(0) { $0 + $1.width } - DisplayWidth.of(lead + rest)
             let name = names[i].text(columns: max(0, min(nameWidth ?? room, room)), ellipsis: g.ellipsis,
                                      ellipsisWidth: ellipsisWidth).text
+            // The name is a span of its own: joined to the space before it, a name that starts with a combining
+            // mark or a variation selector would become one character with it and take another width than measured.
             if writer.visible {
                 let nameStyle: Style = writer.emphasis == .focused ? .bold : writer.emphasis == .dimmed ? .muted : .plain
-                item += [Span(number.isEmpty ? "" : number + " ", .muted), Span(glyph, glyphStyle), Span(" " + name, nameStyle)]
+                item += [Span(number.isEmpty ? "" : number + " ", .muted), Span(glyph, glyphStyle), Span(" ", nameStyle),
+                         Span(name, nameStyle)]
             } else {
-                item += [Span(lead + name + rest, .muted)]
+                item += [Span(lead, .muted), Span(name, .muted), Span(rest, .muted)]
             }
             return item
         }

@@ -60,6 +60,22 @@ struct LongNameTests {
         #expect(first.x + first.width == 60)
     }
 
+    /// A name that starts with a variation selector or a combining mark (found by the text-gate fuzz target): joined
+    /// to the space before it, it would take a column more than it was measured at and run past the edge.
+    @Test(arguments: ["\u{FE0F}", "\u{301}"])
+    func aNameStartingWithAJoiningCharacterStaysWithinTheLine(lead: String) throws {
+        let name = lead + String(repeating: "x", count: 200)
+        for visible in [true, false] {
+            let legend = ChartLegend(writers: [ChartLegend.Writer(store: .healthKit, name: name, visible: visible, slot: 0)],
+                                     markers: [], in: Rect(x: 0, y: 0, width: 80, height: 1), glyphs: Glyphs(unicode: true))
+            let entry = try #require(legend.entries.first)
+            #expect(entry.x + entry.width == 80, "visible: \(visible)")
+            var buffer = ScreenBuffer(size: TerminalSize(width: 80, height: 1))
+            StyledLine(entry.spans).draw(in: &buffer, x: entry.x, y: 0, clip: buffer.bounds)
+            #expect(buffer.line(0).hasSuffix("x…"), "visible: \(visible)")
+        }
+    }
+
     @Test func truncatingAMegabyteNameReadsOnlyWhatFits() throws {
         let cut = try #require(LongNameTests.within(1, "truncating") {
             (0..<1000).map { _ in TextFit.truncate(LongNameTests.megabyte, 20) }.last
