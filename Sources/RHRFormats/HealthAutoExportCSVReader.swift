@@ -104,7 +104,7 @@ public enum HealthAutoExportCSVReader {
             let raw = String(decoding: bytes, as: UTF8.self)
             contents.points += 1
             func passOver(_ kind: String, _ reason: String, column: String? = nil) {
-                passedOver.add(kind: kind, reason: reason, place: "line \(line)" + (column.map { ", \($0)" } ?? ""), raw: raw)
+                passedOver.add(kind: kind, reason: reason, place: InputPlace(line: line, path: column ?? ""), raw: raw)
             }
             guard let fields = CSVLine.fields(bytes) else {
                 return passOver("Health Auto Export rows whose quotes do not close", "a quoted field that does not close")

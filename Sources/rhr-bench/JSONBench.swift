@@ -1,5 +1,4 @@
 import Foundation
-import RHRJSON
 
 // The JSON parser against Foundation's `JSONSerialization` (the baseline) on one whole document: the Health Auto Export
 // file the import section generates (100 MB unless `--hae-size` says otherwise), or FILE, held in memory and parsed
@@ -18,16 +17,7 @@ enum JSONBench {
             path = file
         }
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        var ours: [Double] = [], foundation: [Double] = []
-        for _ in 0..<options.runs {
-            let t0 = Date()
-            _ = try JSONParser.parse(data)
-            ours.append(Date().timeIntervalSince(t0))
-            let t1 = Date()
-            _ = try JSONSerialization.jsonObject(with: data)
-            foundation.append(Date().timeIntervalSince(t1))
-        }
-        let oursMedian = StoreBench.median(ours), foundationMedian = StoreBench.median(foundation)
+        let (oursMedian, foundationMedian) = try StoreBench.parseTimes(data, runs: options.runs)
         print(String(format: "json: parse %.1f MB whole  median of %d: JSONParser %.3f s; JSONSerialization %.3f s (baseline); "
                      + "rhr's parser takes %.2f × baseline", Double(data.count) / 1_048_576, options.runs, oursMedian,
                      foundationMedian, oursMedian / max(foundationMedian, 0.000_001)))
