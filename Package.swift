@@ -25,7 +25,7 @@ let package = Package(
 
         // Layers, arrows pointing down only.
         .target(name: "RHRCore"),
-        .target(name: "RHRJSON"),
+        .target(name: "RHRJSON", dependencies: ["RHRCore"]),
         .target(name: "RHRFormats", dependencies: ["RHRCore", "RHRJSON", "CArchive", "CSQLite", "CTemporaryFiles"]),
         .target(name: "RHRStore", dependencies: ["RHRCore", "CSQLite"]),
         .target(name: "RHRDaemon", dependencies: ["RHRCore", "RHRJSON", "RHRStore", "RHRFormats", "CMicroHTTPD"]),

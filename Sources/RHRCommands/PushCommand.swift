@@ -4,9 +4,9 @@ import RHRCore
 import RHRDaemon
 import RHRFormats
 
-/// `rhr push FILE|-`: sends each line (one batch as a JSON object) to the daemon as a push, in order, and
-/// prints each reply. A line that fails is named (`batches.jsonl:3: cursor_mismatch: …`); the exit status
-/// is 1 when any failed.
+/// `rhr push FILE|-`: sends each line (one batch as a JSON object, read as every batch line is: `SyncBatchLines`) to
+/// the daemon as a push, in order, and prints each reply. A line that fails is named (`batches.jsonl: line 3:
+/// cursor_mismatch: …`); the exit status is 1 when any failed.
 enum PushCommand {
     static let command = Command(
         name: "push",
@@ -38,36 +38,32 @@ enum PushCommand {
         var framer = JSONLineFramer()
 
         func push(_ item: JSONLineFramer.Item) throws {
-            switch item {
-            case .tooLong(let number):
+            // "batches.jsonl: line 3: ok: …", and every failure in the daemon's words (its code first).
+            let number = item.number
+            func named(_ text: String) -> String { "\(name): " + InputPlace(line: number).words(text) }
+            let batch: JSONValue
+            do throws(SyncBatchLines.Refusal) {
+                guard let value = try SyncBatchLines.json(item, maxLineLength: framer.maxLineLength) else { return }
+                batch = value
+            } catch {
                 failed = true
-                invocation.report("\(name):\(number): too_large: the line is longer than \(framer.maxLineLength >> 20) MiB, "
-                    + "the limit for one batch")
-            case .line(let bytes, let number):
-                guard let line = BatchFileReader.batchText(bytes, number: number) else { return }
-                let batch: JSONValue
-                do {
-                    batch = try JSONParser.parse(line.text)
-                } catch {
-                    failed = true
-                    invocation.report("\(name):\(number): bad_json: column \(error.column + line.columnShift): \(error.messageWithPath)")
-                    return
-                }
-                let reply: DaemonReply
-                let outcome: BatchOutcome?
-                do {
-                    reply = try client.request(["op": "push", "id": .number(JSONNumber(number)), "batch": batch], timeout: 60)
-                    outcome = reply.isOK ? try reply.decode(BatchOutcome.self) : nil
-                } catch {
-                    throw CommandFailure("\(name):\(number): \(error.message)")
-                }
-                if json { output.print(reply.description) }
-                if let outcome {
-                    if !json { output.print("\(name):\(number): \(describe(outcome))") }
-                } else if let error = reply.error {
-                    failed = true
-                    if !json { invocation.report("\(name):\(number): \(error)") }
-                }
+                invocation.report("\(name): " + error.place.words("\(ProtocolError(error).code.rawValue): \(error.message)"))
+                return
+            }
+            let reply: DaemonReply
+            let outcome: BatchOutcome?
+            do {
+                reply = try client.request(["op": "push", "id": .number(JSONNumber(number)), "batch": batch], timeout: 60)
+                outcome = reply.isOK ? try reply.decode(BatchOutcome.self) : nil
+            } catch {
+                throw CommandFailure(named(error.message))
+            }
+            if json { output.print(reply.description) }
+            if let outcome {
+                if !json { output.print(named(describe(outcome))) }
+            } else if let error = reply.error {
+                failed = true
+                if !json { invocation.report(named("\(error)")) }
             }
         }
 
@@ -84,11 +80,11 @@ enum PushCommand {
         return failed ? 1 : 0
     }
 
-    /// "ok: 2 added, 1 replaced, 0 deleted, 0 unchanged; revision 7; days 2026-11-20, 2026-11-21".
+    /// "ok: 2 added, 1 replaced, 0 deleted; revision 7; days 2026-11-20, 2026-11-21", the counts as `rhr import`
+    /// words them (`SampleCounts.words`).
     static func describe(_ outcome: BatchOutcome) -> String {
         if outcome.duplicate { return "ok: applied before; nothing changed (revision \(outcome.revision))" }
-        var text = "ok: \(outcome.added) added, \(outcome.replaced) replaced, \(outcome.deleted) deleted, \(outcome.unchanged) unchanged"
-        if outcome.outOfRange > 0 { text += ", \(outcome.outOfRange) out of range (kept, excluded from the trend)" }
+        var text = "ok: " + outcome.samples.words
         if outcome.heartRateSummaries > 0 { text += ", " + Wording.count(outcome.heartRateSummaries, "heart-rate summary", plural: "heart-rate summaries") }
         text += "; revision \(outcome.revision)"
         let days = outcome.changedDays.sorted().map(\.description)

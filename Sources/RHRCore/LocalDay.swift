@@ -17,10 +17,14 @@ public struct LocalDay: Sendable, Hashable, Comparable, Strideable, CustomString
 
     /// Parses `YYYY-MM-DD`.
     public init?(_ text: String) {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 10, bytes[4] == 0x2D, bytes[7] == 0x2D,
-              let y = LocalDay.digits(bytes, 0, 4), let m = LocalDay.digits(bytes, 5, 2),
-              let d = LocalDay.digits(bytes, 8, 2) else { return nil }
+        var text = text
+        let parts = text.withUTF8 { utf8 -> (Int, Int, Int)? in
+            let bytes = UnsafeRawBufferPointer(utf8)
+            guard bytes.count == 10, bytes[4] == 0x2D, bytes[7] == 0x2D, let y = DateDigits.value(bytes, 0, 4),
+                  let m = DateDigits.value(bytes, 5, 2), let d = DateDigits.value(bytes, 8, 2) else { return nil }
+            return (y, m, d)
+        }
+        guard let (y, m, d) = parts else { return nil }
         self.init(year: y, month: m, day: d)
     }
 
@@ -100,16 +104,6 @@ public struct LocalDay: Sendable, Hashable, Comparable, Strideable, CustomString
         case 4, 6, 9, 11: return 30
         default: return 31
         }
-    }
-
-    static func digits(_ bytes: [UInt8], _ start: Int, _ count: Int) -> Int? {
-        var value = 0
-        for i in start..<(start + count) {
-            let b = bytes[i]
-            guard b >= 0x30, b <= 0x39 else { return nil }
-            value = value * 10 + Int(b - 0x30)
-        }
-        return value
     }
 
     static func pad(_ value: Int, _ width: Int) -> String {

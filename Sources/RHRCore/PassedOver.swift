@@ -5,11 +5,16 @@ public struct PassedOverRecord: Sendable, Hashable {
     public var kind: String
     /// What is wrong with this one: `value "abc" is not a number`.
     public var reason: String
-    /// Where it is, in the words of its input: "byte 16306", "line 3, upserted[2]", "row_id 6 of heart_rate_record_table".
+    /// Where it is, as `InputPlace` writes it: "byte 16306", "line 3, upserted[2]", "heart_rate_record_table row_id 6".
     public var place: String
     /// The record as its input holds it (the start tag, the row, the JSON text), so that a later rhr can read it.
     public var raw: String
 
+    public init(kind: String, reason: String, place: InputPlace, raw: String) {
+        self.init(kind: kind, reason: reason, place: place.description, raw: raw)
+    }
+
+    /// A record whose place was written already, by `InputPlace` (read back from the store).
     public init(kind: String, reason: String, place: String, raw: String) {
         self.kind = kind
         self.reason = reason
@@ -79,7 +84,7 @@ public struct PassedOverLog: Sendable, Hashable {
         records.append(record)
     }
 
-    public mutating func add(kind: String, reason: String, place: String, raw: String) {
+    public mutating func add(kind: String, reason: String, place: InputPlace, raw: String) {
         add(PassedOverRecord(kind: kind, reason: reason, place: place, raw: raw))
     }
 
@@ -100,10 +105,10 @@ public struct PassedOverLog: Sendable, Hashable {
         }
     }
 
-    /// The same records placed inside `prefix`: a batch file's line before an upsert's path (`line 3, upserted[2]`).
-    public mutating func place(under prefix: String) {
-        for k in records.indices { records[k].place = prefix + records[k].place }
-        for k in kinds.indices { kinds[k].first = prefix + kinds[k].first }
+    /// The same records placed inside `outer`: a batch file's line before an upsert's path (`line 3, upserted[2]`).
+    public mutating func place(under outer: InputPlace) {
+        for k in records.indices { records[k].place = outer.around(records[k].place) }
+        for k in kinds.indices { kinds[k].first = outer.around(kinds[k].first) }
     }
 
     /// The summary's lines: "3 records passed over, kept in the store (rhr status lists them):", then one line per

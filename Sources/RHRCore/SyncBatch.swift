@@ -147,11 +147,11 @@ public struct BatchError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The same error with its path inside `parent` (`batch` → `batch.upserted[3].start`).
     public func within(_ parent: String) -> BatchError {
-        BatchError(path: path.isEmpty ? parent : parent + (path.hasPrefix("[") ? "" : ".") + path, message)
+        BatchError(path: InputPlace.join(parent, path), message)
     }
 
     /// `upserted[3].start: not an ISO-8601 date`, or the message alone for the batch as a whole.
-    public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+    public var description: String { InputPlace(path: path).words(message) }
 }
 
 /// What applying a batch changed. Its sample counts read as its own (`outcome.added`).

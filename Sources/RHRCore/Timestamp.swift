@@ -67,9 +67,12 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// Parses an offset alone: `+01:00`, `+0100`, `-07`, `Z`.
     public static func parseOffset(_ text: String) -> Int? {
-        let bytes = Array(text.utf8)
-        var i = 0
-        return parseZone(bytes, &i, end: bytes.count).flatMap { i == bytes.count ? $0 : nil }
+        var text = text
+        return text.withUTF8 { utf8 in
+            let bytes = UnsafeRawBufferPointer(utf8)
+            var i = 0
+            return parseZone(bytes, &i).flatMap { i == bytes.count ? $0 : nil }
+        }
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM|±HHMM)` and Apple's `YYYY-MM-DD HH:MM:SS ±HHMM`.
@@ -83,22 +86,11 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     public static func parse(_ bytes: UnsafeRawBufferPointer) -> Timestamp? {
         let n = bytes.count
         guard n >= 19 else { return nil }
-        @inline(__always) func digit(_ i: Int) -> Int? {
-            let b = bytes[i]
-            return b >= 0x30 && b <= 0x39 ? Int(b - 0x30) : nil
-        }
-        @inline(__always) func number(_ i: Int, _ count: Int) -> Int? {
-            var value = 0
-            for k in i..<(i + count) {
-                guard let d = digit(k) else { return nil }
-                value = value * 10 + d
-            }
-            return value
-        }
-        guard let year = number(0, 4), bytes[4] == 0x2D, let month = number(5, 2), bytes[7] == 0x2D,
-              let day = number(8, 2), bytes[10] == 0x54 || bytes[10] == 0x20 || bytes[10] == 0x74,
-              let hour = number(11, 2), bytes[13] == 0x3A, let minute = number(14, 2), bytes[16] == 0x3A,
-              let second = number(17, 2) else { return nil }
+        let digits = DateDigits.self
+        guard let year = digits.value(bytes, 0, 4), bytes[4] == 0x2D, let month = digits.value(bytes, 5, 2), bytes[7] == 0x2D,
+              let day = digits.value(bytes, 8, 2), bytes[10] == 0x54 || bytes[10] == 0x20 || bytes[10] == 0x74,
+              let hour = digits.value(bytes, 11, 2), bytes[13] == 0x3A, let minute = digits.value(bytes, 14, 2),
+              bytes[16] == 0x3A, let second = digits.value(bytes, 17, 2) else { return nil }
         guard (1...12).contains(month), day >= 1, day <= LocalDay.daysIn(month: month, year: year),
               hour <= 23, minute <= 59, second <= 60 else { return nil }
         var i = 19
@@ -107,7 +99,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
             i += 1
             var scale = 0.1
             let start = i
-            while i < n, let d = digit(i) {
+            while i < n, let d = DateDigits.value(bytes, i, 1) {
                 fraction += Double(d) * scale
                 scale /= 10
                 i += 1
@@ -115,7 +107,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
             guard i > start else { return nil }
         }
         if i < n && bytes[i] == 0x20 { i += 1 }
-        guard let offset = parseZone(bytes, &i, end: n), i == n else { return nil }
+        guard let offset = parseZone(bytes, &i), i == n else { return nil }
         let days = LocalDay.daysFromCivil(year: year, month: month, day: day)
         let local = Double(days) * 86_400 + Double(hour * 3600 + minute * 60 + second) + fraction
         return Timestamp(epochSeconds: local - Double(offset), offsetSeconds: offset)
@@ -130,44 +122,35 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     public static func parseCompact(_ bytes: UnsafeRawBufferPointer) -> Timestamp? {
         guard bytes.count >= 15 else { return nil }
-        func number(_ i: Int, _ count: Int) -> Int? {
-            var value = 0
-            for k in i..<(i + count) {
-                let b = bytes[k]
-                guard b >= 0x30 && b <= 0x39 else { return nil }
-                value = value * 10 + Int(b - 0x30)
-            }
-            return value
-        }
-        guard let year = number(0, 4), let month = number(4, 2), let day = number(6, 2), let hour = number(8, 2),
-              let minute = number(10, 2), let second = number(12, 2),
+        let digits = DateDigits.self
+        guard let year = digits.value(bytes, 0, 4), let month = digits.value(bytes, 4, 2), let day = digits.value(bytes, 6, 2),
+              let hour = digits.value(bytes, 8, 2), let minute = digits.value(bytes, 10, 2),
+              let second = digits.value(bytes, 12, 2),
               (1...12).contains(month), day >= 1, day <= LocalDay.daysIn(month: month, year: year),
               hour <= 23, minute <= 59, second <= 60 else { return nil }
         var i = 14
         if bytes[i] == 0x20 { i += 1 }
-        guard let offset = parseZone(bytes, &i, end: bytes.count), i == bytes.count else { return nil }
+        guard let offset = parseZone(bytes, &i), i == bytes.count else { return nil }
         let days = LocalDay.daysFromCivil(year: year, month: month, day: day)
         let local = Double(days) * 86_400 + Double(hour * 3600 + minute * 60 + second)
         return Timestamp(epochSeconds: local - Double(offset), offsetSeconds: offset)
     }
 
-    private static func parseZone<Bytes: RandomAccessCollection>(_ b: Bytes, _ i: inout Int, end: Int) -> Int?
-    where Bytes.Element == UInt8, Bytes.Index == Int {
+    /// `Z`, `±HH`, `±HHMM` or `±HH:MM` at `i`, which moves past it.
+    private static func parseZone(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> Int? {
+        let end = b.count
         guard i < end else { return nil }
         if b[i] == 0x5A || b[i] == 0x7A { i += 1; return 0 }   // Z
         guard b[i] == 0x2B || b[i] == 0x2D else { return nil }
         let sign = b[i] == 0x2D ? -1 : 1
         i += 1
-        func two() -> Int? {
-            guard i + 1 < end, (0x30...0x39).contains(b[i]), (0x30...0x39).contains(b[i + 1]) else { return nil }
-            defer { i += 2 }
-            return Int(b[i] - 0x30) * 10 + Int(b[i + 1] - 0x30)
-        }
-        guard let hours = two(), hours <= 18 else { return nil }
+        guard let hours = DateDigits.value(b, i, 2), hours <= 18 else { return nil }
+        i += 2
         var minutes = 0
         if i < end {
             if b[i] == 0x3A { i += 1 }
-            guard let m = two(), m <= 59 else { return nil }
+            guard let m = DateDigits.value(b, i, 2), m <= 59 else { return nil }
+            i += 2
             minutes = m
         }
         return sign * (hours * 3600 + minutes * 60)

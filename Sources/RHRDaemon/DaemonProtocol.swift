@@ -56,6 +56,15 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
         self.init(.invalidBatch, error.within("batch").description)
     }
 
+    /// A line of sync batches that gives no batch, with its place (`SyncBatchLines`).
+    public init(_ refusal: SyncBatchLines.Refusal) {
+        switch refusal.kind {
+        case .tooLong: self.init(.tooLarge, refusal.description)
+        case .notJSON: self.init(.badJSON, "not JSON: " + refusal.description)
+        case .invalidBatch: self.init(.invalidBatch, refusal.description)
+        }
+    }
+
     /// A request that is JSON but not one this daemon knows, with the place that is wrong.
     init(request error: JSONPathError) {
         self.init(.badRequest, error.description)
@@ -113,7 +122,9 @@ enum RequestDecoder {
         do {
             value = try JSONParser.parse(line)
         } catch {
-            return Decoded(id: nil, result: .failure(ProtocolError(.badJSON, "not JSON: column \(error.column): \(error.messageWithPath)")))
+            // One line: its column and the JSON path say where.
+            let place = InputPlace(column: error.column, path: error.path)
+            return Decoded(id: nil, result: .failure(ProtocolError(.badJSON, "not JSON: " + place.words(error.message))))
         }
         guard case .object(let object) = value else {
             return Decoded(id: nil, result: .failure(ProtocolError(.badRequest, "a request must be a JSON object, not \(value.kindName)")))

@@ -261,12 +261,9 @@ final class PhoneFeed: Sendable {
                 imported = PhoneFeedBatches.hcWebhook(read, stream: stream, asOf: asOf)
             }
         } catch {
-            // Both name the JSON path in their message; the place in the bytes, when known, follows.
-            let place = error.offset.map { "line \(error.line ?? 1), byte \($0)" }
-            if error.isSyntaxError {
-                return .error(400, "bad_json", "not JSON: " + (place.map { "\($0): " } ?? "") + error.message)
-            }
-            return .error(400, "invalid_payload", error.message + (place.map { " (\($0))" } ?? ""))
+            // The place as every reader names it: line, column and byte when known, and the JSON path.
+            if error.isSyntaxError { return .error(400, "bad_json", "not JSON: " + error.place.words(error.message)) }
+            return .error(400, "invalid_payload", error.place.words(error.message))
         }
         guard let results = store.apply([imported.batches]) else { return stoppingAnswer() }
         switch results[0] {
@@ -296,27 +293,13 @@ final class PhoneFeed: Sendable {
         // Each line decoded as it is cut, not all cut first: a body of up to 64 MiB is not held twice over. `finish`
         // gives the last line without an LF, then leaves the framer empty.
         while let item = framer.next() ?? framer.finish() {
-            switch item {
-            case .tooLong(let number):
-                lines.append(.refused(number, ProtocolError(.tooLarge, "line \(number) is longer than \(ByteSize.words(framer.maxLineLength)), the limit for one batch")))
-            case .line(let bytes, let number):
-                guard let text = BatchFileReader.batchText(bytes, number: number) else { continue }
-                do {
-                    guard case .object(var object) = try JSONParser.parse(text.text) else {
-                        lines.append(.refused(number, ProtocolError(.invalidBatch, "a batch must be a JSON object")))
-                        continue
-                    }
-                    if object["stream"] == nil { object["stream"] = .string(stream) }
-                    var batch = try SyncBatchJSON.decode(.object(object), machineZone: machineZone, origin: "batches over HTTP")
-                    batch.stream = stream
-                    lines.append(.batch(number, batch))
-                } catch let error as JSONSyntaxError {
-                    lines.append(.refused(number, ProtocolError(.badJSON, "not JSON: column \(error.column + text.columnShift): \(error.messageWithPath)")))
-                } catch let error as BatchError {
-                    lines.append(.refused(number, ProtocolError(.invalidBatch, error.description)))
-                } catch {
-                    lines.append(.refused(number, ProtocolError(.internalError, "\(error)")))
-                }
+            do throws(SyncBatchLines.Refusal) {
+                guard var read = try SyncBatchLines.batch(item, maxLineLength: framer.maxLineLength, machineZone: machineZone,
+                                                          origin: "batches over HTTP", stream: stream) else { continue }
+                read.batch.stream = stream
+                lines.append(.batch(item.number, read.batch))
+            } catch {
+                lines.append(.refused(item.number, ProtocolError(error)))
             }
         }
         let groups: [[SyncBatch]] = lines.compactMap { if case .batch(_, let batch) = $0 { return [batch] } else { return nil } }

@@ -70,15 +70,14 @@ public struct WatchImport: Sendable, Equatable {
         revision = try members.integer("revision") ?? 0
     }
 
-    /// "export.zip: Apple Health export (zip): 31 added, 1 replaced, 0 deleted" or "x.zip: skipped: …".
+    /// "export.zip: Apple Health export (zip): 1,204 records read; resting samples 31 added, 1 replaced, 0 deleted",
+    /// in the words of `rhr import` (`SampleCounts.words`), or "x.zip: skipped: …".
     public var summary: String {
         let name = PathText.lastComponent(file)
         guard ok else { return "\(name): skipped: \(error ?? "unreadable")" }
-        var text = "\(name): \(kind.map { $0 + ": " } ?? "")"
-            + "\(samples.added) added, \(samples.replaced) replaced, \(samples.deleted) deleted"
-        if samples.unchanged > 0 { text += ", \(samples.unchanged) unchanged" }
-        if samples.outOfRange > 0 { text += ", \(samples.outOfRange) out of range" }
-        if duplicates > 0 { text += ", \(duplicates) batch\(duplicates == 1 ? "" : "es") applied before" }
+        var text = "\(name): \(kind.map { $0 + ": " } ?? "")\(Wording.count(records, "record")) read; resting samples "
+            + samples.words
+        if duplicates > 0 { text += "; " + SampleCounts.appliedBefore(duplicates) }
         return text
     }
 }

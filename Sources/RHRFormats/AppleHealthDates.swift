@@ -38,15 +38,11 @@ struct AppleHealthDayCache {
         (raw.loadUnaligned(fromByteOffset: 19, as: UInt32.self), raw.loadUnaligned(fromByteOffset: 23, as: UInt16.self))
     }
 
-    /// `HH:MM:SS` at 11, as `Timestamp.parse` takes it: hours to 23, minutes to 59, seconds to 60.
+    /// `HH:MM:SS` at 11, as `Timestamp.parse` takes it (its digits read by the same `DateDigits`): hours to 23,
+    /// minutes to 59, seconds to 60.
     private static func secondOfDay(_ raw: UnsafeRawBufferPointer) -> Int? {
-        func two(_ i: Int) -> Int? {
-            let a = raw[i], b = raw[i + 1]
-            guard a >= 0x30 && a <= 0x39 && b >= 0x30 && b <= 0x39 else { return nil }
-            return Int(a - 0x30) * 10 + Int(b - 0x30)
-        }
-        guard raw[13] == 0x3A, raw[16] == 0x3A, let h = two(11), let m = two(14), let s = two(17),
-              h <= 23, m <= 59, s <= 60 else { return nil }
+        guard raw[13] == 0x3A, raw[16] == 0x3A, let h = DateDigits.value(raw, 11, 2), let m = DateDigits.value(raw, 14, 2),
+              let s = DateDigits.value(raw, 17, 2), h <= 23, m <= 59, s <= 60 else { return nil }
         return h * 3600 + m * 60 + s
     }
 }

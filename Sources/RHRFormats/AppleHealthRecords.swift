@@ -121,7 +121,7 @@ extension AppleHealthScanner {
     /// further; its children, if any, are passed by depth like any record's rhr does not read.
     private mutating func passOver(_ p: UnsafeRawPointer, lt: Int, tagEnd: Int, at offset: Int64, kind: String,
                                    reason: String) {
-        collector.passedOver.add(kind: kind, reason: reason, place: "byte \(offset)",
+        collector.passedOver.add(kind: kind, reason: reason, place: InputPlace(byte: offset),
                                  raw: String(decoding: bytes(p, ByteSpan(start: lt, count: tagEnd - lt)), as: UTF8.self))
     }
 

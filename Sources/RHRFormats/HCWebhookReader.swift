@@ -44,7 +44,7 @@ public enum HCWebhookReader {
         do {
             return try read(JSONMembers(root, path: ""), label: label, stream: stream, asOf: asOf, options: options)
         } catch {
-            throw InputError(path: label, message: error.description)
+            throw InputError(path: label, place: InputPlace(path: error.path), message: error.message)
         }
     }
 
@@ -79,7 +79,7 @@ public enum HCWebhookReader {
                 do throws(JSONPathError) {
                     try body(try JSONMembers(value, path: path))
                 } catch {
-                    passedOver.add(JSONPassOver.record("\(key) records", at: path, value: value, error: error, place: path))
+                    passedOver.add(JSONPassOver.record("\(key) records", at: path, value: value, error: error, place: InputPlace(path: path)))
                 }
             }
         }

@@ -104,7 +104,7 @@ public enum HealthAutoExportCSVReader {
             let raw = String(decoding: bytes, as: UTF8.self)
             contents.points += 1
             func passOver(_ kind: String, _ reason: String, column: String? = nil) {
-                passedOver.add(kind: kind, reason: reason, place: "line \(line)" + (column.map { ", \($0)" } ?? ""), raw: raw)
+                passedOver.add(kind: kind, reason: reason, place: InputPlace(line: line, path: column ?? ""), raw: raw)
             }
             guard let fields = CSVLine.fields(bytes) else {
                 return passOver("Health Auto Export rows whose quotes do not close", "a quoted field that does not close")
@@ -217,39 +217,55 @@ enum CSVLine {
     }
 }
 
-/// The dates of a CSV row: `2024-01-02 00:00:00`, without seconds, the day alone, or in 12-hour form (`12:00:00 AM`),
-/// all without an offset, read in the machine's zone (offset assumed, R5); or with one (`… +0100`), read in it.
+/// The dates of a CSV row: `2024-01-02 00:00:00`, without seconds, the day alone, or in 12-hour form (`12:00:00 AM`,
+/// `1:05:00 PM`), all without an offset, read in the machine's zone (offset assumed, R5); or with one (`… +0100`), read
+/// in it. Every number is digits, read as every date's are (`DateDigits`).
 enum CSVDate {
     static func parse(_ text: String, machineZone: TimeZone) -> (Timestamp, assumed: Bool)? {
         if let t = Timestamp.parse(text) { return (t, false) }
-        var rest = Substring(text)
-        var pm: Bool?
-        if rest.hasSuffix(" AM") || rest.hasSuffix(" PM") {
-            pm = rest.hasSuffix(" PM")
-            rest = rest.dropLast(3)
-        }
-        let parts = rest.split(separator: " ", omittingEmptySubsequences: true)
-        guard parts.count == 1 || parts.count == 2 else { return nil }
-        let day = parts[0].split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
-        guard day.count == 3, let y = day[0], let m = day[1], let d = day[2], parts[0].count == 10 else { return nil }
-        var clock = [0, 0, 0]
-        if parts.count == 2 {
-            let fields = parts[1].split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
-            guard fields.count == 2 || fields.count == 3, fields.allSatisfy({ $0 != nil }) else { return nil }
-            for (k, v) in fields.enumerated() { clock[k] = v! }
-        } else if pm != nil {
-            return nil
-        }
-        if let pm {
-            guard (1...12).contains(clock[0]) else { return nil }
-            clock[0] = clock[0] % 12 + (pm ? 12 : 0)
-        }
-        guard (1...12).contains(m), (1...31).contains(d), (0...23).contains(clock[0]), (0...59).contains(clock[1]),
-              (0...60).contains(clock[2]) else { return nil }
+        var text = text
+        guard let (y, m, d, clock) = text.withUTF8({ fields(UnsafeRawBufferPointer($0)) }),
+              LocalDay(year: y, month: m, day: d) != nil else { return nil }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = machineZone
-        let components = DateComponents(year: y, month: m, day: d, hour: clock[0], minute: clock[1], second: clock[2])
+        let components = DateComponents(year: y, month: m, day: d, hour: clock.0, minute: clock.1, second: clock.2)
         guard let date = calendar.date(from: components), calendar.component(.day, from: date) == d else { return nil }
         return (Timestamp(date: date, offsetSeconds: machineZone.secondsFromGMT(for: date)), true)
+    }
+
+    /// `YYYY-MM-DD`, then optionally ` H:MM` or ` H:MM:SS` (the hour of one or two digits), then optionally ` AM` or
+    /// ` PM` after a time: the day and the time of day on a 24-hour clock.
+    private static func fields(_ b: UnsafeRawBufferPointer) -> (Int, Int, Int, (Int, Int, Int))? {
+        guard b.count >= 10, b[4] == 0x2D, b[7] == 0x2D, let y = DateDigits.value(b, 0, 4), let m = DateDigits.value(b, 5, 2),
+              let d = DateDigits.value(b, 8, 2) else { return nil }
+        var i = 10
+        guard i < b.count else { return (y, m, d, (0, 0, 0)) }
+        guard b[i] == 0x20 else { return nil }
+        let hourStart = skipSpaces(b, from: i)
+        i = hourStart
+        let hourDigits = DateDigits.run(b, from: i)
+        guard hourDigits == 1 || hourDigits == 2, let hour = DateDigits.value(b, i, hourDigits) else { return nil }
+        i += hourDigits
+        var clock = [hour, 0, 0]
+        for k in 1...2 where i < b.count && b[i] == 0x3A {
+            guard let v = DateDigits.value(b, i + 1, 2), DateDigits.run(b, from: i + 1) == 2 else { return nil }
+            clock[k] = v
+            i += 3
+        }
+        guard i > hourStart + hourDigits else { return nil }   // a time has minutes
+        let suffix = skipSpaces(b, from: i)
+        if suffix > i, suffix + 2 == b.count, b[suffix + 1] == 0x4D, b[suffix] == 0x41 || b[suffix] == 0x50 {   // AM, PM
+            guard (1...12).contains(clock[0]) else { return nil }
+            clock[0] = clock[0] % 12 + (b[suffix] == 0x50 ? 12 : 0)
+            i = b.count
+        }
+        guard i == b.count, clock[0] <= 23, clock[1] <= 59, clock[2] <= 60 else { return nil }
+        return (y, m, d, (clock[0], clock[1], clock[2]))
+    }
+
+    private static func skipSpaces(_ b: UnsafeRawBufferPointer, from start: Int) -> Int {
+        var i = start
+        while i < b.count && b[i] == 0x20 { i += 1 }
+        return i
     }
 }

@@ -42,7 +42,7 @@ public enum HealthAutoExportReader {
     public static func read(path: String, options: ImportOptions, progress: ImportProgress?) throws(InputError) -> ImportedFile {
         let file = try ReadOnlyFile(path: path)
         defer { file.close() }
-        var scanner = JSONStreamScanner(.file(file))
+        var scanner = JSONStreamScanner(source: file)
         scanner.progress = progress
         let contents = try read(&scanner, label: path)
         progress?(max(scanner.total, scanner.consumed), max(scanner.total, scanner.consumed))
@@ -60,7 +60,7 @@ public enum HealthAutoExportReader {
 
     private static func read(buffer: UnsafeRawBufferPointer, label: String, stream: String,
                              options: ImportOptions) throws(InputError) -> ImportedFile {
-        var scanner = JSONStreamScanner(.memory(buffer))
+        var scanner = JSONStreamScanner(memory: buffer)
         let contents = try read(&scanner, label: label)
         return try imported(contents, label: label, stream: stream, options: options, readAt: Date())
     }
@@ -70,8 +70,7 @@ public enum HealthAutoExportReader {
         do {
             try document.read(&scanner)
         } catch {
-            throw InputError(path: label, line: error.offset.map { scanner.line(at: $0) }, offset: error.offset,
-                             message: error.description, isSyntaxError: error.isSyntaxError)
+            throw InputError(path: label, place: error.place, message: error.message, isSyntaxError: error.isSyntaxError)
         }
         return document.contents
     }
@@ -104,148 +103,108 @@ public enum HealthAutoExportReader {
     }
 }
 
-/// An error in a Health Auto Export document: where (the input offset, when known) and the JSON path, and whether the
-/// bytes are not JSON at all or JSON of the wrong shape.
-struct HealthAutoExportError: Error, CustomStringConvertible {
-    var offset: Int64?
-    var path: String
+/// An error in a Health Auto Export document: its place (the JSON path, and the line, column and byte when known), and
+/// whether the bytes are not JSON at all or JSON of the wrong shape.
+struct HealthAutoExportError: Error {
+    var place: InputPlace
     var message: String
     var isSyntaxError = false
 
-    init(offset: Int64?, path: String, _ message: String) {
-        self.offset = offset
-        self.path = path
+    /// JSON of the wrong shape at `offset` (nil: no place in the bytes), the value at `path`.
+    init(_ scanner: inout JSONStreamScanner, offset: Int64?, path: String, _ message: String) {
+        place = offset.map { scanner.place(at: $0) } ?? InputPlace()
+        place.path = path
         self.message = message
     }
 
     /// What the scanner found: the bytes are not JSON (or not JSON rhr reads: nested too deep, a value too long).
-    init(_ error: JSONStreamError, path: String) {
-        self.init(offset: error.offset, path: path, error.message)
+    init(_ error: JSONSyntaxError) {
+        place = error.place
+        message = error.message
         isSyntaxError = true
     }
-
-    var description: String { path.isEmpty ? message : "\(path): \(message)" }
 }
 
 /// Walks the document's structure as it streams by: the top object, `data`, `metrics`, each metric's members, and
-/// each point of the metrics rhr reads, one at a time; everything else is skipped (its syntax checked).
+/// each point of the metrics rhr reads, one at a time; everything else is passed over (its syntax checked).
 private struct HealthAutoExportDocument {
     var contents: HealthAutoExportContents
 
     typealias Failure = HealthAutoExportError
     typealias Scanner = JSONStreamScanner
 
-    /// Runs scanner calls, naming `path` in what they throw.
+    /// Runs scanner calls; what they throw names its own place.
     @inline(__always)
-    private static func at<T>(_ path: String, _ body: () throws(JSONStreamError) -> T) throws(Failure) -> T {
-        do { return try body() } catch { throw Failure(error, path: path) }
+    private static func syntax<T>(_ body: () throws(JSONSyntaxError) -> T) throws(Failure) -> T {
+        do { return try body() } catch { throw Failure(error) }
     }
 
     mutating func read(_ s: inout Scanner) throws(Failure) {
         var sawMetrics = false
-        try Self.at("") { () throws(JSONStreamError) in try s.skipByteOrderMark() }
-        guard try Self.at("", { () throws(JSONStreamError) in try s.peek() }) != nil else {
-            throw Failure(offset: nil, path: "", "the file is empty")
+        try Self.syntax { () throws(JSONSyntaxError) in try s.skipByteOrderMark() }
+        guard try Self.syntax({ () throws(JSONSyntaxError) in try s.peek() }) != nil else {
+            throw Failure(&s, offset: nil, path: "", "the file is empty")
         }
-        if try Self.at("", { () throws(JSONStreamError) in try s.take(0x7B) }) {
-            try Self.members(&s, path: "") { (s: inout Scanner, key: String) throws(Failure) in
-                switch key {
-                case "data":
-                    guard try Self.at("data", { () throws(JSONStreamError) in try s.take(0x7B) }) else {
-                        try Self.skip(&s, path: "data")
-                        return
+        try Self.members(&s) { (s: inout Scanner, key: String) throws(Failure) in
+            switch key {
+            case "data":
+                try Self.members(&s) { (s: inout Scanner, key: String) throws(Failure) in
+                    if key == "metrics" {
+                        sawMetrics = try self.metrics(&s, path: "data.metrics") || sawMetrics
+                    } else {
+                        try Self.skip(&s)
                     }
-                    try Self.members(&s, path: "data") { (s: inout Scanner, key: String) throws(Failure) in
-                        if key == "metrics" {
-                            sawMetrics = try self.metrics(&s, path: "data.metrics") || sawMetrics
-                        } else {
-                            try Self.skip(&s, path: "data." + key)
-                        }
-                    }
-                case "metrics":
-                    sawMetrics = try self.metrics(&s, path: "metrics") || sawMetrics
-                default:
-                    try Self.skip(&s, path: key)
                 }
+            case "metrics":
+                sawMetrics = try self.metrics(&s, path: "metrics") || sawMetrics
+            default:
+                try Self.skip(&s)
             }
-        } else {
-            try Self.skip(&s, path: "")
         }
-        try Self.at("") { () throws(JSONStreamError) in try s.expectEnd() }
-        if !sawMetrics { throw Failure(offset: nil, path: "data.metrics", "missing; not Health Auto Export JSON") }
+        try Self.syntax { () throws(JSONSyntaxError) in try s.expectEnd() }
+        if !sawMetrics { throw Failure(&s, offset: nil, path: "data.metrics", "missing; not Health Auto Export JSON") }
     }
 
-    /// The members of an object whose `{` was consumed, each handed to `body` with the scanner at its value.
-    /// Refuses a repeated key, as `JSONParser` does.
-    private static func members(_ s: inout Scanner, path: String,
-                                _ body: (inout Scanner, String) throws(Failure) -> Void) throws(Failure) {
-        if try at(path, { () throws(JSONStreamError) in try s.take(0x7D) }) { return }
-        var seen = Set<String>()
-        while true {
-            let keyOffset = s.offset
-            // Keys rhr looks for are short; a longer one is passed over with its value.
-            let key = try at(path) { () throws(JSONStreamError) -> String? in
-                guard try s.peek() == 0x22 else { throw s.unexpected("a string key") }
-                let key = try s.capture(limit: 1024) { bytes throws(JSONStreamError) in (try? JSONParser.parse(bytes))?.string ?? "" }
-                try s.expect(0x3A, "':' after an object key")
-                return key
-            }
-            if let key {
-                if !seen.insert(key).inserted { throw Failure(offset: keyOffset, path: path, "duplicate key") }
-                try body(&s, key)
-            } else {
-                try skip(&s, path: path)
-            }
-            let more = try at(path) { () throws(JSONStreamError) -> Bool in
-                if try s.take(0x2C) {
-                    if try s.peek() == 0x7D { throw JSONStreamError(offset: s.offset, message: "a trailing ',' is not allowed before '}'") }
-                    return true
-                }
-                try s.expect(0x7D, "',' or '}' after an object member")
-                return false
-            }
-            if !more { return }
+    /// The members of an object, each handed to `body` with the scanner at its value (which `body` reads); a value
+    /// that is not an object is passed over. The scanner refuses a repeated key, as `JSONParser` does.
+    private static func members(_ s: inout Scanner, _ body: (inout Scanner, String) throws(Failure) -> Void) throws(Failure) {
+        guard try syntax({ () throws(JSONSyntaxError) in try s.peek() }) == 0x7B else { return try skip(&s) }
+        var key = try syntax { () throws(JSONSyntaxError) in try s.enterObject() }
+        while let current = key {
+            try body(&s, current)
+            key = try syntax { () throws(JSONSyntaxError) in try s.nextKey() }
         }
     }
 
     /// The elements of an array, each handed to `body` with its index and the scanner at it. False when the value
-    /// is not an array (then it was skipped).
-    private static func elements(_ s: inout Scanner, path: String,
-                                 _ body: (inout Scanner, Int) throws(Failure) -> Void) throws(Failure) -> Bool {
-        guard try at(path, { () throws(JSONStreamError) in try s.take(0x5B) }) else {
-            try skip(&s, path: path)
+    /// is not an array (then it was passed over).
+    private static func elements(_ s: inout Scanner, _ body: (inout Scanner, Int) throws(Failure) -> Void) throws(Failure) -> Bool {
+        guard try syntax({ () throws(JSONSyntaxError) in try s.peek() }) == 0x5B else {
+            try skip(&s)
             return false
         }
-        if try at(path, { () throws(JSONStreamError) in try s.take(0x5D) }) { return true }
+        var more = try syntax { () throws(JSONSyntaxError) in try s.enterArray() }
         var index = 0
-        while true {
+        while more {
             try body(&s, index)
             index += 1
-            // After a ',' the error names the element that should follow, as `JSONParser` does.
-            let more = try at("\(path)[\(index)]") { () throws(JSONStreamError) -> Bool in
-                if try s.take(0x2C) {
-                    if try s.peek() == 0x5D { throw JSONStreamError(offset: s.offset, message: "a trailing ',' is not allowed before ']'") }
-                    return true
-                }
-                try s.expect(0x5D, "',' or ']' after an array element")
-                return false
-            }
-            if !more { return true }
+            more = try syntax { () throws(JSONSyntaxError) in try s.nextElement() }
         }
+        return true
     }
 
-    private static func skip(_ s: inout Scanner, path: String) throws(Failure) {
-        try at(path) { () throws(JSONStreamError) in try s.skipValue() }
+    private static func skip(_ s: inout Scanner) throws(Failure) {
+        try syntax { () throws(JSONSyntaxError) in try s.skipValue() }
     }
 
-    /// Passes over a metric's points, one at a time, so an error names the point.
-    private static func skipPoints(_ s: inout Scanner, path: String) throws(Failure) {
-        _ = try elements(&s, path: path) { (s: inout Scanner, j: Int) throws(Failure) in try skip(&s, path: "\(path)[\(j)]") }
+    /// Passes over a metric's points, one at a time.
+    private static func skipPoints(_ s: inout Scanner) throws(Failure) {
+        _ = try elements(&s) { (s: inout Scanner, _: Int) throws(Failure) in try skip(&s) }
     }
 
     /// `metrics`: false when it is not an array.
     private mutating func metrics(_ s: inout Scanner, path: String) throws(Failure) -> Bool {
-        try Self.elements(&s, path: path) { (s: inout Scanner, i: Int) throws(Failure) in
+        try Self.elements(&s) { (s: inout Scanner, i: Int) throws(Failure) in
             try self.metric(&s, path: "\(path)[\(i)]")
         }
     }
@@ -253,29 +212,22 @@ private struct HealthAutoExportDocument {
     /// One metric: its name and units, then its points, read at once when they come after both (as the app writes
     /// them), otherwise read again once the metric's end is reached (which a pipe cannot do).
     private mutating func metric(_ s: inout Scanner, path: String) throws(Failure) {
-        let isObject = try Self.at(path) { () throws(JSONStreamError) in try s.peek() == 0x7B }
+        let isObject = try Self.syntax { () throws(JSONSyntaxError) in try s.peek() == 0x7B }
         let start = s.offset
         guard isObject else {
-            let value = try Self.at(path) { () throws(JSONStreamError) in
-                try s.capture(limit: HealthAutoExportReader.maxPointLength) { bytes throws(JSONStreamError) in (try? JSONParser.parse(bytes)) ?? .null }
-            }
+            let value = try Self.syntax { () throws(JSONSyntaxError) in try s.value(limit: HealthAutoExportReader.maxPointLength) }
             // A value too long to keep is not looked at: what it is goes unsaid.
-            throw Failure(offset: start, path: path, value.map { JSONMembers.expected("an object", $0) } ?? "expected an object")
+            throw Failure(&s, offset: start, path: path, value.map { JSONMembers.expected("an object", $0) } ?? "expected an object")
         }
-        _ = try Self.at(path) { () throws(JSONStreamError) in try s.take(0x7B) }
         var header: [(String, JSONValue)] = []
         var pending: Scanner.Mark?
-        try Self.members(&s, path: path) { (s: inout Scanner, key: String) throws(Failure) in
+        try Self.members(&s) { (s: inout Scanner, key: String) throws(Failure) in
             switch key {
             case "name", "units":
                 let offset = s.offset
-                let value = try Self.at("\(path).\(key)") { () throws(JSONStreamError) in
-                    try s.capture(limit: 4 * HealthAutoExportReader.maxNameLength) { bytes throws(JSONStreamError) in
-                        (try? JSONParser.parse(bytes)) ?? .null
-                    }
-                }
+                let value = try Self.syntax { () throws(JSONSyntaxError) in try s.value(limit: 4 * HealthAutoExportReader.maxNameLength) }
                 guard let value, (value.string?.utf8.count ?? 0) <= HealthAutoExportReader.maxNameLength else {
-                    throw Failure(offset: offset, path: "\(path).\(key)",
+                    throw Failure(&s, offset: offset, path: "\(path).\(key)",
                                   "longer than \(HealthAutoExportReader.maxNameLength) bytes; not a metric's \(key)")
                 }
                 header.append((key, value))
@@ -287,62 +239,55 @@ private struct HealthAutoExportDocument {
                     named ? Result { () throws(JSONPathError) in try HealthAutoExportContents.kind(members) } : nil
                 switch kind {
                 case .success(.none):
-                    try Self.skipPoints(&s, path: "\(path).data")
+                    try Self.skipPoints(&s)
                 case .success(.some(let kind)) where kind == .heartRate || hasUnits:
                     try self.points(&s, path: "\(path).data", kind: kind, metric: members)
                 default:
                     pending = s.mark()
-                    try Self.skipPoints(&s, path: "\(path).data")
+                    try Self.skipPoints(&s)
                 }
             default:
-                try Self.skip(&s, path: "\(path).\(key)")
+                try Self.skip(&s)
             }
         }
         let members = JSONMembers(JSONObject(header), path: path)
         let kind: HealthAutoExportContents.Kind?
-        do { kind = try HealthAutoExportContents.kind(members) } catch { throw Failure(offset: start, path: error.path, error.message) }
+        do { kind = try HealthAutoExportContents.kind(members) } catch { throw Failure(&s, offset: start, path: error.path, error.message) }
         guard let kind else {
             contents.skipped["unknown metric", default: 0] += 1
             return
         }
         guard let pending else { return }
         let back = s.mark()
-        guard try Self.at(path, { () throws(JSONStreamError) in try s.seek(to: pending) }) else {
-            throw Failure(offset: pending.offset, path: "\(path).data",
+        guard try Self.syntax({ () throws(JSONSyntaxError) in try s.seek(to: pending) }) else {
+            throw Failure(&s, offset: pending.offset, path: "\(path).data",
                           "the points come before the metric's name or units, and this input cannot be read twice")
         }
         try points(&s, path: "\(path).data", kind: kind, metric: members)
-        _ = try Self.at(path) { () throws(JSONStreamError) in try s.seek(to: back) }
+        _ = try Self.syntax { () throws(JSONSyntaxError) in try s.seek(to: back) }
     }
 
     /// A metric's `data`, one point at a time; null is no points.
     private mutating func points(_ s: inout Scanner, path: String, kind: HealthAutoExportContents.Kind,
                                  metric: JSONMembers) throws(Failure) {
-        if try Self.at(path, { () throws(JSONStreamError) in try s.peek() == 0x6E }) {
-            try Self.skip(&s, path: path)
+        if try Self.syntax({ () throws(JSONSyntaxError) in try s.peek() == 0x6E }) {
+            try Self.skip(&s)
             return
         }
         let start = s.offset
         var unit: String?
-        let isArray = try Self.elements(&s, path: path) { (s: inout Scanner, j: Int) throws(Failure) in
+        let isArray = try Self.elements(&s) { (s: inout Scanner, j: Int) throws(Failure) in
             let place = "\(path)[\(j)]"
             let offset = s.offset
-            let value = try Self.at(place) { () throws(JSONStreamError) in
-                try s.capture(limit: HealthAutoExportReader.maxPointLength) { bytes throws(JSONStreamError) -> JSONValue in
-                    do throws(JSONSyntaxError) {
-                        return try JSONParser.parse(bytes)
-                    } catch {
-                        throw JSONStreamError(offset: offset + Int64(error.offset), message: error.messageWithPath)
-                    }
-                }
-            }
+            let value = try Self.syntax { () throws(JSONSyntaxError) in try s.value(limit: HealthAutoExportReader.maxPointLength) }
             // R14: a point rhr cannot use is passed over (and counted as read), the rest of the file read.
             let records = kind == .resting ? "resting_heart_rate points" : "heart_rate points"
+            let at = InputPlace(byte: offset, path: place)
             guard let value else {
                 self.contents.passedOver.add(kind: "\(records) longer than \(HealthAutoExportReader.maxPointLength >> 10) KiB",
                                              reason: "a point longer than \(HealthAutoExportReader.maxPointLength >> 10) KiB; "
                                                 + "a source name or another value far longer than any writer's (not kept)",
-                                             place: "byte \(offset), \(place)", raw: "")
+                                             place: at, raw: "")
                 self.contents.points += 1
                 return
             }
@@ -350,11 +295,10 @@ private struct HealthAutoExportDocument {
                 if kind == .resting && unit == nil { unit = try HealthAutoExportContents.restingUnit(metric) }
                 try self.contents.add(try JSONMembers(value, path: place), kind: kind, unit: unit ?? "count/min")
             } catch {
-                self.contents.passedOver.add(JSONPassOver.record(records, at: place, value: value, error: error,
-                                                                 place: "byte \(offset), \(place)"))
+                self.contents.passedOver.add(JSONPassOver.record(records, at: place, value: value, error: error, place: at))
                 self.contents.points += 1
             }
         }
-        if !isArray { throw Failure(offset: start, path: path, "expected an array") }
+        if !isArray { throw Failure(&s, offset: start, path: path, "expected an array") }
     }
 }

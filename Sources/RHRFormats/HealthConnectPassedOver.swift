@@ -10,7 +10,7 @@ struct HealthConnectPassedOver {
 
     mutating func add(_ db: HealthConnectDatabase, table: String, rowId: Int64, kind: String, _ problem: BadRow) throws(InputError) {
         guard seen[table, default: []].insert(rowId).inserted else { return }
-        log.add(kind: kind, reason: "row_id \(rowId): \(problem.words)", place: "\(table) row_id \(rowId)",
+        log.add(kind: kind, reason: "row_id \(rowId): \(problem.words)", place: .row(rowId, of: table),
                 raw: try db.rawRow(table: table, rowId: rowId))
     }
 }

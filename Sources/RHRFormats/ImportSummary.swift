@@ -2,9 +2,8 @@ import RHRCore
 
 /// What an import changed, in the words `rhr import` prints after each file, and the daemon's HTTP feeds answer
 /// with (docs/design.md section 4b): "Apple Health export (XML): 1,204,311 records read; HealthKit resting samples
-/// 31 added, 1 replaced, 1 deleted, 2 out of range (kept, excluded from the trend)"; out of range and unchanged only
-/// when there are some. A file of sync batches may
-/// hold both stores: each gets its own counts, named (R1).
+/// 31 added, 1 replaced, 1 deleted, 2 out of range (kept, excluded from the trend)" (`SampleCounts.words`). A file of
+/// sync batches may hold both stores: each gets its own counts, named (R1).
 public enum ImportSummary {
     /// `outcomes` are those of `imported.batches`, in order.
     public static func words(_ imported: ImportedFile, _ outcomes: [BatchOutcome]) -> String {
@@ -12,17 +11,12 @@ public enum ImportSummary {
         for (batch, o) in zip(imported.batches, outcomes) {
             totals[batch.store, default: SampleCounts()] += o.samples
         }
-        func counts(_ total: SampleCounts) -> String {
-            "resting samples \(Wording.grouped(total.added)) added, \(Wording.grouped(total.replaced)) replaced, "
-                + "\(Wording.grouped(total.deleted)) deleted"
-                + (total.outOfRange > 0 ? ", \(Wording.grouped(total.outOfRange)) out of range (kept, excluded from the trend)" : "")
-                + (total.unchanged > 0 ? ", \(Wording.grouped(total.unchanged)) unchanged" : "")
-        }
+        func counts(_ total: SampleCounts) -> String { "resting samples " + total.words }
         let perStore = HealthStore.allCases.compactMap { store in totals[store].map { "\(store.displayName) " + counts($0) } }
         var line = "\(imported.kind): \(Wording.count(imported.recordsRead, "record")) read; "
             + (perStore.isEmpty ? counts(SampleCounts()) : perStore.joined(separator: "; "))
         let duplicates = outcomes.filter(\.duplicate).count
-        if duplicates > 0 { line += "; \(duplicates) batch\(duplicates == 1 ? "" : "es") applied before" }
+        if duplicates > 0 { line += "; " + SampleCounts.appliedBefore(duplicates) }
         for (reason, count) in imported.skipped.sorted(by: { $0.key < $1.key }) {
             line += "; \(Wording.grouped(count)) skipped: \(reason)"
         }

@@ -1,11 +1,12 @@
 import Foundation
+import RHRCore
+import RHRJSON
 
-/// A file rhr cannot read, with the place that is wrong: a byte offset, a line, or a JSON path. Only the readers
-/// make one: the compiler's memberwise initializer is theirs.
+/// A file rhr cannot read, with the place that is wrong (a line, a column, a byte offset, a JSON path: `InputPlace`).
+/// Only the readers make one: the compiler's memberwise initializer is theirs.
 public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: String
-    public var line: Int?
-    public var offset: Int64?
+    public var place = InputPlace()
     public var message: String
     /// What the file was read as, once its kind was known ("a sync batch file (JSON lines)"): a file the user
     /// meant as something else then says so.
@@ -15,16 +16,37 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     /// (docs/design.md section 4b). Both may have a place in the bytes.
     public var isSyntaxError = false
 
-    /// `export.xml: byte 1234: truncated`, `batches.jsonl:3: upserted[0].start: not an ISO-8601 date`; with
-    /// `readAs`, `foo.json: read as a sync batch file (JSON lines): line 1: store: missing`.
+    public var line: Int? {
+        get { place.line }
+        set { place.line = newValue }
+    }
+
+    public var offset: Int64? {
+        get { place.byte }
+        set { place.byte = newValue }
+    }
+
+    /// `export.xml: byte 1234: truncated`, `batches.jsonl: line 3, upserted[0].start: not an ISO-8601 date`; with
+    /// `readAs`, `foo.json: read as a sync batch file (JSON lines): line 1, store: missing`.
     public var description: String {
-        if let readAs {
-            return "\(path): read as \(readAs): " + (line.map { "line \($0): " } ?? "") + (offset.map { "byte \($0): " } ?? "") + message
-        }
-        var place = path
-        if let line { place += ":\(line)" }
-        if let offset { place += ": byte \(offset)" }
-        return "\(place): \(message)"
+        "\(path): " + (readAs.map { "read as \($0): " } ?? "") + place.words(message)
+    }
+}
+
+extension InputError {
+    /// A place given by its line (and byte).
+    init(path: String, line: Int?, offset: Int64? = nil, message: String) {
+        self.init(path: path, place: InputPlace(line: line, byte: offset), message: message)
+    }
+
+    /// A place given by its byte.
+    init(path: String, offset: Int64?, message: String) {
+        self.init(path: path, place: InputPlace(byte: offset), message: message)
+    }
+
+    /// JSON that does not parse, at the place the lexer names.
+    init(path: String, syntax error: JSONSyntaxError) {
+        self.init(path: path, place: error.place, message: error.message, isSyntaxError: true)
     }
 }
 

@@ -7,7 +7,7 @@ enum JSONPassOver {
     /// `record`: what the records are, in words ("resting_heart_rate points"); `recordPath`: the record's own path,
     /// which `error.path` extends with the member that is wrong.
     static func record(_ record: String, at recordPath: String, value: JSONValue, error: JSONPathError,
-                       place: String) -> PassedOverRecord {
+                       place: InputPlace) -> PassedOverRecord {
         var member = error.path.hasPrefix(recordPath) ? String(error.path.dropFirst(recordPath.count)) : ""
         if member.hasPrefix(".") { member.removeFirst() }
         let kind = member.isEmpty ? "\(record) of a shape rhr does not read" : "\(record) whose \(member) rhr cannot read"

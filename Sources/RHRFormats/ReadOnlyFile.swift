@@ -1,4 +1,5 @@
 import Foundation
+import RHRJSON
 import Synchronization
 
 /// A file opened for reading with POSIX calls, with errors that say what went wrong in words.
@@ -53,6 +54,12 @@ struct ReadOnlyFile: ByteReading {
     }
 
     func close() { Foundation.close(descriptor) }
+
+    /// Goes on reading at `offset`; false for an input that cannot be read twice (a pipe, whose first bytes were
+    /// handed out again already).
+    func seek(to offset: Int64) -> Bool {
+        replay == nil && lseek(descriptor, off_t(offset), SEEK_SET) >= 0
+    }
 
     /// The first `count` bytes of the file at `path` (fewer when it is shorter): what tells the kind of a file.
     static func head(path: String, count: Int) throws(InputError) -> [UInt8] {
@@ -166,4 +173,13 @@ extension ReadOnlyFile {
         self.size = 0
         self.replay = nil
     }
+}
+
+/// What `JSONStreamScanner` streams a file with.
+extension ReadOnlyFile: JSONByteSource {
+    func readJSON(into buffer: UnsafeMutableRawBufferPointer) throws(JSONSourceError) -> Int {
+        do { return try read(into: buffer) } catch { throw JSONSourceError(error.message) }
+    }
+
+    func seekJSON(to offset: Int64) -> Bool { seek(to: offset) }
 }

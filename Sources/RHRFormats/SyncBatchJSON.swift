@@ -59,14 +59,14 @@ public enum SyncBatchJSON {
                 }
             } catch {
                 batch.passedOver.add(JSONPassOver.record("\(store.displayName) upserts", at: path, value: element, error: error,
-                                                         place: path))
+                                                         place: InputPlace(path: path)))
             }
         }
 
         for (i, id) in (try top.strings("deleted") ?? []).enumerated() {
             if let flaw = TextGate.flaw(in: id) {
                 batch.passedOver.add(kind: "deletions whose id holds a control character", reason: "deleted[\(i)]: holds \(flaw.words)",
-                                     place: "deleted[\(i)]", raw: JSONWriter.string(.string(id)))
+                                     place: InputPlace(path: "deleted[\(i)]"), raw: JSONWriter.string(.string(id)))
             } else {
                 batch.deleted.append(id)
             }

@@ -14,6 +14,13 @@ public struct JSONLineFramer: Sendable {
         case line([UInt8], number: Int)
         /// A line over the limit; its bytes are skipped.
         case tooLong(number: Int)
+
+        /// The line's number, 1 for the first.
+        public var number: Int {
+            switch self {
+            case .line(_, let number), .tooLong(let number): return number
+            }
+        }
     }
 
     public let maxLineLength: Int

@@ -1,3 +1,5 @@
+import RHRCore
+
 /// A JSON value that is not what a decoder expected, with its place: the JSON path (`upserted[3].start`;
 /// empty for the document itself) and what is wrong there.
 public struct JSONPathError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -10,7 +12,7 @@ public struct JSONPathError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// `upserted[3].start: missing`, or the message alone at the top.
-    public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+    public var description: String { InputPlace(path: path).words(message) }
 }
 
 /// The one way rhr reads typed members of a JSON object: sync batches, Health Auto Export files, daemon

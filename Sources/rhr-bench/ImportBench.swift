@@ -205,26 +205,7 @@ enum ImportBench {
     /// same file (jq parses the whole document, as a reader that holds it would).
     private static func measureHealthAutoExport(options: Options, rhr: String, me: String,
                                                 importInto: (String) -> Child.Result) throws {
-        let size = options.haeSize
-        guard size > 0 else { return }
-        let folder = "\(options.dir)/hae-\(size)MB-seed\(options.seed)"
-        let file = "\(folder)/HealthAutoExport.json"
-        let stamp = "\(folder)/stamp"
-        let version = "hae generator 1, \(size) MB, seed \(options.seed)"
-        let fm = FileManager.default
-        var summary: String
-        if !options.fresh, let text = try? String(contentsOfFile: stamp, encoding: .utf8), text.hasPrefix(version + "\n"),
-           fm.fileExists(atPath: file) {
-            summary = String(text.dropFirst(version.count + 1)).trimmingCharacters(in: .newlines)
-        } else {
-            try? fm.removeItem(atPath: folder)
-            try fm.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            log("import: generating a \(size) MB Health Auto Export file (seed \(options.seed)) in \(folder) …")
-            let stats = try HealthAutoExportGenerator(seed: options.seed).write(to: file, targetBytes: Int64(size) << 20)
-            summary = "\(megabytes(stats.bytes)) MB, \(stats.days) days, \(grouped(stats.heartRatePoints)) heart-rate points, "
-                + "\(grouped(stats.restingPoints)) resting"
-            try Data("\(version)\n\(summary)\n".utf8).write(to: URL(fileURLWithPath: stamp))
-        }
+        guard let (file, summary) = try prepareHealthAutoExport(options: options) else { return }
         print("import: \(file): \(summary)")
         _ = Child.run(["cat", file], stdout: "/dev/null")
         let jq = best(options.runs) { Child.run(["jq", "length", file]) }
@@ -249,6 +230,32 @@ enum ImportBench {
         print(String(format: "  peak RSS of rhr import: %.1f MB (target ≤ 64 MB: %@)", Double(imported.maxRSSKB) / 1024,
                      imported.maxRSSKB <= 64 * 1024 ? "met" : "missed"))
         print("  the reader: \(reader.output.trimmingCharacters(in: .whitespacesAndNewlines))")
+    }
+
+    /// The Health Auto Export file for `--hae-size` and the seed, generated once and kept in `dir`, and its summary; nil
+    /// for `--hae-size 0`.
+    static func prepareHealthAutoExport(options: Options) throws -> (file: String, summary: String)? {
+        let size = options.haeSize
+        guard size > 0 else { return nil }
+        let folder = "\(options.dir)/hae-\(size)MB-seed\(options.seed)"
+        let file = "\(folder)/HealthAutoExport.json"
+        let stamp = "\(folder)/stamp"
+        let version = "hae generator 1, \(size) MB, seed \(options.seed)"
+        let fm = FileManager.default
+        var summary: String
+        if !options.fresh, let text = try? String(contentsOfFile: stamp, encoding: .utf8), text.hasPrefix(version + "\n"),
+           fm.fileExists(atPath: file) {
+            summary = String(text.dropFirst(version.count + 1)).trimmingCharacters(in: .newlines)
+        } else {
+            try? fm.removeItem(atPath: folder)
+            try fm.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            log("import: generating a \(size) MB Health Auto Export file (seed \(options.seed)) in \(folder) …")
+            let stats = try HealthAutoExportGenerator(seed: options.seed).write(to: file, targetBytes: Int64(size) << 20)
+            summary = "\(megabytes(stats.bytes)) MB, \(stats.days) days, \(grouped(stats.heartRatePoints)) heart-rate points, "
+                + "\(grouped(stats.restingPoints)) resting"
+            try Data("\(version)\n\(summary)\n".utf8).write(to: URL(fileURLWithPath: stamp))
+        }
+        return (file, summary)
     }
 
     /// Runs `body` `runs` times: the median wall time, the largest peak RSS.

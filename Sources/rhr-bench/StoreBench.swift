@@ -50,20 +50,25 @@ enum StoreBench {
     /// batch as the line a bridge sends (docs: why rhr keeps its own parser, in `JSONParser`).
     static func parseBatchLine(_ batch: SyncBatch) throws {
         let line = JSONWriter.bytes(SyncBatchJSON.encode(batch))
-        let data = Data(line)
+        let (ours, foundation) = try parseTimes(Data(line), runs: 15)
+        let oursMedian = ours * 1000, foundationMedian = foundation * 1000
+        print(String(format: "store: parse a 1,000-sample batch line (%d KB)  median %.2f ms; JSONSerialization %.2f ms "
+                     + "(baseline); rhr's parser takes %.2f × baseline",
+                     line.count >> 10, oursMedian, foundationMedian, oursMedian / max(foundationMedian, 0.001)))
+    }
+
+    /// The median times of rhr's parser and of `JSONSerialization` on the same bytes, parsed `runs` times each, in turn.
+    static func parseTimes(_ data: Data, runs: Int) throws -> (ours: Double, foundation: Double) {
         var ours: [Double] = [], foundation: [Double] = []
-        for _ in 0..<15 {
+        for _ in 0..<runs {
             let t0 = Date()
-            _ = try JSONParser.parse(line)
+            _ = try JSONParser.parse(data)
             ours.append(Date().timeIntervalSince(t0))
             let t1 = Date()
             _ = try JSONSerialization.jsonObject(with: data)
             foundation.append(Date().timeIntervalSince(t1))
         }
-        let oursMedian = median(ours) * 1000, foundationMedian = median(foundation) * 1000
-        print(String(format: "store: parse a 1,000-sample batch line (%d KB)  median %.2f ms; JSONSerialization %.2f ms "
-                     + "(baseline); rhr's parser takes %.2f × baseline",
-                     line.count >> 10, oursMedian, foundationMedian, oursMedian / max(foundationMedian, 0.001)))
+        return (median(ours), median(foundation))
     }
 
     static func median(_ values: [Double]) -> Double {

@@ -7,6 +7,7 @@ let sections: [String: ([String]) throws -> Void] = [
     "daemon": DaemonBench.run,
     "http": HTTPBench.run,
     "import": ImportBench.run,
+    "json": JSONBench.run,
     "store": StoreBench.run,
     "dashboard": DashboardBench.run,
     "live": LiveDashboardBench.run,

@@ -100,7 +100,7 @@ struct CommandLineTests {
         let badBatch = try rhr.write("bad-batch.jsonl", broken.replacingOccurrences(of: "\"asOf\":\"", with: "\"asOf\":\"x"))
         let refused = try rhr.run(["import", badBatch])
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains("bad-batch.jsonl: read as a sync batch file (JSON lines): line 1: asOf: not an ISO-8601 date"),
+        #expect(refused.stderr.contains("bad-batch.jsonl: read as a sync batch file (JSON lines): line 1, asOf: not an ISO-8601 date"),
                 "\(refused.stderr)")
         #expect(try rhr.run(["export"]).stdout == before)
         // An upsert that does not decode is passed over, named by line and path (R14); the rest imports.

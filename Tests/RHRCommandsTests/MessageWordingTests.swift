@@ -3,6 +3,8 @@ import Foundation
 import RHRJSON
 import RHRTestSupport
 import RHRCore
+import RHRDaemon
+import RHRFormats
 import Testing
 
 /// How rhr words what it says: one prefix per message, the same words for the same thing in every command,
@@ -74,13 +76,43 @@ struct MessageWordingTests {
         outcome.added = 1
         outcome.heartRateSummaries = 1
         outcome.revision = 4
-        #expect(PushCommand.describe(outcome) == "ok: 1 added, 0 replaced, 0 deleted, 0 unchanged, 1 heart-rate summary; revision 4")
+        #expect(PushCommand.describe(outcome) == "ok: 1 added, 0 replaced, 0 deleted, 1 heart-rate summary; revision 4")
+    }
+
+    @Test func importCountsAreWordedAlikeByImportPushTheFolderWatchAndHTTP() throws {
+        var counts = SampleCounts()
+        counts.added = 1204
+        counts.replaced = 1
+        counts.outOfRange = 2
+        counts.unchanged = 3
+        let words = "1,204 added, 1 replaced, 0 deleted, 2 out of range (kept, excluded from the trend), 3 unchanged"
+        #expect(counts.words == words)
+        var outcome = BatchOutcome()
+        outcome.samples = counts
+        outcome.revision = 9
+        var duplicate = BatchOutcome()
+        duplicate.duplicate = true
+        // `rhr import` and the daemon's HTTP answers (which answer with `ImportSummary.words`).
+        var batch = SyncBatch(store: .healthKit, stream: "iphone", asOf: try #require(Timestamp.parse("2026-11-29T08:00:00Z")))
+        batch.origin = "x.jsonl"
+        let imported = ImportedFile(path: "x.jsonl", kind: .syncBatches, batches: [batch, batch], recordsRead: 1210)
+        #expect(ImportSummary.words(imported, [outcome, duplicate])
+                == "sync batches (JSON lines): 1,210 records read; HealthKit resting samples \(words); 1 batch applied before")
+        // `rhr push`.
+        #expect(PushCommand.describe(outcome) == "ok: \(words); revision 9")
+        // The folder watch's log and `rhr status`.
+        var entry = WatchImport(file: "/inbox/x.jsonl", sha256: "", at: Date(timeIntervalSince1970: 0), ok: true)
+        entry.kind = InputKind.syncBatches.description
+        entry.records = 1210
+        entry.samples = counts
+        entry.duplicates = 1
+        #expect(entry.summary == "x.jsonl: sync batches (JSON lines): 1,210 records read; resting samples \(words); 1 batch applied before")
     }
 
     @Test func aFileThatDoesNotParseSaysWhatItWasReadAs() throws {
         let foo = try rhr.sandbox.write("foo.json", "{\"foo\":1}\n")
         #expect(rhr.run(["import", foo])
-            == SubprocessResult(status: 1, stdout: "", stderr: "rhr import: \(foo): read as a sync batch file (JSON lines): line 1: store: missing\n"))
+            == SubprocessResult(status: 1, stdout: "", stderr: "rhr import: \(foo): read as a sync batch file (JSON lines): line 1, store: missing\n"))
         // Cut before its first record: an export cut later reads up to the cut (R14).
         let cut = try rhr.sandbox.write("export.xml", String(try String(contentsOfFile: InProcessRHR.sample("apple-health/export-2.xml"),
                                                                             encoding: .utf8).prefix(600)))

@@ -133,7 +133,7 @@ struct FolderWatchTests {
         FolderWatchTests.append(Array((lines.joined(separator: "\n") + "\n").utf8)[...], to: badLine)
         let second = try subscriber.nextEvent(timeout: 10)
         #expect(second.imported?.ok == false)
-        #expect(second.imported?.error?.hasPrefix(badLine + ": read as a sync batch file (JSON lines): line 3: store") == true, "\(second)")
+        #expect(second.imported?.error?.hasPrefix(badLine + ": read as a sync batch file (JSON lines): line 3, store: ") == true, "\(second)")
         #expect(try directory.store().samples().isEmpty)
 
         // The daemon goes on: pushes, and the next good file.

@@ -116,14 +116,14 @@ struct ProcessTests {
         let pushed = try rhr.run(["push", sample])
         #expect(pushed.status == 0, "\(pushed.stderr)")
         #expect(pushed.stdout == """
-            \(sample):1: ok: 2 added, 0 replaced, 0 deleted, 0 unchanged; revision 1; days 2026-11-27, 2026-11-28
-            \(sample):2: ok: 0 added, 1 replaced, 0 deleted, 0 unchanged; revision 2; days 2026-11-27, 2026-11-28, 2026-11-29
-            \(sample):3: ok: 0 added, 0 replaced, 1 deleted, 0 unchanged; revision 3; days 2026-11-27
+            \(sample): line 1: ok: 2 added, 0 replaced, 0 deleted; revision 1; days 2026-11-27, 2026-11-28
+            \(sample): line 2: ok: 0 added, 1 replaced, 0 deleted; revision 2; days 2026-11-27, 2026-11-28, 2026-11-29
+            \(sample): line 3: ok: 0 added, 0 replaced, 1 deleted; revision 3; days 2026-11-27
 
             """)
         let again = try rhr.run(["push", sample])
         #expect(again.status == 0)
-        #expect(again.stdout.hasPrefix("\(sample):1: ok: applied before; nothing changed (revision 3)\n"))
+        #expect(again.stdout.hasPrefix("\(sample): line 1: ok: applied before; nothing changed (revision 3)\n"))
 
         // A file with a bad line and a stale cursor: each failure names its line; exit 1.
         let bad = rhr.directory.file("bad.jsonl")
@@ -132,9 +132,9 @@ struct ProcessTests {
         try text.write(toFile: bad, atomically: true, encoding: .utf8)
         let failed = try rhr.run(["push", bad])
         #expect(failed.status == 1)
-        #expect(failed.stdout.hasPrefix("\(bad):1: ok: "))
-        #expect(failed.stderr.contains("\(bad):2: bad_json: column"))
-        #expect(failed.stderr.contains("\(bad):4: cursor_mismatch: "))
+        #expect(failed.stdout.hasPrefix("\(bad): line 1: ok: "))
+        #expect(failed.stderr.contains("\(bad): line 2, column 10, store: bad_json: expected a value, found the end of the input\n"))
+        #expect(failed.stderr.contains("\(bad): line 4: cursor_mismatch: "))
 
         let status = try rhr.run(["status"])
         #expect(status.stdout.contains("daemon: listening on \(rhr.socketPath) (pid \(daemon.pid), rhr "))
@@ -156,8 +156,8 @@ struct DaemonSampleTests {
         #expect(pushed.status == 0, "\(pushed.stderr)")
         let lines = pushed.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 6)
-        #expect(lines[1].hasPrefix("\(sample):2: ok: 1 added, 0 replaced, 1 deleted"))
-        #expect(lines[5] == "\(sample):6: ok: applied before; nothing changed (revision 5)")
+        #expect(lines[1].hasPrefix("\(sample): line 2: ok: 1 added, 0 replaced, 1 deleted"))
+        #expect(lines[5] == "\(sample): line 6: ok: applied before; nothing changed (revision 5)")
 
         let store = try HealthDatabase(path: rhr.storePath, machineZone: utc)
         let days = try store.days(aggregation: .latest)

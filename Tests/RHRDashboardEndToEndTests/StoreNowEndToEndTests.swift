@@ -79,7 +79,7 @@ struct StoreNowEndToEndTests {
         let tmux = try Tmux.rhr("'\(broken)'", directory: dir)
         defer { tmux.kill() }
         let screen = try tmux.waitForAll("broken.json could not be imported.",
-                                         "broken.json: read as a Health Auto Export file (JSON): line 2: byte 146:",
+                                         "broken.json: read as a Health Auto Export file (JSON): line 2, column 10,",
                                          "Nothing was imported, so there is nothing to show")
         #expect(!screen.contains("No resting heart rate here yet"))
         try tmux.send("q")
@@ -94,6 +94,6 @@ struct StoreNowEndToEndTests {
         let broken = try dir.write("broken.json", "{\"data\":{\"metrics\":[{\"name\":\"resting_heart_rate\",\n\"units\": }]}}")
         let tmux = try Tmux.rhr("'\(good)' '\(broken)'", directory: dir)
         defer { tmux.kill() }
-        try tmux.waitForAll(DashboardEndToEndTests.chart, "Writer a", "· Not imported: \(broken): line 2: byte")
+        try tmux.waitForAll(DashboardEndToEndTests.chart, "Writer a", "· Not imported: \(broken): line 2, column 10, byte")
     }
 }

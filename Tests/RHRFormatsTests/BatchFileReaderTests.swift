@@ -1,5 +1,6 @@
 import Foundation
 import RHRCore
+import RHRJSON
 import RHRTestSupport
 import Testing
 @testable import RHRFormats
@@ -42,8 +43,9 @@ struct BatchFileReaderTests {
         let error = try #require(readError(refused))
         #expect(error.path == refused)
         #expect(error.line == 3)
-        #expect(error.message == "asOf: not an ISO-8601 date")
-        #expect(error.description == "\(refused):3: asOf: not an ISO-8601 date")
+        #expect(error.place == InputPlace(line: 3, path: "asOf"))
+        #expect(error.message == "not an ISO-8601 date")
+        #expect(error.description == "\(refused): line 3, asOf: not an ISO-8601 date")
     }
 
     @Test("a syntax error names the line and the column")
@@ -51,20 +53,21 @@ struct BatchFileReaderTests {
         let dir = try TemporaryDirectory()
         let path = try dir.write("b.jsonl", Self.line(1) + "\n" + #"{"store":"healthkit" "stream":"x"}"# + "\n")
         let error = try #require(readError(path))
-        #expect(error.line == 2)
-        #expect(error.message == "column 22: store: expected ',' or '}' after an object member, found '\"'")
+        #expect(error.place == InputPlace(line: 2, column: 22, path: "store"))
+        #expect(error.message == "expected ',' or '}' after an object member, found '\"'")
+        #expect(error.description == "\(path): line 2, column 22, store: expected ',' or '}' after an object member, found '\"'")
 
         let truncated = try dir.write("t.jsonl", Self.line(1) + "\n" + String(Self.line(2).dropLast(5)))
         let cut = try #require(readError(truncated))
-        #expect(cut.line == 2)
-        #expect(cut.message == "column 218: upserted[0].metadata.dataOrigin: unterminated string")
+        #expect(cut.place == InputPlace(line: 2, column: 218, path: "upserted[0].metadata.dataOrigin"))
+        #expect(cut.message == "unterminated string")
     }
 
     @Test("a line that is JSON but not an object is refused")
     func notAnObject() throws {
         let dir = try TemporaryDirectory()
         let error = try #require(readError(try dir.write("a.jsonl", "[1,2]\n")))
-        #expect(error.description.hasSuffix("a.jsonl:1: a batch must be a JSON object, not an array"))
+        #expect(error.description.hasSuffix("a.jsonl: line 1: a batch must be a JSON object, not an array"))
     }
 
     @Test("CRLF, blank and whitespace-only lines, no final newline; line numbers count every line")
@@ -89,23 +92,29 @@ struct BatchFileReaderTests {
 
         let second = try dir.write("bom2.jsonl", Array((Self.line(1) + "\n").utf8) + bom + Array(Self.line(2).utf8))
         let error = try #require(readError(second))
-        #expect(error.line == 2)
-        #expect(error.message == "column 1: expected a value, found byte 0xEF")
+        #expect(error.place == InputPlace(line: 2, column: 1))
+        #expect(error.message == "expected a value, found byte 0xEF")
 
         // Columns on the first line still count the mark as a character.
         let shifted = try dir.write("bom3.jsonl", bom + Array("{\"a\" 1}".utf8))
-        #expect(readError(shifted)?.message == "column 7: a: expected ':' after an object key, found '1'")
+        #expect(readError(shifted)?.place == InputPlace(line: 1, column: 7, path: "a"))
+        #expect(readError(shifted)?.message == "expected ':' after an object key, found '1'")
     }
 
-    @Test("a batch line's text: the first line's byte order mark cut and counted, blank lines skipped")
-    func batchText() {
+    @Test("a batch line's JSON: the first line's byte order mark passed over and counted, blank lines skipped")
+    func batchLineJSON() throws {
         let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
-        let first = BatchFileReader.batchText(bom + Array("{}".utf8), number: 1)
-        #expect(first.map { Array($0.text) } == Array("{}".utf8) && first?.columnShift == 1)
-        let later = BatchFileReader.batchText(bom + Array("{}".utf8), number: 2)
-        #expect(later.map { Array($0.text) } == bom + Array("{}".utf8) && later?.columnShift == 0)
-        #expect(BatchFileReader.batchText(Array(" \t\r".utf8), number: 3) == nil)
-        #expect(BatchFileReader.batchText(bom, number: 1) == nil)
+        let limit = JSONLineFramer.defaultMaxLineLength
+        #expect(try SyncBatchLines.json(.line(bom + Array("{}".utf8), number: 1), maxLineLength: limit) == .object(JSONObject()))
+        let later = #expect(throws: SyncBatchLines.Refusal.self) {
+            try SyncBatchLines.json(.line(bom + Array("{}".utf8), number: 2), maxLineLength: limit)
+        }
+        #expect(later == SyncBatchLines.Refusal(kind: .notJSON, place: InputPlace(line: 2, column: 1),
+                                                 message: "expected a value, found byte 0xEF"))
+        #expect(try SyncBatchLines.json(.line(Array(" \t\r".utf8), number: 3), maxLineLength: limit) == nil)
+        #expect(try SyncBatchLines.json(.line(bom, number: 1), maxLineLength: limit) == nil)
+        let long = #expect(throws: SyncBatchLines.Refusal.self) { try SyncBatchLines.json(.tooLong(number: 4), maxLineLength: limit) }
+        #expect(long?.description == "line 4: longer than 16 MiB, the limit for one batch")
     }
 
     @Test("a line over 16 MiB is refused with its number, even when the lines before are fine")
@@ -114,8 +123,8 @@ struct BatchFileReaderTests {
         let padding = String(repeating: " ", count: 16 * 1024 * 1024)
         let path = try dir.write("big.jsonl", Self.line(1) + "\n" + #"{"store":"healthkit","pad":""# + padding + "\"}\n" + Self.line(3))
         let error = try #require(readError(path))
-        #expect(error.line == 2)
-        #expect(error.message == "the line is longer than 16 MiB, the limit for one batch")
+        #expect(error.place == InputPlace(line: 2))
+        #expect(error.message == "longer than 16 MiB, the limit for one batch")
 
         // Just under the limit is fine: whitespace is JSON whitespace.
         let fits = try dir.write("fits.jsonl", Self.line(1) + String(repeating: " ", count: 16 * 1024 * 1024 - Self.line(1).utf8.count) + "\r\n")

@@ -126,6 +126,24 @@ struct HealthAutoExportCSVTests {
         #expect(file.passedOver.records[0].raw.hasPrefix("yesterday,"))
     }
 
+    @Test("a CSV date's numbers are digits: no sign, no space, no digit too many; 12-hour hours of one digit read")
+    func dateDigits() throws {
+        for text in ["2024-+1-02", "2024-01-+2", "+024-01-02", "2024-01-02 +1:00:00", "2024-01-02 01:-0:00",
+                     "2024-01-02 01:00:+0", "2024-01-02 001:00:00", "2024-01-02 01:000:00", "2024-01-02 1:5:00",
+                     "2024-1-02", "2024-01-02 01:00:00 XM", "2024-02-30", "2024-01-02 24:00:00", "2024-01-02 13:00:00 PM"] {
+            #expect(CSVDate.parse(text, machineZone: berlin) == nil, "\(text)")
+        }
+        let pm = try #require(CSVDate.parse("2024-01-02 1:05:00 PM", machineZone: berlin))
+        #expect(pm.0 == Timestamp.parse("2024-01-02 13:05:00 +0100") && pm.assumed)
+        let midnight = try #require(CSVDate.parse("2024-01-02 12:00 AM", machineZone: berlin))
+        #expect(midnight.0 == Timestamp.parse("2024-01-02 00:00:00 +0100"))
+        let summer = try #require(CSVDate.parse("2024-07-02 08:30", machineZone: berlin))
+        #expect(summer.0 == Timestamp.parse("2024-07-02 08:30:00 +0200") && summer.0.offsetSeconds == 7200)
+        #expect(CSVDate.parse("2024-07-02", machineZone: berlin)?.0 == Timestamp.parse("2024-07-02 00:00:00 +0200"))
+        let offset = try #require(CSVDate.parse("2024-07-02 08:30:00 -0500", machineZone: berlin))
+        #expect(offset.0 == Timestamp.parse("2024-07-02 08:30:00 -0500") && !offset.assumed)
+    }
+
     @Test("a CSV that is not the app's is not read as it")
     func otherCSV() throws {
         #expect(!HealthAutoExportCSVReader.looksLikeCSV(Array("time,bpm\n2024-01-01,55\n".utf8)))

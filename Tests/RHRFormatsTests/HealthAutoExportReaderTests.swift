@@ -228,9 +228,9 @@ struct HealthAutoExportReaderTests {
 
     @Test("a file that is not Health Auto Export JSON says so")
     func notHealthAutoExport() throws {
-        #expect(try readError(#"{"store":"healthkit","stream":"iphone"}"#).message == "data.metrics: missing; not Health Auto Export JSON")
-        #expect(try readError(#"{"data":{"metrics":{}}}"#).message == "data.metrics: missing; not Health Auto Export JSON")
-        #expect(try readError(#"{"data":{"metrics":[{"units":"count"}]}}"#).message == "data.metrics[0].name: missing; every metric has a name")
+        #expect(try readError(#"{"store":"healthkit","stream":"iphone"}"#).pathAndMessage == "data.metrics: missing; not Health Auto Export JSON")
+        #expect(try readError(#"{"data":{"metrics":{}}}"#).pathAndMessage == "data.metrics: missing; not Health Auto Export JSON")
+        #expect(try readError(#"{"data":{"metrics":[{"units":"count"}]}}"#).pathAndMessage == "data.metrics[0].name: missing; every metric has a name")
         let dir = try TemporaryDirectory()
         #expect(throws: InputError(path: dir.file("none.json"), message: "no such file")) {
             try HealthAutoExportReader.read(path: dir.file("none.json"), options: ImportOptions(machineZone: berlinZone), progress: nil)
@@ -244,7 +244,8 @@ struct HealthAutoExportReaderTests {
         #expect(error.line == 3)
         let offset = try #require(error.offset)
         #expect(offset == Int64(Array(json.utf8).firstIndex(of: UInt8(ascii: "}"))!))
-        #expect(error.message.hasPrefix("data.metrics[0].data[0]"))
+        #expect(error.place == InputPlace(line: 3, column: 46, byte: offset, path: "data.metrics[0].data[0]"))
+        #expect(error.message == "a trailing ',' is not allowed before '}'")
         // A byte order mark is skipped, and offsets still count from the file's first byte.
         let withBOM = try readError("\u{FEFF}" + json)
         #expect(withBOM.offset == offset + 3)

@@ -58,7 +58,7 @@ struct HealthAutoExportStreamTests {
         #expect(fromMemory.path == "POST /v1/health-auto-export")
         let bad = try #require(throws: InputError.self) { try readBytes(#"{"metrics":[{"name":"step_count","data":[{},]}]}"#) }
         #expect(bad.path == "POST /v1/health-auto-export")
-        #expect(bad.message == "metrics[0].data[1]: a trailing ',' is not allowed before ']'")
+        #expect(bad.pathAndMessage == "metrics[0].data[1]: a trailing ',' is not allowed before ']'")
         #expect(try HealthAutoExportReader.read(bytes: Array(HealthAutoExportReaderTests.resting.utf8), label: "body", stream: "http-x",
                                                 options: ImportOptions(machineZone: berlinZone)).recordsRead == 4)
     }
@@ -86,7 +86,7 @@ struct HealthAutoExportStreamTests {
         #expect(source.reason == "data.metrics[0].data[0].source: longer than 256 bytes; not a writer's name")
         #expect(source.place == "byte \(Array(json.utf8).count - Array(json[json.range(of: "{\"date")!.lowerBound...].utf8).count), data.metrics[0].data[0]")
         let units = try error(#"{"metrics":[{"name":"resting_heart_rate","units":"\#(long)","data":[]}]}"#)
-        #expect(units.message == "metrics[0].units: longer than 256 bytes; not a metric's units")
+        #expect(units.pathAndMessage == "metrics[0].units: longer than 256 bytes; not a metric's units")
         #expect(units.offset == 49)
         // 256 bytes is a name still (UTF-8 bytes, not characters).
         let fits = String(repeating: "é", count: 128)
@@ -103,21 +103,21 @@ struct HealthAutoExportStreamTests {
         }
         let number = "{\"metrics\":[\n 55]}"
         let notObject = try error(number)
-        #expect(notObject.message == "metrics[0]: expected an object, found an integer")
+        #expect(notObject.pathAndMessage == "metrics[0]: expected an object, found an integer")
         #expect(notObject.line == 2 && notObject.offset == offset(of: "55", in: number))
         // Too long to look at: said plainly, not taken for some other kind of value.
         let longString = "{\"metrics\":[\n \"" + String(repeating: "a", count: 70 << 10) + "\"]}"
         let long = try error(longString)
-        #expect(long.message == "metrics[0]: expected an object")
+        #expect(long.pathAndMessage == "metrics[0]: expected an object")
         #expect(long.line == 2 && long.offset == offset(of: "\"a", in: longString))
         let unnamed = "{\"metrics\":[\n {\"units\":\"count\"}]}"
         let noName = try error(unnamed)
-        #expect(noName.message == "metrics[0].name: missing; every metric has a name")
+        #expect(noName.pathAndMessage == "metrics[0].name: missing; every metric has a name")
         #expect(noName.line == 2 && noName.offset == offset(of: "{\"units", in: unnamed))
         for json in ["{\"metrics\":[{\"name\":\"heart_rate\",\"data\":\n {}}]}",
                      "{\"metrics\":[{\"data\":\n {},\"name\":\"heart_rate\"}]}"] {
             let notArray = try error(json)
-            #expect(notArray.message == "metrics[0].data: expected an array")
+            #expect(notArray.pathAndMessage == "metrics[0].data: expected an array")
             #expect(notArray.line == 2 && notArray.offset == offset(of: "{}", in: json))
         }
     }
@@ -138,16 +138,17 @@ struct HealthAutoExportStreamTests {
 
     @Test("JSON that is not well formed is refused wherever it is, also in the metrics rhr skips")
     func syntaxEverywhere() throws {
-        #expect(try error(#"{"data":{"metrics":[{"name":"step_count","data":[1,2,]}]}}"#).message
+        #expect(try error(#"{"data":{"metrics":[{"name":"step_count","data":[1,2,]}]}}"#).pathAndMessage
                 == "data.metrics[0].data[2]: a trailing ',' is not allowed before ']'")
-        #expect(try error(#"{"data":{"metrics":[]},"workouts":[01]}"#).message == "workouts: leading zeros are not allowed")
-        #expect(try error(#"{"data":{"metrics":[]}} x"#).message == "expected the end of the input after the JSON value, found 'x'")
-        #expect(try error(#"{"metrics":[],"metrics":[]}"#).message == "duplicate key")
-        #expect(try error("{\"metrics\":[{\"name\":\"heart_rate\",\"data\":[\"\u{01}\"]}]}").message
+        // Inside a value passed over, the path names the innermost value, as the parser's does.
+        #expect(try error(#"{"data":{"metrics":[]},"workouts":[01]}"#).pathAndMessage == "workouts[0]: leading zeros are not allowed")
+        #expect(try error(#"{"data":{"metrics":[]}} x"#).pathAndMessage == "unexpected 'x' after the JSON value")
+        #expect(try error(#"{"metrics":[],"metrics":[]}"#).pathAndMessage == "metrics: duplicate key")
+        #expect(try error("{\"metrics\":[{\"name\":\"heart_rate\",\"data\":[\"\u{01}\"]}]}").pathAndMessage
                 == "metrics[0].data[0]: control character U+0001 must be escaped in a string")
         #expect(try error("").message == "the file is empty")
         let cut = try error(#"{"data":{"metrics":[{"name":"resting_heart_rate","units":"count/min","data":[{"date":"2024-01-02 00:00:00 +0100","qty":5"#)
-        #expect(cut.message.hasPrefix("data.metrics[0].data[0]: "))
+        #expect(cut.pathAndMessage == "data.metrics[0].data[0].qty: expected ',' or '}' after an object member, found the end of the input")
     }
 
     @Test("a file far larger than the window streams through: points across window edges, lines counted")
@@ -172,6 +173,11 @@ struct HealthAutoExportStreamTests {
         let broken = String(text.dropLast(6)) + ",}]}]}}"
         let e = try error(broken)
         #expect(e.line == 30_001)
-        #expect(e.message.hasPrefix("data.metrics[1].data[29999]: "))
+        #expect(e.pathAndMessage == "data.metrics[1].data[29999]: a trailing ',' is not allowed before '}'")
     }
+}
+
+extension InputError {
+    /// The JSON path and what is wrong there, as the error says them after the line, column and byte.
+    var pathAndMessage: String { InputPlace(path: place.path).words(message) }
 }

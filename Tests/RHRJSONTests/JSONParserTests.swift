@@ -167,9 +167,9 @@ struct JSONParserRefusalTests {
     @Test("the description names line, column, byte and path")
     func description() {
         let error = #expect(throws: JSONSyntaxError.self) { try JSONParser.parse("{\"a\":\n  [1 2]}") }
-        #expect(error?.description == "line 2, column 6 (byte 11): a[0]: expected ',' or ']' after an array element, found '2'")
+        #expect(error?.description == "line 2, column 6, byte 11, a[0]: expected ',' or ']' after an array element, found '2'")
         let top = #expect(throws: JSONSyntaxError.self) { try JSONParser.parse("x") }
-        #expect(top?.description == "line 1, column 1 (byte 0): expected a value, found 'x'")
+        #expect(top?.description == "line 1, column 1, byte 0: expected a value, found 'x'")
     }
 }
 
@@ -318,9 +318,9 @@ struct JSONParserTests {
 @Suite("JSONParser against Foundation")
 struct JSONParserAgainstFoundationTests {
     @Test("Foundation accepts trailing commas and repeated keys; rhr refuses them, naming the place", arguments: [
-        ("[1,2,]", "line 1, column 6 (byte 5): [2]: a trailing ',' is not allowed before ']'"),
-        (#"{"a":1,}"#, "line 1, column 8 (byte 7): a trailing ',' is not allowed before '}'"),
-        (#"{"value":58,"value":61}"#, "line 1, column 13 (byte 12): value: duplicate key"),
+        ("[1,2,]", "line 1, column 6, byte 5, [2]: a trailing ',' is not allowed before ']'"),
+        (#"{"a":1,}"#, "line 1, column 8, byte 7: a trailing ',' is not allowed before '}'"),
+        (#"{"value":58,"value":61}"#, "line 1, column 13, byte 12, value: duplicate key"),
     ])
     func lenientFoundation(_ text: String, _ ours: String) throws {
         let data = Data(text.utf8)

@@ -43,8 +43,8 @@ struct DuplicateAndPassedOverStoreTests {
     @Test func passedOverRecordsAreKeptOncePerPlaceAndSpellingsBesideTheirWriter() throws {
         let store = try HealthDatabase(path: directory.file("rhr.sqlite"), machineZone: utc)
         var log = PassedOverLog(source: "export.xml")
-        log.add(kind: "HeartRate without a value", reason: "a HeartRate record without value", place: "byte 10", raw: "<Record a=\"1\"/>")
-        log.add(kind: "HeartRate without a value", reason: "a HeartRate record without value", place: "byte 99", raw: "<Record a=\"2\"/>")
+        log.add(kind: "HeartRate without a value", reason: "a HeartRate record without value", place: InputPlace(byte: 10), raw: "<Record a=\"1\"/>")
+        log.add(kind: "HeartRate without a value", reason: "a HeartRate record without value", place: InputPlace(byte: 99), raw: "<Record a=\"2\"/>")
         var batch = SyncBatch(store: .healthKit, stream: "apple-health-export", asOf: ts("2026-11-28T08:00:00+01:00"),
                               snapshot: .init(), resting: [hk("2026-11-27T00:05:00+01:00", "2026-11-27T23:40:00+01:00", 58)],
                               passedOver: log, writerSpellings: [watch.name: ["Jane's Apple Watch"]])
