@@ -59,7 +59,7 @@ final class FeedRecord: Sendable {
     func answered(_ answer: HTTPAnswer, token: String?, address: String) {
         let status = answer.status, reason = answer.reason
         let who = address + (token.map { ", token \($0)" } ?? "")
-        for failure in answer.storeFailures { log.say("phone feeds: the store failed on a request from \(who): \(failure)") }
+        for failure in answer.storeFailures { log.say("phone feeds: the store failed on a request from \(who): \(failure)", kind: "store") }
         let refused = !(200..<300).contains(status)
         requests.withLock { all in
             var feed = all[token] ?? FeedRequests(token: token)
@@ -74,9 +74,9 @@ final class FeedRecord: Sendable {
         guard refused else { return }
         if status >= 500 && status != 503 {
             log.say("phone feeds: the store failed on a request from \(who): \(status) \(reason ?? "")"
-                + (answer.detail.map { " (\($0))" } ?? ""))
+                + (answer.detail.map { " (\($0))" } ?? ""), kind: "store")
         } else {
-            log.say("phone feeds: refused \(status) to \(who): \(reason ?? "")")
+            log.say("phone feeds: refused \(status) to \(who): \(reason ?? "")", kind: "\(status)")
         }
     }
 
@@ -88,7 +88,7 @@ final class FeedRecord: Sendable {
             feed.lastRefusal = FeedRefusal(at: Date(), status: 0, reason: reason)
             all[nil] = feed
         }
-        log.say("phone feeds: refused a connection from \(address): \(reason)")
+        log.say("phone feeds: refused a connection from \(address): \(reason)", kind: reason)
     }
 
     /// Every feed's counts, the requests without a token last.

@@ -22,9 +22,9 @@ final class HealthConnectDatabase {
             : sqlite3_open_v2("file:" + HealthConnectDatabase.uriEscaped(file) + "?immutable=1", &db,
                               SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil)
         guard status == SQLITE_OK, let db else {
-            let text = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+            let code = db.map { sqlite3_extended_errcode($0) } ?? status
             sqlite3_close_v2(db)
-            throw InputError(path: errorPath, message: "\(errorPrefix)cannot open the SQLite database: \(text)")
+            throw InputError(path: errorPath, message: errorPrefix + HealthConnectDatabase.words(for: code, opening: true))
         }
         handle = db
     }
@@ -80,12 +80,23 @@ final class HealthConnectDatabase {
     }
 
     private func failure() -> InputError {
-        let code = sqlite3_errcode(handle)
-        let text = String(cString: sqlite3_errmsg(handle))
-        if code == SQLITE_NOTADB || code == SQLITE_CORRUPT {
-            return error("the SQLite database is damaged or truncated: \(text)")
+        error(HealthConnectDatabase.words(for: sqlite3_extended_errcode(handle), opening: false))
+    }
+
+    /// What a failed open or read of the user's database means, in rhr's words: SQLite's own text ("database disk
+    /// image is malformed") tells a person nothing they can act on.
+    static func words(for code: Int32, opening: Bool) -> String {
+        switch code & 0xFF {
+        case SQLITE_NOTADB: return "the file is not an SQLite database, so not a Health Connect export"
+        case SQLITE_CORRUPT: return "the database is damaged or cut short (a copy that did not finish?): rhr read nothing from it"
+        case SQLITE_CANTOPEN: return "the database cannot be opened: check that the file is there and readable"
+        case SQLITE_PERM, SQLITE_AUTH, SQLITE_READONLY: return "rhr is not allowed to read the database"
+        case SQLITE_IOERR: return "the disk would not give back the database's contents (a read error)"
+        case SQLITE_FULL: return "the disk is full: rhr's private copy of the database has no room"
+        case SQLITE_NOMEM: return "there is not enough memory to read the database"
+        case SQLITE_BUSY, SQLITE_LOCKED: return "another program holds the database locked; try again when it is done"
+        default: return opening ? "the database cannot be opened (SQLite result \(code))" : "the database cannot be read (SQLite result \(code))"
         }
-        return error("cannot read the SQLite database: \(text)")
     }
 
     /// One result row; columns by their name (the `AS` alias), or by their index in the statement's own select list.

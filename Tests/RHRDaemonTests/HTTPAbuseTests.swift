@@ -66,8 +66,9 @@ struct HTTPAbuseTests {
         let lines = log.all
         #expect(lines.contains("phone feeds: refused a connection from 127.0.0.3: 16 connections from that address are open, "
             + "the most one address may hold; closed at once"), "\(lines.prefix(3))")
-        // 200 refusals, logged 30 at once and then one a second.
-        #expect(lines.filter { $0.contains("refused a connection") }.count < 45)
+        // 184 refusals of one kind, logged 30 at once and then one a second; the late heads, a kind of their own,
+        // are not hidden by them.
+        #expect(lines.filter { $0.contains("the most one address may hold") }.count < 45)
     }
 
     @Test func absurdOrConflictingLengthsAreRefusedWith400() throws {

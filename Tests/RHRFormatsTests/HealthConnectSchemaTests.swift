@@ -110,6 +110,18 @@ struct HealthConnectSchemaTests {
         try Data(bytes.prefix(bytes.count / 2)).write(to: URL(fileURLWithPath: cut))
         let error = try #require(throws: InputError.self) { try read(cut) }
         #expect(error.path == cut)
-        #expect(error.message.contains("damaged or truncated"))
+        #expect(error.message == "the database is damaged or cut short (a copy that did not finish?): rhr read nothing from it")
+    }
+
+    @Test("a file with SQLite's header and nothing of a database after it: rhr's words, never SQLite's")
+    func headerOnly() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("export.db")
+        var bytes = Array("SQLite format 3\0".utf8)
+        bytes += [UInt8](repeating: 0xA5, count: 4096 - bytes.count)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let error = try #require(throws: InputError.self) { try read(path) }
+        #expect(error.path == path)
+        #expect(error.message == "the file is not an SQLite database, so not a Health Connect export")
     }
 }
