@@ -17,25 +17,29 @@ extension DaemonServer {
                     connection.busy = false
                     reply(connection, answer.reply)
                 }
-                if let moved = answer.externalRevision { storeChangedElsewhere(moved) }
-                if let change = answer.change { broadcastChange(change) }
+                notify(answer.notice)
                 if let connection = connections[id] { processLines(connection) }
-            case .imported(let entry, let external):
+            case .imported(let entry, let notice):
                 recentImports.append(entry)
                 if recentImports.count > ImportLedger.recentCount { recentImports.removeFirst() }
                 log("folder watch: \(entry.summary)")
-                if let external { storeChangedElsewhere(external) }
                 broadcast(DaemonMessage.event(.imported(entry)))
-                if !entry.days.isEmpty { broadcastChange(Change(revision: entry.revision, days: entry.days)) }
+                notify(notice)
             case .externalChange(let moved):
                 storeChangedElsewhere(moved)
-            case .fedOverHTTP(let change, let external):
-                if let external { storeChangedElsewhere(external) }
-                if let change { broadcastChange(change) }
+            case .fedOverHTTP(let notice):
+                notify(notice)
             }
         }
         if delivery.hungUp { configuration.onHangup?() }
         if delivery.interrupted && !stopping { beginStop() }
+    }
+
+    /// What a socket push, a phone's request or a folder import changed, told to the subscribers the one way: a
+    /// `resync` when another process had moved the store, then `changed` with the days.
+    func notify(_ notice: StoreNotice) {
+        if let moved = notice.externalRevision { storeChangedElsewhere(moved) }
+        if let change = notice.change { broadcastChange(change) }
     }
 
     func broadcastChange(_ change: Change) {

@@ -140,8 +140,8 @@ public final class DaemonServer: @unchecked Sendable {
             watch = FolderWatch(
                 directories: configuration.watchDirectories, interval: configuration.watchInterval, ledger: ledger,
                 worker: worker, options: options, tracker: tracker,
-                log: configuration.log) { entry, external in
-                    inbox.post(.imported(entry, externalRevision: external))
+                log: configuration.log) { entry, notice in
+                    inbox.post(.imported(entry, notice))
                 }
         }
     }
