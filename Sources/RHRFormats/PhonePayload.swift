@@ -45,7 +45,10 @@ public enum PayloadRoad: Sendable {
     /// Export file without any point (its modification time) and an HC Webhook payload that gives no time.
     case file(stream: String, readAt: Date)
     /// A request over HTTP into the token's stream's one road, which knows each day as of the last request that
-    /// carried it (R12, `SyncBatch.DayFeed`), read (`asOf`) when the daemon received it.
+    /// carried it (R12, `SyncBatch.DayFeed`), read (`asOf`) when the daemon received it. A phone posting every 15
+    /// minutes thus keeps one road: a request that says what the road holds already changes nothing and stores nothing
+    /// new, and one that carries only some days (or only heart rate) makes no other day fresher than another road's
+    /// word about it.
     case phoneFeed(stream: String, receivedAt: Timestamp)
 }
 
@@ -77,6 +80,7 @@ extension PhonePayload {
                 resting: resting, heartRate: heartRate, origin: FeedFreshness.healthAutoExportOrigin,
                 passedOver: passedOver, writerSpellings: writerSpellings))
         case (.healthAutoExport, .phoneFeed(let stream, let received)):
+            // The phone's offset, as its points were written, places the days of R3.
             let offset = resting.last?.offsetSeconds ?? period?.newestEnd.offsetSeconds ?? received.offsetSeconds
             batches.append(SyncBatch(
                 store: .healthKit, stream: stream, asOf: Timestamp(date: received.date, offsetSeconds: offset),
