@@ -9,12 +9,9 @@ extension DaemonServer {
                 worker.perform { database in
                     groups.map { group in
                         Result { () throws(StoreError) in
-                            let outcomes = try database.apply(group)
-                            let noted = tracker.noteApplied(outcomes)
-                            if noted.change != nil || noted.external != nil {
-                                inbox.post(.fedOverHTTP(noted.change, externalRevision: noted.external))
-                            }
-                            return outcomes
+                            let applied = try database.apply(group, noting: tracker)
+                            if !applied.notice.isEmpty { inbox.post(.fedOverHTTP(applied.notice)) }
+                            return applied.outcomes
                         }
                     }
                 }
@@ -23,10 +20,4 @@ extension DaemonServer {
                 worker.perform { database in Result { () throws(StoreError) in try database.deliveries(stream: stream) } }
             })
     }
-}
-
-/// A change subscribers hear of: the store's revision after it and the days whose values changed.
-struct Change: Sendable {
-    var revision: Int64
-    var days: [LocalDay]
 }

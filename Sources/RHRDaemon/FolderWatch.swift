@@ -18,7 +18,7 @@ final class FolderWatch: Sendable {
     private let worker: StoreWorker
     private let options: ImportOptions
     private let tracker: RevisionTracker
-    private let report: @Sendable (WatchImport, _ externalRevision: Int64?) -> Void
+    private let report: @Sendable (WatchImport, StoreNotice) -> Void
     private let log: (@Sendable (String) -> Void)?
 
     private struct Progress {
@@ -49,7 +49,7 @@ final class FolderWatch: Sendable {
 
     init(directories: [String], interval: Double, ledger: ImportLedger, worker: StoreWorker, options: ImportOptions,
          tracker: RevisionTracker, log: (@Sendable (String) -> Void)?,
-         report: @escaping @Sendable (WatchImport, _ externalRevision: Int64?) -> Void) {
+         report: @escaping @Sendable (WatchImport, StoreNotice) -> Void) {
         self.directories = directories
         self.interval = interval
         self.ledger = ledger
@@ -157,21 +157,20 @@ final class FolderWatch: Sendable {
         // Applied on the store's thread, where the ledger line is also written, so a shutdown that lets
         // the apply finish also keeps its record.
         let ledger = self.ledger, tracker = self.tracker, log = self.log, read = entry
-        let applied: (WatchImport, Int64?)? = worker.perform { database in
+        let applied: (WatchImport, StoreNotice)? = worker.perform { database in
             var entry = read
             var remember = true
-            var external: Int64?
+            var notice = StoreNotice()
             do throws(StoreError) {
-                let outcomes = try database.apply(imported.batches)
+                let outcomes: [BatchOutcome]
+                (outcomes, notice) = try database.apply(imported.batches, noting: tracker)
                 entry.ok = true
                 for outcome in outcomes {
                     entry.samples += outcome.samples
                     if outcome.duplicate { entry.duplicates += 1 }
                     entry.revision = max(entry.revision, outcome.revision)
                 }
-                let noted = tracker.noteApplied(outcomes)
-                entry.days = noted.change?.days ?? []
-                external = noted.external
+                entry.days = notice.change?.days ?? []
             } catch {
                 entry.error = "\(path): \(ProtocolError(error).message)"
                 entry.revision = (try? database.revision()) ?? 0
@@ -181,7 +180,7 @@ final class FolderWatch: Sendable {
             if remember {
                 do throws(DaemonError) { try ledger.record(entry) } catch { log?(error.message) }
             }
-            return (entry, external)
+            return (entry, notice)
         }
         guard let applied else { return }   // the daemon is stopping
         report(applied.0, applied.1)
@@ -193,6 +192,6 @@ final class FolderWatch: Sendable {
         if remember {
             do { try ledger.record(entry) } catch { log?(error.message) }
         }
-        report(entry, nil)
+        report(entry, StoreNotice())
     }
 }

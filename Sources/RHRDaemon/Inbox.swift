@@ -8,10 +8,9 @@ enum InboxMessage: Sendable {
     /// A store request's reply, and what it changed.
     case answered(connection: Int, StoreAnswer)
     /// The folder watch imported (or skipped) a file.
-    case imported(WatchImport, externalRevision: Int64?)
+    case imported(WatchImport, StoreNotice)
     /// The store's revision moved without the daemon.
     case externalChange(revision: Int64)
-    /// A phone's HTTP request was applied: what it changed (nil: nothing), and whether the store had moved without
-    /// the daemon before it.
-    case fedOverHTTP(Change?, externalRevision: Int64?)
+    /// A phone's HTTP request was applied: what subscribers must hear of it.
+    case fedOverHTTP(StoreNotice)
 }

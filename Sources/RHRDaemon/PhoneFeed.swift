@@ -253,13 +253,10 @@ final class PhoneFeed: Sendable {
         let options = ImportOptions(machineZone: machineZone)
         let imported: ImportedFile
         do throws(InputError) {
-            if endpoint == .healthAutoExport {
-                let read = try HealthAutoExportReader.read(bytes: body, label: endpoint.rawValue, stream: stream, options: options)
-                imported = PhoneFeedBatches.healthAutoExport(read, stream: stream, asOf: asOf)
-            } else {
-                let read = try HCWebhookReader.read(bytes: body, label: endpoint.rawValue, stream: stream, asOf: asOf, options: options)
-                imported = PhoneFeedBatches.hcWebhook(read, stream: stream, asOf: asOf)
-            }
+            let payload = endpoint == .healthAutoExport
+                ? try HealthAutoExportReader.payload(bytes: body, label: endpoint.rawValue, options: options)
+                : try HCWebhookReader.payload(bytes: body, label: endpoint.rawValue, receivedAt: asOf, options: options)
+            imported = try payload.imported(on: .phoneFeed(stream: stream, receivedAt: asOf))
         } catch {
             // The place as every reader names it: line, column and byte when known, and the JSON path.
             if error.isSyntaxError { return .error(400, "bad_json", "not JSON: " + error.place.words(error.message)) }
@@ -375,42 +372,5 @@ final class PhoneFeed: Sendable {
             answer.detail = error.detail
             return answer
         }
-    }
-}
-
-/// What an HTTP request becomes in the store (docs/design.md section 4b, R12): a batch of the token's stream, read
-/// (`asOf`) when the daemon received it, into the stream's one road, which knows each day as of the last request
-/// that carried it (`SyncBatch.DayFeed`). A phone posting every 15 minutes thus keeps one road: a request that says
-/// what the road holds already changes nothing and stores nothing new, and one that carries only some days (or only
-/// heart rate) makes no other day fresher than another road's word about it. Public for the bench's in-process
-/// baseline.
-public enum PhoneFeedBatches {
-    /// A Health Auto Export request is a snapshot of the metrics it carries for the days it covers: its resting
-    /// values replace what this stream said about the same writers' local days (a value Apple replaced is gone, R4),
-    /// and its heart rate replaces the counts of the writers' days it carries. Days it does not carry a metric for,
-    /// and other writers' days, keep what they had, so a request without the late resting estimate removes nothing.
-    public static func healthAutoExport(_ read: ImportedFile, stream: String, asOf received: Timestamp) -> ImportedFile {
-        let file = read.batches.first
-        // The phone's offset, as its points were written, places the days of R3.
-        let asOf = Timestamp(date: received.date, offsetSeconds: file?.resting.last?.offsetSeconds ?? file?.asOf.offsetSeconds
-                                ?? received.offsetSeconds)
-        let batch = SyncBatch(store: .healthKit, stream: stream, asOf: asOf, resting: file?.resting ?? [],
-                              heartRate: file?.heartRate ?? [], watchWriters: file?.watchWriters ?? [],
-                              origin: "\(FeedFreshness.healthAutoExportOrigin) over HTTP", dayFeed: .replacesDays,
-                              passedOver: file?.passedOver ?? PassedOverLog(), writerSpellings: file?.writerSpellings ?? [:])
-        var imported = read
-        imported.batches = [batch]
-        return imported
-    }
-
-    /// HC Webhook sends records, not periods: each one is added or updated by its identity (writer, type, time),
-    /// and nothing is removed.
-    public static func hcWebhook(_ read: ImportedFile, stream: String, asOf: Timestamp) -> ImportedFile {
-        var batch = read.batches.first ?? SyncBatch(store: .healthConnect, stream: stream, asOf: asOf)
-        batch.origin = "\(FeedFreshness.hcWebhookOrigin) over HTTP"
-        batch.dayFeed = .addsRecords
-        var imported = read
-        imported.batches = [batch]
-        return imported
     }
 }

@@ -4,12 +4,10 @@ import RHRCore
 import RHRFormats
 import RHRStore
 
-/// A store request's reply line, the change subscribers hear of, and whether the store had moved without
-/// the daemon before it.
+/// A store request's reply line, and what subscribers must hear of after it.
 struct StoreAnswer: Sendable {
     var reply: [UInt8]
-    var change: Change?
-    var externalRevision: Int64?
+    var notice = StoreNotice()
 }
 
 /// The requests that need the store, run on the store's thread.
@@ -21,9 +19,8 @@ enum StoreRequests {
         do {
             switch request {
             case .push(let batch):
-                let outcome = try database.apply(batch)
-                let noted = tracker.noteApplied([outcome])
-                return StoreAnswer(reply: DaemonMessage.ok(id: id, outcome), change: noted.change, externalRevision: noted.external)
+                let applied = try database.apply([batch], noting: tracker)
+                return StoreAnswer(reply: DaemonMessage.ok(id: id, applied.outcomes[0]), notice: applied.notice)
             case .days(let from, let to, let aggregation):
                 let days = try database.days(from: from, to: to, aggregation: aggregation)
                 return StoreAnswer(reply: DaemonMessage.ok(id: id, DaysReply(aggregation: aggregation, from: from, to: to, days: days)))
@@ -34,7 +31,7 @@ enum StoreRequests {
                 guard var status = known else { return StoreAnswer(reply: DaemonMessage.ok(id: id)) }
                 (status.revision, status.streams) = try database.read { tx throws(StoreError) in (try tx.revision(), try tx.streams()) }
                 let external = tracker.noteRead(revision: status.revision)
-                return StoreAnswer(reply: DaemonMessage.ok(id: id, status), externalRevision: external)
+                return StoreAnswer(reply: DaemonMessage.ok(id: id, status), notice: StoreNotice(externalRevision: external))
             case .hello, .subscribe:
                 return StoreAnswer(reply: DaemonMessage.ok(id: id))
             }

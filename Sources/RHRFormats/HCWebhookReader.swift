@@ -36,16 +36,25 @@ public enum HCWebhookReader {
     /// The writer of records without metadata (versions of the app before June 2026).
     public static let defaultWriter = "HC Webhook"
 
-    /// `asOf` is when the data was read (R3): the time the daemon received the request; nil takes the payload's
-    /// `timestamp` (when the app built it), else its newest record. `label` stands for the path in errors.
-    public static func read(bytes: [UInt8], label: String, stream: String = stream, asOf: Timestamp? = nil,
-                            options: ImportOptions) throws(InputError) -> ImportedFile {
+    /// What a payload holds; `receivedAt` is when the daemon received it (R13's horizon, and the time a file road
+    /// takes it as of). `label` stands for the path in errors. What it becomes is its road's
+    /// (`PhonePayload.imported(on:)`).
+    public static func payload(bytes: [UInt8], label: String, receivedAt: Timestamp? = nil,
+                               options: ImportOptions) throws(InputError) -> PhonePayload {
         let root = try JSONDocument.parse(bytes, label: label)
         do {
-            return try read(JSONMembers(root, path: ""), label: label, stream: stream, asOf: asOf, options: options)
+            return try payload(JSONMembers(root, path: ""), label: label, receivedAt: receivedAt, options: options)
         } catch {
             throw InputError(path: label, place: InputPlace(path: error.path), message: error.message)
         }
+    }
+
+    /// A payload read as a file into `stream`: `asOf` is when the data was read (R3), the time the daemon received it;
+    /// nil takes the payload's `timestamp` (when the app built it), else its newest record.
+    public static func read(bytes: [UInt8], label: String, stream: String = stream, asOf: Timestamp? = nil,
+                            options: ImportOptions) throws(InputError) -> ImportedFile {
+        try payload(bytes: bytes, label: label, receivedAt: asOf, options: options)
+            .imported(on: .file(stream: stream, readAt: Date()))
     }
 
     /// A payload is read whole: one request of the app, which the daemon takes up to 64 MiB.
@@ -60,8 +69,8 @@ public enum HCWebhookReader {
         return try read(bytes: bytes, label: path, options: options)
     }
 
-    private static func read(_ payload: JSONMembers, label: String, stream: String, asOf given: Timestamp?,
-                             options: ImportOptions) throws(JSONPathError) -> ImportedFile {
+    private static func payload(_ payload: JSONMembers, label: String, receivedAt given: Timestamp?,
+                                options: ImportOptions) throws(JSONPathError) -> PhonePayload {
         var resting: [RestingSample] = []
         var heartRate = HeartRateSummarizer()
         var newest: Date?
@@ -112,26 +121,19 @@ public enum HCWebhookReader {
             if case .array(let records) = value { skipped += records.count }
         }
 
-        let records = (try payload.array("resting_heart_rate")?.count ?? 0) + (try payload.array("heart_rate")?.count ?? 0)
-        var batches: [SyncBatch] = []
-        // A payload of records passed over only still gives a batch, read now, so the store keeps them (R14).
-        let readNow = passedOver.isEmpty ? nil : Timestamp(date: Date(), offsetSeconds: options.machineZone.secondsFromGMT())
-        if let asOf = given ?? sentAt ?? newest.map({ Timestamp(date: $0, offsetSeconds: 0) })
-            ?? (resting.isEmpty ? nil : horizon) ?? readNow {
-            let batch = SyncBatch(store: .healthConnect, stream: stream, asOf: asOf, resting: resting,
-                                  heartRate: heartRate.result, origin: "\(FeedFreshness.hcWebhookOrigin) of \(asOf.localDay.shortText)",
-                                  passedOver: passedOver, writerSpellings: spellings.mapValues { $0.sorted() })
-            do {
-                try batch.validate()
-            } catch {
-                throw JSONPathError(path: "", "the payload reads as an invalid batch: \(error.description)")
-            }
-            batches.append(batch)
-        }
-        var skippedKinds: [String: Int] = [:]
-        if skipped > 0 { skippedKinds["records of other types"] = skipped }
-        if implausible > 0 { skippedKinds["heart-rate records dated outside the plausible range (R13)"] = implausible }
-        return ImportedFile(path: label, kind: .hcWebhookJSON, batches: batches, recordsRead: records, skipped: skippedKinds)
+        var read = PhonePayload(app: .hcWebhook, label: label, kind: .hcWebhookJSON, machineZone: options.machineZone)
+        read.resting = resting
+        read.heartRate = heartRate.result
+        read.passedOver = passedOver
+        read.writerSpellings = spellings.mapValues { $0.sorted() }
+        read.recordsRead = (try payload.array("resting_heart_rate")?.count ?? 0) + (try payload.array("heart_rate")?.count ?? 0)
+        if skipped > 0 { read.skipped["records of other types"] = skipped }
+        if implausible > 0 { read.skipped["heart-rate records dated outside the plausible range (R13)"] = implausible }
+        read.receivedAt = given
+        read.sentAt = sentAt
+        read.newestRecord = newest
+        read.horizon = horizon
+        return read
     }
 
     /// `time`: an instant as `Instant.toString()` writes it (`2026-11-27T05:58:00Z`, with fractions of a second).

@@ -46,13 +46,10 @@ public enum HealthAutoExportCSVReader {
         try FileLines.read(file, maxLineLength: maxLineLength, progress: progress, take)
         guard reader.columns != nil else { throw InputError(path: path, message: "the file is empty") }
         let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
-        var imported = try HealthAutoExportReader.imported(reader.contents, label: path, stream: HealthAutoExportReader.stream,
-                                                           options: options, readAt: modified ?? Date(),
-                                                           kind: .healthAutoExportCSV)
-        var passedOver = reader.passedOver
-        passedOver.source = path
-        imported.batches[0].passedOver = passedOver
-        return imported
+        var payload = HealthAutoExportReader.payload(reader.contents, label: path, options: options, kind: .healthAutoExportCSV)
+        payload.passedOver = reader.passedOver
+        payload.passedOver.source = path
+        return try payload.imported(on: .file(stream: HealthAutoExportReader.stream, readAt: modified ?? Date()))
     }
 
     /// A header column rhr reads: resting heart rate, or one of the heart-rate statistics, with its unit.

@@ -39,6 +39,7 @@ public enum HealthAutoExportReader {
     /// The longest point, in bytes: a point is a date, a few numbers and a source.
     static let maxPointLength = 64 << 10
 
+    /// A file, as `rhr import` reads it: a snapshot of the reader's stream (`PhonePayload.imported(on:)`).
     public static func read(path: String, options: ImportOptions, progress: ImportProgress?) throws(InputError) -> ImportedFile {
         let file = try ReadOnlyFile(path: path)
         defer { file.close() }
@@ -47,22 +48,23 @@ public enum HealthAutoExportReader {
         let contents = try read(&scanner, label: path)
         progress?(max(scanner.total, scanner.consumed), max(scanner.total, scanner.consumed))
         let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
-        return try imported(contents, label: path, stream: stream, options: options, readAt: modified ?? Date())
+        return try payload(contents, label: path, options: options).imported(on: .file(stream: stream, readAt: modified ?? Date()))
     }
 
-    /// A Health Auto Export body in memory (the REST API's POST, docs/design.md section 4b) on the road `stream`;
-    /// `label` names it in errors, as a path names a file.
-    public static func read(bytes: [UInt8], label: String, stream: String, options: ImportOptions) throws(InputError) -> ImportedFile {
+    /// A Health Auto Export body in memory (the REST API's POST, docs/design.md section 4b); `label` names it in
+    /// errors, as a path names a file. What it becomes is its road's (`PhonePayload.imported(on:)`).
+    public static func payload(bytes: [UInt8], label: String, options: ImportOptions) throws(InputError) -> PhonePayload {
         try bytes.withUnsafeBytes { buffer in
-            Result { () throws(InputError) in try read(buffer: buffer, label: label, stream: stream, options: options) }
+            Result { () throws(InputError) in
+                var scanner = JSONStreamScanner(memory: buffer)
+                return payload(try read(&scanner, label: label), label: label, options: options)
+            }
         }.get()
     }
 
-    private static func read(buffer: UnsafeRawBufferPointer, label: String, stream: String,
-                             options: ImportOptions) throws(InputError) -> ImportedFile {
-        var scanner = JSONStreamScanner(memory: buffer)
-        let contents = try read(&scanner, label: label)
-        return try imported(contents, label: label, stream: stream, options: options, readAt: Date())
+    /// A body in memory read as a file would be, on the road `stream`.
+    public static func read(bytes: [UInt8], label: String, stream: String, options: ImportOptions) throws(InputError) -> ImportedFile {
+        try payload(bytes: bytes, label: label, options: options).imported(on: .file(stream: stream, readAt: Date()))
     }
 
     private static func read(_ scanner: inout JSONStreamScanner, label: String) throws(InputError) -> HealthAutoExportContents {
@@ -75,31 +77,23 @@ public enum HealthAutoExportReader {
         return document.contents
     }
 
-    /// The batch of one file or body (JSON, or CSV: `kind`). `readAt` dates a file without any heart point.
-    static func imported(_ contents: HealthAutoExportContents, label: String, stream: String, options: ImportOptions,
-                         readAt: Date, kind: InputKind = .healthAutoExportJSON) throws(InputError) -> ImportedFile {
+    /// What one file or body (JSON, or CSV: `kind`) holds, its unnamed values attributed.
+    static func payload(_ contents: HealthAutoExportContents, label: String, options: ImportOptions,
+                        kind: InputKind = .healthAutoExportJSON) -> PhonePayload {
         var contents = contents
         contents.attributeUnnamed()
-        let asOf = contents.period?.newestEnd
-            ?? Timestamp(date: readAt, offsetSeconds: options.machineZone.secondsFromGMT(for: readAt))
-        let period = contents.period
-        var passedOver = contents.passedOver
-        passedOver.source = label
-        let batch = SyncBatch(
-            store: .healthKit, stream: stream, asOf: asOf,
-            snapshot: .init(from: period.map { Timestamp(date: $0.from, offsetSeconds: asOf.offsetSeconds) },
-                            to: period.map { Timestamp(date: $0.to, offsetSeconds: asOf.offsetSeconds) },
-                            coversResting: contents.coversResting, coversHeartRate: contents.coversHeartRate),
-            resting: contents.resting, heartRate: contents.heartRate.result,
-            origin: FeedFreshness.healthAutoExportOrigin,
-            passedOver: passedOver, writerSpellings: contents.writerSpellings)
-        do {
-            try batch.validate()
-        } catch {
-            throw InputError(path: label, message: "the file reads as an invalid batch: \(error.description)")
-        }
-        return ImportedFile(path: label, kind: kind, batches: [batch], recordsRead: contents.points,
-                            skipped: contents.skipped)
+        var payload = PhonePayload(app: .healthAutoExport, label: label, kind: kind, machineZone: options.machineZone)
+        payload.resting = contents.resting
+        payload.heartRate = contents.heartRate.result
+        payload.passedOver = contents.passedOver
+        payload.passedOver.source = label
+        payload.writerSpellings = contents.writerSpellings
+        payload.recordsRead = contents.points
+        payload.skipped = contents.skipped
+        payload.period = contents.period.map { ($0.from, $0.to, $0.newestEnd) }
+        payload.coversResting = contents.coversResting
+        payload.coversHeartRate = contents.coversHeartRate
+        return payload
     }
 }
 

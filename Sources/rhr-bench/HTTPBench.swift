@@ -65,10 +65,9 @@ enum HTTPBench {
         for (i, body) in payloads[0].enumerated() {
             let t0 = DaemonBench.now()
             let stream = FeedTokens.stream(ofToken: "bench-0")
-            let read = try HealthAutoExportReader.read(bytes: body, label: "day \(i)", stream: stream,
-                                                       options: ImportOptions(machineZone: zone))
+            let payload = try HealthAutoExportReader.payload(bytes: body, label: "day \(i)", options: ImportOptions(machineZone: zone))
             let asOf = Timestamp(date: Date(), offsetSeconds: 3600)
-            _ = try direct.apply(PhoneFeedBatches.healthAutoExport(read, stream: stream, asOf: asOf).batches)
+            _ = try direct.apply(payload.imported(on: .phoneFeed(stream: stream, receivedAt: asOf)).batches)
             directTimes.append(DaemonBench.seconds(since: t0))
         }
         let directRate = Double(directTimes.count) / DaemonBench.seconds(since: directStart)
