@@ -98,14 +98,14 @@ enum SummaryCommand {
         for v in values where v.day >= first { byKey["\(v.day) \(v.writer.key)"] = v }
         let headings = ["date"] + writers.map(shortName)
         var rows: [[String]] = []
-        var usedFlags = Set<Character>()
+        var usedFlags = Set<DayFlag>()
         var provisionalReads: [String] = []   // R3: when the provisional values shown were read
         for d in shownDays {
             var row = [d.description]
             for w in writers {
                 guard let v = byKey["\(d) \(w.key)"] else { row.append(""); continue }
-                let flags = Self.flags(v)
-                usedFlags.formUnion(flags)
+                let flags = DayFlag.cell(v)
+                usedFlags.formUnion(DayFlag.of(v))
                 if v.provisional, let read = v.asOf?.at(store.machineZone).text(thisYear: thisYear), !provisionalReads.contains(read) { provisionalReads.append(read) }
                 row.append((v.bpmText.isEmpty ? "–" : v.bpmText) + (flags.isEmpty ? "" : " " + flags))
             }
@@ -121,14 +121,13 @@ enum SummaryCommand {
         }
         lines.append("")
         lines += writerLines(writers, samples: samples, watches: watches, streams: streams)
-        let provisional = "provisional: Apple may still replace this estimate"
-            + (provisionalReads.isEmpty ? "" : " (read \(Wording.list(provisionalReads)))")
-        // The same letters as the dashboard's per-source columns.
-        let legend = [("p", provisional), ("o", "offset assumed (none recorded)"),
-                      ("x", "out of range (kept, not in the value)"),
-                      ("d", "implausible date (kept, not in the value)"), ("–", "no valid sample that day")]
-            .filter { usedFlags.contains(Character($0.0)) || ($0.0 == "–" && rows.joined().contains { $0.hasPrefix("–") }) }
-        if !legend.isEmpty { lines.append(legend.map { "\($0.0) \($0.1)" }.joined(separator: " · ")) }
+        // The letters and words of the dashboard's per-source columns (`DayFlag`).
+        var legend = DayFlag.allCases.filter(usedFlags.contains).map { "\($0.letter) \($0.legend)" }
+        if usedFlags.contains(.provisional) {
+            legend[0] += provisionalReads.isEmpty ? "" : " (read \(Wording.list(provisionalReads)))"
+        }
+        if rows.joined().contains(where: { $0.hasPrefix("–") }) { legend.append("– no valid sample that day") }
+        if !legend.isEmpty { lines.append(legend.joined(separator: " · ")) }
         lines.append(wellness)
         result += tagged(lines)
         return result
@@ -171,11 +170,6 @@ enum SummaryCommand {
     /// Control characters escaped here, before the columns are measured (`TextGate.visible`).
     static func shortName(_ w: Writer) -> String {
         TextGate.visible("\(w.store == .healthKit ? "HK" : "HC") \(w.appName.flatMap { $0.isEmpty ? nil : $0 } ?? w.shownName)")
-    }
-
-    static func flags(_ v: DayValue) -> String {
-        (v.provisional ? "p" : "") + (v.offsetAssumed ? "o" : "") + (v.outOfRange > 0 ? "x" : "")
-            + (v.implausibleDate > 0 ? "d" : "")
     }
 
     /// "HealthKit as of 14 Mar 21:00 · Health Connect as of 21 Mar 09:00"; "HealthKit as of 19 Jul 2019 10:36".
