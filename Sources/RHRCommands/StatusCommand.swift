@@ -33,7 +33,7 @@ enum StatusCommand {
         }
         lines.append(streams.isEmpty ? "streams: none yet" : "streams:")
         for s in streams {
-            var line = "  \(s.store.rawValue)/\(s.stream): as of \(s.asOf?.iso8601 ?? "never")"
+            var line = "  \(s.store.rawValue)/\(s.stream): \(AsOfWording.exact(s.asOf))"
             // A cursor is the feed's own opaque text, of any length: at most the gate's bound of it is printed.
             if let cursor = s.cursor { line += ", cursor \(TextGate.clipped(cursor))" }
             if !s.origin.isEmpty { line += ", last from \(s.origin)" }

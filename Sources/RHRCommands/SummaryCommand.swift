@@ -176,12 +176,7 @@ enum SummaryCommand {
     /// In the machine's clock (`zone`), as the dashboard's header: each phone's own offset could set two stores
     /// read at one instant an hour apart.
     static func currency(_ streams: [StreamState], thisYear: Int, zone: TimeZone) -> String {
-        var parts: [String] = []
-        for store in HealthStore.allCases {
-            guard let newest = streams.filter({ $0.store == store }).compactMap(\.asOf).max()?.at(zone) else { continue }
-            parts.append("\(store.displayName) as of \(newest.text(thisYear: thisYear))")
-        }
-        return parts.isEmpty ? "No data yet." : parts.joined(separator: " · ")
+        AsOfWording.currency(streams, thisYear: thisYear, zone: zone) ?? "No data yet."
     }
 
     static let wellness = "Wellness information, not medical advice."

@@ -51,5 +51,5 @@ public struct Road: Sendable, Hashable, Comparable, CustomStringConvertible {
         return result?.holder
     }
 
-    public var description: String { "\(stream)\(snapshot ? " snapshot" : "") as of \(asOf?.iso8601 ?? "never")" }
+    public var description: String { "\(stream)\(snapshot ? " snapshot" : "") \(AsOfWording.exact(asOf))" }
 }

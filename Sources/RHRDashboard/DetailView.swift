@@ -77,7 +77,7 @@ enum DetailView {
             for s in samples[start..<end] {
                 var sampleItems = items(s, writer: slot, machineZone: index.data.machineZone, thisYear: thisYear, glyphs: g)
                 if let deciding, s.road != deciding {
-                    let when = deciding.asOf.map { " as of \(DayText.moment($0.at(index.data.machineZone), thisYear: thisYear))" } ?? ""
+                    let when = deciding.asOf.map { " " + AsOfWording.phrase($0.at(index.data.machineZone), thisYear: thisYear) } ?? ""
                     sampleItems.append([Span("superseded: \(deciding.stream)\(when) decides this day (\(s.stream))", .muted)])
                 }
                 out += Flow.lines(sampleItems, width: width, gap: 2, indent: 5, firstIndent: 3, ellipsis: g.ellipsis)

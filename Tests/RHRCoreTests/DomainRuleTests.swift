@@ -121,6 +121,26 @@ struct ProvisionalTests {
     }
 }
 
+/// R3's "as of", one wording for every reader (`AsOfWording`).
+@Suite("R3 as of")
+struct AsOfWordingTests {
+    @Test func eachStoresNewestReadInTheMachinesClockHealthKitFirst() {
+        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        let streams = [
+            StreamState(store: .healthConnect, stream: "hc", asOf: ts("2026-03-21T08:00:00Z")),
+            StreamState(store: .healthKit, stream: "export", asOf: ts("2026-03-14T21:00:00+01:00")),
+            StreamState(store: .healthKit, stream: "phone", asOf: ts("2026-03-14T13:00:00-07:00")),
+            StreamState(store: .healthKit, stream: "never"),
+        ]
+        #expect(AsOfWording.currency(streams, thisYear: 2026, zone: berlin)
+                == "HealthKit as of 14 Mar 21:00 +01:00 · Health Connect as of 21 Mar 09:00 +01:00")
+        #expect(AsOfWording.newest(streams, zone: berlin).map(\.store) == [.healthConnect, .healthKit])
+        #expect(AsOfWording.currency([], thisYear: 2026, zone: berlin) == nil)
+        #expect(AsOfWording.phrase(ts("2025-12-31T23:00:00+01:00"), thisYear: 2026, offset: false) == "as of 31 Dec 2025 23:00")
+        #expect(AsOfWording.exact(nil) == "as of never")
+    }
+}
+
 @Suite("R7 aggregation")
 struct AggregationTests {
     func placed(_ s: RestingSample, provisional: Bool = false, assumed: Bool = false) -> DaySample {
