@@ -81,11 +81,7 @@ enum SummaryCommand {
             for s in without { lines.append(DataDiagnosis.explanation(s)) }
         }
         for stream in streams {
-            let name = "\(stream.store.displayName) (\(stream.stream))"
-            for limit in stream.permissionLimits { lines.append("\(name): \(limit.words)") }
-            if let idle = stream.changesTokenIdleDays(today: today) {
-                lines.append("\(name): \(PermissionLimit.changesTokenWords(idleDays: idle))")
-            }
+            lines += stream.permissionNotes(today: today).map { "\(stream.noteName): \($0)" }
         }
 
         let values = DaySeries(samples).values(by: aggregation)

@@ -208,13 +208,8 @@ public final class DashboardIndex: Sendable {
         if case .resting(let without) = diagnosis {
             notes += without.map(DataDiagnosis.explanation)
         }
-        for stream in data.streams where stream.store == .healthConnect {
-            for limit in stream.permissionLimits {
-                notes.append("Health Connect (\(stream.stream)): \(limit.words).")
-            }
-            if let idle = stream.changesTokenIdleDays(today: today) {
-                notes.append("Health Connect (\(stream.stream)): \(PermissionLimit.changesTokenWords(idleDays: idle)).")
-            }
+        for stream in data.streams {
+            notes += stream.permissionNotes(today: today).map { "\(stream.noteName): \($0)." }
         }
         notes += FeedNotices.notes(data.streams, today: today, zone: data.machineZone)
         notes += writerStops.map { $0.words(thisYear: today.year) }

@@ -316,6 +316,13 @@ struct EmptyStateTests {
         #expect(stream.permissionLimits.isEmpty)
     }
 
+    @Test func filePermissionsAreWordedOneWay() {
+        #expect(AccessWording.mayNotBeWritten("its directory /data") == "its directory /data may not be written (permission denied)")
+        #expect(AccessWording.cannotMakePrivate("the socket's directory", directory: true)
+                == "cannot make the socket's directory private (0700)")
+        #expect(AccessWording.cannotMakePrivate("the socket", directory: false) == "cannot make the socket private (0600)")
+    }
+
     @Test func anIdleChangesTokenIsNamed() {
         var stream = StreamState(store: .healthConnect, stream: "pixel", cursor: "dG9rZW4tMQ==",
                                  asOf: ts("2026-03-21T08:10:00+01:00"))
@@ -323,6 +330,12 @@ struct EmptyStateTests {
         #expect(stream.changesTokenIdleDays(today: day("2026-04-21")) == 31)
         #expect(PermissionLimit.changesTokenWords(idleDays: 31)
                 == "last read 31 days ago; its changes token expires after 30 days unused, so the bridge may need a full resync")
+        // The one set of R10 notes: the permissions' limits, then the token, when a day is given.
+        stream.grantedPermissions = [PermissionLimit.readResting, PermissionLimit.readHistory]
+        #expect(stream.permissionNotes(today: day("2026-04-21")) == [PermissionLimit.noBackgroundReads.words,
+                                                                    PermissionLimit.changesTokenWords(idleDays: 31)])
+        #expect(stream.permissionNotes(today: nil) == [PermissionLimit.noBackgroundReads.words])
+        #expect(stream.noteName == "Health Connect (pixel)")
         stream.cursor = nil   // an export: no token to expire
         #expect(stream.changesTokenIdleDays(today: day("2026-11-29")) == nil)
         stream = StreamState(store: .healthKit, stream: "iphone", cursor: "a", asOf: ts("2026-03-21T08:10:00+01:00"))
