@@ -35,7 +35,7 @@ enum DaemonStatus {
         for stream in status.streams {
             let cursor = stream.cursor.map { "cursor \($0)" } ?? "no cursor"
             lines.append("    \(stream.store.rawValue)/\(stream.stream): \(cursor)"
-                + (stream.asOf.map { ", as of \($0.iso8601)" } ?? ""))
+                + (stream.asOf.map { ", " + AsOfWording.exact($0) } ?? ""))
         }
         if let http = status.http {
             lines.append("  phone feeds: \(http.tls ? "https" : "http")://\(http.address)/v1/, \(http.requests) "

@@ -17,8 +17,7 @@ enum ExportCommand {
         ],
         run: run)
 
-    static let header = "date,store,writer,writer_name,aggregate,bpm,samples,provisional,offset_assumed,out_of_range,"
-        + "implausible_date,derivation"
+    static let header = DayValueJSON.keys.joined(separator: ",") + ",derivation"
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let args = invocation.arguments

@@ -11,16 +11,16 @@ enum StatusCommand {
     static func run(_ invocation: Invocation) throws -> Int32 {
         let store = try openStoreForReading(invocation)
         let zone = invocation.machineZone
-        let thisYear = LocalDay(epochSeconds: Date().timeIntervalSince1970, offsetSeconds: zone.secondsFromGMT()).year
-        invocation.output.write(try storeReport(store, path: invocation.storePath, thisYear: thisYear))
+        let today = LocalDay(epochSeconds: Date().timeIntervalSince1970, offsetSeconds: zone.secondsFromGMT())
+        invocation.output.write(try storeReport(store, path: invocation.storePath, thisYear: today.year, today: today))
         invocation.output.write(DaemonStatus.report(socketPath: DaemonCommand.socketPath(invocation),
                                                     storePath: invocation.storePath, zone: zone))
         return 0
     }
 
     /// `path` is where the store is (or, before the first import, will be: then `store` is an empty one in memory).
-    /// Days carry their year when it is not `thisYear`.
-    static func storeReport(_ store: HealthDatabase, path: String, thisYear: Int) throws -> String {
+    /// Days carry their year when it is not `thisYear`; `today` dates the R10 note on an idle changes token.
+    static func storeReport(_ store: HealthDatabase, path: String, thisYear: Int, today: LocalDay? = nil) throws -> String {
         let (revision, contents, streams, passedOver) = try store.read { tx throws(StoreError) in
             (try tx.revision(), try tx.contents(), try tx.streams(), try tx.passedOver())
         }
@@ -33,13 +33,13 @@ enum StatusCommand {
         }
         lines.append(streams.isEmpty ? "streams: none yet" : "streams:")
         for s in streams {
-            var line = "  \(s.store.rawValue)/\(s.stream): as of \(s.asOf?.iso8601 ?? "never")"
+            var line = "  \(s.store.rawValue)/\(s.stream): \(AsOfWording.exact(s.asOf))"
             // A cursor is the feed's own opaque text, of any length: at most the gate's bound of it is printed.
             if let cursor = s.cursor { line += ", cursor \(TextGate.clipped(cursor))" }
             if !s.origin.isEmpty { line += ", last from \(s.origin)" }
             line += ", changed at revision \(s.revision)"
             lines.append(line)
-            for limit in s.permissionLimits { lines.append("    \(limit.words)") }
+            lines += s.permissionNotes(today: today).map { "    " + $0 }
             if let freshness = FeedFreshness(s) { lines.append("    " + feedLine(freshness, thisYear: thisYear)) }
         }
         lines += passedOverLines(passedOver)

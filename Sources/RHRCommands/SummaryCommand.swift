@@ -81,11 +81,7 @@ enum SummaryCommand {
             for s in without { lines.append(DataDiagnosis.explanation(s)) }
         }
         for stream in streams {
-            let name = "\(stream.store.displayName) (\(stream.stream))"
-            for limit in stream.permissionLimits { lines.append("\(name): \(limit.words)") }
-            if let idle = stream.changesTokenIdleDays(today: today) {
-                lines.append("\(name): \(PermissionLimit.changesTokenWords(idleDays: idle))")
-            }
+            lines += stream.permissionNotes(today: today).map { "\(stream.noteName): \($0)" }
         }
 
         let values = DaySeries(samples).values(by: aggregation)
@@ -98,14 +94,14 @@ enum SummaryCommand {
         for v in values where v.day >= first { byKey["\(v.day) \(v.writer.key)"] = v }
         let headings = ["date"] + writers.map(shortName)
         var rows: [[String]] = []
-        var usedFlags = Set<Character>()
+        var usedFlags = Set<DayFlag>()
         var provisionalReads: [String] = []   // R3: when the provisional values shown were read
         for d in shownDays {
             var row = [d.description]
             for w in writers {
                 guard let v = byKey["\(d) \(w.key)"] else { row.append(""); continue }
-                let flags = Self.flags(v)
-                usedFlags.formUnion(flags)
+                let flags = DayFlag.cell(v)
+                usedFlags.formUnion(DayFlag.of(v))
                 if v.provisional, let read = v.asOf?.at(store.machineZone).text(thisYear: thisYear), !provisionalReads.contains(read) { provisionalReads.append(read) }
                 row.append((v.bpmText.isEmpty ? "–" : v.bpmText) + (flags.isEmpty ? "" : " " + flags))
             }
@@ -121,14 +117,13 @@ enum SummaryCommand {
         }
         lines.append("")
         lines += writerLines(writers, samples: samples, watches: watches, streams: streams)
-        let provisional = "provisional: Apple may still replace this estimate"
-            + (provisionalReads.isEmpty ? "" : " (read \(Wording.list(provisionalReads)))")
-        // The same letters as the dashboard's per-source columns.
-        let legend = [("p", provisional), ("o", "offset assumed (none recorded)"),
-                      ("x", "out of range (kept, not in the value)"),
-                      ("d", "implausible date (kept, not in the value)"), ("–", "no valid sample that day")]
-            .filter { usedFlags.contains(Character($0.0)) || ($0.0 == "–" && rows.joined().contains { $0.hasPrefix("–") }) }
-        if !legend.isEmpty { lines.append(legend.map { "\($0.0) \($0.1)" }.joined(separator: " · ")) }
+        // The letters and words of the dashboard's per-source columns (`DayFlag`).
+        var legend = DayFlag.allCases.filter(usedFlags.contains).map { "\($0.letter) \($0.legend)" }
+        if usedFlags.contains(.provisional) {
+            legend[0] += provisionalReads.isEmpty ? "" : " (read \(Wording.list(provisionalReads)))"
+        }
+        if rows.joined().contains(where: { $0.hasPrefix("–") }) { legend.append("– no valid sample that day") }
+        if !legend.isEmpty { lines.append(legend.joined(separator: " · ")) }
         lines.append(wellness)
         result += tagged(lines)
         return result
@@ -173,21 +168,11 @@ enum SummaryCommand {
         TextGate.visible("\(w.store == .healthKit ? "HK" : "HC") \(w.appName.flatMap { $0.isEmpty ? nil : $0 } ?? w.shownName)")
     }
 
-    static func flags(_ v: DayValue) -> String {
-        (v.provisional ? "p" : "") + (v.offsetAssumed ? "o" : "") + (v.outOfRange > 0 ? "x" : "")
-            + (v.implausibleDate > 0 ? "d" : "")
-    }
-
     /// "HealthKit as of 14 Mar 21:00 · Health Connect as of 21 Mar 09:00"; "HealthKit as of 19 Jul 2019 10:36".
     /// In the machine's clock (`zone`), as the dashboard's header: each phone's own offset could set two stores
     /// read at one instant an hour apart.
     static func currency(_ streams: [StreamState], thisYear: Int, zone: TimeZone) -> String {
-        var parts: [String] = []
-        for store in HealthStore.allCases {
-            guard let newest = streams.filter({ $0.store == store }).compactMap(\.asOf).max()?.at(zone) else { continue }
-            parts.append("\(store.displayName) as of \(newest.text(thisYear: thisYear))")
-        }
-        return parts.isEmpty ? "No data yet." : parts.joined(separator: " · ")
+        AsOfWording.currency(streams, thisYear: thisYear, zone: zone) ?? "No data yet."
     }
 
     static let wellness = "Wellness information, not medical advice."

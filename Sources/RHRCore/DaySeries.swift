@@ -79,18 +79,12 @@ public struct DaySeries: Sendable {
 
     // MARK: - The rules on one group
 
-    /// R12: which of one writer's samples of one day stand: those of the road whose knowledge of the day is
-    /// freshest (`Road`'s order); the other roads' samples are superseded, for every aggregation at once and for
+    /// R12: which of one writer's samples of one day stand: those of the road `Road.deciding` picks, the one whose
+    /// knowledge of the day is freshest; the other roads' samples are superseded, for every aggregation at once and for
     /// every reader. Samples of one road, the usual case, come back as they are.
     public static func standing(_ samples: ArraySlice<DaySample>) -> ArraySlice<DaySample> {
-        guard let first = samples.first else { return samples }
-        var deciding = first
-        var mixed = false
-        for s in samples.dropFirst() where !s.sameRoad(as: deciding) {
-            mixed = true
-            if deciding.road < s.road { deciding = s }
-        }
-        guard mixed else { return samples }
+        guard let first = samples.first, samples.contains(where: { !$0.sameRoad(as: first) }),
+              let deciding = Road.deciding(samples, road: \.road) else { return samples }
         return ArraySlice(samples.filter { $0.sameRoad(as: deciding) })
     }
 

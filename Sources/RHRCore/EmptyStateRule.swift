@@ -126,7 +126,7 @@ public enum DataDiagnosis: Sendable, Hashable {
         var lines = ["The store holds no resting heart rate and no heart rate: what was imported had none."]
         for stream in streams {
             let what = stream.origin.isEmpty ? stream.stream : stream.origin
-            let when = stream.asOf.map { " as of \($0.at(zone).text(thisYear: thisYear))" } ?? ""
+            let when = stream.asOf.map { " " + AsOfWording.phrase($0.at(zone), thisYear: thisYear) } ?? ""
             lines.append("\(stream.store.displayName): \(what)\(when) (\(stream.stream)), with no resting or heart-rate records.")
         }
         return lines

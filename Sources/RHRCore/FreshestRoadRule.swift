@@ -30,5 +30,26 @@ public struct Road: Sendable, Hashable, Comparable, CustomStringConvertible {
         return a.snapshot && !b.snapshot
     }
 
-    public var description: String { "\(stream)\(snapshot ? " snapshot" : "") as of \(asOf?.iso8601 ?? "never")" }
+    /// The road as it speaks for one writer's day (R12): a phone feed's road (`byDay`), which knows each day as of the
+    /// last request that carried it, as of `dayAsOf` (the newest delivery of its rows of that day, in seconds since
+    /// the epoch), in its own offset; any other road as of its own `asOf`.
+    public func speaking(forDayAsOf dayAsOf: Double?, byDay: Bool) -> Road {
+        guard byDay, let dayAsOf else { return self }
+        return Road(stream: stream, asOf: Timestamp(epochSeconds: dayAsOf, offsetSeconds: asOf?.offsetSeconds ?? 0),
+                    snapshot: false)
+    }
+
+    /// R12's one decision, which every reader asks: of the holders of one writer's day (each with its road as it
+    /// speaks for the day), the one whose road is freshest; the first of equal ones. Nil without holders.
+    public static func deciding<Holder>(_ holders: some Sequence<Holder>, road: (Holder) -> Road) -> Holder? {
+        var result: (holder: Holder, road: Road)?
+        for h in holders {
+            let r = road(h)
+            if let found = result, !(found.road < r) { continue }
+            result = (h, r)
+        }
+        return result?.holder
+    }
+
+    public var description: String { "\(stream)\(snapshot ? " snapshot" : "") \(AsOfWording.exact(asOf))" }
 }

@@ -41,6 +41,16 @@ public struct StreamState: Sendable, Hashable {
         return PermissionLimit.limits(granted: grantedPermissions)
     }
 
+    /// R10's notes on the feed, the one set `rhr summary`, `rhr status` and the dashboard's notes show: what its
+    /// permissions leave out, then, given `today`, a changes token left unused past its lifetime.
+    public func permissionNotes(today: LocalDay?) -> [String] {
+        permissionLimits.map(\.words)
+            + (today.flatMap(changesTokenIdleDays).map { [PermissionLimit.changesTokenWords(idleDays: $0)] } ?? [])
+    }
+
+    /// "Health Connect (bridge-pixel)": the feed as a note names it.
+    public var noteName: String { "\(store.displayName) (\(stream))" }
+
     /// R10: days since a Health Connect feed that holds a changes token last read, when that is longer than the
     /// 30 days a token lives unused (relative to `today`); nil for other streams and recent reads.
     public func changesTokenIdleDays(today: LocalDay) -> Int? {

@@ -190,8 +190,8 @@ public final class FeedTokens: Sendable {
         let lock = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard lock >= 0 else {
             if [EACCES, EPERM, EROFS].contains(errno) {
-                throw DaemonError("\(path): the tokens cannot be changed: \(PathText.parent(path)) may not be written "
-                    + "(permission denied), and they are kept beside the store")
+                throw DaemonError("\(path): the tokens cannot be changed: "
+                    + "\(AccessWording.mayNotBeWritten(PathText.parent(path))), and they are kept beside the store")
             }
             throw DaemonError("\(path).lock: cannot be opened: \(errnoText())")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import RHRCore
 
 /// The daemon's listening socket, with the rules for taking over its path: a lock file beside the socket
 /// says a daemon owns it; a socket file nobody answers on is left over from a crash and is replaced; one
@@ -26,7 +27,7 @@ final class SocketListener {
                 let bound = try UnixSocket.withAddress(path) { bind(fd, $0, $1) }
                 guard bound == 0 else { throw DaemonError("\(path): cannot listen here: \(errnoText())") }
                 // The directory is 0700 already; the socket itself is made 0600 before anyone may connect.
-                guard chmod(path, 0o600) == 0 else { throw DaemonError("\(path): cannot make the socket private: \(errnoText())") }
+                guard chmod(path, 0o600) == 0 else { throw DaemonError("\(path): \(AccessWording.cannotMakePrivate("the socket", directory: false)): \(errnoText())") }
                 guard listen(fd, 128) == 0 else { throw DaemonError("\(path): cannot listen: \(errnoText())") }
                 var info = stat()
                 stat(path, &info)

@@ -54,7 +54,7 @@ public enum SocketPath {
                               + "Give the socket a directory of its own, e.g. \(directory)/rhr/rhr.sock")
         }
         if chmod(directory, 0o700) != 0 {
-            throw DaemonError("\(directory): cannot make the socket's directory private (0700): \(errnoText())")
+            throw DaemonError("\(directory): \(AccessWording.cannotMakePrivate("the socket's directory", directory: true)): \(errnoText())")
         }
     }
 }

@@ -385,7 +385,7 @@ enum ChartView {
         }
         if !marks.provisional.isEmpty {
             var item = marks.provisional.prefix(3).map { Span(String(g.provisional($0)), .series($0)) }
-            item.append(Span(short ? " provisional" : " provisional: Apple may still replace this estimate"))
+            item.append(Span(" " + (short ? DayFlag.provisional.word : DayFlag.provisional.legend)))
             markers.append(item)
         }
         if marks.outOfRange {

@@ -112,15 +112,12 @@ enum ColumnsView {
         columns(needs: needs, width: width, scroll: .max).shown.lowerBound
     }
 
-    /// "58 p", "57.5 o", "— x2": the value and the flags p (provisional), o (offset assumed), x (out of range).
+    /// "58 p", "57.5 o", "— x2": the value and its flags (`DayFlag`, the letters `rhr summary` shows), with how
+    /// many samples a counted flag marks.
     static func cell(_ value: DayValue?, glyphs: Glyphs, compact: Bool = false) -> (number: String, flags: String) {
         guard let value else { return ("", "") }
-        var flags: [String] = []
-        if value.provisional { flags.append("p") }
-        if value.offsetAssumed { flags.append("o") }
-        if value.outOfRange > 0 { flags.append(value.outOfRange == 1 ? "x" : "x\(value.outOfRange)") }
         let number = value.bpm == nil ? glyphs.emDash : value.bpmText
-        return (number, flags.joined(separator: compact ? "" : " "))
+        return (number, DayFlag.cell(value, counts: true, separator: compact ? "" : " "))
     }
 
     /// Where the day rows are: the first row's day, its screen row and how many rows there are.
@@ -238,7 +235,9 @@ enum ColumnsView {
         if layout.shown.count < visible.count {
             drawCursorDay(model, in: footer, glyphs: g, on: &buffer)
         } else {
-            let text = "p provisional \(g.dot) o offset assumed \(g.dot) x out of range (kept, not in the value)"
+            // The flags' key; what the last two mean where it fits.
+            let key = DayFlag.key(dot: g.dot), noted = key + " (\(DayFlag.implausibleDate.note))"
+            let text = DisplayWidth.of(noted) <= rect.width - 2 ? noted : key
             buffer.write(" " + TextFit.truncate(text, rect.width - 2, ellipsis: g.ellipsis), x: rect.x, y: footer.y,
                          style: .muted, clip: footer.row(0))
         }

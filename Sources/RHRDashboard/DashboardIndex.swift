@@ -137,13 +137,7 @@ public final class DashboardIndex: Sendable {
             self.diagnosis = diagnosis
         }
 
-        var asOf: [HealthStore: Timestamp] = [:]
-        for stream in data.streams {
-            // In the machine's clock: a phone's offset would put two stores read at once an hour apart.
-            guard let t = stream.asOf?.at(data.machineZone) else { continue }
-            if asOf[stream.store].map({ t > $0 }) ?? true { asOf[stream.store] = t }
-        }
-        self.storeAsOf = asOf.sorted { $0.key < $1.key }.map { (store: $0.key, asOf: $0.value) }
+        self.storeAsOf = AsOfWording.newest(data.streams, zone: data.machineZone)
         var stores = Set(writers.map(\.store))
         stores.formUnion(data.contents.filter { !$0.isEmpty }.map(\.store))
         stores.formUnion(data.heartRateDays.map(\.writer.store))
@@ -214,13 +208,8 @@ public final class DashboardIndex: Sendable {
         if case .resting(let without) = diagnosis {
             notes += without.map(DataDiagnosis.explanation)
         }
-        for stream in data.streams where stream.store == .healthConnect {
-            for limit in stream.permissionLimits {
-                notes.append("Health Connect (\(stream.stream)): \(limit.words).")
-            }
-            if let idle = stream.changesTokenIdleDays(today: today) {
-                notes.append("Health Connect (\(stream.stream)): \(PermissionLimit.changesTokenWords(idleDays: idle)).")
-            }
+        for stream in data.streams {
+            notes += stream.permissionNotes(today: today).map { "\(stream.noteName): \($0)." }
         }
         notes += FeedNotices.notes(data.streams, today: today, zone: data.machineZone)
         notes += writerStops.map { $0.words(thisYear: today.year) }

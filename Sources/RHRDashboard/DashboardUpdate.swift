@@ -58,7 +58,7 @@ public enum DashboardUpdate {
             return revision > state.index.revision ? .load(.storeChanged([], revision: revision)) : nil
         case .liveFeedEnded(let at):
             state.live = .stopped(at: at)
-            state.message = "The daemon stopped: no more live updates. Showing the store as of "
+            state.message = "The daemon stopped: no more live updates. Showing the store \(AsOfWording.words) "
                 + "\(DayText.recent(at, today: state.today)); r reads it again."
             return nil
         case .liveFeedNote(let note):

@@ -77,7 +77,7 @@ enum DetailView {
             for s in samples[start..<end] {
                 var sampleItems = items(s, writer: slot, machineZone: index.data.machineZone, thisYear: thisYear, glyphs: g)
                 if let deciding, s.road != deciding {
-                    let when = deciding.asOf.map { " as of \(DayText.moment($0.at(index.data.machineZone), thisYear: thisYear))" } ?? ""
+                    let when = deciding.asOf.map { " " + AsOfWording.phrase($0.at(index.data.machineZone), thisYear: thisYear) } ?? ""
                     sampleItems.append([Span("superseded: \(deciding.stream)\(when) decides this day (\(s.stream))", .muted)])
                 }
                 out += Flow.lines(sampleItems, width: width, gap: 2, indent: 5, firstIndent: 3, ellipsis: g.ellipsis)
@@ -161,13 +161,13 @@ enum DetailView {
             // When it was read is rhr's moment, in the machine's clock; the sample's own times above keep its offset.
             let read = s.asOf.map { ", read \(DayText.moment($0.at(machineZone), thisYear: thisYear))" } ?? ""
             // The writer's own hollow glyph, as the chart draws this value.
-            items.append([Span(String(g.provisional(w)), .series(w)), Span(" provisional\(read)")])
+            items.append([Span(String(g.provisional(w)), .series(w)), Span(" \(DayFlag.provisional.word)\(read)")])
         }
-        if s.offsetAssumed { items.append([Span("offset assumed: no zone offset, this machine's used")]) }
-        if !s.isInRange { items.append([Span("\(g.outOfRange) out of range: kept, not in the value")]) }
+        if s.offsetAssumed { items.append([Span("\(DayFlag.offsetAssumed.word): no zone offset, this machine's used")]) }
+        if !s.isInRange { items.append([Span("\(g.outOfRange) \(DayFlag.outOfRange.word): \(DayFlag.outOfRange.note)")]) }
         if s.implausibleDate {
             let why = PlausibleTimeRule.problem(start: sample.start, end: sample.end, asOf: s.asOf) ?? "implausible"
-            items.append([Span("\(g.outOfRange) implausible date (\(why)): kept, not in the value")])
+            items.append([Span("\(g.outOfRange) \(DayFlag.implausibleDate.word) (\(why)): \(DayFlag.implausibleDate.note)")])
         }
         return items
     }

@@ -88,9 +88,9 @@ enum HeaderView {
             }
             return spans
         }
-        let long = currency(separator: "  \(g.dot)  ", words: " as of ")
+        let long = currency(separator: "  \(g.dot)  ", words: " \(AsOfWording.words) ")
         let short = currency(separator: " \(g.dot) ", words: " ")
-        var lefts = [long] + (oneOffset == nil ? [] : [currency(separator: "  \(g.dot)  ", words: " as of ", offsetOnce: true)])
+        var lefts = [long] + (oneOffset == nil ? [] : [currency(separator: "  \(g.dot)  ", words: " \(AsOfWording.words) ", offsetOnce: true)])
             + [short] + (oneOffset == nil ? [] : [currency(separator: " \(g.dot) ", words: " ", offsetOnce: true)])
         if long.isEmpty && !model.source.isEmpty {
             lefts = [[Span(" store: ", .muted), Span(g.text(model.source))]]
@@ -120,8 +120,8 @@ enum HeaderView {
             return [[Span("live ", .title)]]
         case .stopped(let at):
             let time = DayText.recent(at, today: today)
-            return [[Span("live: ", .muted), Span("daemon stopped", .bold), Span("; showing the store as of \(time) ", .muted)],
-                    [Span("daemon stopped", .bold), Span("; store as of \(time) ", .muted)],
+            return [[Span("live: ", .muted), Span("daemon stopped", .bold), Span("; showing the store \(AsOfWording.words) \(time) ", .muted)],
+                    [Span("daemon stopped", .bold), Span("; store \(AsOfWording.words) \(time) ", .muted)],
                     [Span("daemon stopped ", .bold)]]
         }
     }

@@ -120,11 +120,11 @@ enum HelpView {
             paragraph("Live: following rhr daemon on \(socket). A push shows within a moment; the days it changed "
                       + "are marked \(g.changed).")
         case .stopped(let at):
-            paragraph("The daemon stopped at \(DayText.recent(at, today: model.today)): this is the store as of "
+            paragraph("The daemon stopped at \(DayText.recent(at, today: model.today)): this is the store \(AsOfWording.words) "
                       + "then. The dashboard follows the daemon again when it comes back; r reads the store again.")
         }
         for entry in model.storeAsOf {
-            paragraph("\(entry.store.displayName) as of \(DayText.moment(entry.asOf, thisYear: model.today.year)).")
+            paragraph(AsOfWording.line(entry.store, entry.asOf, thisYear: model.today.year) + ".")
         }
         for note in model.notices { paragraph(note) }
         return out

@@ -13,8 +13,8 @@ import RHRCore
 /// known (R2) and the `asOf` its value was read at (R3), null when unknown. With `derivation` (`rhr export`), its
 /// registry id (R15) follows last, as the CSV's last column.
 public enum DayValueJSON {
-    public static let keys = ["date", "store", "writer", "writer_name", "aggregate", "bpm", "samples", "provisional",
-                              "offset_assumed", "out_of_range", "implausible_date"]
+    public static let keys = ["date", "store", "writer", "writer_name", "aggregate", "bpm", "samples"]
+        + DayFlag.allCases.map(\.column)
 
     public static func encode(_ day: DayValue, provenance: Bool = false, derivation: String? = nil) -> JSONValue {
         var object = JSONObject()
@@ -25,10 +25,10 @@ public enum DayValueJSON {
         object["aggregate"] = .string(day.aggregation.rawValue)
         object["bpm"] = day.bpm == nil ? .null : number(day.bpmText)
         object["samples"] = .number(JSONNumber(day.samples))
-        object["provisional"] = .bool(day.provisional)
-        object["offset_assumed"] = .bool(day.offsetAssumed)
-        object["out_of_range"] = .number(JSONNumber(day.outOfRange))
-        object["implausible_date"] = .number(JSONNumber(day.implausibleDate))
+        object[DayFlag.provisional.column] = .bool(day.provisional)
+        object[DayFlag.offsetAssumed.column] = .bool(day.offsetAssumed)
+        object[DayFlag.outOfRange.column] = .number(JSONNumber(day.outOfRange))
+        object[DayFlag.implausibleDate.column] = .number(JSONNumber(day.implausibleDate))
         if provenance {
             if let app = day.writer.appName { object["appName"] = .string(app) }
             object["asOf"] = day.asOf.map { .string($0.iso8601) } ?? .null

@@ -62,8 +62,8 @@ enum NewStore {
     private static func cannotMake(_ path: String, _ code: Int32) -> StoreError {
         let directory = PathText.parent(path)
         if code == EACCES || code == EPERM || code == EROFS {
-            return StoreError(.database, "\(path): cannot make the store: its directory \(directory) may not be written "
-                + "(permission denied); nothing was changed")
+            return StoreError(.database, "\(path): cannot make the store: "
+                + "\(AccessWording.mayNotBeWritten("its directory \(directory)")); nothing was changed")
         }
         return StoreError(.database, "\(path): cannot make the store in \(directory): \(String(cString: strerror(code))); "
             + "nothing was changed")

@@ -87,12 +87,12 @@ enum StoreFailure {
     static func cannotWrite(_ path: String, directory: String? = nil, detail: String? = nil) -> StoreError {
         let why: String
         if let directory = directory ?? unwritableDirectory(path) {
-            why = " here: its directory \(directory) may not be written (permission denied), and SQLite keeps the store's "
+            why = " here: \(AccessWording.mayNotBeWritten("its directory \(directory)")), and SQLite keeps the store's "
                 + "-wal and -shm there"
         } else if access(path, W_OK) != 0 {
-            why = ": the file may not be written (permission denied)"
+            why = ": " + AccessWording.mayNotBeWritten("the file")
         } else {
-            why = ": a file SQLite keeps beside it (its -wal or -shm) may not be written (permission denied)"
+            why = ": " + AccessWording.mayNotBeWritten("a file SQLite keeps beside it (its -wal or -shm)")
         }
         return StoreError(.database, "\(path): the store cannot be written\(why); nothing was changed; commands that only "
             + "read it (status, export, summary, the dashboard) can", detail: detail)

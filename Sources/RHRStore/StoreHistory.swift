@@ -131,7 +131,7 @@ struct StoreHistory {
             let roads = byLayer.mapValues { held in held.map(\.asOf).max() }.map { layer, dayAsOf in
                 (layer: layer, road: maker.road(layer, dayAsOf: dayAsOf))
             }
-            let deciding = roads.max { $0.road < $1.road }?.layer
+            let deciding = Road.deciding(roads, road: \.road)?.layer
             let standing = deciding.flatMap { byLayer[$0] } ?? []
             var byIdentity: [String: StoredCopy] = [:]
             for c in standing { byIdentity[c.row.identity] = c }

@@ -155,13 +155,13 @@ public struct StoreSnapshot {
         }
         // Where several roads have heart rate for a writer's day: the one deciding its resting values, if among them.
         let contested = candidates.contains { $0.value.count > 1 }
-        let resting = contested ? try restingRoads(from: from, to: to, layers: layers) : [:]
+        let resting = contested ? try restingRoads(from: from, to: to, layers: layers, contestedOnly: false) : [:]
         var result: [HeartRateDaySummary] = []
         result.reserveCapacity(candidates.count)
         for (key, options) in candidates {
             if options.count == 1 { result.append(options[0].summary); continue }
-            let decides = resting[key]
-            let chosen = options.first { $0.layer == decides } ?? options.max { $0.road < $1.road }!
+            let decides = resting[key].flatMap { Road.deciding($0, road: \.road)?.layer }
+            let chosen = options.first { $0.layer == decides } ?? Road.deciding(options, road: \.road)!
             result.append(chosen.summary)
         }
         // By day, then store and writer.
@@ -181,22 +181,40 @@ public struct StoreSnapshot {
         var day: Int64
     }
 
-    /// The road (its layer) that decides each writer's day among those holding standing resting copies (R12).
-    private func restingRoads(from: LocalDay?, to: LocalDay?, layers: [Int64: LayerEntry]) throws(StoreError) -> [WriterDay: Int64] {
-        let select = try db.statement("""
-            SELECT writer_id, day, layer_id, max(as_of) AS delivered FROM sample WHERE day >= ? AND day <= ? AND current = 1
+    /// One road's standing resting copies of a writer's day: how many, and the road as it speaks for the day (R12).
+    struct HeldRoad {
+        var layer: Int64
+        var road: Road
+        var samples: Int
+    }
+
+    /// The roads holding standing resting copies of each writer's day in the range, for `Road.deciding` to decide
+    /// between (R12); only the days several roads hold when `contestedOnly`.
+    private func restingRoads(from: LocalDay?, to: LocalDay?, layers: [Int64: LayerEntry],
+                              contestedOnly: Bool) throws(StoreError) -> [WriterDay: [HeldRoad]] {
+        let select = try db.statement(contestedOnly ? """
+            WITH contested AS (
+                SELECT writer_id, day FROM sample WHERE day >= ?1 AND day <= ?2 AND current = 1
+                GROUP BY writer_id, day HAVING count(DISTINCT layer_id) > 1)
+            SELECT s.writer_id AS writer_id, s.day AS day, s.layer_id AS layer_id, count(*) AS samples,
+                   max(s.as_of) AS delivered
+            FROM contested c JOIN sample s ON s.writer_id = c.writer_id AND s.day = c.day AND s.current = 1
+            GROUP BY s.writer_id, s.day, s.layer_id
+            """ : """
+            SELECT writer_id, day, layer_id, count(*) AS samples, max(as_of) AS delivered FROM sample
+            WHERE day >= ?1 AND day <= ?2 AND current = 1
             GROUP BY writer_id, day, layer_id
             """)
         select.bind(StoreSnapshot.dayBounds(from, to))
         let writer = try select.column("writer_id"), day = try select.column("day"), layer = try select.column("layer_id"),
-            delivered = try select.column("delivered")
-        var result: [WriterDay: (layer: Int64, road: Road)] = [:]
+            count = try select.column("samples"), delivered = try select.column("delivered")
+        var result: [WriterDay: [HeldRoad]] = [:]
         while try select.step() {
             guard let road = layers[select.int(layer)]?.road(dayAsOf: select.double(delivered)) else { continue }
-            let key = WriterDay(writer: select.int(writer), day: select.int(day))
-            if result[key].map({ $0.road < road }) ?? true { result[key] = (select.int(layer), road) }
+            result[WriterDay(writer: select.int(writer), day: select.int(day)), default: []]
+                .append(HeldRoad(layer: select.int(layer), road: road, samples: Int(select.int(count))))
         }
-        return result.mapValues(\.layer)
+        return result
     }
 
     /// What each store holds, for the empty state (R9) and `rhr status`: the resting samples that stand (those of
@@ -211,26 +229,8 @@ public struct StoreSnapshot {
         let totalWriter = try totals.column("writer_id"), totalCount = try totals.column("samples")
         var restingCounts: [Int64: Int] = [:]
         while try totals.step() { restingCounts[totals.int(totalWriter)] = Int(totals.int(totalCount)) }
-        let contested = try db.statement("""
-            WITH contested AS (
-                SELECT writer_id, day FROM sample WHERE current = 1
-                GROUP BY writer_id, day HAVING count(DISTINCT layer_id) > 1)
-            SELECT s.writer_id AS writer_id, s.day AS day, s.layer_id AS layer_id, count(*) AS samples,
-                   max(s.as_of) AS delivered
-            FROM contested c JOIN sample s ON s.writer_id = c.writer_id AND s.day = c.day AND s.current = 1
-            GROUP BY s.writer_id, s.day, s.layer_id
-            """)
-        let writer = try contested.column("writer_id"), day = try contested.column("day"),
-            layer = try contested.column("layer_id"), count = try contested.column("samples"),
-            delivered = try contested.column("delivered")
-        var roads: [WriterDay: [(road: Road, samples: Int)]] = [:]
-        while try contested.step() {
-            guard let road = layers[contested.int(layer)]?.road(dayAsOf: contested.double(delivered)) else { continue }
-            roads[WriterDay(writer: contested.int(writer), day: contested.int(day)), default: []]
-                .append((road, Int(contested.int(count))))
-        }
-        for (key, held) in roads {
-            let deciding = held.max { $0.road < $1.road }!.road
+        for (key, held) in try restingRoads(from: nil, to: nil, layers: layers, contestedOnly: true) {
+            let deciding = Road.deciding(held, road: \.road)!.road
             for h in held where h.road != deciding { restingCounts[key.writer, default: 0] -= h.samples }
         }
         var heartRateCounts: [WriterKey: (writer: Writer, samples: Int)] = [:]
@@ -309,13 +309,9 @@ public struct StoreSnapshot {
         /// A phone feed's road (docs/design.md section 4b): it knows each day as of the last request that carried it.
         var byDay: Bool
 
-        /// The road as it speaks for one writer's day (R12), `dayAsOf` being the newest `as_of` of its rows of that
-        /// day: a phone feed's as of then, any other road as of its own `asOf`.
-        func road(dayAsOf: Double?) -> Road {
-            guard byDay, let dayAsOf else { return road }
-            return Road(stream: road.stream, asOf: Timestamp(epochSeconds: dayAsOf, offsetSeconds: road.asOf?.offsetSeconds ?? 0),
-                        snapshot: false)
-        }
+        /// The road as it speaks for one writer's day (R12, `Road.speaking`), `dayAsOf` being the newest `as_of` of its
+        /// rows of that day.
+        func road(dayAsOf: Double?) -> Road { road.speaking(forDayAsOf: dayAsOf, byDay: byDay) }
 
         /// Whether it speaks for a resting sample that starts at `start`.
         func covers(_ start: Double) -> Bool {

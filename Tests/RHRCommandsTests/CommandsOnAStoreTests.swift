@@ -1,5 +1,6 @@
 import Foundation
 @testable import RHRCommands
+import RHRCore
 import RHRDaemon
 import RHRJSON
 import RHRStore
@@ -120,6 +121,25 @@ struct CommandsOnAStoreTests {
             #expect(lines.contains { $0.hasPrefix("  \(stream.store.rawValue)/\(stream.stream): as of \(stream.asOf?.iso8601 ?? "never")") })
         }
         #expect(lines.last == "daemon: no daemon listening on \(rhr.sandbox.socketPath)")
+    }
+
+    /// R10: `rhr status` tells a feed's permission notes as `rhr summary` and the dashboard do, the changes token left
+    /// unused past its lifetime too (`StreamState.permissionNotes`).
+    @Test func statusAndSummaryTellTheSamePermissionNotes() throws {
+        try importBatches()
+        let store = try HealthDatabase(path: rhr.sandbox.storePath, machineZone: utc)
+        let today = LocalDay("2026-05-01")!   // the pixel feed last read on 21 Mar
+        let status = try StatusCommand.storeReport(store, path: rhr.sandbox.storePath, thisYear: 2026, today: today)
+        let summary = try SummaryCommand.report(store: store, aggregation: .latest, days: 14, today: today)
+        let notes = [
+            "without READ_HEALTH_DATA_HISTORY, Health Connect reads reach only 30 days before the first grant",
+            "without READ_HEALTH_DATA_IN_BACKGROUND, values arrive only while the bridge app is open",
+            "last read 41 days ago; its changes token expires after 30 days unused, so the bridge may need a full resync",
+        ]
+        for note in notes {
+            #expect(status.contains("\n    \(note)\n"), "\(status)")
+            #expect(summary.contains("Health Connect (pixel): \(note)\n"), "\(summary)")
+        }
     }
 
     @Test func pushSendsEveryLineToTheDaemonInOrder() throws {

@@ -121,6 +121,26 @@ struct ProvisionalTests {
     }
 }
 
+/// R3's "as of", one wording for every reader (`AsOfWording`).
+@Suite("R3 as of")
+struct AsOfWordingTests {
+    @Test func eachStoresNewestReadInTheMachinesClockHealthKitFirst() {
+        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        let streams = [
+            StreamState(store: .healthConnect, stream: "hc", asOf: ts("2026-03-21T08:00:00Z")),
+            StreamState(store: .healthKit, stream: "export", asOf: ts("2026-03-14T21:00:00+01:00")),
+            StreamState(store: .healthKit, stream: "phone", asOf: ts("2026-03-14T13:00:00-07:00")),
+            StreamState(store: .healthKit, stream: "never"),
+        ]
+        #expect(AsOfWording.currency(streams, thisYear: 2026, zone: berlin)
+                == "HealthKit as of 14 Mar 21:00 +01:00 · Health Connect as of 21 Mar 09:00 +01:00")
+        #expect(AsOfWording.newest(streams, zone: berlin).map(\.store) == [.healthConnect, .healthKit])
+        #expect(AsOfWording.currency([], thisYear: 2026, zone: berlin) == nil)
+        #expect(AsOfWording.phrase(ts("2025-12-31T23:00:00+01:00"), thisYear: 2026, offset: false) == "as of 31 Dec 2025 23:00")
+        #expect(AsOfWording.exact(nil) == "as of never")
+    }
+}
+
 @Suite("R7 aggregation")
 struct AggregationTests {
     func placed(_ s: RestingSample, provisional: Bool = false, assumed: Bool = false) -> DaySample {
@@ -296,6 +316,13 @@ struct EmptyStateTests {
         #expect(stream.permissionLimits.isEmpty)
     }
 
+    @Test func filePermissionsAreWordedOneWay() {
+        #expect(AccessWording.mayNotBeWritten("its directory /data") == "its directory /data may not be written (permission denied)")
+        #expect(AccessWording.cannotMakePrivate("the socket's directory", directory: true)
+                == "cannot make the socket's directory private (0700)")
+        #expect(AccessWording.cannotMakePrivate("the socket", directory: false) == "cannot make the socket private (0600)")
+    }
+
     @Test func anIdleChangesTokenIsNamed() {
         var stream = StreamState(store: .healthConnect, stream: "pixel", cursor: "dG9rZW4tMQ==",
                                  asOf: ts("2026-03-21T08:10:00+01:00"))
@@ -303,6 +330,12 @@ struct EmptyStateTests {
         #expect(stream.changesTokenIdleDays(today: day("2026-04-21")) == 31)
         #expect(PermissionLimit.changesTokenWords(idleDays: 31)
                 == "last read 31 days ago; its changes token expires after 30 days unused, so the bridge may need a full resync")
+        // The one set of R10 notes: the permissions' limits, then the token, when a day is given.
+        stream.grantedPermissions = [PermissionLimit.readResting, PermissionLimit.readHistory]
+        #expect(stream.permissionNotes(today: day("2026-04-21")) == [PermissionLimit.noBackgroundReads.words,
+                                                                    PermissionLimit.changesTokenWords(idleDays: 31)])
+        #expect(stream.permissionNotes(today: nil) == [PermissionLimit.noBackgroundReads.words])
+        #expect(stream.noteName == "Health Connect (pixel)")
         stream.cursor = nil   // an export: no token to expire
         #expect(stream.changesTokenIdleDays(today: day("2026-11-29")) == nil)
         stream = StreamState(store: .healthKit, stream: "iphone", cursor: "a", asOf: ts("2026-03-21T08:10:00+01:00"))

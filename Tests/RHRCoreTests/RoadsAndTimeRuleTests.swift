@@ -29,6 +29,41 @@ struct RoadsAndTimeRuleTests {
         #expect(DaySeries.aggregate([export, twin], by: .latest)?.bpm == 61)   // the live stream before the snapshot
     }
 
+    /// The one decision of R12 (`Road.deciding`), which DaySeries and the store both ask, on a table of roads.
+    @Test func theDecidingRoadIsTheFreshestAsItSpeaksForTheDay() {
+        let phone = Road(stream: "http-phone", asOf: ts("2026-11-29T09:00:00+01:00"), snapshot: false)
+        let newExport = Road(stream: "apple-health-export", asOf: ts("2026-11-28T20:00:00+01:00"), snapshot: true)
+        let oldExport = Road(stream: "apple-health-export", asOf: ts("2026-11-27T12:00:00+01:00"), snapshot: true)
+        let bridge = Road(stream: "bridge", asOf: ts("2026-11-28T12:00:00+01:00"), snapshot: false)
+        // The phone's word about the 27th is the request of the 28th at 08:00, not its road's newest (the 29th).
+        let phoneOn27 = phone.speaking(forDayAsOf: ts("2026-11-28T08:00:00+01:00").epochSeconds, byDay: true)
+        #expect(phoneOn27.asOf == ts("2026-11-28T08:00:00+01:00") && !phoneOn27.snapshot)
+        #expect(phone.speaking(forDayAsOf: nil, byDay: true) == phone)
+        #expect(newExport.speaking(forDayAsOf: 0, byDay: false) == newExport)
+        let table: [([Road], Road?)] = [
+            ([], nil),
+            ([phoneOn27], phoneOn27),
+            ([phoneOn27, oldExport], phoneOn27),
+            ([oldExport, phoneOn27, bridge], bridge),
+            ([newExport, oldExport], newExport),
+            ([oldExport, newExport, phoneOn27, bridge], newExport),
+            ([phone, newExport], phone),
+            // Read at the same instant: the earlier name, then the live stream before the snapshot.
+            ([Road(stream: "b", asOf: bridge.asOf, snapshot: false), Road(stream: "a", asOf: bridge.asOf, snapshot: false)],
+             Road(stream: "a", asOf: bridge.asOf, snapshot: false)),
+            ([Road(stream: "a", asOf: bridge.asOf, snapshot: true), Road(stream: "a", asOf: bridge.asOf, snapshot: false)],
+             Road(stream: "a", asOf: bridge.asOf, snapshot: false)),
+            // Never read counts as oldest.
+            ([Road(stream: "a", asOf: nil, snapshot: false), oldExport], oldExport),
+        ]
+        for (roads, expected) in table {
+            #expect(Road.deciding(roads, road: { $0 }) == expected, "\(roads)")
+            #expect(Road.deciding(roads.reversed(), road: { $0 }) == expected, "\(roads) reversed")
+        }
+        // Equal roads: the first holder.
+        #expect(Road.deciding([(1, bridge), (2, bridge)], road: \.1)?.0 == 1)
+    }
+
     @Test func implausibleTimesAreFlaggedAndLeftOut() {
         let asOf = ts("2026-03-14T08:00:00+01:00")
         #expect(PlausibleTimeRule.isPlausible(start: date("2026-03-13T00:00:00Z"), end: date("2026-03-13T23:00:00Z"), asOf: asOf))

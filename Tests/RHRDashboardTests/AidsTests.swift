@@ -49,7 +49,7 @@ extension AidsTests {
             " Tue 10 Mar 2026    57 o                 60                        67           ",
             " Wed 11 Mar 2026    54                   57 p                                   ",
             "▸Thu 12 Mar 2026    56                   58 p                                   ",
-            " p provisional · o offset assumed · x out of range (kept, not in the value)     ",
+            " p provisional · o offset assumed · x out of range · d implausible date         ",
             " Usual range of Oura: f follows another writer.                                 ",
             " ←→ day  +- zoom  a aggregation  1–9 writers  Tab focus  / date  ? help  q quit ",
         ]
@@ -78,7 +78,7 @@ extension AidsTests {
             "T                     mm                                                        ",
             "T                                          mm                                   ",
             "TRRRRRRRRRRRRRRRrrrrrrrrrrrrrrrrrrrrrrrrrrrMMrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr",
-            "mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm     ",
+            "mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm         ",
             "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa                                 ",
             "bbbmmmmmbbbmmmmmmbbmmmmmmmmmmmmmbbbbmmmmmmmmmbbbbmmmmmmmbbmmmmmmbbmmmmmmbbmmmmmm",
         ]

@@ -93,7 +93,7 @@ struct CrowdedChartTests {
             " Tue 10 Mar   60       52       57       59       57       52                   ",
             " Wed 11 Mar   57       50       55       56       54 p     54       63          ",
             "▸Thu 12 Mar   58       52       57       57       57 p     57                   ",
-            " p provisional · o offset assumed · x out of range (kept, not in the value)     ",
+            " p provisional · o offset assumed · x out of range · d implausible date         ",
         ])
     }
 }

@@ -37,7 +37,7 @@ struct LayoutTests {
             " Tue 10 Mar 2026    58           54 o         60           55          61       ",
             " Wed 11 Mar 2026    59           55           57           56 p                 ",
             "▸Thu 12 Mar 2026    60           52           58           53 p        62       ",
-            " p provisional · o offset assumed · x out of range (kept, not in the value)     ",
+            " p provisional · o offset assumed · x out of range · d implausible date         ",
             " ←→ day  +- zoom  a aggregation  1–9 writers  Tab focus  / date  ? help  q quit ",
         ])
     }
@@ -77,7 +77,7 @@ struct LayoutTests {
             " Tue 10 Mar 2026    58                54 o              60                      55                     61               ",
             " Wed 11 Mar 2026    59                55                57                      56 p                                    ",
             "▸Thu 12 Mar 2026    60                52                58                      53 p                   62               ",
-            " p provisional · o offset assumed · x out of range (kept, not in the value)                                             ",
+            " p provisional · o offset assumed · x out of range · d implausible date (kept, not in the value)                        ",
             " Thu 12 Mar 2026  raw samples and revisions  more ↓                                                                     ",
             " ● 华为运动健康  latest 60  written by 华为运动健康 (Health Connect)  com.huawei.health  derivation not documented      ",
             "   06:12 +01:00  60 count/min  Oura Ring (ring)  automatically recorded  modified 12 Mar 06:20 +01:00                   ",
@@ -124,7 +124,7 @@ struct LayoutTests {
             " Tue 10 Mar 2026    58                54 o              60                               55                        61               │ ▲ Jane’s Apple Watch  latest 53  HealthKit estimate               ",
             " Wed 11 Mar 2026    59                55                57                               56 p                                       │   all-day rest estimate                                           ",
             "▸Thu 12 Mar 2026    60                52                58                               53 p                      62               │     com.apple.health.7A1B3C4D  Watch7,1                           ",
-            " p provisional · o offset assumed · x out of range (kept, not in the value)                                                         │   00:03–23:48 +01:00  53 count/min  Apple Inc. Watch              ",
+            " p provisional · o offset assumed · x out of range · d implausible date (kept, not in the value)                                    │   00:03–23:48 +01:00  53 count/min  Apple Inc. Watch              ",
             " ←→ day  +- zoom  a aggregation  c context  1–9 writers  m mean  b band  v compare  Tab focus  / date  r reload  ? help  q quit                                                                         ",
         ])
     }
@@ -164,7 +164,7 @@ struct LayoutTests {
             " Tue 10 Mar 2026    58                54 o              60                               55                        61               │                                                                                                                                                                       ",
             " Wed 11 Mar 2026    59                55                57                               56 p                                       │ Revision history                                                                                                                                                      ",
             "▸Thu 12 Mar 2026    60                52                58                               53 p                      62               │   ▲ Jane’s Apple Watch: draft 61 → 58 (Apple Health export, 12 Mar 21:00 +01:00)                                                                                      ",
-            " p provisional · o offset assumed · x out of range (kept, not in the value)                                                         │                                                                                                                                                                       ",
+            " p provisional · o offset assumed · x out of range · d implausible date (kept, not in the value)                                    │                                                                                                                                                                       ",
             " ←→ day  +- zoom  a aggregation  c context  1–9 writers  m mean  b band  v compare  Tab focus  / date  r reload  ? help  q quit                                                                                                                                                                             ",
         ])
     }

@@ -70,7 +70,7 @@ struct RenderTests {
             " Tue 10 Mar 2026    57 o                 60                        67           ",
             " Wed 11 Mar 2026    54                   57 p                                   ",
             "▸Thu 12 Mar 2026    56                   58 p                                   ",
-            " p provisional · o offset assumed · x out of range (kept, not in the value)     ",
+            " p provisional · o offset assumed · x out of range · d implausible date         ",
             " ←→ day  +- zoom  a aggregation  1–9 writers  Tab focus  / date  ? help  q quit ",
         ]
         #expect(lines == expected)
@@ -102,7 +102,7 @@ struct RenderTests {
             "T                     mm                                                        ",
             "T                                          mm                                   ",
             "TRRRRRRRRRRRRRRRrrrrrrrrrrrrrrrrrrrrrrrrrrrMMrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr",
-            "mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm     ",
+            "mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm         ",
             "bbbmmmmmbbbmmmmmmbbmmmmmmmmmmmmmbbbbmmmmmmmmmbbbbmmmmmmmbbmmmmmmbbmmmmmmbbmmmmmm",
         ]
         for (y, row) in styles.enumerated() {
@@ -346,5 +346,19 @@ struct RenderTests {
         #expect(titles() == [bold(24), focused(11), bold(16)])
         Fixture.press(&state, .tab)
         #expect(titles() == [bold(24), bold(11), focused(16)])
+    }
+
+    /// R13: a day whose only sample is implausibly dated has no value and says why with `d`, the letter `rhr summary`
+    /// gives it (one `DayFlag` list behind both), and the columns' key names it.
+    @Test("An implausibly dated sample is marked d in its writer's column, and the key says what d is")
+    func implausibleDateInColumns() {
+        var data = Fixture.standard()
+        let tenth = LocalDay("2026-03-10")!
+        for i in data.samples.indices where data.samples[i].day == tenth && data.samples[i].sample.writer.key == Fixture.withings.key {
+            data.samples[i].implausibleDate = true
+        }
+        let lines = Fixture.screen(Fixture.state(data))
+        #expect(lines[19] == " Tue 10 Mar 2026    57 o                 60                         — d         ")
+        #expect(lines[22] == " p provisional · o offset assumed · x out of range · d implausible date         ")
     }
 }
