@@ -1,5 +1,6 @@
 import Foundation
 import RHRCore
+import RHRSystem
 
 /// Where `rhr daemon` says what it does: stderr (the journal under systemd), and with `--log FILE` that file too
 /// (appended, created 0600, each line dated with the local time and its offset; reopened on SIGHUP, so logrotate can
@@ -120,7 +121,7 @@ final class DaemonLog: @unchecked Sendable {
     }
 
     private func writeFile(_ line: String) {
-        let now = Timestamp(date: Date(), offsetSeconds: zone.secondsFromGMT(for: Date()))
+        let now = MachineClock.now(in: zone)
         // A full disk loses the line, not the daemon.
         _ = StandardStream.write(now.iso8601 + " " + line + "\n", to: fileFD, patience: 1)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import RHRCore
 import RHRStore
+import RHRSystem
 
 /// `rhr status`: the store (path, revision, what each store holds) and every stream's cursor and currency.
 enum StatusCommand {
@@ -11,7 +12,7 @@ enum StatusCommand {
     static func run(_ invocation: Invocation) throws -> Int32 {
         let store = try openStoreForReading(invocation)
         let zone = invocation.machineZone
-        let thisYear = LocalDay(epochSeconds: Date().timeIntervalSince1970, offsetSeconds: zone.secondsFromGMT()).year
+        let thisYear = MachineClock.today(in: zone).year
         invocation.output.write(try storeReport(store, path: invocation.storePath, thisYear: thisYear))
         invocation.output.write(DaemonStatus.report(socketPath: DaemonCommand.socketPath(invocation),
                                                     storePath: invocation.storePath, zone: zone))

@@ -1,7 +1,9 @@
 import Foundation
 import RHRCore
+import RHRDaemonClient
 import RHRFormats
 import RHRJSON
+import RHRSystem
 import Synchronization
 
 /// One token as `rhr token list` shows it: the token itself is never kept.

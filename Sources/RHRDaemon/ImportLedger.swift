@@ -1,6 +1,8 @@
-import RHRJSON
 import Foundation
+import RHRDaemonClient
 import RHRFormats
+import RHRJSON
+import RHRSystem
 import Synchronization
 
 /// The folder watch's memory of what it imported, one JSON line per file, in a file beside the store

@@ -1,4 +1,6 @@
 import Foundation
+import RHRDaemonClient
+import RHRSystem
 
 /// The daemon's listening socket, with the rules for taking over its path: a lock file beside the socket
 /// says a daemon owns it; a socket file nobody answers on is left over from a crash and is replaced; one

@@ -1,7 +1,7 @@
-import RHRJSON
 import Foundation
 import RHRCore
-import RHRFormats
+import RHRDaemonClient
+import RHRJSON
 import RHRStore
 
 /// A store request's reply line, the change subscribers hear of, and whether the store had moved without

@@ -1,6 +1,5 @@
 import Foundation
 @testable import RHRCommands
-import RHRDaemon
 import RHRJSON
 import RHRStore
 import RHRTestSupport

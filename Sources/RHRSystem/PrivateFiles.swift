@@ -8,7 +8,7 @@ public enum PrivateFiles {
     public struct Failure: Error, CustomStringConvertible {
         public var path: String
         public var code: Int32
-        public var reason: String { String(cString: strerror(code)) }
+        public var reason: String { errnoText(code) }
         public var description: String { "\(path): \(reason)" }
     }
 
