@@ -146,8 +146,12 @@ final class DaemonLog: @unchecked Sendable {
     }
 
     private static func open(_ path: String) throws(CommandFailure) -> Int32 {
-        let fd = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw CommandFailure("--log \(path): cannot open the log file: \(String(cString: strerror(errno)))") }
+        let fd: Int32
+        do {
+            fd = try PrivateFiles.openForAppending(path)
+        } catch {
+            throw CommandFailure("--log \(path): cannot open the log file: \(error.reason)")
+        }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT != S_IFDIR else {
             close(fd)

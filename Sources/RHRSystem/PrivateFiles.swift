@@ -25,6 +25,20 @@ public enum PrivateFiles {
         }
     }
 
+    /// Opens `path` to append to (a ledger, a log), made 0600 when missing; the descriptor is closed on exec.
+    public static func openForAppending(_ path: String) throws(Failure) -> Int32 {
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw Failure(path: path, code: errno) }
+        return fd
+    }
+
+    /// Opens the lock file `path` (for `flock`), made 0600 when missing; a symbolic link there is refused.
+    public static func openLock(_ path: String) throws(Failure) -> Int32 {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw Failure(path: path, code: errno) }
+        return fd
+    }
+
     /// Replaces `path` with `bytes`: written 0600 to `temporary` beside it, flushed to the disk, then renamed
     /// over it. On failure the temporary file is removed and `path` is as it was.
     public static func replace(_ path: String, with bytes: [UInt8], temporary: String) throws(Failure) {
