@@ -23,49 +23,62 @@ let package = Package(
         // Temporary copies of health data, kept where a signal handler can remove them (async-signal-safe, in C).
         .target(name: "CTemporaryFiles", dependencies: ["CSignalChain"]),
 
-        // Layers, arrows pointing down only.
+        // Layers, arrows pointing down only (docs/design.md section 3; scripts/check-graph holds each list to the
+        // imports of the target's files).
         .target(name: "RHRCore"),
+        // The process's dealings with the system: the clock, the wake-up pipe, private files, scratch directories.
+        .target(name: "RHRSystem", dependencies: ["RHRCore", "CTemporaryFiles"]),
         .target(name: "RHRJSON", dependencies: ["RHRCore"]),
-        .target(name: "RHRFormats", dependencies: ["RHRCore", "RHRJSON", "CArchive", "CSQLite", "CTemporaryFiles"]),
+        .target(name: "RHRFormats", dependencies: ["RHRCore", "RHRJSON", "RHRSystem", "CArchive", "CSQLite"]),
         .target(name: "RHRStore", dependencies: ["RHRCore", "CSQLite"]),
-        .target(name: "RHRDaemon", dependencies: ["RHRCore", "RHRJSON", "RHRStore", "RHRFormats", "CMicroHTTPD"]),
+        // The daemon's protocol and a client of its socket: what the dashboard and commands talk to it with. No HTTP.
+        .target(name: "RHRDaemonClient", dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRSystem"]),
+        .target(name: "RHRDaemon",
+                dependencies: ["RHRCore", "RHRJSON", "RHRStore", "RHRFormats", "RHRSystem", "RHRDaemonClient", "CMicroHTTPD"]),
         // The screen model: cells, styles, keys, the device protocol. Pure: no ncurses.
         .target(name: "RHRScreen"),
         .target(name: "RHRTerminal", dependencies: ["RHRScreen", "CNCurses", "CTerminalSignals"]),
         .target(name: "RHRDashboard", dependencies: ["RHRCore", "RHRScreen"]),
-        // The dashboard's runtime: its run loop, background loads, reads of the store and daemon feed.
-        .target(name: "RHRLive", dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard", "RHRScreen", "RHRTerminal"]),
+        // The dashboard's runtime: its run loop, background loads, reads of the store and daemon feed. Neither the
+        // HTTP server nor ncurses: the terminal is handed to it.
+        .target(name: "RHRLive",
+                dependencies: ["RHRCore", "RHRStore", "RHRSystem", "RHRDaemonClient", "RHRDashboard", "RHRScreen"]),
         // Argument parsing and every command, as a library so tests can call them without a process.
         .target(name: "RHRCommands",
-                dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard", "RHRScreen", "RHRTerminal", "RHRLive"]),
+                dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRStore", "RHRSystem", "RHRDaemonClient", "RHRDaemon",
+                               "RHRDashboard", "RHRScreen", "RHRTerminal", "RHRLive"]),
         .executableTarget(name: "rhr", dependencies: ["RHRCommands"]),
 
         .executableTarget(
             name: "rhr-bench",
-            dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard", "RHRScreen", "RHRTerminal", "RHRLive",
-                           "RHRTestSupport"]
+            dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRStore", "RHRSystem", "RHRDaemonClient", "RHRDaemon",
+                           "RHRDashboard", "RHRScreen", "RHRLive", "RHRTestSupport"]
         ),
 
         // What the tests share (temporary directories, polling, test dates, process spawning, an in-process
         // daemon, the real rhr in a private home). A regular target so rhr-bench can spawn processes with it too.
-        .target(name: "RHRTestSupport", dependencies: ["RHRCore", "RHRJSON", "RHRStore", "RHRDaemon", "CSQLite"]),
+        .target(name: "RHRTestSupport", dependencies: ["RHRCore", "RHRJSON", "RHRStore", "RHRDaemonClient", "RHRDaemon", "CSQLite"]),
 
         .testTarget(name: "RHRJSONTests", dependencies: ["RHRJSON", "RHRTestSupport"]),
         .testTarget(name: "RHRCoreTests", dependencies: ["RHRCore", "RHRTestSupport"]),
-        .testTarget(name: "RHRFormatsTests", dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRTestSupport"]),
-        .testTarget(name: "RHRStoreTests", dependencies: ["RHRCore", "RHRFormats", "RHRStore", "RHRTestSupport"]),
+        .testTarget(name: "RHRSystemTests", dependencies: ["RHRCore", "RHRSystem", "RHRTestSupport"]),
+        .testTarget(name: "RHRFormatsTests", dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRSystem", "RHRTestSupport", "CArchive", "CSQLite"]),
+        .testTarget(name: "RHRStoreTests", dependencies: ["RHRCore", "RHRFormats", "RHRStore", "RHRTestSupport", "CSQLite"]),
         // Argument parsing and every command, called in this process with their output captured.
-        .testTarget(name: "RHRCommandsTests", dependencies: ["RHRCommands", "RHRCore", "RHRJSON", "RHRStore", "RHRDaemon", "RHRTestSupport"]),
+        .testTarget(name: "RHRCommandsTests",
+                    dependencies: ["RHRCommands", "RHRCore", "RHRJSON", "RHRFormats", "RHRStore", "RHRDaemonClient", "RHRDaemon",
+                                   "RHRScreen", "RHRTestSupport"]),
         // The real `rhr` binary, spawned: exit codes, streams, files.
-        .testTarget(name: "RHRCommandLineTests", dependencies: ["RHRCore", "RHRTestSupport"]),
-        .testTarget(name: "RHRDaemonTests", dependencies: ["RHRDaemon", "RHRStore", "RHRJSON", "RHRFormats", "RHRCore", "RHRTestSupport"]),
+        .testTarget(name: "RHRCommandLineTests", dependencies: ["RHRCore", "RHRTestSupport", "CSQLite"]),
+        .testTarget(name: "RHRDaemonTests",
+                    dependencies: ["RHRDaemon", "RHRDaemonClient", "RHRStore", "RHRJSON", "RHRFormats", "RHRCore", "RHRTestSupport"]),
         .testTarget(name: "RHRScreenTests", dependencies: ["RHRScreen"]),
         // The pure dashboard on the screen buffer, and its run loop (RHRLive) against a scripted terminal.
         .testTarget(name: "RHRDashboardTests", dependencies: ["RHRCore", "RHRScreen", "RHRDashboard", "RHRLive", "RHRTestSupport"]),
         // The live link over a real daemon socket and a real store.
         .testTarget(name: "RHRLiveTests",
-                    dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRStore", "RHRDaemon", "RHRDashboard", "RHRScreen", "RHRTerminal", "RHRLive",
-                                   "RHRTestSupport"]),
+                    dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRStore", "RHRDaemonClient", "RHRDashboard", "RHRScreen",
+                                   "RHRLive", "RHRTestSupport"]),
         // Drives the real `rhr` (built by `swift build`) in tmux.
         .testTarget(name: "RHRDashboardEndToEndTests", dependencies: ["RHRCore", "RHRStore", "RHRTestSupport"]),
     ],

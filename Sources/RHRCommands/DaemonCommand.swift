@@ -1,7 +1,8 @@
 import Foundation
 import RHRCore
 import RHRDaemon
-import RHRFormats
+import RHRDaemonClient
+import RHRSystem
 
 /// `rhr daemon`: serves the store over a Unix socket (docs/design.md section 4) until SIGTERM or SIGINT, which
 /// let the push in flight finish and exit 0. `--watch DIR` imports exports that land in DIR; `--http ADDR:PORT`

@@ -1,5 +1,6 @@
 import Foundation
 import RHRCore
+import RHRSystem
 
 /// Where `rhr daemon` says what it does: stderr (the journal under systemd), and with `--log FILE` that file too
 /// (appended, created 0600, each line dated with the local time and its offset; reopened on SIGHUP, so logrotate can
@@ -120,7 +121,7 @@ final class DaemonLog: @unchecked Sendable {
     }
 
     private func writeFile(_ line: String) {
-        let now = Timestamp(date: Date(), offsetSeconds: zone.secondsFromGMT(for: Date()))
+        let now = MachineClock.now(in: zone)
         // A full disk loses the line, not the daemon.
         _ = StandardStream.write(now.iso8601 + " " + line + "\n", to: fileFD, patience: 1)
     }
@@ -145,8 +146,12 @@ final class DaemonLog: @unchecked Sendable {
     }
 
     private static func open(_ path: String) throws(CommandFailure) -> Int32 {
-        let fd = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw CommandFailure("--log \(path): cannot open the log file: \(String(cString: strerror(errno)))") }
+        let fd: Int32
+        do {
+            fd = try PrivateFiles.openForAppending(path)
+        } catch {
+            throw CommandFailure("--log \(path): cannot open the log file: \(error.reason)")
+        }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT != S_IFDIR else {
             close(fd)

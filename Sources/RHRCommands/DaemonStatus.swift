@@ -1,9 +1,7 @@
 import Foundation
 import RHRCore
-import RHRJSON
+import RHRDaemonClient
 import RHRLive
-import RHRDaemon
-import RHRFormats
 
 /// The daemon part of `rhr status`: what the daemon on the socket says of itself, or that none listens. A daemon that
 /// serves another store is said to, and nothing of it is shown as this store's.

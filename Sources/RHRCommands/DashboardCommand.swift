@@ -3,7 +3,7 @@ import RHRCore
 import RHRDashboard
 import RHRLive
 import RHRStore
-import RHRScreen
+import RHRSystem
 import RHRTerminal
 
 /// The dashboard on a store, for `rhr`, `rhr PATH...` and `rhr demo`. When stdout is not a terminal, or the
@@ -48,7 +48,7 @@ enum DashboardCommand {
             // The recent days first, so the first frame is quick; the session reads the rest in the background.
             let data: DashboardData
             do {
-                data = try DashboardLoader.loadRecent(database, source: source, today: DashboardSession.machineToday())
+                data = try DashboardLoader.loadRecent(database, source: source, today: MachineClock.today(in: invocation.machineZone))
                     ?? DashboardLoader.load(database, source: source)
             } catch {
                 throw CommandFailure("\(error)")
@@ -92,6 +92,7 @@ enum DashboardCommand {
     /// What `rhr` shows where it cannot draw the dashboard: the summary of the last two weeks.
     static func printSummary(of database: HealthDatabase, _ invocation: Invocation) throws -> Int32 {
         invocation.output.write(try SummaryCommand.report(store: database, aggregation: .latest, days: 14,
+                                                          today: MachineClock.today(in: invocation.machineZone),
                                                           width: SummaryCommand.width(invocation)))
         return 0
     }

@@ -1,8 +1,6 @@
 import Foundation
 import RHRCore
 import RHRDashboard
-import RHRFormats
-import RHRStore
 
 /// `rhr [PATH...]`: imports PATHs into a temporary store first, then shows the store.
 enum DefaultCommand {

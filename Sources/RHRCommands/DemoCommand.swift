@@ -1,7 +1,5 @@
 import Foundation
 import RHRCore
-import RHRFormats
-import RHRStore
 
 /// `rhr demo`: the bundled samples in a temporary store.
 enum DemoCommand {

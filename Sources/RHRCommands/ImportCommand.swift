@@ -2,6 +2,7 @@ import Foundation
 import RHRCore
 import RHRFormats
 import RHRStore
+import RHRSystem
 
 /// `rhr import PATH...`: each file is read whole, then applied whole or not at all.
 enum ImportCommand {

@@ -1,8 +1,9 @@
-import RHRJSON
 import Foundation
 import RHRCore
 import RHRDaemon
+import RHRDaemonClient
 import RHRFormats
+import RHRJSON
 
 /// `rhr push FILE|-`: sends each line (one batch as a JSON object, read as every batch line is: `SyncBatchLines`) to
 /// the daemon as a push, in order, and prints each reply. A line that fails is named (`batches.jsonl: line 3:

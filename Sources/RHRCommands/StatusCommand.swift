@@ -1,6 +1,7 @@
 import Foundation
 import RHRCore
 import RHRStore
+import RHRSystem
 
 /// `rhr status`: the store (path, revision, what each store holds) and every stream's cursor and currency.
 enum StatusCommand {
@@ -11,7 +12,7 @@ enum StatusCommand {
     static func run(_ invocation: Invocation) throws -> Int32 {
         let store = try openStoreForReading(invocation)
         let zone = invocation.machineZone
-        let today = LocalDay(epochSeconds: Date().timeIntervalSince1970, offsetSeconds: zone.secondsFromGMT())
+        let today = MachineClock.today(in: zone)
         invocation.output.write(try storeReport(store, path: invocation.storePath, thisYear: today.year, today: today))
         invocation.output.write(DaemonStatus.report(socketPath: DaemonCommand.socketPath(invocation),
                                                     storePath: invocation.storePath, zone: zone))

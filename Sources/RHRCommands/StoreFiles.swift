@@ -1,8 +1,8 @@
 import Foundation
 import RHRCore
-import RHRFormats
 import RHRLive
 import RHRStore
+import RHRSystem
 
 /// Where the store lives and how commands open it: private directories, the default path, a temporary store.
 enum StorePath {

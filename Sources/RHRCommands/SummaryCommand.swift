@@ -1,8 +1,7 @@
 import Foundation
 import RHRCore
-import RHRDashboard
-import RHRLive
 import RHRStore
+import RHRSystem
 
 /// `rhr summary`: a plain table of the last days with data, one column per writer, flags spelled out.
 /// Also what `rhr` prints when its output is not a terminal.
@@ -25,7 +24,8 @@ enum SummaryCommand {
             count = n
         }
         let store = try openStoreForReading(invocation)
-        invocation.output.write(try report(store: store, aggregation: aggregation, days: count, width: width(invocation)))
+        invocation.output.write(try report(store: store, aggregation: aggregation, days: count,
+                                           today: MachineClock.today(in: invocation.machineZone), width: width(invocation)))
         return 0
     }
 
@@ -41,7 +41,7 @@ enum SummaryCommand {
     /// `today` dates the R10 note on an idle changes token; `width`: the terminal's, which every line fits (nil: a
     /// pipe, as wide as it is).
     static func report(store: HealthDatabase, aggregation: Aggregation, days count: Int,
-                       today: LocalDay = DashboardSession.machineToday(), width: Int? = nil) throws -> String {
+                       today: LocalDay, width: Int? = nil) throws -> String {
         let text = try lines(store: store, aggregation: aggregation, days: count, today: today, width: width)
         return text.flatMap { $0.table ? [$0.text] : SummaryLayout.wrapped($0.text, width: width) }.joined(separator: "\n") + "\n"
     }

@@ -1,6 +1,7 @@
 import Foundation
 import RHRCore
 import RHRDaemon
+import RHRDaemonClient
 import RHRStore
 
 /// `rhr token new|list|revoke NAME`: the tokens phones present to the daemon's HTTP feeds (docs/design.md section

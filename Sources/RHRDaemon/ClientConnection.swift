@@ -1,6 +1,5 @@
 import RHRJSON
 import Foundation
-import RHRFormats
 
 /// One client of the daemon, as the event loop sees it. Used from the loop's thread only.
 final class ClientConnection {

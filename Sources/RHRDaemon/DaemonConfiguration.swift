@@ -1,5 +1,6 @@
 import Foundation
-import RHRFormats
+import RHRDaemonClient
+import RHRSystem
 
 /// How a daemon runs: where it listens, which store it serves, what it watches, and its limits.
 public struct DaemonConfiguration: Sendable {

@@ -1,6 +1,8 @@
 import Foundation
 import RHRCore
+import RHRDaemonClient
 import RHRJSON
+import RHRSystem
 
 extension DaemonServer {
     func eventLoop() {

@@ -1,7 +1,10 @@
 import Foundation
 import RHRCore
+import RHRDaemonClient
 import RHRFormats
+import RHRJSON
 import RHRStore
+import RHRSystem
 
 /// `rhr daemon`: one store served over a Unix socket (docs/design.md section 4), and to phones over HTTP when asked
 /// (section 4b).
@@ -85,7 +88,7 @@ public final class DaemonServer: @unchecked Sendable {
             inbox = try Inbox(purpose: "daemon")
         } catch {
             listener.close()
-            throw error
+            throw DaemonError(error.message)
         }
         let inbox = self.inbox
         let tracker = RevisionTracker(0)

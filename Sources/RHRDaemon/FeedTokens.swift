@@ -1,7 +1,9 @@
 import Foundation
 import RHRCore
+import RHRDaemonClient
 import RHRFormats
 import RHRJSON
+import RHRSystem
 import Synchronization
 
 /// One token as `rhr token list` shows it: the token itself is never kept.
@@ -187,13 +189,15 @@ public final class FeedTokens: Sendable {
 
     /// Reads, changes and writes the file under a lock beside it (never replaced, unlike the file).
     private func update(_ change: (inout [Entry]) throws(DaemonError) -> Void) throws(DaemonError) {
-        let lock = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lock >= 0 else {
-            if [EACCES, EPERM, EROFS].contains(errno) {
+        let lock: Int32
+        do {
+            lock = try PrivateFiles.openLock(path + ".lock")
+        } catch {
+            if [EACCES, EPERM, EROFS].contains(error.code) {
                 throw DaemonError("\(path): the tokens cannot be changed: "
                     + "\(AccessWording.mayNotBeWritten(PathText.parent(path))), and they are kept beside the store")
             }
-            throw DaemonError("\(path).lock: cannot be opened: \(errnoText())")
+            throw DaemonError("\(path).lock: cannot be opened: \(error.reason)")
         }
         defer { close(lock) }
         guard flock(lock, LOCK_EX) == 0 else { throw DaemonError("\(path).lock: cannot be locked: \(errnoText())") }

@@ -1,8 +1,9 @@
 import Foundation
-import Synchronization
 import RHRCore
+import RHRDaemonClient
 import RHRFormats
 import RHRStore
+import Synchronization
 
 /// `rhr daemon --watch DIR`: imports every export that lands in DIR (the Health Connect app exports on a
 /// schedule to a cloud folder a desktop client mirrors).

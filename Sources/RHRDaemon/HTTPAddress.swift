@@ -1,4 +1,6 @@
 import Foundation
+import RHRDaemonClient
+import RHRSystem
 
 /// `--http ADDR:PORT`: where the phone feeds listen (docs/design.md section 4b). `127.0.0.1:8787`,
 /// `[::1]:8787`, `localhost:8787`, `0.0.0.0:8787`; port 0 takes any free port (tests).

@@ -1,4 +1,5 @@
 import Foundation
+import RHRDaemonClient
 
 /// `rhr daemon --http ADDR:PORT [--tls-cert F --tls-key F] [--allow-plain-http] [--http-max-body N]` and the
 /// limits that keep one misbehaving phone from starving the rest (docs/design.md section 4b).

@@ -1,6 +1,8 @@
 import CMicroHTTPD
 import Foundation
 import RHRCore
+import RHRDaemonClient
+import RHRSystem
 import Synchronization
 
 /// The phone feeds' HTTP server (docs/design.md section 4b), on libmicrohttpd: it carries bytes and nothing else;

@@ -1,6 +1,8 @@
-import RHRJSON
 import Foundation
+import RHRDaemonClient
 import RHRFormats
+import RHRJSON
+import RHRSystem
 import Synchronization
 
 /// The folder watch's memory of what it imported, one JSON line per file, in a file beside the store
@@ -51,8 +53,12 @@ final class ImportLedger: Sendable {
         try memory.withLock { memory throws(DaemonError) in
             var line = JSONWriter.bytes(.object(entry.json))
             line.append(0x0A)
-            let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-            guard fd >= 0 else { throw DaemonError("\(path): cannot record the import: \(errnoText())") }
+            let fd: Int32
+            do throws(PrivateFiles.Failure) {
+                fd = try PrivateFiles.openForAppending(path)
+            } catch {
+                throw DaemonError("\(path): cannot record the import: \(error.reason)")
+            }
             defer { close(fd) }
             let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             guard written == line.count, fsync(fd) == 0 else { throw DaemonError("\(path): cannot record the import: \(errnoText())") }

@@ -1,4 +1,5 @@
 import Foundation
+import RHRDaemonClient
 
 /// What the daemon still has to write to one client, bounded.
 ///

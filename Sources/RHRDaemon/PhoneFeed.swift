@@ -1,5 +1,6 @@
 import Foundation
 import RHRCore
+import RHRDaemonClient
 import RHRFormats
 import RHRJSON
 import RHRStore

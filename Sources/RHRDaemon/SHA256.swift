@@ -1,4 +1,6 @@
 import Foundation
+import RHRDaemonClient
+import RHRSystem
 
 /// SHA-256 (FIPS 180-4), for the folder watch's "once per content" rule and the salted digests the tokens file
 /// keeps (`FeedTokens`). The toolchain on Linux has no CryptoKit, and neither use may collide by accident, so a

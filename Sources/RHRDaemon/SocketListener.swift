@@ -1,5 +1,7 @@
 import Foundation
 import RHRCore
+import RHRDaemonClient
+import RHRSystem
 
 /// The daemon's listening socket, with the rules for taking over its path: a lock file beside the socket
 /// says a daemon owns it; a socket file nobody answers on is left over from a crash and is replaced; one
@@ -49,8 +51,12 @@ final class SocketListener {
     /// a lock taken on a file that is no longer (or no longer the one) at its path is let go and taken again.
     private static func lock(_ lockPath: String, socket: String) throws(DaemonError) -> Int32 {
         while true {
-            let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-            guard fd >= 0 else { throw DaemonError("\(lockPath): cannot open the daemon's lock file: \(errnoText())") }
+            let fd: Int32
+            do {
+                fd = try PrivateFiles.openLock(lockPath)
+            } catch {
+                throw DaemonError("\(lockPath): cannot open the daemon's lock file: \(error.reason)")
+            }
             if flock(fd, LOCK_EX | LOCK_NB) != 0 {
                 Foundation.close(fd)
                 throw DaemonError.anotherDaemon(on: socket)

@@ -1,7 +1,7 @@
-import RHRJSON
 import Foundation
 import RHRCore
-import RHRFormats
+import RHRDaemonClient
+import RHRJSON
 import RHRStore
 
 /// A store request's reply line, and what subscribers must hear of after it.

@@ -1,6 +1,7 @@
 import Foundation
-import Synchronization
+import RHRDaemonClient
 import RHRStore
+import Synchronization
 
 /// The daemon's one thread that owns the store: `HealthDatabase` is one SQLite connection and is used from
 /// this thread only. Jobs run one at a time in the order submitted, so pushes apply in the order the event

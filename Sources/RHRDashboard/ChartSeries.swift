@@ -1,5 +1,4 @@
 import RHRCore
-import RHRScreen
 
 /// What the chart draws, computed from the data before any drawing: per visible writer one point per bucket
 /// (the day's value, or at week and month zoom the median of the bucket's daily values, with their min and max

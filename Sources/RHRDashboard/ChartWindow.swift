@@ -1,5 +1,4 @@
 import RHRCore
-import RHRScreen
 
 /// The stretch of time the chart shows: which buckets (days, weeks or months) are on screen and how many
 /// cells each one gets. The scale (cells per bucket) follows from the zoom, the plot's width and the span of

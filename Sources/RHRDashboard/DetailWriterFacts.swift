@@ -1,5 +1,4 @@
 import RHRCore
-import RHRScreen
 
 /// The detail pane's words about one writer, under its name (docs/design.md section 9): where its number comes from
 /// (R11, issue 28), what its maker documents it to be (R15), when it last delivered and how late after its day a value

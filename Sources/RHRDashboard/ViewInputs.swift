@@ -1,5 +1,4 @@
 import RHRCore
-import RHRScreen
 
 // Each view's input, cut from the state: a view draws its own slice into its own rectangle and never sees the
 // whole state or the whole layout.

@@ -1,5 +1,6 @@
 import Foundation
 import RHRCore
+import RHRSystem
 
 /// Writes input into a temporary file, never past a limit (docs/design.md section 8: temporary copies are
 /// bounded), and stops when the import is cancelled. Errors name the input the user gave, never the copy.

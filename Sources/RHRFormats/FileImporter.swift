@@ -1,5 +1,6 @@
 import Foundation
 import RHRCore
+import RHRSystem
 
 /// Picks the reader for a file by its content (`InputKind`) and runs it.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import RHRCore
+import RHRSystem
 
 /// Reads Health Connect's own export: `Health Connect.zip` (any name) holding `health_connect_export.db`
 /// (any name; found by its SQLite header), or that database bare. The result is one `SyncBatch` that is a

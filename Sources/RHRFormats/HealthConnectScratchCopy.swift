@@ -1,4 +1,5 @@
 import Foundation
+import RHRSystem
 
 /// A private copy of a Health Connect database that SQLite opens: the database member of an export zip, or a bare
 /// database together with the `-wal` (or `-journal`) beside it, so SQLite applies that log to the copy and never

@@ -1,5 +1,6 @@
 import Foundation
 import RHRCore
+import RHRSystem
 
 /// What a reader is told about the machine and the user's wishes.
 public struct ImportOptions: Sendable {

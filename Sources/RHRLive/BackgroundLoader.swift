@@ -1,7 +1,7 @@
 import Dispatch
 import RHRCore
-import RHRDaemon
 import RHRDashboard
+import RHRSystem
 import Synchronization
 
 /// Reads and prepares data off the main thread: ten years take longer than a frame, and the dashboard must

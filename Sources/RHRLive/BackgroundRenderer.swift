@@ -1,8 +1,8 @@
 import Dispatch
 import Glibc
-import RHRDaemon
 import RHRDashboard
 import RHRScreen
+import RHRSystem
 import Synchronization
 
 /// Renders frames off the run loop's thread, so that no frame, however long it takes, keeps a key or a signal

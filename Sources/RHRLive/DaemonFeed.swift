@@ -1,8 +1,8 @@
 import Foundation
 import RHRCore
-import RHRDaemon
+import RHRDaemonClient
 import RHRDashboard
-import RHRFormats
+import RHRSystem
 
 /// The dashboard's live feed: a subscription to `rhr daemon` (docs/design.md section 4) as dashboard events.
 ///
@@ -71,7 +71,7 @@ public final class DaemonFeed: DashboardFeed {
             } catch {
                 client.close()
                 self.client = nil
-                events.append(.liveFeedEnded(at: Timestamp(date: Date(), offsetSeconds: TimeZone.current.secondsFromGMT())))
+                events.append(.liveFeedEnded(at: MachineClock.now()))
                 return events
             }
             if messages.isEmpty { return events }

@@ -1,6 +1,6 @@
 import Foundation
 import RHRDashboard
-import RHRFormats
+import RHRSystem
 
 /// The dashboard's own files: the config (`$XDG_CONFIG_HOME/rhr/config`, else `~/.config/rhr/config`) and one
 /// view state file per store (`$XDG_STATE_HOME/rhr/`, else `~/.local/state/rhr/`). Directories are created

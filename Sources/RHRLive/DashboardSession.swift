@@ -2,6 +2,7 @@ import Foundation
 import RHRCore
 import RHRDashboard
 import RHRScreen
+import RHRSystem
 
 /// How a session ended.
 public enum DashboardExit: Sendable, Equatable {
@@ -30,7 +31,7 @@ public final class DashboardSession {
     public init(load: @escaping @Sendable () throws -> DashboardData,
                 loadDays: (@Sendable (Set<LocalDay>) throws -> DashboardDelta)? = nil,
                 feed: DashboardFeed? = nil,
-                today: @escaping () -> LocalDay = DashboardSession.machineToday,
+                today: @escaping () -> LocalDay = { MachineClock.today() },
                 render: @escaping @Sendable (DashboardState) -> ScreenBuffer = { DashboardRenderer.render($0, size: $0.size) }) {
         self.load = load
         self.loader = BackgroundLoader(load: load, loadDays: loadDays)
@@ -127,11 +128,5 @@ public final class DashboardSession {
 
     private static func milliseconds() -> Int64 {
         Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000)
-    }
-
-    /// The machine's local day now.
-    public nonisolated static func machineToday() -> LocalDay {
-        let now = Date()
-        return LocalDay(epochSeconds: now.timeIntervalSince1970, offsetSeconds: TimeZone.current.secondsFromGMT(for: now))
     }
 }

@@ -1,12 +1,13 @@
 import Foundation
 import RHRCore
 import RHRDashboard
+import RHRSystem
 
 extension DashboardSession {
     /// The session `rhr` runs on a store: full reads and live updates' days both on one background connection
     /// (`BackgroundStore`), each read its own snapshot of the newest commit. Tests build it the same way.
     public static func reading(_ store: BackgroundStore, source: String, feed: DashboardFeed?,
-                               today: @escaping () -> LocalDay = DashboardSession.machineToday) -> DashboardSession {
+                               today: @escaping () -> LocalDay = { MachineClock.today() }) -> DashboardSession {
         DashboardSession(load: { () throws -> DashboardData in
             try store.read { try DashboardLoader.load($0, source: source) }
         }, loadDays: { days in

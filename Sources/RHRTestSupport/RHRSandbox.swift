@@ -1,5 +1,5 @@
 import Foundation
-import RHRDaemon
+import RHRDaemonClient
 
 /// The real `rhr` that `swift build` made, run in a private home: its own data directory (so the default store),
 /// its own runtime directory (so the default socket), in UTC and a UTF-8 locale. What a test sees is only what

@@ -1,6 +1,7 @@
 import Foundation
 import RHRCore
 import RHRDaemon
+import RHRDaemonClient
 import RHRJSON
 
 /// A daemon served from a thread of this process, on a real socket and a real store in a temporary directory,

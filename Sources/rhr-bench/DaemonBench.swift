@@ -1,8 +1,7 @@
-import RHRJSON
 import Foundation
 import RHRCore
-import RHRDaemon
-import RHRFormats
+import RHRDaemonClient
+import RHRJSON
 import RHRStore
 import Synchronization
 import class RHRTestSupport.TemporaryDirectory

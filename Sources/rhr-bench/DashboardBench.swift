@@ -2,8 +2,9 @@ import Foundation
 import RHRCore
 import RHRDashboard
 import RHRLive
-import RHRStore
 import RHRScreen
+import RHRStore
+import RHRSystem
 import enum RHRTestSupport.SourceTree
 import enum RHRTestSupport.Subprocess
 
@@ -61,7 +62,7 @@ enum DashboardBench {
         // In process: what the first frame costs, step by step. As in `rhr`, the first frame is drawn from the
         // recent days; the whole history is read and prepared on a background thread after it.
         let database = try HealthDatabase(path: path)
-        let today = DashboardHistory(years: options.years, lastDay: DashboardSession.machineToday(), seed: options.seed).lastDay
+        let today = DashboardHistory(years: options.years, lastDay: MachineClock.today(), seed: options.seed).lastDay
         var recentTimes: [Double] = []
         for _ in 0..<options.runs {
             let t0 = now()
@@ -208,7 +209,7 @@ enum DashboardBench {
     static func buildStore(at path: String, options: Options) throws -> (samples: Int, seconds: Double) {
         removeStore(path)
         let start = now()
-        let history = DashboardHistory(years: options.years, lastDay: DashboardSession.machineToday(), seed: options.seed)
+        let history = DashboardHistory(years: options.years, lastDay: MachineClock.today(), seed: options.seed)
         let batches = history.batches()
         let database = try HealthDatabase(path: path)
         _ = try database.apply(batches)

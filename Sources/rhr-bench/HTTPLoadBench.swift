@@ -1,5 +1,4 @@
 import Foundation
-import RHRDaemon
 import RHRTestSupport
 import Synchronization
 

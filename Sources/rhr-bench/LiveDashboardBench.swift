@@ -1,11 +1,11 @@
 import Foundation
 import RHRCore
-import RHRDaemon
+import RHRDaemonClient
 import RHRDashboard
-import RHRFormats
 import RHRLive
-import RHRStore
 import RHRScreen
+import RHRStore
+import RHRSystem
 import class RHRTestSupport.TemporaryDirectory
 
 // The live dashboard benchmark (docs/design.md section 6: "updates live within a tenth of a second of a push"):
@@ -40,7 +40,7 @@ enum LiveDashboardBench {
         let path = store.dir + "/live-\(store.years)y.sqlite"
         let (samples, buildSeconds) = try DashboardBench.buildStore(at: path, options: store)
         defer { if !store.keep { DashboardBench.removeStore(path) } }
-        let today = DashboardHistory(years: store.years, lastDay: DashboardSession.machineToday(), seed: store.seed).lastDay
+        let today = DashboardHistory(years: store.years, lastDay: MachineClock.today(), seed: store.seed).lastDay
         print("live: store of \(store.years) years × \(DashboardHistory.writerCount) writers, \(samples) resting samples (built in "
               + "\(DashboardBench.format(buildSeconds * 1000)) ms); pushes of today's watch estimate at 200×60")
 

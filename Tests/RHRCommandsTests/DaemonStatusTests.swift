@@ -1,7 +1,7 @@
 import Foundation
 @testable import RHRCommands
 import RHRCore
-import RHRDaemon
+import RHRDaemonClient
 import RHRTestSupport
 import Testing
 

@@ -1,10 +1,10 @@
 import Foundation
 @testable import RHRCommands
+import RHRCore
+import RHRDaemonClient
+import RHRFormats
 import RHRJSON
 import RHRTestSupport
-import RHRCore
-import RHRDaemon
-import RHRFormats
 import Testing
 
 /// How rhr words what it says: one prefix per message, the same words for the same thing in every command,

@@ -1,7 +1,6 @@
 import Foundation
 @testable import RHRCommands
 import RHRCore
-import RHRDashboard
 import RHRScreen
 import RHRStore
 import RHRTestSupport

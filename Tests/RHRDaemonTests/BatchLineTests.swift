@@ -1,9 +1,8 @@
 import Foundation
 import RHRCore
 import RHRDaemon
+import RHRDaemonClient
 import RHRFormats
-import RHRJSON
-import RHRStore
 import RHRTestSupport
 import Testing
 

@@ -1,9 +1,6 @@
-import RHRJSON
 import Foundation
 import RHRCore
-import RHRDaemon
-import RHRFormats
-import RHRStore
+import RHRDaemonClient
 import RHRTestSupport
 import Testing
 

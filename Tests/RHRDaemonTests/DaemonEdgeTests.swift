@@ -1,6 +1,6 @@
 import Foundation
 import RHRCore
-import RHRDaemon
+import RHRDaemonClient
 import RHRFormats
 import RHRJSON
 import RHRTestSupport

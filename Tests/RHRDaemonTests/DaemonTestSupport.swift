@@ -1,8 +1,8 @@
-import RHRJSON
 import Foundation
 import RHRCore
-import RHRDaemon
+import RHRDaemonClient
 import RHRFormats
+import RHRJSON
 import RHRStore
 import RHRTestSupport
 

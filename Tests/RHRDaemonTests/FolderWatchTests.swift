@@ -1,9 +1,7 @@
-import RHRJSON
 import Foundation
 import RHRCore
 @testable import RHRDaemon
-import RHRFormats
-import RHRStore
+@testable import RHRDaemonClient
 import RHRTestSupport
 import Testing
 

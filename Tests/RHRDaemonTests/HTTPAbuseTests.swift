@@ -1,6 +1,7 @@
 import Foundation
 import RHRCore
 import RHRDaemon
+import RHRDaemonClient
 import RHRTestSupport
 import Testing
 

@@ -1,8 +1,7 @@
 import Foundation
 import RHRCore
 import RHRDaemon
-import RHRJSON
-import RHRStore
+import RHRDaemonClient
 import RHRTestSupport
 import Synchronization
 import Testing

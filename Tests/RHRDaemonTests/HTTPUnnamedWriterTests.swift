@@ -1,6 +1,5 @@
 import Foundation
 import RHRCore
-import RHRStore
 import RHRTestSupport
 import Testing
 

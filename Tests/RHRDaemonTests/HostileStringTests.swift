@@ -1,11 +1,9 @@
 import Foundation
-import Synchronization
 import RHRCore
 @testable import RHRDaemon
 import RHRFormats
-import RHRJSON
-import RHRStore
 import RHRTestSupport
+import Synchronization
 import Testing
 
 /// Strings a phone or a client makes up, over the real HTTP feed and the real socket: a NUL never cuts a name or

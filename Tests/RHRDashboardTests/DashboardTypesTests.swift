@@ -1,7 +1,6 @@
 import Foundation
 import RHRCore
 @testable import RHRDashboard
-import RHRScreen
 import Testing
 
 @Suite("Dashboard types: text fitting, chart scale, buckets and window")

@@ -1,6 +1,5 @@
 import Foundation
 import RHRCore
-import RHRDashboard
 import RHRScreen
 import Testing
 

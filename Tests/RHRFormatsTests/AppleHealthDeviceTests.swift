@@ -1,6 +1,6 @@
 import RHRCore
-import Testing
 @testable import RHRFormats
+import Testing
 
 @Suite("Apple Health device descriptions")
 struct AppleHealthDeviceTests {

@@ -1,7 +1,7 @@
 import Foundation
 import RHRCore
-import Testing
 @testable import RHRFormats
+import Testing
 
 /// The scanner's shortcuts for what Apple writes (its attribute layout, dates of the same day, devices that differ
 /// only in their address) give exactly what the general reading gives, and the general reading still takes the rest.

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 @testable import RHRFormats
+import Testing
 
 @Suite("Apple Health attribute values")
 struct AppleHealthTextTests {

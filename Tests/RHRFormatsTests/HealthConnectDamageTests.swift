@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import RHRCore
 @testable import RHRFormats
+import RHRSystem
 import RHRTestSupport
 import Testing
 

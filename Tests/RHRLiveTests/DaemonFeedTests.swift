@@ -1,11 +1,7 @@
-import RHRJSON
 import Foundation
 import RHRCore
-import RHRDaemon
 import RHRDashboard
-import RHRFormats
 import RHRLive
-import RHRStore
 import RHRScreen
 import RHRTestSupport
 import Testing

@@ -1,8 +1,7 @@
-import RHRJSON
 import RHRCore
-import RHRDaemon
+import RHRDaemonClient
 import RHRDashboard
-import RHRFormats
+import RHRJSON
 @testable import RHRLive
 import RHRTestSupport
 import Testing

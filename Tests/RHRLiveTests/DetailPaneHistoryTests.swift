@@ -4,7 +4,6 @@ import RHRDashboard
 import RHRFormats
 import RHRLive
 import RHRScreen
-import RHRStore
 import RHRTestSupport
 import Testing
 

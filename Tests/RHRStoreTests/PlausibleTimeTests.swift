@@ -1,8 +1,8 @@
 import Foundation
 import RHRCore
+@testable import RHRStore
 import RHRTestSupport
 import Testing
-@testable import RHRStore
 
 /// R13: garbage dates are stored, flagged, shown, and kept out of every aggregate.
 @Suite("Plausible time (R13)")

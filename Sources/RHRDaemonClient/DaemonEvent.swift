@@ -70,5 +70,5 @@ public enum DaemonEvent: Sendable, Equatable {
         return object
     }
 
-    static func daysValue(_ days: [LocalDay]) -> JSONValue { .array(days.map { .string($0.description) }) }
+    package static func daysValue(_ days: [LocalDay]) -> JSONValue { .array(days.map { .string($0.description) }) }
 }

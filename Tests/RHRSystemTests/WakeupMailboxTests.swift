@@ -1,5 +1,5 @@
 import Foundation
-import RHRDaemon
+import RHRSystem
 import Testing
 
 @Suite("Wake-up mailbox: messages from other threads wake a polling loop")

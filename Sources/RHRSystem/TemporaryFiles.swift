@@ -86,7 +86,7 @@ public final class ScratchDirectory {
                     let code = errno
                     if lock >= 0 { close(lock) }
                     remove()
-                    throw Failure(description: "cannot lock a private temporary directory in \(root): \(String(cString: strerror(code)))")
+                    throw Failure(description: "cannot lock a private temporary directory in \(root): \(errnoText(code))")
                 }
                 ownerLock = lock
                 let pid = Array("\(getpid())\n".utf8)
@@ -96,7 +96,7 @@ public final class ScratchDirectory {
             let code = errno
             rhr_temporary_unregister(registered)
             guard code == EEXIST else {
-                throw Failure(description: "cannot create a private temporary directory in \(root): \(String(cString: strerror(code)))")
+                throw Failure(description: "cannot create a private temporary directory in \(root): \(errnoText(code))")
             }
         }
         throw Failure(description: "cannot create a private temporary directory in \(root): every name tried is taken")
@@ -119,7 +119,7 @@ public final class ScratchDirectory {
     public func create(_ name: String) throws(Failure) -> Int32 {
         let fd = open(file(name), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw Failure(description: "cannot create a private temporary file: \(String(cString: strerror(errno)))")
+            throw Failure(description: "cannot create a private temporary file: \(errnoText())")
         }
         fchmod(fd, 0o600)
         return fd

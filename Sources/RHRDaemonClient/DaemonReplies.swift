@@ -58,6 +58,8 @@ public struct HelloReply: Equatable {
     public var server = "rhr"
     public var version = RHRVersion.current
     public var revision: Int64
+
+    public init(revision: Int64) { self.revision = revision }
 }
 
 extension HelloReply: DaemonReplyBody {
@@ -286,26 +288,26 @@ public struct HTTPFeedStatus: Sendable, Equatable {
 
 extension SampleCounts {
     /// Each count's key, as a `push` reply and a folder watch import (`WatchImport`) name it, in their order.
-    static var names: [(String, WritableKeyPath<SampleCounts, Int>)] {
+    package static var names: [(String, WritableKeyPath<SampleCounts, Int>)] {
         [("added", \.added), ("replaced", \.replaced), ("deleted", \.deleted), ("unchanged", \.unchanged),
          ("outOfRange", \.outOfRange)]
     }
 
-    var members: JSONObject { JSONObject(Self.names.map { ($0.0, .number(JSONNumber(self[keyPath: $0.1]))) }) }
+    package var members: JSONObject { JSONObject(Self.names.map { ($0.0, .number(JSONNumber(self[keyPath: $0.1]))) }) }
 }
 
 extension JSONMembers {
-    func store(_ key: String) throws(JSONPathError) -> HealthStore {
+    package func store(_ key: String) throws(JSONPathError) -> HealthStore {
         try requiredDecode(key, #""healthkit" or "healthconnect""#) { $0.string.flatMap(HealthStore.init(rawValue:)) }
     }
 
     /// A `YYYY-MM-DD` day; null or absent is nil.
-    func day(_ key: String) throws(JSONPathError) -> LocalDay? {
+    package func day(_ key: String) throws(JSONPathError) -> LocalDay? {
         try decode(key, #"a date like "2026-11-28""#) { $0.string.flatMap(LocalDay.init) }
     }
 
     /// An array of `YYYY-MM-DD` days.
-    func days(_ key: String) throws(JSONPathError) -> [LocalDay] {
+    package func days(_ key: String) throws(JSONPathError) -> [LocalDay] {
         var days: [LocalDay] = []
         for (i, element) in try requiredArray(key).enumerated() {
             guard let day = element.string.flatMap(LocalDay.init) else {
@@ -317,7 +319,7 @@ extension JSONMembers {
     }
 
     /// An ISO-8601 timestamp with its offset; null or absent is nil.
-    func timestamp(_ key: String) throws(JSONPathError) -> Timestamp? {
+    package func timestamp(_ key: String) throws(JSONPathError) -> Timestamp? {
         try decode(key, "an ISO-8601 date") { $0.string.flatMap(Timestamp.parse) }
     }
 }

@@ -38,12 +38,12 @@ public final class WakeupMailbox<Message: Sendable>: Sendable {
     static var hangUpByte: UInt8 { 0x48 }   // "H"
 
     /// Opens the pipe (non-blocking, closed on exec); `purpose` names it in the error.
-    public init(purpose: String) throws(DaemonError) {
+    public init(purpose: String) throws(SystemError) {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
-            throw DaemonError("cannot create the \(purpose)'s wake-up pipe: \(errnoText())")
+            throw SystemError("cannot create the \(purpose)'s wake-up pipe: \(errnoText())")
         }
-        ends.forEach(UnixSocket.makeNonBlocking)
+        ends.forEach(FileDescriptors.makeNonBlocking)
         fileDescriptor = ends[0]
         interruptDescriptor = ends[1]
     }

@@ -8,7 +8,7 @@ public enum PrivateFiles {
     public struct Failure: Error, CustomStringConvertible {
         public var path: String
         public var code: Int32
-        public var reason: String { String(cString: strerror(code)) }
+        public var reason: String { errnoText(code) }
         public var description: String { "\(path): \(reason)" }
     }
 
@@ -23,6 +23,20 @@ public enum PrivateFiles {
         for dir in missing.reversed() where mkdir(dir, 0o700) != 0 && errno != EEXIST {
             throw Failure(path: dir, code: errno)
         }
+    }
+
+    /// Opens `path` to append to (a ledger, a log), made 0600 when missing; the descriptor is closed on exec.
+    public static func openForAppending(_ path: String) throws(Failure) -> Int32 {
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw Failure(path: path, code: errno) }
+        return fd
+    }
+
+    /// Opens the lock file `path` (for `flock`), made 0600 when missing; a symbolic link there is refused.
+    public static func openLock(_ path: String) throws(Failure) -> Int32 {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw Failure(path: path, code: errno) }
+        return fd
     }
 
     /// Replaces `path` with `bytes`: written 0600 to `temporary` beside it, flushed to the disk, then renamed

@@ -1,19 +1,20 @@
 import Foundation
+import RHRSystem
 
 /// The few POSIX socket calls the daemon and its clients need, with Swift types and errno in words.
-enum UnixSocket {
+package enum UnixSocket {
     /// `sun_path` holds 108 bytes including the terminating NUL.
-    static let maxPathBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+    package static let maxPathBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
 
     /// A new non-blocking, close-on-exec Unix stream socket.
-    static func make() throws(DaemonError) -> Int32 {
+    package static func make() throws(DaemonError) -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw DaemonError("cannot create a Unix socket: \(errnoText())") }
         return fd
     }
 
     /// Calls `body` with the socket address of `path`.
-    static func withAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) throws(DaemonError) -> T {
+    package static func withAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) throws(DaemonError) -> T {
         let bytes = Array(path.utf8)
         guard bytes.count <= maxPathBytes else {
             throw DaemonError("\(path): the socket path is \(bytes.count) bytes long; a Unix socket path holds at most \(maxPathBytes)")
@@ -31,21 +32,18 @@ enum UnixSocket {
         }
     }
 
-    enum ConnectResult {
+    package enum ConnectResult {
         /// The connected, non-blocking descriptor.
         case connected(Int32)
         /// The errno of the failure (ENOENT, ECONNREFUSED, ETIMEDOUT, …).
         case failed(Int32)
     }
 
-    /// Non-blocking and close-on-exec (Glibc's `accept4` and `pipe2` are not visible from Swift).
-    static func makeNonBlocking(_ fd: Int32) {
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
-    }
+    /// Non-blocking and close-on-exec, as every descriptor rhr polls (`FileDescriptors`).
+    package static func makeNonBlocking(_ fd: Int32) { FileDescriptors.makeNonBlocking(fd) }
 
     /// Connects a new socket to `path`, waiting at most `timeout` seconds.
-    static func connect(path: String, timeout: Double) throws(DaemonError) -> ConnectResult {
+    package static func connect(path: String, timeout: Double) throws(DaemonError) -> ConnectResult {
         let fd = try make()
         let status = try withAddress(path) { Foundation.connect(fd, $0, $1) }
         if status == 0 { return .connected(fd) }
@@ -67,7 +65,7 @@ enum UnixSocket {
     }
 
     /// Waits until `fd` is ready for `events` or `timeout` seconds pass; true when ready (or hung up).
-    static func waitFor(_ fd: Int32, events: Int16, timeout: Double) -> Bool {
+    package static func waitFor(_ fd: Int32, events: Int16, timeout: Double) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             var entry = pollfd(fd: fd, events: events, revents: 0)
@@ -81,7 +79,7 @@ enum UnixSocket {
     }
 
     /// The uid of the process at the other end of a connected Unix socket (`SO_PEERCRED`).
-    static func peerUID(_ fd: Int32) -> uid_t? {
+    package static func peerUID(_ fd: Int32) -> uid_t? {
         // struct ucred { pid_t pid; uid_t uid; gid_t gid; }: Glibc does not export it to Swift.
         var credentials: (Int32, UInt32, UInt32) = (0, 0, 0)
         var length = socklen_t(MemoryLayout.size(ofValue: credentials))
@@ -90,7 +88,7 @@ enum UnixSocket {
     }
 
     /// Sends without raising SIGPIPE; returns the bytes written, 0 when the socket is full, nil when it broke.
-    static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int? {
+    package static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int? {
         guard bytes.count > 0 else { return 0 }
         while true {
             let n = Foundation.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
@@ -103,14 +101,14 @@ enum UnixSocket {
         }
     }
 
-    enum ReadResult {
+    package enum ReadResult {
         case bytes(Int)
         case wouldBlock
         case endOfFile
         case failed(Int32)
     }
 
-    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
+    package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
         while true {
             let n = recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
             if n > 0 { return .bytes(n) }

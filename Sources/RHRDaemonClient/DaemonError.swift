@@ -9,7 +9,7 @@ public struct DaemonError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public init(_ message: String) { self.message = message }
 
-    static func anotherDaemon(on path: String) -> DaemonError {
+    package static func anotherDaemon(on path: String) -> DaemonError {
         var error = DaemonError("another rhr daemon is already listening on \(path); stop it first (or use --socket for another path)")
         error.anotherDaemonListens = true
         return error
@@ -17,6 +17,3 @@ public struct DaemonError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { message }
 }
-
-/// `strerror(errno)` as a Swift string.
-func errnoText(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }

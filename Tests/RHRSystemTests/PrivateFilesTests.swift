@@ -1,5 +1,5 @@
 import Foundation
-import RHRFormats
+import RHRSystem
 import RHRTestSupport
 import Testing
 
@@ -34,5 +34,30 @@ struct PrivateFilesTests {
         }
         #expect(failure?.path == dir.file("missing/tokens.new"))
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "two\n")
+    }
+
+    @Test("A file opened to append to is made 0600 and keeps what it had; a missing directory is named")
+    func appendingKeepsWhatWasThere() throws {
+        let path = dir.file("ledger")
+        for line in ["one\n", "two\n"] {
+            let fd = try PrivateFiles.openForAppending(path)
+            _ = Array(line.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "one\ntwo\n")
+        #expect(mode(path) == 0o600)
+        let failure = #expect(throws: PrivateFiles.Failure.self) { try PrivateFiles.openForAppending(dir.file("missing/ledger")) }
+        #expect(failure?.description == "\(dir.file("missing/ledger")): No such file or directory")
+    }
+
+    @Test("A lock file is made 0600; a symbolic link in its place is refused and its target never made")
+    func aLockIsNeverTakenThroughALink() throws {
+        let lock = dir.file("rhr.lock")
+        close(try PrivateFiles.openLock(lock))
+        #expect(mode(lock) == 0o600)
+        try FileManager.default.createSymbolicLink(atPath: dir.file("linked.lock"), withDestinationPath: dir.file("target"))
+        let failure = #expect(throws: PrivateFiles.Failure.self) { try PrivateFiles.openLock(dir.file("linked.lock")) }
+        #expect(failure?.code == ELOOP)
+        #expect(!FileManager.default.fileExists(atPath: dir.file("target")))
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import RHRFormats
+import RHRSystem
 import RHRTestSupport
 import Testing
 

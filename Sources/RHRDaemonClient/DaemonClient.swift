@@ -1,7 +1,7 @@
-import RHRJSON
 import Foundation
 import RHRCore
-import RHRFormats
+import RHRJSON
+import RHRSystem
 
 /// Why talking to the daemon failed.
 public typealias DaemonClientError = CodedError<DaemonClientErrorCode>

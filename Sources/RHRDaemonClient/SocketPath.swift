@@ -1,5 +1,6 @@
 import Foundation
 import RHRCore
+import RHRSystem
 
 /// Where the daemon listens (docs/design.md section 4): `$XDG_RUNTIME_DIR/rhr/rhr.sock`, or, without a runtime
 /// directory, `/tmp/rhr-<uid>/rhr.sock`. The directory is the owner's alone (0700), the socket 0600.
@@ -15,7 +16,7 @@ public enum SocketPath {
     /// a symbolic link) owned by this user. Only rhr's own directory (named `rhr` or `rhr-…`) that others
     /// could enter is tightened to 0700; any other open directory (a home, `/tmp`) is refused rather than
     /// closed to everyone else.
-    static func prepareDirectory(for socketPath: String) throws(DaemonError) {
+    package static func prepareDirectory(for socketPath: String) throws(DaemonError) {
         let directory = PathText.parent(socketPath)
         guard directory != ".", directory != "/" else { return }
         var created = mkdir(directory, 0o700) == 0
