@@ -107,7 +107,7 @@ struct TokenAndFeedCommandTests {
                                       origin: "Health Auto Export over HTTP"))
     }
 
-    /// A day of another year says which (issue 21: "through 1 Jan" for year 1).
+    /// A day of another year says which ("through 1 Jan" alone would not tell year 1).
     @Test func statusGivesTheYearOfADayNotInThisYear() throws {
         try feedPhone(resting: "2019-07-19", heartRate: nil, asOf: "2019-07-20T10:00:00+01:00")
         let status = rhr.run(["status"])

@@ -6,7 +6,7 @@ import RHRJSON
 import RHRTestSupport
 import Testing
 
-/// The daemon's edges a fuzzing pass found (issue 11, finding 15): stopping with clients that never read, blank
+/// The daemon's edges a fuzzing pass found: stopping with clients that never read, blank
 /// lines, a last request without a line end, and running out of file descriptors.
 @Suite("daemon edges")
 struct DaemonEdgeTests {

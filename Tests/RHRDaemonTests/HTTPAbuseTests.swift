@@ -4,7 +4,7 @@ import RHRDaemon
 import RHRTestSupport
 import Testing
 
-/// The phone feeds hold under abuse and say what they refused (issue 21): slow connections from one address lock
+/// The phone feeds hold under abuse and say what they refused: slow connections from one address lock
 /// nobody else out, and every refusal is a log line.
 @Suite("phone feeds under abuse")
 struct HTTPAbuseTests {
@@ -145,7 +145,7 @@ struct HTTPAbuseTests {
     }
 
     /// While another process holds the store's write lock (a long import), a phone waits the busy time, then gets 503
-    /// with Retry-After, nothing applied, instead of `500 database is locked` (issue 27).
+    /// with Retry-After, nothing applied, instead of `500 database is locked`.
     @Test(.timeLimit(.minutes(1)))
     func aRequestWhileAnImportHoldsTheStoreGets503WithRetryAfter() throws {
         guard let sqlite3 = Subprocess.which("sqlite3") else { throw TestFailure("sqlite3 is needed; scripts/setup installs it") }

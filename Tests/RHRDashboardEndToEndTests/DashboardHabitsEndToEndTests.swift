@@ -2,7 +2,7 @@ import Foundation
 import RHRTestSupport
 import Testing
 
-/// Issue 12's habits in the real `rhr` under tmux: the mouse, the view restored per store, the config file,
+/// The dashboard's habits in the real `rhr` under tmux: the mouse, the view restored per store, the config file,
 /// and a terminal without cursor addressing.
 @Suite("End to end: mouse, restored view, config, TERM=dumb", .serialized)
 struct DashboardHabitsEndToEndTests {

@@ -3,7 +3,7 @@ import Glibc
 import RHRTestSupport
 import Testing
 
-/// Issue 27 end to end: four writers, one of them named with a megabyte (a HealthKit source name, an HC Webhook
+/// Hostile names cost nothing, end to end: four writers, one of them named with a megabyte (a HealthKit source name, an HC Webhook
 /// `data_origin`: none has a length limit), imported by the real `rhr import` from a file of sync batches; the real
 /// dashboard in tmux draws at once and answers `q`, SIGTERM and SIGHUP within 100 ms.
 @Suite("A megabyte writer name, end to end", .serialized)

@@ -4,7 +4,7 @@ import RHRCore
 import RHRScreen
 import Testing
 
-/// The chart's meanings stay put (issue 28): the bpm scale is fixed for the store's data at a zoom, not for the days
+/// The chart's meanings stay put: the bpm scale is fixed for the store's data at a zoom, not for the days
 /// on screen, and `/` puts the day it goes to in the middle of the chart, with days before it in view.
 @Suite("Render: a bpm scale that stays put, and / centring its day")
 struct ChartScaleTests {

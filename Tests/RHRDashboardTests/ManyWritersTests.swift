@@ -4,7 +4,7 @@ import RHRCore
 import RHRScreen
 import Testing
 
-/// Issue 12 with seven writers: nothing hidden (every value of the cursor day on screen, the legend never
+/// A readable trend with seven writers: nothing hidden (every value of the cursor day on screen, the legend never
 /// dropping a writer), a scale that stays put, lines in braille, one meaning per glyph.
 @Suite("Many writers: nothing hidden, a scale that stays put, lines in braille")
 struct ManyWritersTests {

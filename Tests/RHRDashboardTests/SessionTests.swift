@@ -249,7 +249,7 @@ struct SessionTests {
         #expect(terminal.frames[2].lines[2].hasSuffix("today ▸ Fri 13 Mar 2026 "))
     }
 
-    /// Issue 27: a frame that takes long (a layout measuring a megabyte of name, say) never keeps `q` or a signal
+    /// A frame that takes long (a layout measuring a megabyte of name, say) never keeps `q` or a signal
     /// waiting. The second frame here is still being made, until the test lets it go, when the key comes.
     @Test("q, SIGTERM and SIGHUP are answered while a frame is still being drawn", arguments: [
         TerminalInput.key(.character("q")), .signal(.terminate), .signal(.hangup),

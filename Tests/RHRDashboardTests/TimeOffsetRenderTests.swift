@@ -5,7 +5,7 @@ import RHRScreen
 import RHRTestSupport
 import Testing
 
-/// Every time the dashboard shows is local with its offset (issue 26): the header, the detail pane (a sample's own
+/// Every time the dashboard shows is local with its offset: the header, the detail pane (a sample's own
 /// times in its offset, when it was read in the machine's), the help, a stopped daemon's time.
 @Suite("Render: every time shown carries its offset")
 struct TimeOffsetRenderTests {

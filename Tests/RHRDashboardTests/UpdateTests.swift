@@ -353,9 +353,9 @@ struct UpdateTests {
     }
 
     /// R13 keeps a sample dated 0001-01-01 and flags it, but leaves it out of the chart's range: the first day is
-    /// the first plausible one. What issue 11 found stays tested: nothing on the way to the data's first month, a
+    /// the first plausible one. What a fuzzing pass found stays tested: nothing on the way to the data's first month, a
     /// month before it, or a jump to year 1 crashes (the month arithmetic floors: `DashboardTypesTests.yearOne`).
-    @Test("Issue 11: a store with a sample on 0001-01-01; - - g (month zoom, first day), a month back and a jump to year 1 do not crash")
+    @Test("A store with a sample on 0001-01-01; - - g (month zoom, first day), a month back and a jump to year 1 do not crash")
     func yearOne() {
         let yearOne = LocalDay(year: 1, month: 1, day: 1)!
         var data = Fixture.standard()

@@ -29,7 +29,7 @@ struct HealthConnectDamageTests {
         return try HealthConnectTestZip.bytes(of: path) + [UInt8](repeating: 0, count: padding)
     }
 
-    // MARK: - Finding 4: the temporary copy is bounded
+    // MARK: - The temporary copy is bounded
 
     @Test("a database member larger than the limit is refused by its stated size, and nothing is written")
     func statedSizeOverTheLimit() throws {
@@ -77,7 +77,7 @@ struct HealthConnectDamageTests {
         #expect(ByteSize.words(4 << 30) == "4 GiB" && ByteSize.words(1000) == "1000 bytes")
     }
 
-    // MARK: - Finding 8: a bare database with its -wal
+    // MARK: - A bare database with its -wal
 
     /// A database whose -wal deletes the ring's record, changes the trip's value to 66 and adds one: the file
     /// alone still says what it said before. Both are copied while the connection that wrote them is open, as a
@@ -133,7 +133,7 @@ struct HealthConnectDamageTests {
         #expect(scratch.entries().isEmpty)
     }
 
-    // MARK: - Finding 12: text in integer columns
+    // MARK: - Text in integer columns
 
     @Test("rows with text in integer columns are passed over, each named by row and column, the rest read")
     func textInIntegerColumns() throws {

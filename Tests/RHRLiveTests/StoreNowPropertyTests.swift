@@ -7,7 +7,7 @@ import RHRStore
 import RHRTestSupport
 import Testing
 
-/// What an open dashboard shows is the store as it is now (issue 26), as a property: random steps (imports by
+/// What an open dashboard shows is the store as it is now, as a property: random steps (imports by
 /// `rhr import` in another process, pushes through a daemon, the daemon stopped and started again, `r`) and after
 /// each one the dashboard's state, once it has caught up, equals that of a dashboard opened afresh on the store.
 /// The dashboard is `rhr`'s own session (`DashboardSession.reading`) on a real store; the daemon runs in this
