@@ -26,7 +26,6 @@ struct HTTPAbuseTests {
         let daemon = try HTTPAbuseTests.daemon(log) { $0.headerTime = 2 }
         let token = try daemon.token("phone")
         let port = daemon.httpPort
-        let started = Date()
         let slow = (0..<200).compactMap { _ in try? HTTPTestClient(port: port, timeout: 2, source: "127.0.0.3") }
         #expect(slow.count == 200)
         let stop = Counter(), trickling = DispatchGroup(), descriptors = slow.map(\.fd)
@@ -54,8 +53,9 @@ struct HTTPAbuseTests {
         _ = stop.add()
         #expect(trickling.wait(timeout: .now() + 10) == .success)
         #expect(answered == Array(repeating: 200, count: 8))
-        // Those past the cap were closed at once, the others once their head was 2 s late.
-        #expect(slow.allSatisfy { $0.closedByServer(timeout: max(0.1, 4 - Date().timeIntervalSince(started))) })
+        // Those past the cap were closed at once, the others once their head was 2 s late: all of them long before
+        // the 30 s idle time could close any.
+        #expect(slow.allSatisfy { $0.closedByServer(timeout: 10) })
         // The log is written from its own thread, its lines rate-limited (one a second after the first 30): the
         // closing of a late head is said once the limit lets it, so it is waited for.
         #expect(eventually(timeout: 20) { log.all.contains { $0.hasPrefix("phone feeds: refused a connection from 127.0.0.3: "
