@@ -2,7 +2,7 @@ import RHRCore
 @testable import RHRDashboard
 import RHRScreen
 
-/// The string gate and the legend's layout over any bytes (issue 27). The first two bytes choose the legend's
+/// The string gate and the legend's layout over any bytes. The first two bytes choose the legend's
 /// rectangle; the rest, split at 0x1E (record separator), are up to nine writers' names, of either store, shown or
 /// hidden. What must hold: a flaw is the first control character and nothing else is one; visible text holds none
 /// and escaping it again changes nothing; a cut name is a prefix within the bound that says how long it was; the

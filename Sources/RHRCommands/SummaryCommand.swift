@@ -143,7 +143,7 @@ enum SummaryCommand {
         return taken
     }
 
-    /// Each writer: where its number comes from (R11, issue 28) and what it is in its maker's words, with the page
+    /// Each writer: where its number comes from (R11) and what it is in its maker's words, with the page
     /// that says so and the registry id `rhr export` writes (R15); then Health Connect's own priority for vitals where
     /// an export gave one. `watches`: the store's marks; the samples' devices tell a Withings scale.
     static func writerLines(_ writers: [Writer], samples: [DaySample], watches: Set<WriterKey>, streams: [StreamState]) -> [String] {

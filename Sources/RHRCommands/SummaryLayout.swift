@@ -2,7 +2,7 @@ import Glibc
 import RHRDashboard
 import RHRScreen
 
-/// The summary fitted to a terminal's width (issue 26): words wrap (a line's continuation indented two spaces), and
+/// The summary fitted to a terminal's width: words wrap (a line's continuation indented two spaces), and
 /// a table wider than the screen is printed in parts, each with the date column, so nothing is left out. Without a
 /// width (a pipe) everything is as wide as it is.
 enum SummaryLayout {

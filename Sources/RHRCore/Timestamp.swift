@@ -48,7 +48,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// "12 Mar 21:00 +01:00" in the written offset, with the year when it is not `thisYear` ("19 Jul 2019 10:36
     /// +02:00"): the one way rhr writes a moment for people (the header, the summary, the revision history, the detail
-    /// pane). Every time shown carries its offset, so no reader has to guess the clock (issue 26); `offset: false`
+    /// pane). Every time shown carries its offset, so no reader has to guess the clock; `offset: false`
     /// only where the offset is written once for several times beside it.
     public func text(thisYear: Int, offset: Bool = true) -> String {
         let local = Int((epochSeconds + Double(offsetSeconds)).rounded(.down))

@@ -141,7 +141,7 @@ public struct Writer: Sendable, Hashable, Comparable {
         }
     }
 
-    /// R11 wording, from the facts (issue 28): "HealthKit estimate" only for Apple's own resting value (the
+    /// R11 wording, from the facts: "HealthKit estimate" only for Apple's own resting value (the
     /// registry's Apple Watch entry: by its name, bundle identifier, product type, `device`'s model or the store's
     /// `isAppleWatch` mark); any other HealthKit writer is an app that wrote its number into HealthKit; a Health
     /// Connect value is what the named app wrote. Health Auto Export's combined and unnamed writers say what they are.

@@ -1,7 +1,7 @@
 import RHRCore
 import Synchronization
 
-/// The bpm range of one series over all of the store's data at a zoom (issue 28): the chart's scale holds it
+/// The bpm range of one series over all of the store's data at a zoom: the chart's scale holds it
 /// wherever the window is, so 52 and 79 bpm of one store are on screen together and a scroll never re-fits the
 /// axis. A week or a month is the median of its days (`ChartSeries.buckets`), so each zoom has its own range;
 /// with whiskers a bucket spans its lowest to its highest day. Worked out once per index and series, on first use.

@@ -29,7 +29,7 @@ enum ChartView {
     }
 
     /// Up to this many writers in view are all drawn in full; beyond, one is and the others are dimmed, so the
-    /// lines do not tangle (issue 26). The columns show every writer's values either way.
+    /// lines do not tangle. The columns show every writer's values either way.
     static let fullWriters = 3
 
     /// A writer's style in the plot: dimmed when another is drawn in full. `.dim` keeps it apart without colour.

@@ -1,7 +1,7 @@
 import RHRCore
 
 /// The detail pane's words about one writer, under its name (docs/design.md section 9): where its number comes from
-/// (R11, issue 28), what its maker documents it to be (R15), when it last delivered and how late after its day a value
+/// (R11), what its maker documents it to be (R15), when it last delivered and how late after its day a value
 /// usually comes, and its place in Health Connect's own app priority. Descriptive only: never which writer is right.
 extension DetailView {
     /// "HealthKit estimate" only for Apple's own value; any other HealthKit writer wrote its number into HealthKit.

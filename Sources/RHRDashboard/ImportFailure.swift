@@ -1,5 +1,5 @@
 /// A file on `rhr FILE...`'s command line that could not be imported: the dashboard on the other files (or on
-/// nothing) says so where it is seen, not only on the stderr the full screen covers (issue 26).
+/// nothing) says so where it is seen, not only on the stderr the full screen covers.
 public struct ImportFailure: Sendable, Hashable {
     /// The file as it was given.
     public var file: String

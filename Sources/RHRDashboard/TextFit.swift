@@ -42,7 +42,7 @@ public enum TextFit {
 }
 
 /// A name measured once, as far as `limit` columns can show of it: its characters' widths, and whether it ends
-/// there. Cutting it to any width up to the limit reads no more of it, however long it is (issue 27).
+/// there. Cutting it to any width up to the limit reads no more of it, however long it is: a name has no length limit.
 struct FittedName {
     /// The characters measured (all of the text when it is whole) and the columns taken after each.
     private let characters: [Character]

@@ -1,6 +1,6 @@
 import RHRCore
 
-/// Health Auto Export values that name no writer (issue 28, docs/design.md section 2): one rule for whose they are,
+/// Health Auto Export values that name no writer (docs/design.md section 2): one rule for whose they are,
 /// applied once a payload (a file, a request's body) is read whole. When its points name exactly one Apple Watch (by
 /// its name, as R3 tells one; a combined source is no single writer), they are that watch's: its own estimate relayed
 /// without its name, one line, not a second one beside it. Otherwise they stay the writer `Health Auto Export`, which

@@ -6,7 +6,7 @@ import RHRSystem
 import Synchronization
 
 /// Renders frames off the run loop's thread, so that no frame, however long it takes, keeps a key or a signal
-/// waiting (issue 27: `q`, SIGTERM and SIGHUP are answered within 100 ms whatever is being drawn). The loop
+/// waiting (`q`, SIGTERM and SIGHUP are answered within 100 ms whatever is being drawn). The loop
 /// hands over each state it wants on screen and waits for the frame while no input waits; a frame that takes
 /// longer is drawn when it comes, and the loop answers keys meanwhile. One render at a time: a state handed over
 /// while one runs replaces any still waiting, so the next frame is of the newest state.

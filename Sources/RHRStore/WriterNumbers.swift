@@ -1,6 +1,6 @@
 import RHRCore
 
-/// A writer's number: the dashboard's key (1–9), glyph and colour for it, kept for the life of the store (issue 28).
+/// A writer's number: the dashboard's key (1–9), glyph and colour for it, kept for the life of the store.
 /// Numbers are given in the order writers first bring a resting value (several new in one batch: by store and
 /// name, the order the dashboard lists writers in), never change and are never given again, so a new writer
 /// cannot move another's meaning. Heart-rate-only writers get none: the dashboard draws resting writers.

@@ -33,20 +33,18 @@ public final class HTTPTestClient {
         guard fd >= 0 else { throw TestFailure("socket: \(String(cString: strerror(errno)))") }
         if let source {
             guard HTTPTestClient.withAddress(source, port: 0, { bind(fd, $0, $1) }) == 0 else {
-                let reason = String(cString: strerror(errno))
-                close(fd)
-                throw TestFailure("cannot bind to \(source): \(reason)")
+                throw TestFailure("cannot bind to \(source): \(String(cString: strerror(errno)))")
             }
         }
         var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         guard HTTPTestClient.withAddress(host, port: port, { connect(fd, $0, $1) }) == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw TestFailure("cannot connect to \(host):\(port): \(reason)")
+            throw TestFailure("cannot connect to \(host):\(port): \(String(cString: strerror(errno)))")
         }
     }
 
+    /// The only close: `deinit` runs when `init` throws too, once `fd` is set, so a close there as well would close
+    /// whatever the process opened under that number meanwhile (another test's store, libmicrohttpd's wake-up fd).
     deinit { close(fd) }
 
     /// Calls `body` with the IPv4 address `host:port` as a `sockaddr` (for `bind` and `connect`).

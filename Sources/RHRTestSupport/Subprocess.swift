@@ -148,7 +148,11 @@ public enum Subprocess {
 
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+        // A sanitized child (scripts/test-tsan) keeps the sanitizer's options whatever environment a test gives it.
+        let sanitizer = ProcessInfo.processInfo.environment["TSAN_OPTIONS"].map { ["TSAN_OPTIONS": $0] } ?? [:]
+        let envp: [UnsafeMutablePointer<CChar>?]? = environment.map {
+            $0.merging(sanitizer) { own, _ in own }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        }
         defer { envp?.forEach { free($0) } }
         var pid: pid_t = 0
         let status = envp.map { posix_spawn(&pid, path, &actions, &attributes, argv, $0) }

@@ -9,7 +9,7 @@ import enum RHRTestSupport.SourceTree
 import enum RHRTestSupport.Subprocess
 
 // The dashboard benchmark (docs/design.md section 7): on a store with 10 years × 8 writers, with the lines, the
-// 7-day mean and the usual range on (issue 12's targets: first frame ≤ 100 ms, key press p99 ≤ 5 ms),
+// 7-day mean and the usual range on (the targets: first frame ≤ 100 ms, key press p99 ≤ 5 ms),
 // - in process: reading the store, preparing the data, the first render, and key presses (update + render),
 //   median and p99 over many presses, at 80×24 and 200×60;
 // - end to end: time to the first frame of the real `rhr` under tmux, against tmux showing `echo` output.

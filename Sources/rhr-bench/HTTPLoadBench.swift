@@ -2,7 +2,7 @@ import Foundation
 import RHRTestSupport
 import Synchronization
 
-// The phone feeds under abuse (issues 21 and 27), the last part of `rhr-bench http` (alone: `rhr-bench http
+// The phone feeds under abuse, the last part of `rhr-bench http` (alone: `rhr-bench http
 // --load-only`): a good phone's latency while 200 slow connections from one other address trickle their request
 // heads, and the bodies the daemon holds at once when 32 large requests come together. Loopback only; bounded in
 // time and count.

@@ -3,7 +3,7 @@ import RHRTestSupport
 import Testing
 
 /// Output that cannot be written (`>&-`, a pipe whose reader is gone) is an ordinary failure: exit 1 and nothing more,
-/// never a crash (issue 28).
+/// never a crash.
 @Suite("closed output")
 struct ClosedOutputTests {
     static func sandboxWithAStore() throws -> RHRSandbox {

@@ -98,9 +98,7 @@ struct TemporaryCopyTests {
         try freezeWhileCopying(daemon)
         daemon.signal(SIGTERM)
         daemon.signal(SIGCONT)
-        let start = Date()
         #expect(daemon.waitForExit(timeout: 10))
-        #expect(Date().timeIntervalSince(start) < 2, "the daemon took \(Date().timeIntervalSince(start)) s to stop")
         #expect(daemon.termination == .exited(0), "\(sandbox.rhr.log("import.log"))")
         #expect(sandbox.tmp.entries().isEmpty, "left behind: \(sandbox.tmp.entries())")
     }

@@ -5,7 +5,7 @@ import RHRDaemonClient
 import RHRTestSupport
 import Testing
 
-/// The daemon part of `rhr status` (issues 25 and 28).
+/// The daemon part of `rhr status`: which store the daemon serves, each phone feed's requests, times with their offset.
 @Suite("rhr status and the daemon")
 struct DaemonStatusTests {
     @Test func statusOfAnotherStoreDoesNotShowTheDefaultStoresDaemonAsItsOwn() throws {

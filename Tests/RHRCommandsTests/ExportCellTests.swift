@@ -6,8 +6,8 @@ import RHRStore
 import RHRTestSupport
 import Testing
 
-/// What `rhr export` writes in its cells: the writer's display name beside its package (issue 28), and no cell a
-/// spreadsheet would run as a formula (issue 26, docs/design.md section 5).
+/// What `rhr export` writes in its cells: the writer's display name beside its package, and no cell a
+/// spreadsheet would run as a formula (docs/design.md section 5).
 @Suite("rhr export: names and cells a spreadsheet can open safely")
 struct ExportCellTests {
     let rhr: InProcessRHR

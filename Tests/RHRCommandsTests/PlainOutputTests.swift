@@ -4,7 +4,7 @@ import RHRJSON
 import RHRTestSupport
 import Testing
 
-/// Plain output never writes a control character rhr did not mean (issue 27): text a feed made up, with ESC, OSC,
+/// Plain output never writes a control character rhr did not mean: text a feed made up, with ESC, OSC,
 /// CSI, C1, DEL or NUL in it, comes out escaped visibly (`\u{1B}`), in the summary, the status, the CSV, the
 /// messages; the JSON export escapes it as JSON does, and reads back to the same text. A writer's *name* with such a
 /// character never reaches the store (R14 passes its record over, and what is said of it is escaped too); an app's

@@ -6,7 +6,7 @@ import RHRStore
 import RHRTestSupport
 import Testing
 
-/// The plain summary fits the terminal it is printed on (issue 26): COLUMNS, else the terminal's own width; into a
+/// The plain summary fits the terminal it is printed on: COLUMNS, else the terminal's own width; into a
 /// pipe it keeps its width. Nothing is left out to fit: long lines wrap, a table too wide for the screen is printed
 /// in parts, each with its dates.
 @Suite("rhr summary fits the terminal's width")
@@ -55,7 +55,7 @@ struct SummaryWidthTests {
     }
 }
 
-/// Every time the summary and the dashboard show is local with its offset (issue 26): "21 Mar 21:30 +00:00".
+/// Every time the summary and the dashboard show is local with its offset: "21 Mar 21:30 +00:00".
 @Suite("Times shown carry their offset")
 struct TimesWithOffsetTests {
     @Test("the summary: currency, provisional reads, revisions")

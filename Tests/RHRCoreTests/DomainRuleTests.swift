@@ -289,7 +289,7 @@ struct EmptyStateTests {
     }
 
     /// HealthKit derives a resting heart rate, on the watch, which alone writes it: the words say so, and why an
-    /// export can lack one (issue 28), the watch's reasons only where a writer is a watch.
+    /// export can lack one, the watch's reasons only where a writer is a watch.
     @Test func healthKitHeartRateWithoutRestingSaysWhoWritesIt() {
         let watchOnly = StoreContents(store: .healthKit, heartRateSamples: 14_525, heartRateWriters: [watch])
         #expect(DataDiagnosis.explanation(watchOnly) == "HealthKit holds 14,525 heart-rate samples from Jane’s Apple "

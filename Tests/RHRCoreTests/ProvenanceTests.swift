@@ -1,7 +1,7 @@
 import RHRCore
 import Testing
 
-/// R11 labels from the facts (issue 28): only Apple's own resting value is "HealthKit estimate"; any other HealthKit
+/// R11 labels from the facts: only Apple's own resting value is "HealthKit estimate"; any other HealthKit
 /// writer is an app that wrote a number into HealthKit.
 @Suite("Provenance labels")
 struct ProvenanceTests {

@@ -4,7 +4,7 @@ import RHRDaemonClient
 import RHRTestSupport
 import Testing
 
-/// The daemon outlives the terminal that started it (issue 25): a log it cannot write, SIGHUP, `--log FILE`, and the
+/// The daemon outlives the terminal that started it: a log it cannot write, SIGHUP, `--log FILE`, and the
 /// files every way out leaves behind.
 @Suite("rhr daemon outlives its terminal")
 struct DaemonLifetimeTests {

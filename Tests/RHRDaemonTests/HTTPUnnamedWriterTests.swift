@@ -3,7 +3,7 @@ import RHRCore
 import RHRTestSupport
 import Testing
 
-/// Health Auto Export points without `source` over HTTP (issue 28, docs/design.md section 2): beside the one watch a
+/// Health Auto Export points without `source` over HTTP (docs/design.md section 2): beside the one watch a
 /// request names they are that watch's, one line; in a request naming none they are a writer Health Auto Export did
 /// not name, which is no possible watch, so none of its days stays provisional (R3).
 @Suite("phone feeds over HTTP: points without a source")

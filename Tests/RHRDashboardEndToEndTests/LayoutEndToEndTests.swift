@@ -4,7 +4,7 @@ import RHRStore
 import RHRTestSupport
 import Testing
 
-/// Issue 24 in the real `rhr` under tmux: the panes at 80×24, 120×40, 200×60 and 300×80 (and a resize through
+/// Each pane what it needs, in the real `rhr` under tmux: the panes at 80×24, 120×40, 200×60 and 300×80 (and a resize through
 /// them), with names of real length; the mouse on the wide layout; a watch owner's heart-rate-only export.
 @Suite("End to end: the layout at four sizes, and a heart-rate-only export", .serialized)
 struct LayoutEndToEndTests {

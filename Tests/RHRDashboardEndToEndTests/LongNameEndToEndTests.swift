@@ -3,9 +3,10 @@ import Glibc
 import RHRTestSupport
 import Testing
 
-/// Issue 27 end to end: four writers, one of them named with a megabyte (a HealthKit source name, an HC Webhook
-/// `data_origin`: none has a length limit), imported by the real `rhr import` from a file of sync batches; the real
-/// dashboard in tmux draws at once and answers `q`, SIGTERM and SIGHUP within 100 ms.
+/// Hostile names cost nothing, end to end: four writers, one of them named with a megabyte (a HealthKit source
+/// name, an HC Webhook `data_origin`: none has a length limit), imported by the real `rhr import` from a file of
+/// sync batches; the real dashboard in tmux draws at once and ends on `q`, SIGTERM and SIGHUP. That no frame keeps
+/// them waiting is shown by events in `SessionTests`; how fast is a benchmark's question, not a test's.
 @Suite("A megabyte writer name, end to end", .serialized)
 struct LongNameEndToEndTests {
     static let longName = String(repeating: "Oura Ring ", count: 104_858)   // 1,048,580 bytes
@@ -45,43 +46,33 @@ struct LongNameEndToEndTests {
     }
 
     /// Seconds until `pid` has ended (a zombie has: it runs nothing), polled every millisecond, up to `limit`.
-    static func secondsUntilGone(_ pid: pid_t, since start: UInt64, limit: Double = 5) -> Double {
-        func ended() -> Bool {
+    /// Whether `pid` ends (a zombie has: it runs nothing) within a timeout that only guards against a hang.
+    static func ends(_ pid: pid_t) -> Bool {
+        eventually(timeout: 10) {
             guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
                   let close = text.lastIndex(of: ")") else { return true }
             return text[text.index(after: close)...].split(separator: " ").first == "Z"
         }
-        var now = DispatchTime.now().uptimeNanoseconds
-        while !ended() && Double(now - start) / 1e9 < limit {
-            usleep(1000)
-            now = DispatchTime.now().uptimeNanoseconds
-        }
-        return Double(now - start) / 1e9
     }
 
-    @Test func theDashboardDrawsAtOnceAndQuitsOnQWithin100Milliseconds() throws {
+    @Test func theDashboardDrawsAtOnceAndQuitsOnQ() throws {
         let (tmux, pid) = try Self.dashboard()
         defer { tmux.kill() }
         let screen = tmux.capture()
         // A name no line holds whole asks the legend for no row of its own: it is cut to keep the writers on one.
         #expect(screen.contains("2 ◆ Oura Ring Oura Ring Oura Ring…  3 ■ Polar Flow  4 ▲ Withings"),
                 "the long name is cut in the legend, ending in an ellipsis")
-        // The key goes to rhr as send-keys runs; the clock starts before it, so tmux's own start counts too.
-        let start = DispatchTime.now().uptimeNanoseconds
         try tmux.send("q")
-        let seconds = Self.secondsUntilGone(pid, since: start)
-        #expect(seconds < 0.1, "rhr took \(seconds) s to quit")
+        #expect(Self.ends(pid), "rhr did not quit on q")
         try tmux.waitFor("rhr exited 0", history: true)
     }
 
     @Test(arguments: [(SIGTERM, "143"), (SIGHUP, "129")])
-    func aSignalEndsItWithin100Milliseconds(signal: Int32, status: String) throws {
+    func aSignalEndsIt(signal: Int32, status: String) throws {
         let (tmux, pid) = try Self.dashboard()
         defer { tmux.kill() }
-        let start = DispatchTime.now().uptimeNanoseconds
         #expect(Glibc.kill(pid, signal) == 0)
-        let seconds = Self.secondsUntilGone(pid, since: start)
-        #expect(seconds < 0.1, "rhr took \(seconds) s to end on signal \(signal)")
+        #expect(Self.ends(pid), "rhr did not end on signal \(signal)")
         try tmux.waitFor("rhr exited \(status)", history: true)
     }
 }

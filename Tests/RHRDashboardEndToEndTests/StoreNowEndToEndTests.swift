@@ -2,7 +2,7 @@ import Foundation
 import RHRTestSupport
 import Testing
 
-/// What an open dashboard shows is the store as it is now (issue 26), in the real `rhr` under tmux: imports from
+/// What an open dashboard shows is the store as it is now, in the real `rhr` under tmux: imports from
 /// another shell, a daemon stopped and started again.
 @Suite("End to end: the dashboard shows the store as it is now", .serialized)
 struct StoreNowEndToEndTests {

@@ -2,7 +2,7 @@ import Foundation
 import RHRTestSupport
 import Testing
 
-/// What NO_COLOR and the ASCII switch each give, in the real `rhr` under tmux (issue 26; TERM=dumb, the summary,
+/// What NO_COLOR and the ASCII switch each give, in the real `rhr` under tmux (TERM=dumb, the summary,
 /// is `DashboardHabitsEndToEndTests`): NO_COLOR takes the colour and keeps the glyphs; `glyphs = ascii` in the
 /// config takes the glyphs and keeps the colour.
 @Suite("End to end: NO_COLOR and the ASCII switch", .serialized)

@@ -5,7 +5,7 @@ import RHRScreen
 import Testing
 
 /// With many writers in view the default chart stays readable: one writer drawn in full, the others dimmed, the
-/// legend saying which is which; the columns still give every writer's values (issue 26; `ManyWritersTests`
+/// legend saying which is which; the columns still give every writer's values (`ManyWritersTests`
 /// checks the columns).
 @Suite("Render: many writers, one in full and the others dimmed")
 struct CrowdedChartTests {

@@ -77,7 +77,7 @@ struct EmptyStateTests {
         let text = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         #expect(lines[3].hasPrefix("  No resting heart rate to show."))
         #expect(text.contains("HealthKit holds 1,234 heart-rate samples from Jane’s Apple Watch and no resting heart rate."))
-        // HealthKit does derive one, on the watch, which alone writes it: never "no app writes" it (issue 28).
+        // HealthKit does derive one, on the watch, which alone writes it: never "no app writes" it.
         #expect(text.contains("HealthKit's own resting heart rate is an estimate only an Apple Watch writes, from its"))
         #expect(!text.contains("no app writes"))
         #expect(!text.contains("└"))

@@ -4,7 +4,7 @@ import RHRDashboard
 import RHRScreen
 import Testing
 
-/// A watch owner's export with thousands of heart-rate samples and no resting values (issue 24): the screen says
+/// A watch owner's export with thousands of heart-rate samples and no resting values: the screen says
 /// why an export can lack them without contradicting itself, and `c` draws the sedentary minimum, labelled as
 /// context, as the chart it can draw.
 @Suite("Render: heart rate without resting values, for a watch owner")

@@ -5,7 +5,7 @@ import RHRScreen
 import Testing
 
 /// `rhr FILE` whose import fails: the dashboard says so, naming the file and the position, and what is still there;
-/// never the first-run screen (issue 26).
+/// never the first-run screen.
 @Suite("Render: files on the command line that could not be imported")
 struct ImportFailureTests {
     static let broken = ImportFailure(file: "broken.json", message: "broken.json: read as a Health Auto Export file (JSON): "

@@ -5,7 +5,7 @@ import RHRScreen
 
 /// Three weeks to 12 Mar 2026 from five writers with names of real length: a Health Connect package of 32
 /// characters, an app named in CJK and a HealthKit source with an emoji (each such character two columns wide),
-/// and a watch with its live feed's bundle id. The screen sizes of issue 24 are laid out with them.
+/// and a watch with its live feed's bundle id. The four screen sizes people use are laid out with them.
 enum LayoutFixture {
     static let samsung = Writer(store: .healthConnect, name: "com.samsung.android.wear.shealth", appName: "Samsung Health")
     static let huawei = Writer(store: .healthConnect, name: "com.huawei.health", appName: "华为运动健康")

@@ -4,7 +4,7 @@ import RHRCore
 import RHRScreen
 import Testing
 
-/// Issue 24: each pane gets what it needs before any gets more, at the four sizes people use, with names of real
+/// Each pane gets what it needs before any gets more, at the four sizes people use, with names of real
 /// length (`LayoutFixture`: a 32-character package, a CJK app name and an emoji, each wide character two columns).
 @Suite("Layout: every pane what it needs first, at 80×24, 120×40, 200×60 and 300×80")
 struct LayoutTests {

@@ -7,7 +7,7 @@ import Testing
 
 /// A writer's name of any length (an HC Webhook `data_origin`, a Health Connect `app_name`, a HealthKit source
 /// name: none has a limit) costs a frame no more than a short one: layout measures a name once and cuts it in one
-/// pass (issue 27).
+/// pass.
 @Suite("Long writer names")
 struct LongNameTests {
     static let megabyte = String(repeating: "x", count: 1 << 20)

@@ -3,7 +3,7 @@ import RHRCore
 import RHRDashboard
 import RHRScreen
 
-/// Seven writers over ninety days to 12 Mar 2026, the shape issue 12 was seen with: four Health Connect apps
+/// Seven writers over ninety days to 12 Mar 2026, the shape a crowded trend was seen with: four Health Connect apps
 /// and three HealthKit writers (the watch's last two days provisional, Withings every other day, Polar with a
 /// week-long gap), levels a few bpm apart.
 enum ManyWriters {

@@ -5,7 +5,7 @@ import RHRScreen
 import Testing
 
 /// A writer keeps its number, glyph and colour for the life of the store (the store's writer numbers); a new writer
-/// gets the next ones, wherever its name sorts, and moves no other writer's meaning (issue 28).
+/// gets the next ones, wherever its name sorts, and moves no other writer's meaning.
 @Suite("Render: writers keep their numbers, glyphs and colours")
 struct WriterIdentityTests {
     static let appleWatch = Writer(store: .healthKit, name: "Apple Watch")

@@ -58,7 +58,7 @@ func readAppleHealth(bytes: [UInt8], name: String = "export.xml", options: Impor
     let first = try AppleHealthReader.read(path: path, options: options, progress: nil, tuning: appleHealthTunings[0])
     for tuning in appleHealthTunings.dropFirst() {
         let other = try AppleHealthReader.read(path: path, options: options, progress: nil, tuning: tuning)
-        // Descriptions too: a NaN value is never == itself.
+        // Equal, a NaN value (never == itself) by its description.
         #expect(other.batches == first.batches || "\(other.batches)" == "\(first.batches)", "block size \(tuning.blockSize)",
                 sourceLocation: sourceLocation)
         #expect(other.recordsRead == first.recordsRead, sourceLocation: sourceLocation)

@@ -4,7 +4,7 @@ import RHRTestSupport
 import Testing
 @testable import RHRFormats
 
-/// Health Auto Export points without `source` (issue 28, docs/design.md section 2): one rule for whose value they are.
+/// Health Auto Export points without `source` (docs/design.md section 2): one rule for whose value they are.
 /// When the payload names exactly one Apple Watch (by its name, as R3 tells one), they are that watch's; otherwise they
 /// are the writer "Health Auto Export", labelled as one Health Auto Export did not name, which is no possible watch:
 /// never a second line beside the watch's, never provisional for ever.

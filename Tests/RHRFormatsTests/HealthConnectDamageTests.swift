@@ -30,7 +30,7 @@ struct HealthConnectDamageTests {
         return try HealthConnectTestZip.bytes(of: path) + [UInt8](repeating: 0, count: padding)
     }
 
-    // MARK: - Finding 4: the temporary copy is bounded
+    // MARK: - The temporary copy is bounded
 
     @Test("a database member larger than the limit is refused by its stated size, and nothing is written")
     func statedSizeOverTheLimit() throws {
@@ -78,7 +78,7 @@ struct HealthConnectDamageTests {
         #expect(ByteSize.words(4 << 30) == "4 GiB" && ByteSize.words(1000) == "1000 bytes")
     }
 
-    // MARK: - Finding 8: a bare database with its -wal
+    // MARK: - A bare database with its -wal
 
     /// A database whose -wal deletes the ring's record, changes the trip's value to 66 and adds one: the file
     /// alone still says what it said before. Both are copied while the connection that wrote them is open, as a
@@ -134,7 +134,7 @@ struct HealthConnectDamageTests {
         #expect(scratch.entries().isEmpty)
     }
 
-    // MARK: - Finding 12: text in integer columns
+    // MARK: - Text in integer columns
 
     @Test("rows with text in integer columns are passed over, each named by row and column, the rest read")
     func textInIntegerColumns() throws {
@@ -158,8 +158,8 @@ struct HealthConnectDamageTests {
         #expect(file.batches[0].resting.count == 5)
     }
 
-    @Test("hundreds of MB of text in integer columns are passed over in about the time SQLite takes to scan them, each kept to 4 KiB a value")
-    func muchTextIsQuick() throws {
+    @Test("hundreds of MB of text in integer columns are passed over, each kept to 4 KiB a value")
+    func muchTextIsPassedOverCut() throws {
         let dir = try TemporaryDirectory()
         let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
         let w = try HealthConnectThreeWriters.fill(db)
@@ -170,20 +170,11 @@ struct HealthConnectDamageTests {
             SELECT randomblob(16), printf('%.*c', 2000000, 'x'), 0, 55, \(w.ring), printf('%.*c', 2000000, 'y') FROM n
             """)
         db.close()
-        var handle: OpaquePointer?
-        sqlite3_open_v2(db.path, &handle, SQLITE_OPEN_READONLY, nil)
-        let scanStart = Date()
-        sqlite3_exec(handle, "SELECT sum(length(CAST(time AS BLOB)) + length(CAST(last_modified_time AS BLOB))) "
-            + "FROM resting_heart_rate_record_table", nil, nil, nil)
-        let scan = Date().timeIntervalSince(scanStart)
-        sqlite3_close(handle)
-
-        let start = Date()
         let file = try read(db.path, scratch: dir.path)
-        let elapsed = Date().timeIntervalSince(start)
         #expect(file.passedOver.total == 64)
         #expect(file.passedOver.records.first?.reason == "row_id 6: time is text, not an integer")
-        #expect(file.passedOver.records.allSatisfy { $0.raw.utf8.count < 10_000 })
-        #expect(elapsed < 4 * scan + 0.5, "\(elapsed) s to pass over; SQLite scanned the text in \(scan) s")
+        // Each 2 MB value is shown as its first 4 KiB and an ellipsis.
+        let time = "time='\(String(repeating: "x", count: 4096))'…,", modified = "last_modified_time='\(String(repeating: "y", count: 4096))'…,"
+        #expect(file.passedOver.records.allSatisfy { $0.raw.contains(time) && $0.raw.contains(modified) })
     }
 }

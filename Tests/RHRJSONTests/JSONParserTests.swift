@@ -159,9 +159,7 @@ struct JSONParserRefusalTests {
     func deepPath() {
         let text = String(repeating: "[", count: 300) + "x"
         let error = #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(text) }
-        #expect(error?.path.hasPrefix("…") == true)
-        #expect(error?.path.hasSuffix("[0][0]") == true)
-        #expect((error?.path.utf8.count ?? 0) < 240)
+        #expect(error?.path == "…" + String(repeating: "[0]", count: 300).suffix(200))
     }
 
     @Test("the description names line, column, byte and path")

@@ -32,7 +32,7 @@ struct JSONWriterTests {
         #expect(JSONWriter.string("say \"hi\" \\ there") == #""say \"hi\" \\ there""#)
         #expect(JSONWriter.string("\u{8}\u{C}\n\r\t") == #""\b\f\n\r\t""#)
         #expect(JSONWriter.string("\u{0}\u{1}\u{1F}") == #""\u0000\u0001\u001f""#)
-        // DEL and C1, which JSON allows raw, are escaped too: a terminal obeys them (issue 27). U+00A0 is not one.
+        // DEL and C1, which JSON allows raw, are escaped too: a terminal obeys them. U+00A0 is not one.
         #expect(JSONWriter.string("\u{7F}\u{80}\u{9B}x\u{9F}\u{A0}") == "\"\\u007f\\u0080\\u009bx\\u009f\u{A0}\"")
         #expect(JSONWriter.string("Jane’s Apple Watch 🕛 é \u{2028}") == "\"Jane’s Apple Watch 🕛 é \u{2028}\"")
         #expect(JSONWriter.string(["k\n": "v"]) == #"{"k\n":"v"}"#)

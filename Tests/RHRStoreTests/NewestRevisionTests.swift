@@ -5,7 +5,7 @@ import Testing
 @testable import RHRStore
 
 /// Every read sees the newest committed revision, however many connections this process holds on the store and
-/// whatever other processes did to it (issue 26): a dashboard keeps one connection for its first frame and another
+/// whatever other processes did to it: a dashboard keeps one connection for its first frame and another
 /// for its background reads, and `rhr import` in another shell writes, closes, and (as the last connection it
 /// knows of) removes the `-wal` and `-shm` it checkpointed.
 @Suite("Readers see the newest revision", .serialized)

@@ -5,7 +5,7 @@ import Testing
 @testable import RHRStore
 
 /// A writer keeps its number (the dashboard's keys 1–9, glyph and colour) for the life of the store; a new writer
-/// gets the next one, wherever its name sorts (issue 28).
+/// gets the next one, wherever its name sorts.
 @Suite("Writer numbers")
 struct WriterNumberTests {
     let directory: TemporaryDirectory
