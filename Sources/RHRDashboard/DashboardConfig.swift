@@ -38,30 +38,24 @@ public struct DashboardConfig: Sendable, Equatable {
             func fail(_ message: String) -> ConfigError { ConfigError(path: path, line: entry.line, message: message) }
             if let first = seen[entry.key] { throw fail("\(entry.key) is set twice (first on line \(first))") }
             seen[entry.key] = entry.line
-            let value = entry.value.lowercased()
+            // Each setting is one of a few words (any case); another word is an error saying which ones.
+            func pick<T>(_ word: (String) -> T?, else message: String) throws(ConfigError) -> T {
+                guard let picked = word(entry.value.lowercased()) else { throw fail(message) }
+                return picked
+            }
             switch entry.key {
             case "theme":
-                guard let theme = Theme(rawValue: value) else {
-                    throw fail("theme \"\(entry.value)\" is not one rhr knows; use default, high-contrast or mono")
-                }
-                config.theme = theme
+                config.theme = try pick(Theme.init(rawValue:),
+                                        else: "theme \"\(entry.value)\" is not one rhr knows; use default, high-contrast or mono")
             case "mouse":
-                switch value {
-                case "on", "true", "yes": config.mouse = true
-                case "off", "false", "no": config.mouse = false
-                default: throw fail("mouse must be on or off, not \"\(entry.value)\"")
-                }
+                config.mouse = try pick({ ["on": true, "true": true, "yes": true, "off": false, "false": false, "no": false][$0] },
+                                        else: "mouse must be on or off, not \"\(entry.value)\"")
             case "aggregation":
-                guard let aggregation = Aggregation(rawValue: value) else {
-                    throw fail("aggregation must be latest, lowest or mean, not \"\(entry.value)\"")
-                }
-                config.aggregation = aggregation
+                config.aggregation = try pick(Aggregation.init(rawValue:),
+                                              else: "aggregation must be latest, lowest or mean, not \"\(entry.value)\"")
             case "glyphs":
-                switch value {
-                case "unicode": config.ascii = false
-                case "ascii": config.ascii = true
-                default: throw fail("glyphs must be unicode or ascii, not \"\(entry.value)\"")
-                }
+                config.ascii = try pick({ ["unicode": false, "ascii": true][$0] },
+                                        else: "glyphs must be unicode or ascii, not \"\(entry.value)\"")
             default:
                 throw fail("unknown setting \"\(entry.key)\"; the settings are theme, mouse, aggregation and glyphs")
             }

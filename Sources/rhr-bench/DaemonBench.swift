@@ -94,29 +94,25 @@ enum DaemonBench {
         }.start()
         subscribed.wait()
         let runStart = now()
-        for client in 0..<options.clients {
-            pushersDone.enter()
-            Thread {
-                defer { pushersDone.leave() }
-                do {
-                    let connection = try DaemonClient(socketPath: socketPath)
-                    var n = 0
-                    while !stop.isSet {
-                        n += 1
-                        let request = DaemonRequest.push(batch(client: client + 1, n: n)).json(id: .number(JSONNumber(n)))
-                        let sent = now()
-                        try connection.send(request)
-                        let reply = try connection.nextReply(timeout: 30)
-                        guard let revision = try? reply.decode(BatchOutcome.self).revision else {
-                            record.fail("client \(client + 1) push \(n): \(reply)")
-                            return
-                        }
-                        record.pushed(revision: revision, at: sent)
+        onThreads(options.clients, group: pushersDone) { client in
+            do {
+                let connection = try DaemonClient(socketPath: socketPath)
+                var n = 0
+                while !stop.isSet {
+                    n += 1
+                    let request = DaemonRequest.push(batch(client: client + 1, n: n)).json(id: .number(JSONNumber(n)))
+                    let sent = now()
+                    try connection.send(request)
+                    let reply = try connection.nextReply(timeout: 30)
+                    guard let revision = try? reply.decode(BatchOutcome.self).revision else {
+                        record.fail("client \(client + 1) push \(n): \(reply)")
+                        return
                     }
-                } catch {
-                    record.fail("client \(client + 1): \(error)")
+                    record.pushed(revision: revision, at: sent)
                 }
-            }.start()
+            } catch {
+                record.fail("client \(client + 1): \(error)")
+            }
         }
         Thread.sleep(forTimeInterval: options.seconds)
         stop.set()
@@ -170,6 +166,20 @@ enum DaemonBench {
         let value = sample(client: client, day: today.adding(days: -(n % 2)), second: n, value: Double(50 + n % 17), uuid: "B\(client)-\(n)")
         return SyncBatch(store: .healthKit, stream: "bench-\(client)", asOf: asOf,
                          cursor: .init(previous: n == 1 ? nil : "c\(n - 1)", next: "c\(n)"), resting: [value])
+    }
+
+    /// Runs `body(0)` … `body(count - 1)` at once, each on a thread of its own; `done` is left when all have ended.
+    @discardableResult
+    static func onThreads(_ count: Int, group done: DispatchGroup = DispatchGroup(),
+                          _ body: @escaping @Sendable (Int) -> Void) -> DispatchGroup {
+        for index in 0..<count {
+            done.enter()
+            Thread {
+                defer { done.leave() }
+                body(index)
+            }.start()
+        }
+        return done
     }
 
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }

@@ -116,22 +116,17 @@ enum HTTPBench {
 
         // All phones at once, each its own token, stream and days: requests per second.
         let failures = Mutex<[String]>([])
-        let done = DispatchGroup()
         let runStart = DaemonBench.now()
-        for client in 0..<options.clients {
-            done.enter()
-            Thread {
-                defer { done.leave() }
-                do {
-                    let connection = try HTTPTestClient(port: port)
-                    for body in payloads[client] {
-                        let answer = try connection.post("/v1/health-auto-export", token: secrets[client], json: body, timeout: 30)
-                        if answer.status != 200 { failures.withLock { $0.append(answer.text) } }
-                    }
-                } catch {
-                    failures.withLock { $0.append("client \(client): \(error)") }
+        let done = DaemonBench.onThreads(options.clients) { client in
+            do {
+                let connection = try HTTPTestClient(port: port)
+                for body in payloads[client] {
+                    let answer = try connection.post("/v1/health-auto-export", token: secrets[client], json: body, timeout: 30)
+                    if answer.status != 200 { failures.withLock { $0.append(answer.text) } }
                 }
-            }.start()
+            } catch {
+                failures.withLock { $0.append("client \(client): \(error)") }
+            }
         }
         done.wait()
         let elapsed = DaemonBench.seconds(since: runStart)

@@ -11,19 +11,7 @@ enum HTTPLoadBench {
         let port = daemon.server.httpPort ?? 0
         // 200 connections from 127.0.0.3, one header byte each half second for the whole run.
         let slow = (0..<200).compactMap { _ in try? HTTPTestClient(port: port, timeout: 2, source: "127.0.0.3") }
-        let descriptors = slow.map(\.fd), stop = Atomic<Bool>(false), trickling = DispatchGroup()
-        trickling.enter()
-        Thread {
-            defer { trickling.leave() }
-            func send(_ text: String) {
-                for fd in descriptors { _ = text.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) } }
-            }
-            send("POST /v1/health-auto-export HTTP/1.1\r\n")
-            while !stop.load(ordering: .relaxed) {
-                usleep(500_000)
-                send("X")
-            }
-        }.start()
+        let trickling = TricklingHeads(slow)
         // The good phone: a new connection for each request, as a phone's automation makes one, for 5 s.
         var latencies: [Double] = []
         var refused = 0
@@ -36,8 +24,8 @@ enum HTTPLoadBench {
             if status != 200 { refused += 1 }
             usleep(20_000)
         }
-        stop.store(true, ordering: .relaxed)
-        trickling.wait()
+        trickling.stop()
+        _ = trickling.wait()
         print(String(format: "http: a phone's GET /v1/status while 200 slow connections from one other address trickle their "
                      + "heads: p50 %.2f ms  p99 %.2f ms over %d requests, %d not answered 200",
                      DaemonBench.percentile(latencies, 0.5) * 1000, DaemonBench.percentile(latencies, 0.99) * 1000,
@@ -47,18 +35,13 @@ enum HTTPLoadBench {
         // 503 before a byte of it is read.
         let size = 16 << 20
         let answers = Mutex<[Int]>([])
-        let posting = DispatchGroup()
         let body = [UInt8](repeating: 0x20, count: size - 2) + Array("{}".utf8)
-        for _ in 0..<32 {
-            posting.enter()
-            Thread {
-                defer { posting.leave() }
-                let status = (try? HTTPTestClient(port: port, timeout: 30).request(
-                    "POST", "/v1/health-auto-export", headers: [("Authorization", "Bearer \(token)"),
-                                                                ("Content-Type", "application/json")],
-                    body: body, timeout: 60).status) ?? 0
-                answers.withLock { $0.append(status) }
-            }.start()
+        let posting = DaemonBench.onThreads(32) { _ in
+            let status = (try? HTTPTestClient(port: port, timeout: 30).request(
+                "POST", "/v1/health-auto-export", headers: [("Authorization", "Bearer \(token)"),
+                                                            ("Content-Type", "application/json")],
+                body: body, timeout: 60).status) ?? 0
+            answers.withLock { $0.append(status) }
         }
         posting.wait()
         let statuses = answers.withLock { $0 }

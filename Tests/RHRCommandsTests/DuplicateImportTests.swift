@@ -12,9 +12,7 @@ struct DuplicateImportTests {
     let rhr: InProcessRHR
     init() throws { rhr = try InProcessRHR() }
 
-    func rows() -> [String] {
-        rhr.run(["export"]).stdout.split(separator: "\n").dropFirst().map(String.init)
-    }
+    func rows() -> [String] { rhr.exportRows() }
 
     static func record(value: String, created: String = "2024-03-12 23:40:00 +0100") -> String {
         " <Record type=\"HKQuantityTypeIdentifierRestingHeartRate\" sourceName=\"Jane’s Apple Watch\" unit=\"count/min\" "

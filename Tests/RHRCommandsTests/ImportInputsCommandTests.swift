@@ -21,7 +21,7 @@ struct ImportInputsCommandTests {
         """
     static let row = "2024-03-11,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,latest,57,1,false,false,0,0,apple-watch"
 
-    func rows() -> [String] { rhr.run(["export"]).stdout.split(separator: "\n").dropFirst().map(String.init) }
+    func rows() -> [String] { rhr.exportRows() }
 
     @Test func anUnzippedExportFolderImportsTheExportInIt() throws {
         _ = try rhr.sandbox.write("apple_health_export/eksport.xml", Self.export)
@@ -63,7 +63,7 @@ struct ImportInputsCommandTests {
         let other = try InProcessRHR()
         let bare = try other.sandbox.write("eksport.xml", Self.export)
         #expect(other.run(["import", bare]).status == 0)
-        #expect(other.run(["export"]).stdout.split(separator: "\n").dropFirst().map(String.init) == [Self.row])
+        #expect(other.exportRows() == [Self.row])
     }
 
     @Test func aFailedImportCreatesNoStoreAndNoDirectory() throws {

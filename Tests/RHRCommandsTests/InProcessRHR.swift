@@ -34,6 +34,11 @@ struct InProcessRHR {
         return SubprocessResult(status: status, stdout: captured.stdout, stderr: captured.stderr)
     }
 
+    /// The rows `rhr export ARGS` prints, its heading left out.
+    func exportRows(_ arguments: [String] = []) -> [String] {
+        run(["export"] + arguments).stdout.split(separator: "\n").dropFirst().map(String.init)
+    }
+
     /// The sample files of `Samples/` by their path below it.
     static func sample(_ path: String) -> String { SourceTree.samples + "/" + path }
 }

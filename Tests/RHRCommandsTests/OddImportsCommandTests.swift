@@ -11,9 +11,7 @@ struct OddImportsCommandTests {
     let rhr: InProcessRHR
     init() throws { rhr = try InProcessRHR() }
 
-    func rows(_ arguments: [String] = []) -> [String] {
-        rhr.run(["export"] + arguments).stdout.split(separator: "\n").dropFirst().map(String.init)
-    }
+    func rows(_ arguments: [String] = []) -> [String] { rhr.exportRows(arguments) }
 
     @Test func anExportWithoutHeartDataSaysWhatWasImportedNotTheFirstRun() {
         let imported = rhr.run(["import", InProcessRHR.sample("odd-exports/no-heart-data-2019.xml")])

@@ -12,9 +12,7 @@ struct PassedOverImportTests {
     let rhr: InProcessRHR
     init() throws { rhr = try InProcessRHR() }
 
-    func rows(_ arguments: [String] = []) -> [String] {
-        rhr.run(["export"] + arguments).stdout.split(separator: "\n").dropFirst().map(String.init)
-    }
+    func rows(_ arguments: [String] = []) -> [String] { rhr.exportRows(arguments) }
 
     static func export(_ body: String) -> String {
         """

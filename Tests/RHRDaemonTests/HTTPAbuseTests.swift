@@ -29,20 +29,8 @@ struct HTTPAbuseTests {
         let port = daemon.httpPort
         let slow = (0..<200).compactMap { _ in try? HTTPTestClient(port: port, timeout: 2, source: "127.0.0.3") }
         #expect(slow.count == 200)
-        let stop = Counter(), trickling = DispatchGroup(), descriptors = slow.map(\.fd)
-        trickling.enter()
-        Thread {
-            defer { trickling.leave() }
-            func send(_ text: String) {
-                for fd in descriptors { _ = text.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) } }
-            }
-            send("POST /v1/health-auto-export HTTP/1.1\r\n")
-            // One header byte every half second, for five seconds at most.
-            for _ in 0..<10 where stop.count == 0 {
-                usleep(500_000)
-                send("X")
-            }
-        }.start()
+        // One header byte every half second, for five seconds at most.
+        let trickling = TricklingHeads(slow, bytes: 10)
         var answered: [Int] = []
         // A try every quarter second while the others trickle; each gets its answer within the client's timeout.
         for _ in 0..<8 {
@@ -51,7 +39,7 @@ struct HTTPAbuseTests {
             answered.append(status)
             usleep(250_000)
         }
-        _ = stop.add()
+        trickling.stop()
         #expect(trickling.wait(timeout: .now() + 10) == .success)
         #expect(answered == Array(repeating: 200, count: 8))
         // Those past the cap were closed at once, the others once their head was 2 s late: all of them long before
