@@ -7,8 +7,13 @@ import Synchronization
 public final class TricklingHeads: Sendable {
     private let stopped = Atomic<Bool>(false)
     private let done = DispatchGroup()
+    /// Held, never used, so that their descriptors stay open while the thread writes to them: a client released
+    /// early closes its socket, and its number, taken again by the next connection the caller opens, would get the
+    /// trickled bytes (the good client of the load bench was answered 400 and 405 that way).
+    nonisolated(unsafe) private let connections: [HTTPTestClient]
 
     public init(_ connections: [HTTPTestClient], bytes limit: Int? = nil) {
+        self.connections = connections
         let descriptors = connections.map(\.fd)
         done.enter()
         Thread { [self] in

@@ -14,22 +14,24 @@ enum HTTPLoadBench {
         let trickling = TricklingHeads(slow)
         // The good phone: a new connection for each request, as a phone's automation makes one, for 5 s.
         var latencies: [Double] = []
-        var refused = 0
+        var refused: [Int: Int] = [:]
         let end = Date().addingTimeInterval(5)
         while Date() < end {
             let t0 = DaemonBench.now()
             let status = (try? HTTPTestClient(port: port, timeout: 5)
                 .request("GET", "/v1/status", headers: [("api-key", token)], timeout: 5).status) ?? 0
             latencies.append(DaemonBench.seconds(since: t0))
-            if status != 200 { refused += 1 }
+            if status != 200 { refused[status, default: 0] += 1 }
             usleep(20_000)
         }
         trickling.stop()
         _ = trickling.wait()
         print(String(format: "http: a phone's GET /v1/status while 200 slow connections from one other address trickle their "
-                     + "heads: p50 %.2f ms  p99 %.2f ms over %d requests, %d not answered 200",
+                     + "heads: p50 %.2f ms  p99 %.2f ms over %d requests, %d not answered 200%@",
                      DaemonBench.percentile(latencies, 0.5) * 1000, DaemonBench.percentile(latencies, 0.99) * 1000,
-                     latencies.count, refused))
+                     latencies.count, refused.values.reduce(0, +),
+                     refused.isEmpty ? "" : " (" + refused.sorted { $0.key < $1.key }
+                        .map { "\($0.value) × \($0.key == 0 ? "no answer" : String($0.key))" }.joined(separator: ", ") + ")"))
 
         // 32 requests announcing 16 MiB each, all at once: what fits the bodies' budget is read, the rest is answered
         // 503 before a byte of it is read.
