@@ -45,12 +45,6 @@ public struct Derivation: Sendable, Hashable, Identifiable {
         public let title: String
         public let address: String
 
-        public init(publisher: String, title: String, address: String) {
-            self.publisher = publisher
-            self.title = title
-            self.address = address
-        }
-
         /// `Apple Developer Documentation, “restingHeartRate”`.
         public var text: String { "\(publisher), “\(title)”" }
     }

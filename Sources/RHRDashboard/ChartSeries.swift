@@ -10,8 +10,7 @@ struct ChartSeries {
         /// The day's value, or the median of the bucket's daily values.
         var bpm: Double
         /// The lowest and highest daily value in the bucket (the whisker).
-        var low: Double
-        var high: Double
+        var low, high: Double
         /// One of the bucket's days is provisional (R3).
         var provisional: Bool
     }

@@ -6,11 +6,11 @@ import RHRCore
 public struct DashboardDelta: Sendable {
     /// The days read again: everything below is complete for them (and only for them).
     public var days: Set<LocalDay>
-    public var samples: [DaySample]
-    public var revisions: [RevisionEntry]
-    public var heartRateDays: [HeartRateDaySummary]
+    public var samples: [DaySample] = []
+    public var revisions: [RevisionEntry] = []
+    public var heartRateDays: [HeartRateDaySummary] = []
     /// The whole store's streams, as in `DashboardData`.
-    public var streams: [StreamState]
+    public var streams: [StreamState] = []
     /// What the store holds, when read; nil: the patch counts it from the whole history it holds (reading it
     /// would take longer than the rest of a live update).
     public var contents: [StoreContents]?
@@ -22,17 +22,8 @@ public struct DashboardDelta: Sendable {
     /// The writers the store marks as an Apple Watch, read with the days; nil: unchanged.
     public var watchWriters: Set<WriterKey>?
 
-    public init(days: Set<LocalDay>, samples: [DaySample] = [], revisions: [RevisionEntry] = [],
-                heartRateDays: [HeartRateDaySummary] = [], contents: [StoreContents]? = nil, streams: [StreamState] = [],
-                revision: Int64? = nil) {
-        self.days = days
-        self.samples = samples
-        self.revisions = revisions
-        self.heartRateDays = heartRateDays
-        self.contents = contents
-        self.streams = streams
-        self.revision = revision
-    }
+    /// An empty delta for `days`; its reader fills in what it read.
+    public init(days: Set<LocalDay>) { self.days = days }
 
     /// The changed days as the few ranges to read: days closer than `gap` apart are read in one query (the
     /// days between come along and are simply read again). Sorted.

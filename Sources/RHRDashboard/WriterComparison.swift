@@ -7,8 +7,7 @@ struct WriterComparison: Equatable {
     static let minimumSharedDays = 14
 
     /// Writer indexes, `first` < `second`.
-    var first: Int
-    var second: Int
+    var first, second: Int
     var sharedDays: Int
     var meanDifference: Double
     /// The sample standard deviation of the daily differences.

@@ -23,8 +23,7 @@ struct OpenRecord {
     /// Where its start tag begins in the file.
     var offset: Int64
     var writer: Int
-    var start: Timestamp
-    var end: Timestamp
+    var start, end: Timestamp
     var created: Timestamp?
     var value: Double
     /// The value in beats per minute (heart-rate records).

@@ -1,8 +1,7 @@
 /// A stretch of one row to write: glyphs in one style from column `x`. What a terminal backend sends to bring
 /// the screen from one frame to the next; it never has to compare cells itself.
 public struct ScreenRun: Sendable, Hashable {
-    public var x: Int
-    public var y: Int
+    public var x, y: Int
     public var style: Style
     /// The glyphs, a wide one once (it covers its continuation cell too).
     public var text: String

@@ -18,10 +18,8 @@ public struct TerminalSize: Sendable, Hashable, CustomStringConvertible {
 
 /// A rectangle of cells: the area one view draws into.
 public struct Rect: Sendable, Hashable {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
+    public var x, y: Int
+    public var width, height: Int
 
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x

@@ -10,8 +10,7 @@ struct SampleRow: Equatable {
     var writerID: Int64
     var day: Int64
     var offsetAssumed: Bool
-    var start: Double
-    var end: Double
+    var start, end: Double
     var offsetSeconds: Int64?
     var timeZone: String?
     /// Nil for NaN: SQLite stores NaN as NULL.
@@ -19,8 +18,7 @@ struct SampleRow: Equatable {
     var unit: String
     var inRange: Bool
     var recordingMethod: Int64?
-    var created: Double?
-    var lastModified: Double?
+    var created, lastModified: Double?
     var clientRecordId: String?
     var clientRecordVersion: Int64?
     /// Nil when the platform named no part of it; kept in the `device_…` columns.

@@ -277,17 +277,26 @@ public struct StoreSnapshot {
             SELECT id, store, name, app_name, bundle_identifier, product_type, is_watch, nullif(name_bytes, 0) AS name_bytes
             FROM writer
             """)
-        let id = try select.column("id"), storeColumn = try select.column("store"), name = try select.column("name"),
-            appName = try select.column("app_name"), bundle = try select.column("bundle_identifier"),
-            productType = try select.column("product_type"), isWatch = try select.column("is_watch"),
-            nameBytes = try select.column("name_bytes")
-        var result: [Int64: WriterEntry] = [:]
-        while try select.step() {
-            guard let store = HealthStore(rawValue: select.text(storeColumn)) else { continue }
+        let name = try select.column("name"), appName = try select.column("app_name"),
+            bundle = try select.column("bundle_identifier"), productType = try select.column("product_type"),
+            isWatch = try select.column("is_watch"), nameBytes = try select.column("name_bytes")
+        return try Self.byID(select) { id, store in
             let writer = Writer(store: store, name: select.text(name), appName: select.optionalText(appName),
                                 bundleIdentifier: select.optionalText(bundle), productType: select.optionalText(productType),
                                 nameBytes: select.optionalInt(nameBytes).map { Int($0) })
-            result[select.int(id)] = WriterEntry(id: select.int(id), writer: writer, isWatch: select.int(isWatch) != 0)
+            return WriterEntry(id: id, writer: writer, isWatch: select.int(isWatch) != 0)
+        }
+    }
+
+    /// Each row of a `writer` or `stream` select by its `id`, made by `row` from the row's store; a row whose
+    /// `store` names no store this rhr knows (a later rhr's) is left out.
+    private static func byID<Entry>(_ select: SQLiteStatement,
+                                    _ row: (Int64, HealthStore) -> Entry) throws(StoreError) -> [Int64: Entry] {
+        let id = try select.column("id"), storeColumn = try select.column("store")
+        var result: [Int64: Entry] = [:]
+        while try select.step() {
+            guard let store = HealthStore(rawValue: select.text(storeColumn)) else { continue }
+            result[select.int(id)] = row(select.int(id), store)
         }
         return result
     }
@@ -300,12 +309,9 @@ public struct StoreSnapshot {
         var streamID: Int64
         var origin: String
         /// The period a snapshot covers (nil: unbounded), as instants and as days, and what it covers.
-        var from: Double?
-        var to: Double?
-        var fromDay: Int64?
-        var toDay: Int64?
-        var coversResting: Bool
-        var coversHeartRate: Bool
+        var from, to: Double?
+        var fromDay, toDay: Int64?
+        var coversResting, coversHeartRate: Bool
         /// A phone feed's road (docs/design.md section 4b): it knows each day as of the last request that carried it.
         var byDay: Bool
 
@@ -361,25 +367,20 @@ public struct StoreSnapshot {
         let select = try db.statement("""
             SELECT id, store, name, cursor, as_of, as_of_offset, origin, permissions, revision, app_priority FROM stream
             """)
-        let id = try select.column("id"), storeColumn = try select.column("store"), name = try select.column("name"),
-            cursor = try select.column("cursor"), asOfColumn = try select.column("as_of"),
-            asOfOffset = try select.column("as_of_offset"), origin = try select.column("origin"),
-            permissionsColumn = try select.column("permissions"), revision = try select.column("revision"),
-            priority = try select.column("app_priority")
-        var result: [Int64: StreamState] = [:]
-        while try select.step() {
-            guard let store = HealthStore(rawValue: select.text(storeColumn)) else { continue }
+        let name = try select.column("name"), cursor = try select.column("cursor"),
+            asOfColumn = try select.column("as_of"), asOfOffset = try select.column("as_of_offset"),
+            origin = try select.column("origin"), permissionsColumn = try select.column("permissions"),
+            revision = try select.column("revision"), priority = try select.column("app_priority")
+        return try Self.byID(select) { _, store in
             let asOf = select.optionalDouble(asOfColumn).map {
                 Timestamp(epochSeconds: $0, offsetSeconds: Int(select.optionalInt(asOfOffset) ?? 0))
             }
             let permissions = select.optionalText(permissionsColumn).map {
                 $0.isEmpty ? [] : $0.split(separator: "\n").map(String.init)
             }
-            result[select.int(id)] = StreamState(store: store, stream: select.text(name), cursor: select.optionalText(cursor),
-                                                 asOf: asOf, origin: select.text(origin), grantedPermissions: permissions,
-                                                 revision: select.int(revision),
-                                                 appPriority: AppPriority(column: select.optionalText(priority)))
+            return StreamState(store: store, stream: select.text(name), cursor: select.optionalText(cursor),
+                               asOf: asOf, origin: select.text(origin), grantedPermissions: permissions,
+                               revision: select.int(revision), appPriority: AppPriority(column: select.optionalText(priority)))
         }
-        return result
     }
 }

@@ -5,8 +5,7 @@ import Foundation
 public struct SubprocessResult: Sendable, Equatable {
     /// The exit status, or 128 + the signal that ended it, as a shell reports it.
     public var status: Int32
-    public var stdout: String
-    public var stderr: String
+    public var stdout, stderr: String
 
     public init(status: Int32, stdout: String, stderr: String) {
         self.status = status

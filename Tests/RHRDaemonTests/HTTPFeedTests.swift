@@ -6,6 +6,13 @@ import RHRTestSupport
 import Synchronization
 import Testing
 
+extension HTTPTestClient {
+    /// Health Auto Export's REST automation posting resting points, and nothing else.
+    func postResting(_ points: [PhonePayloads.Point], token: String) throws -> HTTPResponse {
+        try post(HTTPFeedTests.hae, token: token, json: PhonePayloads.healthAutoExport(resting: points))
+    }
+}
+
 /// The phone feeds over real HTTP on loopback (docs/design.md section 4b): a daemon of this process with real
 /// libmicrohttpd and a real store, and a raw HTTP client, so each answer is what a phone would get.
 @Suite("phone feeds over HTTP")
@@ -402,8 +409,8 @@ struct HTTPFeedTests {
                     for i in 0..<40 {
                         let day = first.adding(days: i)
                         let answer = n == 0
-                            ? try client.post(HTTPFeedTests.hae, token: token, json: PhonePayloads.healthAutoExport(
-                                resting: [.init("\(day) 00:00:00 +0100", Double(50 + i % 10))]))
+                            ? try client.postResting(
+                                [.init("\(day) 00:00:00 +0100", Double(50 + i % 10))], token: token)
                             : try client.post(HTTPFeedTests.hcw, token: token, json: PhonePayloads.hcWebhook(
                                 resting: [("\(day)T06:00:00Z", 60 + i % 10)]))
                         if answer.status != 200 || answer.json?["added"]?.int64 != 1 { failures.append("\(n) \(i): \(answer.text)") }

@@ -17,8 +17,7 @@ struct HTTPUnnamedWriterTests {
             resting: [.init("\(yesterday) 00:00:00 +0100", 55, source: nil)],
             heartRate: [.init("\(yesterday) 09:00:00 +0100", 70)]))
         #expect(named.status == 200, "\(named.text)")
-        let bare = try client.post(HTTPFeedTests.hae, token: token, json: PhonePayloads.healthAutoExport(
-            resting: [.init("\(today) 00:00:00 +0100", 57, source: nil)]))
+        let bare = try client.postResting([.init("\(today) 00:00:00 +0100", 57, source: nil)], token: token)
         #expect(bare.status == 200, "\(bare.text)")
         let days = try daemon.directory.store().days(aggregation: .latest)
         #expect(days.map { "\($0.day == today ? "today" : "yesterday") \($0.writer.name) \($0.bpmText) \($0.provisional)" } == [

@@ -15,12 +15,12 @@ struct HostileStringTests {
     /// cannot use (R14), never stored under "Tester".
     @Test func aNulInAHealthAutoExportSourceNeverCutsTheName() throws {
         let (daemon, token, client) = try HTTPFeedTests.phone()
-        let watch = try client.post(HTTPFeedTests.hae, token: token, json: PhonePayloads.healthAutoExport(
-            resting: [.init("2026-11-27 00:00:00 +0100", 55, source: "Tester\u{0}Watch")]))
+        let watch = try client.postResting(
+            [.init("2026-11-27 00:00:00 +0100", 55, source: "Tester\u{0}Watch")], token: token)
         #expect(watch.status == 200, "\(watch.text)")
         #expect(watch.json?["deleted"]?.int64 == 0)
-        let phone = try client.post(HTTPFeedTests.hae, token: token, json: PhonePayloads.healthAutoExport(
-            resting: [.init("2026-11-27 00:00:00 +0100", 61, source: "Tester\u{0}Phone")]))
+        let phone = try client.postResting(
+            [.init("2026-11-27 00:00:00 +0100", 61, source: "Tester\u{0}Phone")], token: token)
         #expect(phone.status == 200, "\(phone.text)")
         #expect(phone.json?["deleted"]?.int64 == 0)
         let stored = try storeDays(daemon.directory.storePath).map { "\($0.writer.name) \($0.bpmText)" }

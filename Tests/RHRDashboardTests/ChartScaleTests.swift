@@ -28,37 +28,40 @@ struct ChartScaleTests {
         return (layout.yAxis.y..<layout.yAxis.maxY).compactMap { Double(buffer.line($0).prefix(3).trimmingCharacters(in: .whitespaces)) }
     }
 
+    /// The year at 100×30, after `keys`.
+    static func onScreen(pressing keys: Key...) -> DashboardState {
+        var state = Fixture.state(year(), size: TerminalSize(width: 100, height: 30))
+        for key in keys { Fixture.press(&state, key) }
+        return state
+    }
+
     @Test("day zoom: 52 and 79 from one store on one scale wherever the window is, the same scale as the window moves")
     func scaleFixedAtDayZoom() {
-        var state = Fixture.state(Self.year(), size: TerminalSize(width: 100, height: 30))
+        var state = Self.onScreen()
         // The last weeks in view (1 column a day): 52 is there, 79 months earlier is not.
         #expect(ChartWindow(state).firstDay == LocalDay("2025-12-09")!)
         let recent = Self.axis(state)
         // The scale reaches from below 52 to above 79 (labels every 10).
         #expect(recent == [80, 70, 60], "axis \(recent)")
-        DashboardUpdate.update(&state, .key(.pageUp))
-        DashboardUpdate.update(&state, .key(.pageUp))
+        Fixture.press(&state, .pageUp, .pageUp)
         #expect(Self.axis(state) == recent)
-        DashboardUpdate.update(&state, .key(.character("g")))
+        Fixture.press(&state, .character("g"))
         #expect(Self.axis(state) == recent)
     }
 
     @Test("at week zoom the scale is the weeks' own, also fixed: narrower than the days' (a week is a median)")
     func scaleFixedAtWeekZoom() {
-        var state = Fixture.state(Self.year(), size: TerminalSize(width: 100, height: 30))
-        DashboardUpdate.update(&state, .key(.character("-")))
+        var state = Self.onScreen(pressing: .character("-"))
         let weeks = Self.axis(state)
         #expect(weeks == [60, 58, 56], "axis \(weeks)")
-        DashboardUpdate.update(&state, .key(.character("g")))
+        Fixture.press(&state, .character("g"))
         #expect(Self.axis(state) == weeks)
     }
 
     @Test("/ 2025-10-01: the day in the middle of the chart, the days before it in view")
     func goToCentres() {
-        var state = Fixture.state(Self.year(), size: TerminalSize(width: 100, height: 30))
-        DashboardUpdate.update(&state, .key(.character("/")))
-        for c in "2025-10-01" { DashboardUpdate.update(&state, .key(.character(c))) }
-        DashboardUpdate.update(&state, .key(.enter))
+        var state = Self.onScreen(pressing: .character("/"))
+        for key in Fixture.typing("2025-10-01") + [.enter] { Fixture.press(&state, key) }
         let window = ChartWindow(state)
         #expect(state.cursor == LocalDay("2025-10-01")!)
         let cell = window.pointCell(ofBucket: window.zoom.bucket(of: state.cursor))

@@ -138,6 +138,16 @@ struct SessionTests {
         #expect(terminal.frames[1].lines[0].contains("12 Jan – 12 Mar 2026"))
     }
 
+    /// What a live update's reader reads of `data` for `days`: their rows and the streams (not the contents).
+    nonisolated static func delta(_ days: Set<LocalDay>, of data: DashboardData) -> DashboardDelta {
+        var delta = DashboardDelta(days: days)
+        delta.samples = data.samples.filter { days.contains($0.day) }
+        delta.revisions = data.revisions.filter { days.contains($0.day) }
+        delta.heartRateDays = data.heartRateDays.filter { days.contains($0.day) }
+        delta.streams = data.streams
+        return delta
+    }
+
     /// The fixture with the watch's value on the last day changed to 70, at store revision 9.
     nonisolated static func changedFixture() -> DashboardData {
         var data = Fixture.standard()
@@ -159,10 +169,9 @@ struct SessionTests {
         }, loadDays: { days in
             dayLoads.add()
             let data = SessionTests.changedFixture()
-            return DashboardDelta(days: days, samples: data.samples.filter { days.contains($0.day) },
-                                  revisions: data.revisions.filter { days.contains($0.day) },
-                                  heartRateDays: data.heartRateDays.filter { days.contains($0.day) },
-                                  contents: data.contents, streams: data.streams)
+            var delta = SessionTests.delta(days, of: data)
+            delta.contents = data.contents
+            return delta
         }, feed: feed, today: { Fixture.lastDay })
         _ = try session.run(on: terminal)
         #expect(loads.count == 1 && dayLoads.count == 1, "one full read to start, then only the day")
@@ -183,8 +192,9 @@ struct SessionTests {
         }, loadDays: { days in
             // What a connection stuck on an old snapshot reads: the revision before the change, and its values.
             let data = Fixture.standard()
-            return DashboardDelta(days: days, samples: data.samples.filter { days.contains($0.day) },
-                                  streams: data.streams, revision: 3)
+            var delta = SessionTests.delta(days, of: data)
+            delta.revision = 3
+            return delta
         }, feed: feed, today: { Fixture.lastDay })
         _ = try session.run(on: terminal)
         #expect(loads.count == 2, "the change was read in full")

@@ -8,8 +8,7 @@ import Testing
 struct HealthConnectHeartRateTests {
     @Test("series samples are counted per writer and local day in the record's start offset")
     func perWriterAndDay() throws {
-        let dir = try TemporaryDirectory()
-        let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
+        let db = try HealthConnectTestDatabase.scratch()
         let watch = try db.addApp("com.samsung.android.wear.shealth", name: "Samsung Health")
         let band = try db.addApp("com.fitbit.FitbitMobile", name: nil)
         // In Tokyo (+09:00) 16:30Z is already the 11th; 14:00Z is still the 10th.
@@ -38,8 +37,7 @@ struct HealthConnectHeartRateTests {
         ("Asia/Tokyo", "2026-03-11"), ("America/New_York", "2026-03-10"),
     ])
     func nullOffsetUsesMachineZone(zone: String, day: String) throws {
-        let dir = try TemporaryDirectory()
-        let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
+        let db = try HealthConnectTestDatabase.scratch()
         let watch = try db.addApp("com.samsung.android.wear.shealth", name: nil)
         try db.addHeartRate(uuid: "000000000000000000000000000000b1", app: watch, startOffset: nil,
                             samples: [(epochMillis("2026-03-10T16:30:00Z"), 64)])
@@ -51,8 +49,7 @@ struct HealthConnectHeartRateTests {
 
     @Test("an export with heart rate and no resting writer gives counts for the empty state (R9)")
     func heartRateOnly() throws {
-        let dir = try TemporaryDirectory()
-        let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
+        let db = try HealthConnectTestDatabase.scratch()
         let watch = try db.addApp("com.samsung.android.wear.shealth", name: "Samsung Health")
         let start = epochMillis("2026-03-10T08:00:00+01:00")
         try db.addHeartRate(uuid: "000000000000000000000000000000c1", app: watch, startOffset: 3600,
@@ -71,8 +68,7 @@ struct HealthConnectHeartRateTests {
 
     @Test("a heart-rate record whose app is missing is passed over once, naming the record")
     func danglingHeartRateApp() throws {
-        let dir = try TemporaryDirectory()
-        let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
+        let db = try HealthConnectTestDatabase.scratch()
         try db.addHeartRate(uuid: "000000000000000000000000000000d1", app: 7, startOffset: 0,
                             samples: [(epochMillis("2026-03-10T16:30:00Z"), 64), (epochMillis("2026-03-10T16:31:00Z"), 65),
                                       (epochMillis("2026-03-10T16:32:00Z"), 66)])

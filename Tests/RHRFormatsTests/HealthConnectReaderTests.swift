@@ -188,8 +188,7 @@ struct HealthConnectReaderTests {
 
     @Test("a record whose app is not in application_info_table is passed over naming the row (R14)")
     func danglingApp() throws {
-        let dir = try TemporaryDirectory()
-        let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
+        let db = try HealthConnectTestDatabase.scratch()
         try HealthConnectThreeWriters.fill(db)
         try db.addResting(uuid: "00000000000000000000000000000042", time: epochMillis("2026-03-13T06:00:00Z"), offset: 0,
                           bpm: 55, app: 99)
@@ -245,8 +244,7 @@ struct HealthConnectReaderTests {
 
     @Test("records of an app whose package name holds a NUL, or is empty, are passed over: never cut at the NUL")
     func packageNames() throws {
-        let dir = try TemporaryDirectory()
-        let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
+        let db = try HealthConnectTestDatabase.scratch()
         let good = try db.addApp("com.ouraring.oura", name: "Oura")
         let nul = try db.addApp("com.ouraring.oura-x", name: "Oura")
         let empty = try db.addApp("com.empty", name: "Empty")
@@ -266,8 +264,7 @@ struct HealthConnectReaderTests {
 
     @Test("a record whose uuid is not 16 bytes is passed over naming the row")
     func shortUUID() throws {
-        let dir = try TemporaryDirectory()
-        let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
+        let db = try HealthConnectTestDatabase.scratch()
         let app = try db.addApp("com.ouraring.oura", name: "Oura")
         try db.addResting(uuid: "0102", time: epochMillis("2026-03-13T06:00:00Z"), offset: 0, bpm: 55, app: app)
         db.close()

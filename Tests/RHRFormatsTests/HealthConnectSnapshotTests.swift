@@ -12,8 +12,7 @@ struct HealthConnectSnapshotTests {
 
     @Test("a bare database's asOf is the newest last_modified_time of any record table, in the machine's offset")
     func asOfFromRecords() throws {
-        let dir = try TemporaryDirectory()
-        let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
+        let db = try HealthConnectTestDatabase.scratch()
         let w = try HealthConnectThreeWriters.fill(db)
         try db.addHeartRate(uuid: "000000000000000000000000000000e1", app: w.watch, startOffset: 3600,
                             samples: [(epochMillis("2026-03-13T10:00:00Z"), 70)], modified: epochMillis("2026-03-13T10:05:00Z"))
@@ -54,8 +53,7 @@ struct HealthConnectSnapshotTests {
 
     @Test("an export without any record takes the file's modification time")
     func emptyExport() throws {
-        let dir = try TemporaryDirectory()
-        let db = try HealthConnectTestDatabase(path: dir.file("export.db"))
+        let db = try HealthConnectTestDatabase.scratch()
         db.close()
         let stamp = Timestamp.parse("2026-03-14T09:00:00Z")!.date
         try FileManager.default.setAttributes([.modificationDate: stamp], ofItemAtPath: db.path)

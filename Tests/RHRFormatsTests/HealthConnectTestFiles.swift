@@ -2,6 +2,7 @@ import CArchive
 import CSQLite
 import Foundation
 import RHRCore
+import RHRTestSupport
 import Testing
 
 /// Builds small Health Connect export databases in tests, with the platform's table layout, through the C
@@ -22,6 +23,16 @@ final class HealthConnectTestDatabase {
 
     let path: String
     private var db: OpaquePointer?
+    /// The directory a `scratch` database lives in, kept as long as the database.
+    private var directory: TemporaryDirectory?
+
+    /// A database named `export.db` in a temporary directory of its own, removed with the database.
+    static func scratch(version: Int = 17, layout: Layout = .upgraded) throws -> HealthConnectTestDatabase {
+        let directory = try TemporaryDirectory()
+        let database = try HealthConnectTestDatabase(path: directory.file("export.db"), version: version, layout: layout)
+        database.directory = directory
+        return database
+    }
 
     /// Creates the tables a Health Connect export has. `omitTable` and `omitColumn` leave one out.
     init(path: String, version: Int = 17, layout: Layout = .upgraded, omitTable: String? = nil,

@@ -3,18 +3,19 @@ import RHRCore
 import RHRTestSupport
 import Testing
 
-/// R14 over HTTP: a phone that re-sends its look-back window may put one point in a request twice, or one writer's
-/// time with two values; neither is a 500, and the same request again changes nothing.
-@Suite("phone feeds over HTTP: duplicated points")
-struct HTTPDuplicateTests {
+/// R14 over HTTP. A phone that re-sends its look-back window may put one point in a request twice, or one writer's
+/// time with two values: neither is a 500, and the same request again changes nothing. A point or record rhr cannot
+/// use is passed over and kept, the rest of the request applied.
+@Suite("phone feeds over HTTP: duplicated points, records passed over")
+struct HTTPDuplicateAndPassedOverTests {
     @Test func twoHealthAutoExportPointsOfOneWriterAndTimeAreAnswered200() throws {
         let (daemon, token, client) = try HTTPFeedTests.phone()
-        let same = try client.post(HTTPFeedTests.hae, token: token, json: PhonePayloads.healthAutoExport(
-            resting: [.init("2026-11-27 00:00:00 +0100", 55), .init("2026-11-27 00:00:00 +0100", 55)]))
+        let same = try client.postResting(
+            [.init("2026-11-27 00:00:00 +0100", 55), .init("2026-11-27 00:00:00 +0100", 55)], token: token)
         #expect(same.status == 200, "\(same.text)")
         #expect(try daemon.directory.store().samples().count == 1)
-        let two = try client.post(HTTPFeedTests.hae, token: token, json: PhonePayloads.healthAutoExport(
-            resting: [.init("2026-11-28 00:00:00 +0100", 55), .init("2026-11-28 00:00:00 +0100", 57)]))
+        let two = try client.postResting(
+            [.init("2026-11-28 00:00:00 +0100", 55), .init("2026-11-28 00:00:00 +0100", 57)], token: token)
         #expect(two.status == 200, "\(two.text)")
         let day = try #require(LocalDay(year: 2026, month: 11, day: 28))
         let samples = try daemon.directory.store().samples(from: day, to: day)
@@ -22,8 +23,8 @@ struct HTTPDuplicateTests {
         #expect(samples.allSatisfy { $0.sample.isDuplicate })
         // Again: nothing changes.
         let revision = try HTTPFeedTests.revision(daemon)
-        let again = try client.post(HTTPFeedTests.hae, token: token, json: PhonePayloads.healthAutoExport(
-            resting: [.init("2026-11-28 00:00:00 +0100", 57), .init("2026-11-28 00:00:00 +0100", 55)]))
+        let again = try client.postResting(
+            [.init("2026-11-28 00:00:00 +0100", 57), .init("2026-11-28 00:00:00 +0100", 55)], token: token)
         #expect(again.status == 200, "\(again.text)")
         #expect(try HTTPFeedTests.revision(daemon) == revision)
     }
@@ -37,15 +38,11 @@ struct HTTPDuplicateTests {
         #expect(!answer.text.contains("UNIQUE"))
         #expect(try daemon.directory.store().samples().map(\.sample.value).sorted() == [57, 59])
     }
-}
 
-/// R14 over HTTP: a point or record rhr cannot use is passed over and kept, the rest of the request applied.
-@Suite("phone feeds over HTTP: records passed over")
-struct HTTPPassedOverTests {
     @Test func aBadPointIsPassedOverAndTheRestApplied() throws {
         let (daemon, token, client) = try HTTPFeedTests.phone()
-        let answer = try client.post(HTTPFeedTests.hae, token: token, json: PhonePayloads.healthAutoExport(
-            resting: [.init("2026-11-27 00:00:00 +0100", 55), .init("yesterday", 54)]))
+        let answer = try client.postResting(
+            [.init("2026-11-27 00:00:00 +0100", 55), .init("yesterday", 54)], token: token)
         #expect(answer.status == 200, "\(answer.text)")
         #expect(answer.json?["summary"]?.string?.contains("1 record passed over (kept in the store, rhr status lists them)") == true,
                 "\(answer.text)")
