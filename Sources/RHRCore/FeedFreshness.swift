@@ -19,8 +19,7 @@ public struct FeedFreshness: Sendable, Hashable {
     public var app: App
     /// When the phone last delivered (over HTTP, the time the daemon received it).
     public var lastDelivery: Timestamp?
-    public var newestRestingDay: LocalDay?
-    public var newestHeartRateDay: LocalDay?
+    public var newestRestingDay, newestHeartRateDay: LocalDay?
 
     /// Heart rate may lead resting values by one day (today's estimate is not written yet); by two days or more,
     /// or with no resting value at all, resting values have stopped arriving.

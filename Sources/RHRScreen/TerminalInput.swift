@@ -68,14 +68,12 @@ public struct MouseEvent: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         /// The left button went down.
         case press
-        /// The wheel turned away from the user (content moves up: earlier rows).
-        case wheelUp
-        case wheelDown
+        /// The wheel turned away from the user (up: the content moves up, to earlier rows), or towards them.
+        case wheelUp, wheelDown
     }
 
     public var kind: Kind
-    public var x: Int
-    public var y: Int
+    public var x, y: Int
 
     public init(_ kind: Kind, x: Int, y: Int) {
         self.kind = kind

@@ -78,8 +78,8 @@ struct ExportGenerator {
         var midnight: Int64
         var zone: String
         var watch: Source
-        var motionContext: Bool
-        var workout: Bool
+        /// Whether the day's records carry a motion context, and whether it holds a workout.
+        var motionContext, workout: Bool
     }
 
     private func days(_ count: Int) -> [Day] {
