@@ -160,7 +160,7 @@ enum LiveDashboardBench {
                 let client = try DaemonClient(socketPath: socket)
                 record.waitForFirstFrame()
                 for n in first..<(first + pushes) {
-                    let expected = "\(value(n)) count/min"
+                    let expected = " \(value(n))"
                     record.expect(expected)
                     let start = DashboardBench.now()
                     let reply = try client.push(bridgeBatch(n: n, today: today))
@@ -187,7 +187,8 @@ enum LiveDashboardBench {
     }
 
     /// The bridge's n-th batch: today's watch estimate (the same sample, a new value each time), read a
-    /// second later than the last.
+    /// second later than the last, and later than the history's export (21:00): R12 lets the newest road speak
+    /// for the watch's day, so a bridge older than the export would never be what the table shows.
     static func bridgeBatch(n: Int, today: LocalDay) -> SyncBatch {
         let midnight = today.startEpochSeconds - Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: today.startEpochSeconds)))
         let start = Date(timeIntervalSince1970: midnight + 120), end = Date(timeIntervalSince1970: midnight + 7 * 3600 + 1800)
@@ -196,13 +197,14 @@ enum LiveDashboardBench {
                                    device: Device(name: "Apple Watch", manufacturer: "Apple Inc.", model: "Watch"),
                                    start: start, end: end, offsetSeconds: offset, value: Double(value(n)), unit: "count/min",
                                    created: end)
-        let asOf = Timestamp(date: Date(timeIntervalSince1970: midnight + 8 * 3600 + Double(n)), offsetSeconds: offset)
+        let asOf = Timestamp(date: Date(timeIntervalSince1970: midnight + 22 * 3600 + Double(n)), offsetSeconds: offset)
         return SyncBatch(store: .healthKit, stream: "bench-bridge", asOf: asOf,
                          cursor: .init(previous: n == 0 ? nil : "b\(n - 1)", next: "b\(n)"), resting: [sample],
                          watchWriters: [DashboardHistory.watch.name], origin: "bench bridge")
     }
 
-    /// 100–199, never the same twice in a row: the value a frame must show.
+    /// 100–199, never the same twice in a row: the value a frame must show in the watch's column of today's row,
+    /// where every other value has two digits.
     static func value(_ n: Int) -> Int { 100 + n % 100 }
 
     /// What the pusher and the terminal share: the text the next frame must show, and the times.
@@ -313,7 +315,8 @@ enum LiveDashboardBench {
 
         func draw(_ buffer: ScreenBuffer) {
             guard let text = record.awaited else { return }
-            if buffer.lines.contains(where: { $0.contains(text) }) { record.drawn(at: DashboardBench.now()) }
+            // The cursor's row (today, where the session opens) with the pushed value in it.
+            if buffer.lines.contains(where: { $0.hasPrefix("▸") && $0.contains(text) }) { record.drawn(at: DashboardBench.now()) }
         }
 
         func nextInput(timeoutMilliseconds: Int32, watching: [Int32]) -> TerminalInput? {
