@@ -81,12 +81,13 @@ enum PushCommand {
         return failed ? 1 : 0
     }
 
-    /// "ok: 2 added, 1 replaced, 0 deleted; revision 7; days 2026-11-20, 2026-11-21", the counts as `rhr import`
-    /// words them (`SampleCounts.words`).
+    /// "ok: 2 added, 1 replaced, 0 deleted; revision 7; days 2026-11-20, 2026-11-21", the counts and the records
+    /// passed over as `rhr import` words them (`SampleCounts.words`, `PassedOverLog.words`).
     static func describe(_ outcome: BatchOutcome) -> String {
         if outcome.duplicate { return "ok: applied before; nothing changed (revision \(outcome.revision))" }
         var text = "ok: " + outcome.samples.words
         if outcome.heartRateSummaries > 0 { text += ", " + Wording.count(outcome.heartRateSummaries, "heart-rate summary", plural: "heart-rate summaries") }
+        if outcome.passedOver > 0 { text += "; " + PassedOverLog.words(outcome.passedOver) }
         text += "; revision \(outcome.revision)"
         let days = outcome.changedDays.sorted().map(\.description)
         if !days.isEmpty {

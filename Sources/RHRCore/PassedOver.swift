@@ -67,6 +67,11 @@ public struct PassedOverLog: Sendable, Hashable {
     }
 
     public var isEmpty: Bool { total == 0 }
+
+    /// "3 records passed over (kept in the store, rhr status lists them)": what an import and a push say of them.
+    public static func words(_ total: Int) -> String {
+        "\(Wording.count(total, "record")) passed over (kept in the store, rhr status lists them)"
+    }
     /// Records counted but not kept raw (over `keptBytes`).
     public var notKept: Int { total - records.count }
 

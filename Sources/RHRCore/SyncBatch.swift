@@ -165,6 +165,9 @@ public struct BatchOutcome: Sendable, Hashable {
     public var changedDays: Set<LocalDay> = []
     /// The store's revision after the batch: it grows by one for every batch that changed something.
     public var revision: Int64 = 0
+    /// R14: the batch's records rhr could not use, kept in the store (none for a batch applied before: they were
+    /// kept then).
+    public var passedOver = 0
 
     public init() {}
 

@@ -99,6 +99,8 @@ extension BatchOutcome: DaemonReplyBody {
         heartRateSummaries = Int(try members.requiredInteger("heartRate"))
         revision = try members.requiredInteger("revision")
         changedDays = Set(try members.days("days"))
+        // A daemon before R14 over the socket does not say it.
+        passedOver = Int(try members.integer("passedOver") ?? 0)
     }
 
     public var members: JSONObject {
@@ -107,6 +109,7 @@ extension BatchOutcome: DaemonReplyBody {
         members["heartRate"] = .number(JSONNumber(heartRateSummaries))
         members["revision"] = .number(JSONNumber(revision))
         members["days"] = DaemonEvent.daysValue(changedDays.sorted())
+        members["passedOver"] = .number(JSONNumber(passedOver))
         return members
     }
 }

@@ -22,7 +22,7 @@ public enum ImportSummary {
         }
         let passedOver = imported.passedOver
         if !passedOver.isEmpty {
-            line += "; \(Wording.count(passedOver.total, "record")) passed over (kept in the store, rhr status lists them)"
+            line += "; " + PassedOverLog.words(passedOver.total)
         }
         for note in imported.notes { line += "; " + note }
         return line

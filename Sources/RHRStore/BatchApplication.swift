@@ -21,11 +21,12 @@ extension HealthDatabase {
             var outcomes: [BatchOutcome] = []
             for batch in batches {
                 var application = BatchApplication(database: self, batch: batch)
-                let outcome = try application.run()
+                var outcome = try application.run()
                 // A batch applied before brought its passed-over records then (R14).
                 if !outcome.duplicate {
                     try keepPassedOver(of: batch)
                     try keepSpellings(of: batch)
+                    outcome.passedOver = batch.passedOver.total
                 }
                 outcomes.append(outcome)
             }

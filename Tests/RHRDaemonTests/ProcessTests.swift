@@ -1,6 +1,7 @@
 import Foundation
 import RHRCore
 import RHRDaemonClient
+import RHRJSON
 import RHRStore
 import RHRTestSupport
 import Testing
@@ -141,6 +142,33 @@ struct ProcessTests {
         #expect(status.stdout.contains("  revision: 3"))   // the batch of "other" carried no sample
         #expect(status.stdout.contains("    healthkit/iphone: cursor a3, as of 2026-11-29T09:00:00+01:00"))
         #expect(status.stdout.contains("  folder watch: off"))
+    }
+}
+
+extension ProcessTests {
+    /// R14 over the socket: an upsert rhr cannot use costs nothing of its batch, is kept in the store, and the push's
+    /// reply (and `rhr push`) says so as an import would; the same batch again keeps nothing twice.
+    @Test func aPushSaysWhatItPassedOver() throws {
+        let rhr = try RHRSandbox()
+        let daemon = try rhr.startDaemon()
+        defer { daemon.stop() }
+        let line = batchLine(liveBatch(previous: nil, next: "p1", samples: [
+            restingSample(day: "2026-11-27", value: 57, uuid: "GOOD"), restingSample(day: "2026-11-28", value: 58, uuid: "BAD"),
+        ])).replacingOccurrences(of: "\"start\":\"2026-11-28T00:03:12+01:00\"", with: "\"start\":\"yesterday\"")
+        #expect(line.contains("yesterday"))
+        let file = rhr.directory.file("one-bad.jsonl")
+        try line.write(toFile: file, atomically: true, encoding: .utf8)
+
+        let pushed = try rhr.run(["push", file])
+        #expect(pushed.stdout == "\(file): line 1: ok: 1 added, 0 replaced, 0 deleted; 1 record passed over (kept in the store, "
+            + "rhr status lists them); revision 1; days 2026-11-27\n", "\(pushed.stderr)")
+        let json = try rhr.run(["push", "--json", file])
+        let reply = try #require(try? JSONParser.parse(Array(json.stdout.utf8)))
+        #expect(reply["duplicate"]?.bool == true)
+        #expect(reply["passedOver"]?.int64 == 0)
+        let kept = try HealthDatabase(path: rhr.storePath, machineZone: utc).passedOverRecords()
+        #expect(kept.map(\.record.place) == ["upserted[1]"])
+        #expect(kept.map(\.record.reason) == ["upserted[1].start: not an ISO-8601 date"])
     }
 }
 
