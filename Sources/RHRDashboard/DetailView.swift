@@ -112,10 +112,16 @@ enum DetailView {
             out.append(StyledLine(" Revision history", .bold))
             for r in revisions.sorted(by: { ($0.at, $0.writer) < ($1.at, $1.writer) }) {
                 let slot = index.writers.firstIndex(of: r.writer).map { index.slots[$0] }
-                var spans = [Span("   ")]
-                if let slot { spans.append(Span(String(g.series(slot)) + " ", .series(slot))) }
-                spans.append(Span(g.text("\(g.shortName(r.writer)): \(r.text(thisYear: thisYear, zone: index.data.machineZone))")))
-                out.append(StyledLine(spans))
+                let glyph = slot.map { String(g.series($0)) + " " } ?? ""
+                let text = g.text("\(g.shortName(r.writer)): \(r.text(thisYear: thisYear, zone: index.data.machineZone))")
+                // Wrapped under its text, never cut: where it was read and when come last.
+                let lead = 3 + DisplayWidth.of(glyph)
+                for (i, line) in TextFit.wrap(text, width - lead, ellipsis: g.ellipsis).enumerated() {
+                    var spans = [Span(String(repeating: " ", count: i == 0 ? 3 : lead))]
+                    if i == 0, let slot { spans.append(Span(glyph, .series(slot))) }
+                    spans.append(Span(line))
+                    out.append(StyledLine(spans))
+                }
             }
         }
         return out

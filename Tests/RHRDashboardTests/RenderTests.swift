@@ -146,6 +146,21 @@ struct RenderTests {
         #expect(text.contains("◆ Jane’s Apple Watch: draft 62 → 59 (Apple Health export, 12 Mar 21:00 +01:00)"))
     }
 
+    @Test("A revision longer than the detail pane wraps under its text: where and when it was read are not cut off")
+    func revisionHistoryWraps() {
+        let state = Fixture.state(size: TerminalSize(width: 160, height: 50), pressing: .left, .left)
+        let lines = DetailView.lines(DetailView.Model(state), width: 40, glyphs: Glyphs(unicode: true))
+            .map { $0.spans.map(\.text).joined() }
+        let history = Array(lines.drop { $0 != " Revision history" })
+        #expect(history == [
+            " Revision history",
+            "   ◆ Jane’s Apple Watch: draft 62 → 59",
+            "     (Apple Health export, 12 Mar 21:00",
+            "     +01:00)",
+        ])
+        #expect(history.allSatisfy { DisplayWidth.of($0) <= 40 })
+    }
+
     @Test("The header follows the aggregation: latest, lowest, mean")
     func aggregationInHeader() {
         var state = Fixture.state()
