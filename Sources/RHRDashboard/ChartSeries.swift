@@ -57,7 +57,7 @@ struct ChartSeries {
     var hasContext: Bool { context.contains { !$0.isEmpty } }
     var isEmpty: Bool { lines.allSatisfy(\.points.isEmpty) && !hasContext }
 
-    struct Options {
+    struct Options: Equatable {
         var aggregation: Aggregation = .latest
         var hidden: Set<WriterKey> = []
         var showContext = false

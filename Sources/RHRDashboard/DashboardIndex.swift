@@ -41,6 +41,8 @@ public final class DashboardIndex: Sendable {
     let heartRateByDay: [LocalDay: [HeartRateDaySummary]]
     /// Each series' range over the whole store, per zoom: the chart's fixed scale (`ChartRange.swift`).
     let ranges = ChartRanges()
+    /// The chart's last series, drawn again while nothing they depend on moves (`ChartSeriesMemo`).
+    let lastChart = ChartSeriesMemo()
     /// The writers (indexes) with a provisional value anywhere, and whether any value is out of range: marks the
     /// legend may have to explain wherever the chart scrolls (`ChartView.potentialMarks`).
     let provisionalWriters: [Int]

@@ -45,7 +45,10 @@ extension ChartView.Model {
                                           showContext: state.showContext, changedDays: state.changedDays,
                                           showMean: state.showMean, showWhiskers: state.showWhiskers,
                                           bandWriter: state.showBand ? state.bandWriterIndex : nil)
-        self.init(series: ChartSeries(index, window: window, options: options),
+        let series = index.lastChart.series(.init(window: window, options: options)) {
+            ChartSeries(index, window: window, options: options)
+        }
+        self.init(series: series,
                   window: window,
                   cursor: PaneCursor(state, pane: .chart),
                   writers: ChartLegend.writers(state, glyphs: glyphs),

@@ -69,3 +69,23 @@ struct ChartScaleTests {
         #expect(window.firstDay == LocalDay("2025-08-15")!)
     }
 }
+
+/// The chart drawn again from its last series (`ChartSeriesMemo`) is the chart worked out anew, whatever the keys:
+/// a key that moves the window or changes what is shown never draws the series of before.
+@Suite("Render: the chart's last series, drawn again")
+struct ChartSeriesMemoTests {
+    @Test func everyFrameIsTheFrameOfAFreshIndex() {
+        var state = ChartScaleTests.onScreen(pressing: .character("m"), .character("b"))
+        let keys: [Key] = [.left, .left, .character("-"), .left, .character("w"), .pageUp, .character("1"), .tab, .down,
+                           .character("-"), .right, .character("c"), .character("+"), .character("+"), .character("a"),
+                           .character("1"), .character("m"), .character("g"), .character("?"), .escape, .character("f")]
+        for key in keys {
+            Fixture.press(&state, key)
+            _ = Fixture.render(state)
+            var fresh = state
+            fresh.replaceIndex(DashboardIndex(state.index.data))
+            fresh.windowStart = state.windowStart
+            #expect(Fixture.screen(fresh) == Fixture.screen(state), "after \(key)")
+        }
+    }
+}
