@@ -96,6 +96,24 @@ public struct SampleIdentity: Sendable, Hashable, Comparable, CustomStringConver
         self.key = key
     }
 
+    /// What tells one writer's samples apart as `key` does, without making its string (a writer's whole history is
+    /// keyed so on every live update, `WriterLateness.Tally`): two samples of one writer have equal keys exactly
+    /// when they have equal parts.
+    public struct WithinWriter: Sendable, Hashable {
+        let recordId: String?
+        let start: Int64, end: Int64
+        let duplicateValue: String?
+    }
+
+    public static func withinWriter(_ sample: RestingSample) -> WithinWriter {
+        // As `init(_:)`: a Health Connect record is its id; else the natural key's seconds (type and writer are
+        // the writer's own).
+        let id = sample.store == .healthConnect ? sample.uuid : nil
+        return WithinWriter(recordId: id, start: id == nil ? Int64(sample.start.timeIntervalSince1970.rounded(.down)) : 0,
+                            end: id == nil ? Int64(sample.end.timeIntervalSince1970.rounded(.down)) : 0,
+                            duplicateValue: sample.isDuplicate ? DuplicateRule.valueKey(sample) : nil)
+    }
+
     /// What follows a natural key in a duplicate's identity, before its value: `…|1710370260|dup=61.0`. A natural key
     /// ends in its end's seconds, so a key whose last part starts so is a duplicate's.
     static let duplicateMark = "|dup="

@@ -94,17 +94,32 @@ public struct WriterLateness: Sendable, Hashable {
     /// The same from a writer's stored values (`DaySample`s), every road's copies: a value several roads hold is one
     /// delivery, at its earliest arrival. Values of other writers are left out.
     public init(writer: Writer, values: [DaySample]) {
-        var earliest: [String: Delivery] = [:]
-        var newest: LocalDay?
-        var days = Set<LocalDay>()
-        for value in values where value.sample.writer == writer && !value.implausibleDate {
+        var tally = Tally()
+        for value in values where value.sample.writer == writer { tally.add(value) }
+        self = tally.lateness(of: writer)
+    }
+
+    /// One writer's stored values taken one at a time, as `init(writer:values:)` takes them: a whole history is
+    /// tallied per writer in one pass, without copying each writer's values out of it first.
+    public struct Tally: Sendable {
+        private var earliest: [SampleIdentity.WithinWriter: Delivery] = [:]
+        private var newest: LocalDay?
+        private var days = Set<LocalDay>()
+
+        public init() {}
+
+        public mutating func add(_ value: DaySample) {
+            guard !value.implausibleDate else { return }
             newest = max(newest ?? value.day, value.day)
             days.insert(value.day)
-            guard let delivery = Delivery(value) else { continue }
-            let key = value.sample.identity.key
+            guard let delivery = Delivery(value) else { return }
+            let key = SampleIdentity.withinWriter(value.sample)
             if earliest[key].map({ delivery.deliveredAt < $0.deliveredAt }) ?? true { earliest[key] = delivery }
         }
-        self.init(writer: writer, deliveries: Array(earliest.values), newestDay: newest, days: Array(days))
+
+        public func lateness(of writer: Writer) -> WriterLateness {
+            WriterLateness(writer: writer, deliveries: Array(earliest.values), newestDay: newest, days: Array(days))
+        }
     }
 
     static func median(_ values: [Double]) -> Double? {

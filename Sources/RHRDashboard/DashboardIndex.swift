@@ -24,8 +24,10 @@ public final class DashboardIndex: Sendable {
     public let storeAsOf: [(store: HealthStore, asOf: Timestamp)]
     /// The stores that hold anything, in order.
     public let stores: [HealthStore]
-    /// Per writer (in `writers` order): its derivation, watch mark and lateness (`WriterFacts`).
+    /// Per writer (in `writers` order): its derivation and watch mark (`WriterFacts`).
     let facts: [WriterFacts]
+    /// How late each writer's values come, worked out when first asked (`lateness(writer:)`).
+    let latenessMemo: WriterLatenessMemo
     /// Writers whose resting values stopped on a phone feed that still delivers heart rate: header notes.
     let writerStops: [WriterStop]
     /// Health Connect's own app priority for vitals, when an export gave one.
@@ -80,7 +82,8 @@ public final class DashboardIndex: Sendable {
     /// `data.heartRateDays`.
     init(data: DashboardData, writers: [Writer], series: [[[DayValue]]], dayRanges: [LocalDay: Range<Int>],
          revisionsByDay: [LocalDay: [RevisionEntry]], heartRateByDay: [LocalDay: [HeartRateDaySummary]],
-         context: (writers: [Writer], sedentary: [[(day: LocalDay, bpm: Double)]])? = nil) {
+         context: (writers: [Writer], sedentary: [[(day: LocalDay, bpm: Double)]])? = nil, facts: [WriterFacts]? = nil,
+         lateness: WriterLatenessMemo = WriterLatenessMemo()) {
         self.data = data
         self.writers = writers
         var next = data.writerNumbers.values.max() ?? 0
@@ -144,12 +147,18 @@ public final class DashboardIndex: Sendable {
         stores.formUnion(data.contents.filter { !$0.isEmpty }.map(\.store))
         stores.formUnion(data.heartRateDays.map(\.writer.store))
         self.stores = stores.sorted()
-        facts = WriterFacts.of(data, writers: writers)
+        self.facts = facts ?? WriterFacts.of(data, writers: writers)
+        latenessMemo = lateness
         writerStops = WriterFacts.stops(data)
         appPriority = AppPriority.newest(in: data.streams)
     }
 
     public var revision: Int64 { data.revision }
+
+    /// How late writer `w`'s values come, over every road's copies.
+    func lateness(writer w: Int) -> WriterLateness {
+        latenessMemo.lateness(of: writers[w], in: data.samples)
+    }
     public var hasResting: Bool { !writers.isEmpty }
 
     /// Writer `number` (1-based, its slot plus one), if there is one.

@@ -161,9 +161,17 @@ extension DashboardIndex {
             }
         }
         for (day, list) in Dictionary(grouping: delta.revisions, by: \.day) { revisionsByDay[day] = list }
+        // The facts of the writers whose values came, went or were read again; the others' stand (a new watch mark
+        // may change anyone's derivation), and so does what is known of their lateness.
+        var touched = Set(fresh.map(\.sample.writer.key))
+        for i in lo..<hi where days.contains(old[i].day) { touched.insert(old[i].sample.writer.key) }
+        for day in refreshed { for s in dayRanges[day].map({ samples[$0] }) ?? [] { touched.insert(s.sample.writer.key) } }
+        let facts = next.watchWriters == data.watchWriters
+            ? WriterFacts.of(next, writers: writers, keeping: self.facts, except: touched) : nil
         let index = DashboardIndex(data: next, writers: writers, series: series, dayRanges: dayRanges,
                                    revisionsByDay: revisionsByDay, heartRateByDay: heartRateByDay,
-                                   context: heartRateChanged ? nil : (contextWriters, sedentary))
+                                   context: heartRateChanged ? nil : (contextWriters, sedentary), facts: facts,
+                                   lateness: latenessMemo.keeping(allBut: touched))
         return Patch(index: index, changedDays: index.changedDays(comparedTo: self, on: days))
     }
 

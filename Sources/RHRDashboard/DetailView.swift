@@ -69,7 +69,8 @@ enum DetailView {
             }
             // R15 and the writer's lateness, for the writer `f` follows (`DetailWriterFacts.swift`).
             if focused {
-                out += Self.facts(writer, samples: samples[start..<end], facts: facts, priority: index.appPriority,
+                out += Self.facts(writer, samples: samples[start..<end], facts: facts, lateness: index.lateness(writer: w),
+                                  priority: index.appPriority,
                                   thisYear: thisYear, width: width, glyphs: g)
             }
             // R12: the samples of roads other than the one deciding the writer's day stand aside.

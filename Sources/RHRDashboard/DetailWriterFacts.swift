@@ -21,12 +21,13 @@ extension DetailView {
 
     /// The day's derivation (its samples' devices: a Withings scale's reading is a spot check), then the writer's
     /// lateness and Health Connect's place for it, each wrapped under the writer's name.
-    static func facts(_ writer: Writer, samples: ArraySlice<DaySample>, facts: WriterFacts?, priority: AppPriority?,
+    static func facts(_ writer: Writer, samples: ArraySlice<DaySample>, facts: WriterFacts?, lateness: WriterLateness,
+                      priority: AppPriority?,
                       thisYear: Int, width: Int, glyphs g: Glyphs) -> [StyledLine] {
         let derivation = Derivation.of(writer: writer, devices: samples.map(\.sample.device),
                                        isAppleWatch: facts?.isAppleWatch ?? false)
         var paragraphs = [derivationWords(derivation)]
-        if let lateness = facts?.lateness, let last = lateness.lastDeliveredWords(thisYear: thisYear),
+        if let last = lateness.lastDeliveredWords(thisYear: thisYear),
            let lag = lateness.lagWords {
             paragraphs.append("\(last); \(lag)")
         }

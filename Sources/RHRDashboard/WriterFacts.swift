@@ -1,28 +1,35 @@
 import RHRCore
 
 /// What the dashboard says of each resting writer beside its values (docs/design.md section 9): what its number is in
-/// its maker's words (R15), whether it is Apple's own estimate, and when it last delivered and how late after its day
-/// a value usually comes. Worked out once per load from the history the dashboard holds, so a key press only reads it.
-struct WriterFacts: Sendable {
+/// its maker's words (R15) and whether it is Apple's own estimate. Worked out once per load from the history the
+/// dashboard holds, so a key press only reads it; how late the writer's values come is worked out when first shown
+/// (`WriterLatenessMemo`).
+struct WriterFacts: Sendable, Equatable {
     var derivation: Derivation
     /// The store's mark (R3): the registry's Apple entry, and the "HealthKit estimate" label.
     var isAppleWatch: Bool
-    var lateness: WriterLateness
 
-    /// One per writer, in `writers` order: the derivation over the devices its values came from, its lateness over
-    /// every road's copies.
+    /// One per writer, in `writers` order: the derivation over the devices its values came from.
     static func of(_ data: DashboardData, writers: [Writer]) -> [WriterFacts] {
-        var values: [WriterKey: [DaySample]] = [:]
         var devices: [WriterKey: Set<Device?>] = [:]
-        for s in data.samples {
-            values[s.sample.writer.key, default: []].append(s)
+        let wanted = Set(writers.map(\.key))
+        for s in data.samples where wanted.contains(s.sample.writer.key) {
             devices[s.sample.writer.key, default: []].insert(s.sample.device)
         }
         return writers.map { writer in
             let isWatch = data.watchWriters.contains(writer.key)
             return WriterFacts(derivation: Derivation.of(writer: writer, devices: devices[writer.key] ?? [], isAppleWatch: isWatch),
-                               isAppleWatch: isWatch, lateness: WriterLateness(writer: writer, values: values[writer.key] ?? []))
+                               isAppleWatch: isWatch)
         }
+    }
+
+    /// `facts` (of `writers`, before a live update) with those of the writers in `changed` worked out again from
+    /// `data`: a push touches a writer or two of ten years, and the others' facts are what they were.
+    static func of(_ data: DashboardData, writers: [Writer], keeping facts: [WriterFacts],
+                   except changed: Set<WriterKey>) -> [WriterFacts] {
+        let fresh = of(data, writers: writers.filter { changed.contains($0.key) })
+        var next = fresh.makeIterator()
+        return writers.indices.map { changed.contains(writers[$0].key) ? next.next()! : facts[$0] }
     }
 
     /// The header's notes for writers whose resting values stopped on a phone feed that still delivers heart rate

@@ -1,6 +1,6 @@
 import Foundation
 import RHRCore
-import RHRDashboard
+@testable import RHRDashboard
 import RHRLive
 import RHRStore
 import RHRTestSupport
@@ -124,6 +124,9 @@ func expectSame(_ a: DashboardIndex, _ b: DashboardIndex, _ context: String = ""
                     "values of \(a.writers[w].name), \(aggregation)", sourceLocation: sourceLocation)
         }
     }
+    // What each writer's number is and how late it comes: kept for the writers a patch did not touch.
+    #expect(a.facts == b.facts, "\(context)writer facts", sourceLocation: sourceLocation)
+    #expect(a.writers.indices.map(a.lateness) == b.writers.indices.map(b.lateness), "\(context)lateness", sourceLocation: sourceLocation)
     for c in a.contextWriters.indices where c < b.contextWriters.count {
         let x = a.sedentaryMinima(contextWriter: c), y = b.sedentaryMinima(contextWriter: c)
         #expect(x.map { $0.day } == y.map { $0.day } && x.map { $0.bpm } == y.map { $0.bpm }, "\(context)sedentary minima", sourceLocation: sourceLocation)
