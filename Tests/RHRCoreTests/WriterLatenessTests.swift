@@ -202,3 +202,37 @@ struct WriterRhythmTests {
         #expect(WriterLateness(writer: Self.scale, values: []).usualGapDays == 1)
     }
 }
+
+/// `SampleIdentity.withinWriter` tells one writer's samples apart exactly as their identity keys do: the lateness
+/// tally keys by it, and a value two roads hold must stay one delivery.
+@Suite("Sample identity within a writer")
+struct SampleIdentityWithinWriterTests {
+    @Test(arguments: [HealthStore.healthKit, .healthConnect])
+    func partsAreEqualExactlyWhenKeysAre(_ store: HealthStore) {
+        let writer = Writer(store: store, name: "Jane’s Apple Watch")
+        var seed: UInt64 = 0xD1CE
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        // Few starts, ends, ids and values, so that equal and unequal pairs both come often; seconds cut to the second.
+        let samples = (0..<300).map { _ in
+            let start = Date(timeIntervalSince1970: 1_773_000_000 + Double(next(3)) + [0, 0.4, 0.9][next(3)])
+            var sample = RestingSample(store: store, uuid: next(3) == 0 ? nil : "id-\(next(3))", writer: writer,
+                                       start: start, end: start.addingTimeInterval(Double(3600 * next(2))),
+                                       offsetSeconds: 3600, value: Double(55 + next(2)))
+            sample.isDuplicate = next(4) == 0
+            return sample
+        }
+        var equalPairs = 0
+        for a in samples.prefix(60) {
+            for b in samples {
+                let sameKey = a.identity == b.identity
+                if sameKey { equalPairs += 1 }
+                #expect((SampleIdentity.withinWriter(a) == SampleIdentity.withinWriter(b)) == sameKey,
+                        "\(a.identity.key) / \(b.identity.key)")
+            }
+        }
+        #expect(equalPairs > 60, "only \(equalPairs) pairs with one key")
+    }
+}
