@@ -46,16 +46,18 @@ enum DashboardCommand {
             let feed = DaemonFeed(socketPath: DaemonCommand.socketPath(invocation), storePath: storePath,
                                   explicit: invocation.arguments.value("socket") != nil)
             // The recent days first, so the first frame is quick; the session reads the rest in the background.
+            // One clock for the first frame and every later one: the zone rhr was run in.
+            let zone = invocation.machineZone
             let data: DashboardData
             do {
-                data = try DashboardLoader.loadRecent(database, source: source, today: MachineClock.today(in: invocation.machineZone))
+                data = try DashboardLoader.loadRecent(database, source: source, today: MachineClock.today(in: zone))
                     ?? DashboardLoader.load(database, source: source)
             } catch {
                 throw CommandFailure("\(error)")
             }
             // Background reads share one connection: a live update reads only the days it changed.
-            let background = BackgroundStore(path: storePath, machineZone: invocation.machineZone)
-            let session = DashboardSession.reading(background, source: source, feed: feed)
+            let background = BackgroundStore(path: storePath, machineZone: zone)
+            let session = DashboardSession.reading(background, source: source, feed: feed, today: { MachineClock.today(in: zone) })
             let exit: DashboardExit
             do {
                 exit = try session.run(on: terminal, initial: data, settings: settings, mouse: config.mouse,

@@ -52,11 +52,10 @@ enum ExportCommand {
     }
 
     static func csvRow(_ day: DayValue, derivation: String) -> String {
-        [day.day.description, day.store.rawValue, csvField(day.writer.name), csvField(day.writer.shortName),
-         day.aggregation.rawValue, day.bpmText,
-         String(day.samples), String(day.provisional), String(day.offsetAssumed), String(day.outOfRange),
-         String(day.implausibleDate), derivation]
-            .joined(separator: ",")
+        let cells = [day.day.description, day.store.rawValue, csvField(day.writer.name), csvField(day.writer.shortName),
+                     day.aggregation.rawValue, day.bpmText, String(day.samples)]
+        // The flags' cells in the header's order (`DayValueJSON.keys`).
+        return (cells + DayFlag.allCases.map { $0.exported(from: day) } + [derivation]).joined(separator: ",")
     }
 
     /// RFC 4180: quote fields holding a comma, a quote or a line break; double the quotes. A field a spreadsheet

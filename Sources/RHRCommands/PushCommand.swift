@@ -1,9 +1,9 @@
 import Foundation
 import RHRCore
-import RHRDaemon
 import RHRDaemonClient
 import RHRFormats
 import RHRJSON
+import RHRSystem
 
 /// `rhr push FILE|-`: sends each line (one batch as a JSON object, read as every batch line is: `SyncBatchLines`) to
 /// the daemon as a push, in order, and prints each reply. A line that fails is named (`batches.jsonl: line 3:
@@ -72,7 +72,7 @@ enum PushCommand {
         while true {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
-            if n < 0 { throw CommandFailure("\(path): cannot be read: \(String(cString: strerror(errno)))") }
+            if n < 0 { throw CommandFailure("\(path): cannot be read: \(errnoText())") }
             if n == 0 { break }
             framer.append(buffer[0..<n])
             while let item = framer.next() { try push(item) }

@@ -13,15 +13,16 @@ enum StatusCommand {
         let store = try openStoreForReading(invocation)
         let zone = invocation.machineZone
         let today = MachineClock.today(in: zone)
-        invocation.output.write(try storeReport(store, path: invocation.storePath, thisYear: today.year, today: today))
+        invocation.output.write(try storeReport(store, path: invocation.storePath, today: today))
         invocation.output.write(DaemonStatus.report(socketPath: DaemonCommand.socketPath(invocation),
                                                     storePath: invocation.storePath, zone: zone))
         return 0
     }
 
     /// `path` is where the store is (or, before the first import, will be: then `store` is an empty one in memory).
-    /// Days carry their year when it is not `thisYear`; `today` dates the R10 note on an idle changes token.
-    static func storeReport(_ store: HealthDatabase, path: String, thisYear: Int, today: LocalDay? = nil) throws -> String {
+    /// Days carry their year when it is not `today`'s; `today` dates the R10 note on an idle changes token.
+    static func storeReport(_ store: HealthDatabase, path: String, today: LocalDay) throws -> String {
+        let thisYear = today.year
         let (revision, contents, streams, passedOver) = try store.read { tx throws(StoreError) in
             (try tx.revision(), try tx.contents(), try tx.streams(), try tx.passedOver())
         }

@@ -100,10 +100,10 @@ enum SummaryCommand {
             var row = [d.description]
             for w in writers {
                 guard let v = byKey["\(d) \(w.key)"] else { row.append(""); continue }
-                let flags = DayFlag.cell(v)
-                usedFlags.formUnion(DayFlag.of(v))
+                let flags = DayFlag.of(v)
+                usedFlags.formUnion(flags)
                 if v.provisional, let read = v.asOf?.at(store.machineZone).text(thisYear: thisYear), !provisionalReads.contains(read) { provisionalReads.append(read) }
-                row.append((v.bpmText.isEmpty ? "–" : v.bpmText) + (flags.isEmpty ? "" : " " + flags))
+                row.append((v.bpmText.isEmpty ? "–" : v.bpmText) + (flags.isEmpty ? "" : " " + flags.map(\.letter).joined()))
             }
             rows.append(row)
         }
@@ -118,10 +118,8 @@ enum SummaryCommand {
         lines.append("")
         lines += writerLines(writers, samples: samples, watches: watches, streams: streams)
         // The letters and words of the dashboard's per-source columns (`DayFlag`).
-        var legend = DayFlag.allCases.filter(usedFlags.contains).map { "\($0.letter) \($0.legend)" }
-        if usedFlags.contains(.provisional) {
-            legend[0] += provisionalReads.isEmpty ? "" : " (read \(Wording.list(provisionalReads)))"
-        }
+        let read = provisionalReads.isEmpty ? "" : " (read \(Wording.list(provisionalReads)))"
+        var legend = DayFlag.allCases.filter(usedFlags.contains).map { "\($0.letter) \($0.legend)\($0 == .provisional ? read : "")" }
         if rows.joined().contains(where: { $0.hasPrefix("–") }) { legend.append("– no valid sample that day") }
         if !legend.isEmpty { lines.append(legend.joined(separator: " · ")) }
         lines.append(wellness)

@@ -53,6 +53,14 @@ public enum DayFlag: String, CaseIterable, Sendable {
         }
     }
 
+    /// Its value in `rhr export`: `true`/`false` for a flag of the value as a whole, else how many samples it marks.
+    public func exported(from value: DayValue) -> String {
+        switch self {
+        case .provisional, .offsetAssumed: String(count(in: value) > 0)
+        case .outOfRange, .implausibleDate: String(count(in: value))
+        }
+    }
+
     /// The flags a day's value carries, in the one order.
     public static func of(_ value: DayValue) -> [DayFlag] {
         allCases.filter { $0.count(in: value) > 0 }
@@ -67,9 +75,9 @@ public enum DayFlag: String, CaseIterable, Sendable {
         }.joined(separator: separator)
     }
 
-    /// The key to the letters, each with its words and, when `notes`, what it means:
-    /// "p provisional · o offset assumed · x out of range · d implausible date".
-    public static func key(_ flags: [DayFlag] = allCases, notes: Bool = false, dot: String = "·") -> String {
-        flags.map { "\($0.letter) \(notes ? $0.legend : $0.word)" }.joined(separator: " \(dot) ")
+    /// The key to the letters, each with its words: "p provisional · o offset assumed · x out of range · d implausible
+    /// date".
+    public static func key(dot: String = "·") -> String {
+        allCases.map { "\($0.letter) \($0.word)" }.joined(separator: " \(dot) ")
     }
 }

@@ -72,6 +72,7 @@ public struct PassedOverLog: Sendable, Hashable {
     public static func words(_ total: Int) -> String {
         "\(Wording.count(total, "record")) passed over (kept in the store, rhr status lists them)"
     }
+
     /// Records counted but not kept raw (over `keptBytes`).
     public var notKept: Int { total - records.count }
 

@@ -97,7 +97,7 @@ public struct SampleIdentity: Sendable, Hashable, Comparable, CustomStringConver
     }
 
     /// What tells one writer's samples apart as `key` does, without making its string (a writer's whole history is
-    /// keyed so on every live update, `WriterLateness.Tally`): two samples of one writer have equal keys exactly
+    /// keyed so when its lateness is worked out, `WriterLateness`): two samples of one writer have equal keys exactly
     /// when they have equal parts.
     public struct WithinWriter: Sendable, Hashable {
         let recordId: String?

@@ -99,16 +99,13 @@ public struct WriterLateness: Sendable, Hashable {
         self = tally.lateness(of: writer)
     }
 
-    /// One writer's stored values taken one at a time, as `init(writer:values:)` takes them: a whole history is
-    /// tallied per writer in one pass, without copying each writer's values out of it first.
-    public struct Tally: Sendable {
+    /// The writer's stored values taken one at a time: a value several roads hold is one delivery, at its earliest.
+    private struct Tally {
         private var earliest: [SampleIdentity.WithinWriter: Delivery] = [:]
         private var newest: LocalDay?
         private var days = Set<LocalDay>()
 
-        public init() {}
-
-        public mutating func add(_ value: DaySample) {
+        mutating func add(_ value: DaySample) {
             guard !value.implausibleDate else { return }
             newest = max(newest ?? value.day, value.day)
             days.insert(value.day)
@@ -117,7 +114,7 @@ public struct WriterLateness: Sendable, Hashable {
             if earliest[key].map({ delivery.deliveredAt < $0.deliveredAt }) ?? true { earliest[key] = delivery }
         }
 
-        public func lateness(of writer: Writer) -> WriterLateness {
+        func lateness(of writer: Writer) -> WriterLateness {
             WriterLateness(writer: writer, deliveries: Array(earliest.values), newestDay: newest, days: Array(days))
         }
     }

@@ -99,7 +99,7 @@ extension DaemonServer {
                     return
                 }
             }
-            UnixSocket.makeNonBlocking(fd)
+            FileDescriptors.makeNonBlocking(fd)
             guard let uid = UnixSocket.peerUID(fd), uid == configuration.allowedUID else {
                 log("refused a client of another user (uid \(UnixSocket.peerUID(fd).map(String.init) ?? "unknown"))")
                 close(fd)

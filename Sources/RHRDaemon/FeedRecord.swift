@@ -3,8 +3,9 @@ import RHRCore
 import RHRDaemonClient
 import Synchronization
 
-/// What the phone feeds answered, per token, and a log line for each refusal and store failure, rate-limited (30 at
-/// once, then one a second; the lines left out are counted in the next one) so a flood cannot fill a disk.
+/// What the phone feeds answered, per token, and a log line for each refusal and store failure, rate-limited per kind
+/// (`RateLimitedLog`: 30 at once, then one a second of each kind; the lines left out are counted in the next one of
+/// their kind) so a flood cannot fill a disk, nor one kind hide another.
 final class FeedRecord: Sendable {
     private let requests = Mutex<[String?: FeedRequests]>([:])
     private let log: RateLimitedLog

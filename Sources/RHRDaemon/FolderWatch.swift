@@ -173,7 +173,7 @@ final class FolderWatch: Sendable {
                 }
                 entry.days = notice.change?.days ?? []
             } catch {
-                entry.error = "\(path): \(ProtocolError(error).message)"
+                entry.error = "\(path): \(error.message)"
                 entry.revision = (try? database.revision()) ?? 0
                 // A database failure (a lock held too long, a full disk) may pass: try again after a restart.
                 remember = error.code != .database

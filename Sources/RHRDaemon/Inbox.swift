@@ -1,5 +1,6 @@
 import RHRDaemonClient
 import RHRSystem
+
 /// The daemon's event loop hears from the store thread, the folder watch and parsers through this mailbox.
 typealias Inbox = WakeupMailbox<InboxMessage>
 

@@ -10,8 +10,7 @@ final class RevisionTracker: Sendable {
 
     /// After an apply whose batches moved the revision `increments` times: returns the revision when the
     /// store moved by more than that.
-    @discardableResult
-    func noteApplied(revision: Int64, increments: Int) -> Int64? {
+    private func noteApplied(revision: Int64, increments: Int) -> Int64? {
         known.withLock { known in
             let expected = known + Int64(increments)
             known = max(known, revision)

@@ -39,9 +39,6 @@ package enum UnixSocket {
         case failed(Int32)
     }
 
-    /// Non-blocking and close-on-exec, as every descriptor rhr polls (`FileDescriptors`).
-    package static func makeNonBlocking(_ fd: Int32) { FileDescriptors.makeNonBlocking(fd) }
-
     /// Connects a new socket to `path`, waiting at most `timeout` seconds.
     package static func connect(path: String, timeout: Double) throws(DaemonError) -> ConnectResult {
         let fd = try make()

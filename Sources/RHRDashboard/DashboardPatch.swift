@@ -56,6 +56,8 @@ extension DashboardIndex {
         // A stream that moved on: its samples on the other days take its new `asOf`, and their values are
         // aggregated again (a value's `asOf` is its samples').
         var refreshed: Set<LocalDay> = []
+        // The writers whose values came, went or were read again: their facts and lateness are worked out anew.
+        var touched = Set(fresh.map(\.sample.writer.key))
         for (stream, asOf) in advanced {
             // Names compare quickly; most samples belong to another road.
             // A snapshot's asOf never moves (R12): only the live road's samples follow its stream.
@@ -63,6 +65,7 @@ extension DashboardIndex {
                 && (samples[i].day < firstDay || samples[i].day > lastDay || !days.contains(samples[i].day)) {
                 samples[i].asOf = asOf
                 refreshed.insert(samples[i].day)
+                touched.insert(samples[i].sample.writer.key)
             }
         }
 
@@ -161,11 +164,9 @@ extension DashboardIndex {
             }
         }
         for (day, list) in Dictionary(grouping: delta.revisions, by: \.day) { revisionsByDay[day] = list }
-        // The facts of the writers whose values came, went or were read again; the others' stand (a new watch mark
-        // may change anyone's derivation), and so does what is known of their lateness.
-        var touched = Set(fresh.map(\.sample.writer.key))
+        // The untouched writers' facts stand (a new watch mark may change anyone's derivation), and so does what is
+        // known of their lateness.
         for i in lo..<hi where days.contains(old[i].day) { touched.insert(old[i].sample.writer.key) }
-        for day in refreshed { for s in dayRanges[day].map({ samples[$0] }) ?? [] { touched.insert(s.sample.writer.key) } }
         let facts = next.watchWriters == data.watchWriters
             ? WriterFacts.of(next, writers: writers, keeping: self.facts, except: touched) : nil
         let index = DashboardIndex(data: next, writers: writers, series: series, dayRanges: dayRanges,

@@ -2,8 +2,8 @@ import RHRCore
 
 /// What the dashboard says of each resting writer beside its values (docs/design.md section 9): what its number is in
 /// its maker's words (R15) and whether it is Apple's own estimate. Worked out once per load from the history the
-/// dashboard holds, so a key press only reads it; how late the writer's values come is worked out when first shown
-/// (`WriterLatenessMemo`).
+/// dashboard holds, and kept by a live update for the writers it did not touch, so a key press only reads it; how
+/// late the writer's values come is worked out when first shown (`WriterLatenessMemo`).
 struct WriterFacts: Sendable, Equatable {
     var derivation: Derivation
     /// The store's mark (R3): the registry's Apple entry, and the "HealthKit estimate" label.
@@ -27,9 +27,9 @@ struct WriterFacts: Sendable, Equatable {
     /// `data`: a push touches a writer or two of ten years, and the others' facts are what they were.
     static func of(_ data: DashboardData, writers: [Writer], keeping facts: [WriterFacts],
                    except changed: Set<WriterKey>) -> [WriterFacts] {
-        let fresh = of(data, writers: writers.filter { changed.contains($0.key) })
-        var next = fresh.makeIterator()
-        return writers.indices.map { changed.contains(writers[$0].key) ? next.next()! : facts[$0] }
+        let again = writers.filter { changed.contains($0.key) }
+        let fresh = Dictionary(uniqueKeysWithValues: zip(again.map(\.key), of(data, writers: again)))
+        return writers.indices.map { fresh[writers[$0].key] ?? facts[$0] }
     }
 
     /// The header's notes for writers whose resting values stopped on a phone feed that still delivers heart rate
@@ -38,10 +38,11 @@ struct WriterFacts: Sendable, Equatable {
         var stops: [WriterStop] = []
         for stream in data.streams {
             guard let feed = FeedFreshness(stream), !feed.restingStopped, let heartRate = feed.newestHeartRateDay else { continue }
-            let carried = data.samples.filter { $0.stream == stream.stream && $0.sample.store == stream.store }
-            let writers = Set(carried.map(\.sample.writer)).sorted()
-            for writer in writers {
-                let lateness = WriterLateness(writer: writer, values: carried)
+            // One pass over the history: each writer's lateness over its own values on this feed.
+            let carried = Dictionary(grouping: data.samples.lazy.filter { $0.stream == stream.stream && $0.sample.store == stream.store },
+                                     by: \.sample.writer)
+            for (writer, values) in carried.sorted(by: { $0.key < $1.key }) {
+                let lateness = WriterLateness(writer: writer, values: values)
                 if let stop = WriterStop(lateness, stream: stream.stream, heartRateThrough: heartRate) { stops.append(stop) }
             }
         }

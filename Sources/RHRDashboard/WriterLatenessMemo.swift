@@ -12,9 +12,7 @@ final class WriterLatenessMemo: Sendable {
 
     func lateness(of writer: Writer, in samples: [DaySample]) -> WriterLateness {
         if let found = known.withLock({ $0[writer.key] }) { return found }
-        var tally = WriterLateness.Tally()
-        for s in samples where s.sample.writer.key == writer.key { tally.add(s) }
-        let lateness = tally.lateness(of: writer)
+        let lateness = WriterLateness(writer: writer, values: samples)
         known.withLock { $0[writer.key] = lateness }
         return lateness
     }

@@ -49,10 +49,10 @@ public enum DayValueJSON {
         }
         return DayValue(day: day, writer: writer, aggregation: aggregation, bpm: try members.number("bpm"),
                         samples: Int(try members.requiredInteger("samples")),
-                        outOfRange: Int(try members.requiredInteger("out_of_range")),
-                        implausibleDate: Int(try members.integer("implausible_date") ?? 0),
-                        provisional: try members.requiredBool("provisional"),
-                        offsetAssumed: try members.requiredBool("offset_assumed"),
+                        outOfRange: Int(try members.requiredInteger(DayFlag.outOfRange.column)),
+                        implausibleDate: Int(try members.integer(DayFlag.implausibleDate.column) ?? 0),
+                        provisional: try members.requiredBool(DayFlag.provisional.column),
+                        offsetAssumed: try members.requiredBool(DayFlag.offsetAssumed.column),
                         asOf: try members.decode("asOf", "an ISO-8601 date") { $0.string.flatMap(Timestamp.parse) })
     }
 

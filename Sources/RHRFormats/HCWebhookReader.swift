@@ -121,7 +121,7 @@ public enum HCWebhookReader {
             if case .array(let records) = value { skipped += records.count }
         }
 
-        var read = PhonePayload(app: .hcWebhook, label: label, kind: .hcWebhookJSON, machineZone: options.machineZone)
+        var read = PhonePayload(label: label, kind: .hcWebhookJSON, machineZone: options.machineZone)
         read.resting = resting
         read.heartRate = heartRate.result
         read.passedOver = passedOver

@@ -82,7 +82,7 @@ public enum HealthAutoExportReader {
                         kind: InputKind = .healthAutoExportJSON) -> PhonePayload {
         var contents = contents
         contents.attributeUnnamed()
-        var payload = PhonePayload(app: .healthAutoExport, label: label, kind: kind, machineZone: options.machineZone)
+        var payload = PhonePayload(label: label, kind: kind, machineZone: options.machineZone)
         payload.resting = contents.resting
         payload.heartRate = contents.heartRate.result
         payload.passedOver = contents.passedOver
@@ -90,7 +90,7 @@ public enum HealthAutoExportReader {
         payload.writerSpellings = contents.writerSpellings
         payload.recordsRead = contents.points
         payload.skipped = contents.skipped
-        payload.period = contents.period.map { ($0.from, $0.to, $0.newestEnd) }
+        payload.period = contents.period
         payload.coversResting = contents.coversResting
         payload.coversHeartRate = contents.coversHeartRate
         return payload

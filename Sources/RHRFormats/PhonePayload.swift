@@ -7,7 +7,8 @@ import RHRCore
 /// in one place, `imported(on:)`, by the road it came by (docs/design.md sections 2 and 4b).
 public struct PhonePayload: Sendable {
     enum App: Sendable { case healthAutoExport, hcWebhook }
-    var app: App
+    /// The app that wrote it, by what it was read as.
+    var app: App { kind == .hcWebhookJSON ? .hcWebhook : .healthAutoExport }
     /// The path, or what stands for it in errors (a request's endpoint).
     var label: String
     var kind: InputKind
@@ -20,7 +21,7 @@ public struct PhonePayload: Sendable {
     var skipped: [String: Int] = [:]
     /// Health Auto Export: the period its windows cover, from the first one's start to the last one's end, and the
     /// end of the newest window in its written offset; which metrics it carries.
-    var period: (from: Date, to: Date, newestEnd: Timestamp)?
+    var period: HealthAutoExportContents.Period?
     var coversResting = false
     var coversHeartRate = false
     /// HC Webhook: when the payload was received, as its reader was told (R13's horizon); when the app built it
@@ -31,8 +32,7 @@ public struct PhonePayload: Sendable {
     /// HC Webhook: R13's horizon it was read against (a record dated past it moves no "as of").
     var horizon: Timestamp?
 
-    init(app: App, label: String, kind: InputKind, machineZone: TimeZone) {
-        self.app = app
+    init(label: String, kind: InputKind, machineZone: TimeZone) {
         self.label = label
         self.kind = kind
         self.machineZone = machineZone

@@ -75,7 +75,7 @@ extension BatchApplication {
     /// When the road holds this summary already, as it is: when it last delivered it (which then moves to now);
     /// nil when it does not.
     func heartRateUnchanged(_ key: HeartRateKey, _ summary: HeartRateDaySummary,
-                                    layer: LayerRow) throws(StoreError) -> Double? {
+                            layer: LayerRow) throws(StoreError) -> Double? {
         let select = try db.statement("""
             SELECT not_set, sedentary, active, sedentary_min, sedentary_histogram, as_of FROM heart_rate
             WHERE layer_id = ? AND writer_id = ? AND day = ? AND record_key = ?

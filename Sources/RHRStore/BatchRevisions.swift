@@ -5,7 +5,7 @@ extension BatchApplication {
     /// read the old value (R3 says "draft" by it when reading). `pending`: the road whose latest value of the
     /// writer's day, after the batch, replaced it.
     mutating func recordRevision(of row: SampleRow, reason: RevisionReason, replacedBy: Double?,
-                                         oldAsOf: Timestamp?, pending: Int64?) throws(StoreError) {
+                                 oldAsOf: Timestamp?, pending: Int64?) throws(StoreError) {
         try db.statement("""
             INSERT INTO revision(writer_id, day, identity, old_value, unit, was_provisional, reason, replaced_by_bpm,
                                  at, at_offset, origin, store_revision, old_as_of)

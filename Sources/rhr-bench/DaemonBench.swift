@@ -5,6 +5,7 @@ import RHRJSON
 import RHRStore
 import Synchronization
 import class RHRTestSupport.TemporaryDirectory
+import func RHRTestSupport.onThreads
 
 // The daemon benchmark (docs/design.md section 7): 4 clients push small batches for 10 s while a subscriber
 // measures push → event latency. Targets: ≥ 2,000 pushes/s, p99 ≤ 20 ms. Baselines from the same run: the
@@ -166,20 +167,6 @@ enum DaemonBench {
         let value = sample(client: client, day: today.adding(days: -(n % 2)), second: n, value: Double(50 + n % 17), uuid: "B\(client)-\(n)")
         return SyncBatch(store: .healthKit, stream: "bench-\(client)", asOf: asOf,
                          cursor: .init(previous: n == 1 ? nil : "c\(n - 1)", next: "c\(n)"), resting: [value])
-    }
-
-    /// Runs `body(0)` … `body(count - 1)` at once, each on a thread of its own; `done` is left when all have ended.
-    @discardableResult
-    static func onThreads(_ count: Int, group done: DispatchGroup = DispatchGroup(),
-                          _ body: @escaping @Sendable (Int) -> Void) -> DispatchGroup {
-        for index in 0..<count {
-            done.enter()
-            Thread {
-                defer { done.leave() }
-                body(index)
-            }.start()
-        }
-        return done
     }
 
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }

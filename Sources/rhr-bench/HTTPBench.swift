@@ -117,7 +117,7 @@ enum HTTPBench {
         // All phones at once, each its own token, stream and days: requests per second.
         let failures = Mutex<[String]>([])
         let runStart = DaemonBench.now()
-        let done = DaemonBench.onThreads(options.clients) { client in
+        let done = onThreads(options.clients) { client in
             do {
                 let connection = try HTTPTestClient(port: port)
                 for body in payloads[client] {

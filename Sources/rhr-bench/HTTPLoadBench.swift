@@ -38,7 +38,7 @@ enum HTTPLoadBench {
         let size = 16 << 20
         let answers = Mutex<[Int]>([])
         let body = [UInt8](repeating: 0x20, count: size - 2) + Array("{}".utf8)
-        let posting = DaemonBench.onThreads(32) { _ in
+        let posting = onThreads(32) { _ in
             let status = (try? HTTPTestClient(port: port, timeout: 30).request(
                 "POST", "/v1/health-auto-export", headers: [("Authorization", "Bearer \(token)"),
                                                             ("Content-Type", "application/json")],

@@ -129,7 +129,7 @@ struct CommandsOnAStoreTests {
         try importBatches()
         let store = try HealthDatabase(path: rhr.sandbox.storePath, machineZone: utc)
         let today = LocalDay("2026-05-01")!   // the pixel feed last read on 21 Mar
-        let status = try StatusCommand.storeReport(store, path: rhr.sandbox.storePath, thisYear: 2026, today: today)
+        let status = try StatusCommand.storeReport(store, path: rhr.sandbox.storePath, today: today)
         let summary = try SummaryCommand.report(store: store, aggregation: .latest, days: 14, today: today)
         let notes = [
             "without READ_HEALTH_DATA_HISTORY, Health Connect reads reach only 30 days before the first grant",

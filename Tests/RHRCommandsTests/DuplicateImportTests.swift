@@ -45,9 +45,7 @@ struct DuplicateImportTests {
             let imported = rhr.run(["import", path])
             #expect(imported.status == 0, "\(imported.stderr)")
             #expect(imported.stdout.contains("HealthKit resting samples 2 added"), "\(imported.stdout)")
-            let export = { (aggregate: String) in
-                rhr.run(["export", "--aggregate", aggregate]).stdout.split(separator: "\n").dropFirst().map(String.init)
-            }
+            let export = { (aggregate: String) in rhr.exportRows(["--aggregate", aggregate]) }
             // Both count; `latest` takes one by R7's tie-break (same end and creation: by identity, which holds the
             // value), whatever order the file had them in.
             #expect(export("mean") == ["2024-03-12,healthkit,Jane’s Apple Watch,Jane’s Apple Watch,mean,59.5,2,false,false,0,0,apple-watch"], "order \(k)")

@@ -4,20 +4,6 @@ import RHRDaemonClient
 import RHRTestSupport
 import Testing
 
-/// Runs `body(i)` for i in 0..<count on `count` threads at once and waits for all of them.
-func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let group = DispatchGroup()
-    for i in 0..<count {
-        group.enter()
-        let thread = Thread {
-            body(i)
-            group.leave()
-        }
-        thread.start()
-    }
-    group.wait()
-}
-
 @Suite("daemon under load")
 struct ConcurrencyTests {
     @Test func twentyConcurrentPushersAllLandInOrderPerStream() throws {
@@ -36,7 +22,7 @@ struct ConcurrencyTests {
             } catch {
                 failures.append("bridge-\(i): \(error)")
             }
-        }
+        }.wait()
         #expect(failures.all.isEmpty, "\(failures.all.prefix(3))")
 
         // Every push changed the store once: the subscriber hears revisions 1…200, each once, in order.

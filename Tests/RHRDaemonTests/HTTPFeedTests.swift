@@ -279,8 +279,7 @@ struct HTTPFeedTests {
     @Test func heartRateAloneMakesNoRestingValueFresher() throws {
         let (daemon, token, client) = try HTTPFeedTests.phone()
         let today = Timestamp(date: Date(), offsetSeconds: 3600).localDay, yesterday = today.adding(days: -1)
-        let resting = PhonePayloads.healthAutoExport(resting: [.init("\(yesterday) 00:00:00 +0100", 55)])
-        #expect(try client.post(HTTPFeedTests.hae, token: token, json: resting).status == 200)
+        #expect(try client.postResting([.init("\(yesterday) 00:00:00 +0100", 55)], token: token).status == 200)
         // An Apple export read after that request holds the day's final 58.
         let start = Date(timeIntervalSince1970: yesterday.startEpochSeconds - 3600 + 180)
         let watch = Writer(store: .healthKit, name: "Jane’s Apple Watch")
@@ -294,7 +293,7 @@ struct HTTPFeedTests {
         #expect(heartRateOnly.json?["days"]?.array?.map { $0.string } == [today.description])
         #expect(try storeDays(daemon.directory.storePath).map { "\($0.day) \($0.bpmText)" } == ["\(yesterday) 58"])
         // The phone sends the day again: its word is the freshest now.
-        let again = try client.post(HTTPFeedTests.hae, token: token, json: resting)
+        let again = try client.postResting([.init("\(yesterday) 00:00:00 +0100", 55)], token: token)
         #expect(again.json?["days"]?.array?.map { $0.string } == [yesterday.description])
         #expect(try storeDays(daemon.directory.storePath).map { "\($0.day) \($0.bpmText)" } == ["\(yesterday) 55"])
     }

@@ -34,8 +34,7 @@ struct HTTPProcessTests {
         _ = try subscriber.subscribe()
         for i in 0..<20 {
             let day = LocalDay(year: 2026, month: 10, day: 1)!.adding(days: i)
-            #expect(try idle.post("/v1/health-auto-export", token: token,
-                                  json: PhonePayloads.healthAutoExport(resting: [.init("\(day) 00:00:00 +0100", 55)])).status == 200)
+            #expect(try idle.postResting([.init("\(day) 00:00:00 +0100", 55)], token: token).status == 200)
         }
         // Well inside the 15 s grace: nobody connected is owed a reply.
         daemon.signal(SIGTERM)

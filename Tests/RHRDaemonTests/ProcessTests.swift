@@ -155,9 +155,8 @@ extension ProcessTests {
         let line = batchLine(liveBatch(previous: nil, next: "p1", samples: [
             restingSample(day: "2026-11-27", value: 57, uuid: "GOOD"), restingSample(day: "2026-11-28", value: 58, uuid: "BAD"),
         ])).replacingOccurrences(of: "\"start\":\"2026-11-28T00:03:12+01:00\"", with: "\"start\":\"yesterday\"")
-        #expect(line.contains("yesterday"))
-        let file = rhr.directory.file("one-bad.jsonl")
-        try line.write(toFile: file, atomically: true, encoding: .utf8)
+        try #require(line.contains("yesterday"))
+        let file = try rhr.write("one-bad.jsonl", line)
 
         let pushed = try rhr.run(["push", file])
         #expect(pushed.stdout == "\(file): line 1: ok: 1 added, 0 replaced, 0 deleted; 1 record passed over (kept in the store, "

@@ -33,8 +33,7 @@ struct SubscriberNoticeTests {
         #expect(event.days == ["2026-11-02"])
         #expect(try client.request(.hello)["revision"]?.int64 == 1)
 
-        let body = PhonePayloads.healthAutoExport(resting: [.init("2026-11-27 00:00:00 +0100", 55)])
-        #expect(try daemon.http().post(HTTPFeedTests.hae, token: token, json: body).status == 200)
+        #expect(try daemon.http().postResting([.init("2026-11-27 00:00:00 +0100", 55)], token: token).status == 200)
         event = try subscriber.nextEvent(timeout: 5)
         #expect(event.name == "changed")
         #expect(event.revision == 2)
@@ -54,10 +53,10 @@ struct SubscriberNoticeTests {
         #expect(event.days == ["2026-10-05"])
         #expect(try client.request(.hello)["revision"]?.int64 == 3)
 
-        // Another process writes the store (revision 4); the next request finds it moved: resync, then its change.
+        // Another connection writes the store, as another process would (revision 4); the next request finds it
+        // moved: resync, then its change.
         _ = try directory.store().apply(chainBatch(stream: "elsewhere", 1))
-        #expect(try daemon.http().post(HTTPFeedTests.hae, token: token,
-                                       json: PhonePayloads.healthAutoExport(resting: [.init("2026-11-28 00:00:00 +0100", 56)])).status == 200)
+        #expect(try daemon.http().postResting([.init("2026-11-28 00:00:00 +0100", 56)], token: token).status == 200)
         event = try subscriber.nextEvent(timeout: 5)
         #expect(event.name == "resync")
         #expect(event.revision == 5)

@@ -45,7 +45,6 @@ struct LongNameEndToEndTests {
         return (tmux, pid)
     }
 
-    /// Seconds until `pid` has ended (a zombie has: it runs nothing), polled every millisecond, up to `limit`.
     /// Whether `pid` ends (a zombie has: it runs nothing) within a timeout that only guards against a hang.
     static func ends(_ pid: pid_t) -> Bool {
         eventually(timeout: 10) {

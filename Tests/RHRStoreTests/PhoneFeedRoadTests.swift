@@ -5,7 +5,7 @@ import Testing
 @testable import RHRStore
 
 /// A phone feed's road (docs/design.md section 4b, R12): one road per token's stream that knows each day as of the
-/// last request that carried it. Requests as `PhoneFeedBatches` makes them: Health Auto Export replaces the days it
+/// last request that carried it. Requests as `PhonePayload.imported(on: .phoneFeed(…))` makes them: Health Auto Export replaces the days it
 /// carries, HC Webhook adds records.
 @Suite("Phone feed roads (R12, section 4b)")
 struct PhoneFeedRoadTests {
