@@ -225,14 +225,16 @@ struct SampleIdentityWithinWriterTests {
             return sample
         }
         var equalPairs = 0
-        for a in samples.prefix(60) {
-            for b in samples {
+        for i in 0..<60 {
+            for j in samples.indices where j != i {
+                let a = samples[i], b = samples[j]
                 let sameKey = a.identity == b.identity
                 if sameKey { equalPairs += 1 }
                 #expect((SampleIdentity.withinWriter(a) == SampleIdentity.withinWriter(b)) == sameKey,
                         "\(a.identity.key) / \(b.identity.key)")
             }
         }
-        #expect(equalPairs > 60, "only \(equalPairs) pairs with one key")
+        // The seed gives both kinds of pair, many of each, of the 60 × 299 (pinned: a change to the generator shows here).
+        #expect(equalPairs == [HealthStore.healthKit: 1857, .healthConnect: 1852][store])
     }
 }

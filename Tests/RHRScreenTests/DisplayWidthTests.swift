@@ -22,7 +22,8 @@ struct DisplayWidthTests {
             if DisplayWidth.narrowScalarCount(text) != nil { quick += 1 }
             #expect(DisplayWidth.of(text) == text.reduce(0) { $0 + DisplayWidth.of($1) }, "\(text.unicodeScalars.map(\.value))")
         }
-        #expect(quick > 100, "the quick count was taken for \(quick) texts")
+        // The seed gives this many texts the quick count takes (pinned: a narrower quick count shows here).
+        #expect(quick == 735)
     }
 
     @Test func frameTextIsCountedTheQuickWay() {
