@@ -86,7 +86,8 @@ public enum FileImporter {
         guard files.count > 1 else { return files[0] }
         return ImportedFile(path: path, kind: .exports(files.map(\.kind)), batches: files.flatMap(\.batches),
                             recordsRead: files.map(\.recordsRead).reduce(0, +),
-                            skipped: files.reduce(into: [:]) { $0.merge($1.skipped, uniquingKeysWith: +) })
+                            skipped: files.reduce(into: [:]) { $0.merge($1.skipped, uniquingKeysWith: +) },
+                            notes: files.flatMap(\.notes))
     }
 
     /// The file, with the members of `exports` its reader did not read named among what was skipped.
