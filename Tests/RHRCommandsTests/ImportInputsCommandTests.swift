@@ -1,5 +1,6 @@
 import Foundation
 import RHRCore
+import RHRStore
 import RHRTestSupport
 import Testing
 @testable import RHRCommands
@@ -82,15 +83,37 @@ struct ImportInputsCommandTests {
         let header = "Date,Active Energy (kcal),Heart Rate [Min] (count/min),Heart Rate [Max] (count/min),"
             + "Heart Rate [Avg] (count/min),Resting Heart Rate (count/min),Step Count (count)"
         let path = try rhr.sandbox.write("HealthAutoExport-2024-03-11-2024-03-12.csv",
-                                         header + "\n2024-03-11 00:00:00,412,48,131,71,57,8123\n2024-03-12 00:00:00,380,50,120,69,58,7000\n")
+                                         header + "\n2024-03-10 00:00:00,400,47,125,70,56,6000\n2024-03-11 00:00:00,412,48,131,71,57,8123"
+                                            + "\n2024-03-12 00:00:00,380,50,120,69,58,7000\n")
         let imported = rhr.run(["import", path])
         #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(imported.stdout.hasPrefix("\(path): Health Auto Export CSV: 2 records read; HealthKit resting samples 2 added"),
+        #expect(imported.stdout.hasPrefix("\(path): Health Auto Export CSV: 3 records read; HealthKit resting samples 3 added"),
                 "\(imported.stdout)")
         #expect(rows() == [
-            // A writer Health Auto Export did not name is no possible watch: never provisional (docs/design.md section 2).
-            "2024-03-11,healthkit,Health Auto Export,Health Auto Export,latest,57,1,false,true,0,0,unnamed-health-auto-export",
-            "2024-03-12,healthkit,Health Auto Export,Health Auto Export,latest,58,1,false,true,0,0,unnamed-health-auto-export",
+            // The CSV names no writer: a possible watch's values (R3), so the day before the file's asOf (its newest
+            // value, 12 Mar) and later are provisional.
+            "2024-03-10,healthkit,Health Auto Export,Health Auto Export,latest,56,1,false,true,0,0,unnamed-health-auto-export",
+            "2024-03-11,healthkit,Health Auto Export,Health Auto Export,latest,57,1,true,true,0,0,unnamed-health-auto-export",
+            "2024-03-12,healthkit,Health Auto Export,Health Auto Export,latest,58,1,true,true,0,0,unnamed-health-auto-export",
         ])
+    }
+
+    /// R3: a Health Auto Export value without `source`, in a file that names no watch, counts as a possible watch
+    /// value: its last two days are provisional in the export, the summary and the dashboard's data alike.
+    @Test func sourcelessHealthAutoExportValuesAreProvisionalForTheirLastTwoDays() throws {
+        let path = try rhr.sandbox.write("HealthAutoExport.json", """
+            {"data":{"metrics":[{"name":"resting_heart_rate","units":"count/min","data":[
+             {"date":"2024-01-01 00:00:00 +0100","qty":54},{"date":"2024-01-02 00:00:00 +0100","qty":55},
+             {"date":"2024-01-03 00:00:00 +0100","qty":57},{"date":"2024-01-03 00:00:00 +0100","qty":70,"source":"Oura"}]}]}}
+            """)
+        #expect(rhr.run(["import", path]).status == 0)
+        #expect(rows().filter { $0.contains(",Health Auto Export,") }.map { $0.split(separator: ",")[7] } == ["false", "true", "true"])
+        #expect(rows().filter { $0.contains(",Oura,") }.map { $0.split(separator: ",")[7] } == ["false"])
+        let summary = rhr.run(["summary", "--days", "4000"], environment: ["TZ": "UTC"]).stdout
+        #expect(summary.contains("\n2024-01-01  54\n2024-01-02  55 p\n2024-01-03  57 p   "), "\(summary)")
+        // The samples the dashboard's loader reads, flags and all.
+        let store = try #require(try HealthDatabase.reading(path: rhr.sandbox.storePath, machineZone: utc))
+        let unnamed = try store.samples().filter { $0.sample.writer.name == Writer.unnamedHealthAutoExport }
+        #expect(unnamed.sorted { $0.day < $1.day }.map(\.provisional) == [false, true, true])
     }
 }
