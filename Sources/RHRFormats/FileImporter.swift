@@ -29,8 +29,10 @@ public enum FileImporter {
         return try readSpooled(input, head: head, options: options, progress: progress)
     }
 
-    private static func readFile(path: String, options: ImportOptions, progress: ImportProgress?) throws(InputError) -> ImportedFile {
-        let (kind, survey) = try InputKind.surveyed(path: path)
+    /// `spooledFrom`: the input `path` is a private copy of.
+    private static func readFile(path: String, spooledFrom: String? = nil, options: ImportOptions,
+                                 progress: ImportProgress?) throws(InputError) -> ImportedFile {
+        let (kind, survey) = try InputKind.surveyed(path: path, spooledFrom: spooledFrom)
         return try read(kind, survey: survey, path: path, options: options, progress: progress)
     }
 
@@ -124,7 +126,7 @@ public enum FileImporter {
         try copied.get()
         let spooled = spool.file("input")
         do {
-            var file = try readFile(path: spooled, options: options, progress: progress)
+            var file = try readFile(path: spooled, spooledFrom: input.path, options: options, progress: progress)
             file.path = input.path
             return file
         } catch {

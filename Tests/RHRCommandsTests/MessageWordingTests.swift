@@ -110,7 +110,7 @@ struct MessageWordingTests {
     }
 
     @Test func aFileThatDoesNotParseSaysWhatItWasReadAs() throws {
-        let foo = try rhr.sandbox.write("foo.json", "{\"foo\":1}\n")
+        let foo = try rhr.sandbox.write("foo.json", "{\"stream\":1}\n")
         #expect(rhr.run(["import", foo])
             == SubprocessResult(status: 1, stdout: "", stderr: "rhr import: \(foo): read as a sync batch file (JSON lines): line 1, store: missing\n"))
         // Cut before its first record: an export cut later reads up to the cut (R14).
