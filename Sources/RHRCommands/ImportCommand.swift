@@ -16,6 +16,7 @@ enum ImportCommand {
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let paths = invocation.arguments.positionals
+        if paths.filter({ $0 == "-" }).count > 1 { throw UsageError("standard input (-) can be read only once") }
         let options = try importOptions(invocation)
         let verbose = invocation.arguments.has("verbose")
         // Opened at the first file read: a failed import creates no store, and no directory for one.
@@ -28,7 +29,7 @@ enum ImportCommand {
                     let opened = try openStore(invocation)
                     store = opened
                     return opened
-                }, options: options, output: invocation.output, verbose: verbose)
+                }, options: options, output: invocation.output, verbose: verbose, dashIsStandardInput: true)
                 for line in lines { invocation.output.print(line) }
             } catch {
                 failed = true
@@ -60,13 +61,17 @@ enum ImportCommand {
     /// Reads one file, then opens the store (`store`, asked only once the file was read) and applies its batches in
     /// one transaction. Returns the result line, and what was passed over (R14): one line per kind, with
     /// `verbose` every record.
+    /// `dashIsStandardInput`: `rhr import -` reads standard input (`rhr -` opens the dashboard on a file named "-").
     static func importFile(_ path: String, into store: () throws -> HealthDatabase, options: ImportOptions, output: Output,
-                           verbose: Bool) throws -> [String] {
-        let bar = output.stderrIsTerminal ? ProgressBar(label: PathText.lastComponent(path), output: output) : nil
+                           verbose: Bool, dashIsStandardInput: Bool = false) throws -> [String] {
+        let standardInput = path == "-" && dashIsStandardInput
+        let name = standardInput ? FileImporter.standardInput : path
+        let bar = output.stderrIsTerminal ? ProgressBar(label: PathText.lastComponent(name), output: output) : nil
         defer { bar?.clear() }
         let imported: ImportedFile
         do {
-            imported = try FileImporter.read(path: path, options: options, progress: bar?.update)
+            imported = standardInput ? try FileImporter.readStandardInput(options: options, progress: bar?.update)
+                : try FileImporter.read(path: path, options: options, progress: bar?.update)
         } catch {
             throw CommandFailure(error.description)
         }
@@ -74,14 +79,14 @@ enum ImportCommand {
         do {
             outcomes = try store().apply(imported.batches)
         } catch let error as StoreError {
-            throw CommandFailure("\(path): \(error.message)")
+            throw CommandFailure("\(name): \(error.message)")
         }
         let passedOver = imported.passedOver
         var lines = [resultLine(imported, outcomes)]
-        lines += passedOver.summaryLines.map { "\(path): " + $0 }
+        lines += passedOver.summaryLines.map { "\(name): " + $0 }
         if verbose {
             for record in passedOver.records {
-                lines.append("\(path):     \(record.place): \(record.reason): \(PassedOverRecord.quote(record.raw, limit: 1000))")
+                lines.append("\(name):     \(record.place): \(record.reason): \(PassedOverRecord.quote(record.raw, limit: 1000))")
             }
         }
         return lines
