@@ -22,7 +22,11 @@ enum ImportCommand {
         // Opened at the first file read: a failed import creates no store, and no directory for one.
         var store: HealthDatabase?
         var failed = false
-        for path in paths {
+        let files = files(paths, say: invocation.output.print, fail: { _, error in
+            failed = true
+            invocation.report("\(error)")
+        })
+        for path in files {
             do {
                 let lines = try importFile(path, into: { () throws -> HealthDatabase in
                     if let store { return store }
@@ -37,6 +41,27 @@ enum ImportCommand {
             }
         }
         return failed ? 1 : 0
+    }
+
+    /// The files `paths` stand for: a folder's inputs, found in it and one level down (`InputFolder`), each in its
+    /// place; a file (and `-`) as it is. What a folder holds and passes by is said first (`say`, `InputFolder.lines`);
+    /// a folder with nothing to import, or that cannot be read, is handed to `fail`.
+    static func files(_ paths: [String], say: (String) -> Void, fail: (String, InputError) -> Void) -> [String] {
+        var files: [String] = []
+        for path in paths {
+            do throws(InputError) {
+                guard path != "-", let folder = try InputFolder.survey(path) else {
+                    files.append(path)
+                    continue
+                }
+                guard !folder.inputs.isEmpty else { throw folder.refusal }
+                folder.lines.forEach(say)
+                files += folder.inputPaths
+            } catch {
+                fail(path, error)
+            }
+        }
+        return files
     }
 
     /// What every command that imports reads files with: the machine's zone (R5) and the limit of a temporary

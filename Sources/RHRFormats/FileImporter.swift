@@ -11,8 +11,6 @@ import RHRSystem
 public enum FileImporter {
     public static func read(path: String, options: ImportOptions = ImportOptions(),
                             progress: ImportProgress? = nil) throws(InputError) -> ImportedFile {
-        // An unzipped export's folder: the export in it.
-        if let export = try ExportFolder.export(in: path) { return try read(path: export, options: options, progress: progress) }
         guard let input = try OnceReadInput.open(path) else {
             return try readFile(path: path, options: options, progress: progress)
         }

@@ -31,24 +31,62 @@ struct ImportInputsCommandTests {
         let folder = rhr.sandbox.home + "/apple_health_export"
         let imported = rhr.run(["import", folder])
         #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(imported.stdout.hasPrefix("\(folder)/eksport.xml: Apple Health export (XML): 1 record read"), "\(imported.stdout)")
+        #expect(imported.stdout.split(separator: "\n").map(String.init) == [
+            "\(folder): a folder; rhr looked in it and its 1 subfolder: imports 1 file, passes by 2",
+            "\(folder): imports eksport.xml",
+            "\(folder): passes by export_cda.xml, workout-routes/route_2024-03-11.gpx (not a file rhr reads)",
+            "\(folder)/eksport.xml: Apple Health export (XML): 1 record read; HealthKit resting samples 1 added, 0 replaced, 0 deleted",
+        ], "\(imported.stdout)")
         #expect(rows() == [Self.row])
     }
 
-    @Test func aFolderWithoutOneExportSaysWhichFileToGive() throws {
+    /// An unzipped export inside a download folder is found one level down; what else is there is passed by, each
+    /// with why, and a folder deeper down is named as not looked into.
+    @Test func aDownloadFolderIsSearchedOneLevelDown() throws {
+        _ = try rhr.sandbox.write("downloads/apple_health_export/export.xml", Self.export)
+        _ = try rhr.sandbox.write("downloads/apple_health_export/export_cda.xml", Self.cda)
+        _ = try rhr.sandbox.write("downloads/apple_health_export/workout-routes/route_2024-03-11.gpx", "<gpx/>\n")
+        _ = try rhr.sandbox.write("downloads/notes.txt", "shopping list\n")
+        _ = try rhr.sandbox.write("downloads/empty.json", "")
+        _ = try rhr.sandbox.write("downloads/.DS_Store", "hidden\n")
+        let folder = rhr.sandbox.home + "/downloads"
+        let imported = rhr.run(["import", folder])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.split(separator: "\n").map(String.init) == [
+            "\(folder): a folder; rhr looked in it and its 1 subfolder: imports 1 file, passes by 4",
+            "\(folder): imports apple_health_export/export.xml",
+            "\(folder): passes by apple_health_export/export_cda.xml, notes.txt (not a file rhr reads); "
+                + "apple_health_export/workout-routes/ (a folder two levels down, not looked into); empty.json (empty)",
+            "\(folder)/apple_health_export/export.xml: Apple Health export (XML): 1 record read; HealthKit resting samples 1 added, "
+                + "0 replaced, 0 deleted",
+        ], "\(imported.stdout)")
+        #expect(rows() == [Self.row])
+    }
+
+    @Test func aFolderWithNothingToImportSaysWhatItPassedBy() throws {
         _ = try rhr.sandbox.write("downloads/export_cda.xml", Self.cda)
-        _ = try rhr.sandbox.write("downloads/HealthAutoExport.json", #"{"data":{"metrics":[]}}"#)
+        _ = try rhr.sandbox.write("downloads/deeper/still/export.xml", Self.export)
         let folder = rhr.sandbox.home + "/downloads"
         let none = rhr.run(["import", folder])
-        #expect(none.status == 1)
-        #expect(none.stderr == "rhr import: \(folder): is a folder, and it holds no Apple Health export; give one of the files "
-            + "to import: HealthAutoExport.json\n", "\(none.stderr)")
-        _ = try rhr.sandbox.write("downloads/export.xml", Self.export)
-        _ = try rhr.sandbox.write("downloads/eksport.xml", Self.export)
-        let two = rhr.run(["import", folder])
-        #expect(two.status == 1)
-        #expect(two.stderr.contains("is a folder holding 2 Apple Health exports (eksport.xml, export.xml); give the one to import"))
+        #expect(none == SubprocessResult(status: 1, stdout: "", stderr: "rhr import: \(folder): a folder, and neither it nor its "
+            + "1 subfolder holds a file rhr reads; passes by deeper/still/ (a folder two levels down, not looked into); "
+            + "export_cda.xml (not a file rhr reads)\n"), "\(none.stderr)")
         #expect(!FileManager.default.fileExists(atPath: rhr.sandbox.storePath))
+    }
+
+    /// `rhr import Samples`: the samples are in its subfolders; every one rhr reads is imported, each on its own line.
+    @Test func theSamplesFolderImportsEverySampleInItsSubfolders() throws {
+        let imported = rhr.run(["import", SourceTree.samples])
+        let lines = imported.stdout.split(separator: "\n").map(String.init)
+        // Counted as the folder holds them (other samples may join them).
+        #expect(lines.first?.hasPrefix("\(SourceTree.samples): a folder; rhr looked in it and its ") == true, "\(imported.stdout)")
+        #expect(lines.contains { $0.hasPrefix("\(SourceTree.samples): passes by ") && $0.contains("bridge/README.md")
+            && $0.contains("systemd/rhr.service") && $0.hasSuffix(" (not a file rhr reads)") }, "\(imported.stdout)")
+        for sample in ["apple-health/export-1.xml", "health-connect/Health Connect.zip", "batches/healthkit-iphone.jsonl",
+                       "health-auto-export/HealthAutoExport-2026-03-08-2026-03-14.json", "phone-feeds/hc-webhook.json"] {
+            #expect(lines.contains { $0.hasPrefix("\(SourceTree.samples)/\(sample): ") }, "\(sample): \(imported.stdout)")
+        }
+        #expect(!rows().isEmpty)
     }
 
     @Test func exportsNamedInThePhonesLanguageWithExportCDABesideThemImport() throws {

@@ -21,8 +21,8 @@ struct MessageWordingTests {
         // The file is opened before any daemon is asked, so no daemon is needed to hear about it.
         #expect(rhr.run(["push", missing]) == SubprocessResult(status: 1, stdout: "", stderr: "rhr push: \(missing): no such file\n"))
         #expect(rhr.run(["push", rhr.sandbox.home]) == SubprocessResult(status: 1, stdout: "", stderr: "rhr push: \(rhr.sandbox.home): is a directory\n"))
-        // A folder is looked into for an unzipped export (ImportInputsCommandTests).
-        #expect(rhr.run(["import", rhr.sandbox.home]).stderr.hasPrefix("rhr import: \(rhr.sandbox.home): is a folder, and it holds "))
+        // A folder is looked into for the files rhr reads (ImportInputsCommandTests).
+        #expect(rhr.run(["import", rhr.sandbox.home]).stderr.hasPrefix("rhr import: \(rhr.sandbox.home): a folder holding no file rhr reads"))
     }
 
     @Test func everyMessageHasOnePrefixAndNoneLacksIt() throws {
