@@ -26,15 +26,22 @@ enum ImportCommand {
             failed = true
             invocation.report("\(error)")
         })
+        // Ctrl-C (or SIGTERM, SIGHUP) says on a line of its own what was imported, then ends rhr by its signal (the shell
+        // reports 130 for Ctrl-C): what was read and not yet applied is not in the store (docs/design.md section 8).
+        var imported = false
+        defer { QuitNote.set(nil) }
         for path in files {
+            QuitNote.set("\(invocation.prefix): interrupted: " + (imported ? "nothing more was imported" : "nothing was imported"))
             do {
                 let lines = try importFile(path, into: { () throws -> HealthDatabase in
                     if let store { return store }
                     let opened = try openStore(invocation)
                     store = opened
                     return opened
-                }, options: options, output: invocation.output, verbose: verbose, dashIsStandardInput: true)
+                }, options: options, output: invocation.output, verbose: verbose, dashIsStandardInput: true,
+                   committed: { QuitNote.set("\(invocation.prefix): interrupted: \($0) was imported; nothing after it") })
                 for line in lines { invocation.output.print(line) }
+                imported = true
             } catch {
                 failed = true
                 invocation.report("\(error)")
@@ -87,8 +94,10 @@ enum ImportCommand {
     /// one transaction. Returns the result line, and what was passed over (R14): one line per kind, with
     /// `verbose` every record.
     /// `dashIsStandardInput`: `rhr import -` reads standard input (`rhr -` opens the dashboard on a file named "-").
+    /// `committed`: told the file's name once the store holds it, before a quit signal kept meanwhile ends rhr.
     static func importFile(_ path: String, into store: () throws -> HealthDatabase, options: ImportOptions, output: Output,
-                           verbose: Bool, dashIsStandardInput: Bool = false) throws -> [String] {
+                           verbose: Bool, dashIsStandardInput: Bool = false,
+                           committed: ((String) -> Void)? = nil) throws -> [String] {
         let standardInput = path == "-" && dashIsStandardInput
         let name = standardInput ? FileImporter.standardInput : path
         let bar = output.stderrIsTerminal ? ProgressBar(label: PathText.lastComponent(name), output: output) : nil
@@ -102,7 +111,12 @@ enum ImportCommand {
         }
         let outcomes: [BatchOutcome]
         do {
-            outcomes = try store().apply(imported.batches)
+            // A quit signal waits for the store's write, then says what became of this file (`QuitNote`).
+            outcomes = try QuitNote.holding {
+                let outcomes = try store().apply(imported.batches)
+                committed?(imported.path)
+                return outcomes
+            }
         } catch let error as StoreError {
             throw CommandFailure("\(name): \(error.message)")
         }

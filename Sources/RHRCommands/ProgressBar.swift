@@ -1,5 +1,6 @@
 import Foundation
 import RHRCore
+import RHRSystem
 
 /// A one-line progress bar on stderr: bytes read of total, rate, time left. Redrawn in place.
 final class ProgressBar: Sendable {
@@ -17,10 +18,13 @@ final class ProgressBar: Sendable {
     @Sendable func update(_ done: Int64, _ total: Int64) {
         output.writeError("\r\u{1B}[K" + ProgressBar.text(label: label, done: done, total: total,
                                                          elapsed: Date().timeIntervalSince(start)))
+        // A quit signal's note then starts on a line of its own.
+        QuitNote.lineOpen(true)
     }
 
     func clear() {
         output.writeError("\r\u{1B}[K")
+        QuitNote.lineOpen(false)
     }
 
     /// "export.zip [██████░░░░░░░░░░░░░░]  31%  158 MB of 512 MB  212 MB/s  2 s left"; of a pipe, whose size nobody
