@@ -30,7 +30,7 @@ enum DefaultCommand {
         let key = "files: " + invocation.arguments.positionals.map(StorePath.absolute).joined(separator: "; ")
         let shown = try DashboardCommand.show(storePath: temporary.path,
                                               source: "a temporary store of \(count) file\(count == 1 ? "" : "s")",
-                                              stateKey: key, invocation: invocation, importFailures: failures)
+                                              stateKey: key, invocation: invocation, importFailures: failures, temporary: true)
         return failures.isEmpty ? shown : 1
     }
 }

@@ -39,6 +39,48 @@ enum FishCompletion {
             "    contains -- \"$command\" $argv",
             "end",
             "",
+            "# Whether the command's operands so far are the words given (none: no operand yet).",
+            "function __rhr_operands_are",
+            "    set -l words (commandline -opc)",
+            "    set -e words[1]",
+            "    set -l skip 0",
+            "    set -l command 0",
+            "    set -l operands",
+            "    for word in $words",
+            "        if test $skip -eq 1",
+            "            set skip 0",
+            "            continue",
+            "        end",
+            "        switch $word",
+            "            case \(valueOptions.joined(separator: " "))",
+            "                set skip 1",
+            "            case '-*'",
+            "            case '*'",
+            "                if test $command -eq 1",
+            "                    set -a operands $word",
+            "                else",
+            "                    set command 1",
+            "                end",
+            "        end",
+            "    end",
+            "    test \"$operands\" = \"$argv\"",
+            "end",
+            "",
+            "# The store's token names (with the line's --store), never a token: rhr keeps only their hashes.",
+            "function __rhr_token_names",
+            "    set -l words (commandline -opc)",
+            "    set -l store",
+            "    for i in (seq (count $words))",
+            "        switch $words[$i]",
+            "            case --store",
+            "                set store --store $words[(math $i + 1)]",
+            "            case '--store=*'",
+            "                set store --store (string replace -- --store= '' $words[$i])",
+            "        end",
+            "    end",
+            "    rhr $store token list --names 2>/dev/null",
+            "end",
+            "",
             "complete -c rhr -f",
         ]
         for option in table.globalOptions {
@@ -59,7 +101,15 @@ enum FishCompletion {
             for option in command.options {
                 lines.append(line([command.name], option, table))
             }
-            if command.operands.maximum != 0 {
+            if !command.operands.after.isEmpty {
+                // The first operand, then the second by the first (`Operands.after`).
+                lines.append("complete -c rhr -n '__rhr_in \(command.name); and __rhr_operands_are' "
+                    + arguments(command.operands.completion, table))
+                for (first, completion) in command.operands.after.sorted(by: { $0.key < $1.key }) {
+                    lines.append("complete -c rhr -n '__rhr_in \(command.name); and __rhr_operands_are \(first)' "
+                        + arguments(completion, table))
+                }
+            } else if command.operands.maximum != 0 {
                 lines.append("complete -c rhr -n '__rhr_in \(command.name)' " + arguments(command.operands.completion, table))
             }
         }
@@ -82,7 +132,8 @@ enum FishCompletion {
     static func arguments(_ completion: ValueCompletion, _ table: CommandTable) -> String {
         CompletionScript.action(completion, table, .init(none: "-x", files: "-r -F",
                                                          directories: "-x -a '(__fish_complete_directories (commandline -ct))'",
-                                                         words: { "-x -a " + quoted($0.joined(separator: " ")) }))
+                                                         words: { "-x -a " + quoted($0.joined(separator: " ")) },
+                                                         tokenNames: "-x -a '(__rhr_token_names)'"))
     }
 
     static func quoted(_ text: String) -> String {
