@@ -24,42 +24,49 @@ struct ImportInputsCommandTests {
 
     func rows() -> [String] { rhr.exportRows() }
 
-    @Test func anUnzippedExportFolderImportsTheExportInIt() throws {
-        _ = try rhr.sandbox.write("apple_health_export/eksport.xml", Self.export)
-        _ = try rhr.sandbox.write("apple_health_export/export_cda.xml", Self.cda)
-        _ = try rhr.sandbox.write("apple_health_export/workout-routes/route_2024-03-11.gpx", "<gpx/>\n")
-        let folder = rhr.sandbox.home + "/apple_health_export"
+    /// What a Mac leaves after unzipping an export, at `folder` below the sandbox's home, with the export named `name`.
+    func unzippedExport(in folder: String, named name: String) throws {
+        _ = try rhr.sandbox.write("\(folder)/\(name)", Self.export)
+        _ = try rhr.sandbox.write("\(folder)/export_cda.xml", Self.cda)
+        _ = try rhr.sandbox.write("\(folder)/workout-routes/route_2024-03-11.gpx", "<gpx/>\n")
+    }
+
+    /// `rhr import` of the folder at `name` below the home: its lines, and that it succeeded.
+    func importLines(_ name: String) -> (folder: String, lines: [String]) {
+        let folder = rhr.sandbox.home + "/" + name
         let imported = rhr.run(["import", folder])
         #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(imported.stdout.split(separator: "\n").map(String.init) == [
+        return (folder, imported.stdout.split(separator: "\n").map(String.init))
+    }
+
+    @Test func anUnzippedExportFolderImportsTheExportInIt() throws {
+        try unzippedExport(in: "apple_health_export", named: "eksport.xml")
+        let (folder, lines) = importLines("apple_health_export")
+        #expect(lines == [
             "\(folder): a folder; rhr looked in it and its 1 subfolder: imports 1 file, passes by 2",
             "\(folder): imports eksport.xml",
             "\(folder): passes by export_cda.xml, workout-routes/route_2024-03-11.gpx (not a file rhr reads)",
             "\(folder)/eksport.xml: Apple Health export (XML): 1 record read; HealthKit resting samples 1 added, 0 replaced, 0 deleted",
-        ], "\(imported.stdout)")
+        ], "\(lines)")
         #expect(rows() == [Self.row])
     }
 
     /// An unzipped export inside a download folder is found one level down; what else is there is passed by, each
     /// with why, and a folder deeper down is named as not looked into.
     @Test func aDownloadFolderIsSearchedOneLevelDown() throws {
-        _ = try rhr.sandbox.write("downloads/apple_health_export/export.xml", Self.export)
-        _ = try rhr.sandbox.write("downloads/apple_health_export/export_cda.xml", Self.cda)
-        _ = try rhr.sandbox.write("downloads/apple_health_export/workout-routes/route_2024-03-11.gpx", "<gpx/>\n")
+        try unzippedExport(in: "downloads/apple_health_export", named: "export.xml")
         _ = try rhr.sandbox.write("downloads/notes.txt", "shopping list\n")
         _ = try rhr.sandbox.write("downloads/empty.json", "")
         _ = try rhr.sandbox.write("downloads/.DS_Store", "hidden\n")
-        let folder = rhr.sandbox.home + "/downloads"
-        let imported = rhr.run(["import", folder])
-        #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(imported.stdout.split(separator: "\n").map(String.init) == [
+        let (folder, lines) = importLines("downloads")
+        #expect(lines == [
             "\(folder): a folder; rhr looked in it and its 1 subfolder: imports 1 file, passes by 4",
             "\(folder): imports apple_health_export/export.xml",
             "\(folder): passes by apple_health_export/export_cda.xml, notes.txt (not a file rhr reads); "
                 + "apple_health_export/workout-routes/ (a folder two levels down, not looked into); empty.json (empty)",
             "\(folder)/apple_health_export/export.xml: Apple Health export (XML): 1 record read; HealthKit resting samples 1 added, "
                 + "0 replaced, 0 deleted",
-        ], "\(imported.stdout)")
+        ], "\(lines)")
         #expect(rows() == [Self.row])
     }
 
