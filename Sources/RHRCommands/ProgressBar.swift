@@ -16,10 +16,10 @@ final class ProgressBar: Sendable {
 
     /// The reader calls this at most a few times a second, from any thread.
     @Sendable func update(_ done: Int64, _ total: Int64) {
+        // A quit signal's note then starts on a line of its own: said before the line opens, so no signal falls between.
+        QuitNote.lineOpen(true)
         output.writeError("\r\u{1B}[K" + ProgressBar.text(label: label, done: done, total: total,
                                                          elapsed: Date().timeIntervalSince(start)))
-        // A quit signal's note then starts on a line of its own.
-        QuitNote.lineOpen(true)
     }
 
     func clear() {
