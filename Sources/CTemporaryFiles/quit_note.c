@@ -55,7 +55,7 @@ static void write_all(const char *text, size_t length) {
     }
 }
 
-void rhr_quit_note_write(void) {
+int rhr_quit_note_write(void) {
     int saved = errno;
     atomic_store(&writing, 1);
     const char *text = atomic_load(&note);
@@ -64,4 +64,5 @@ void rhr_quit_note_write(void) {
         write_all(text, strlen(text));
     }
     errno = saved;
+    return text != NULL;
 }

@@ -88,12 +88,14 @@ void rhr_temporary_remove_all(void) {
 }
 
 /* SIGINT, SIGTERM, SIGHUP: kept for later while a store is being written (quit_note.h); else say the note, remove,
-   then die of the signal as if no handler had been there. */
+   then exit 128 + the signal when a note was said (an interrupted import), or die of the signal as if no handler had
+   been there. */
 static void on_quit_signal(int sig) {
     if (rhr_quit_keep(sig)) return;
-    rhr_quit_note_write();
+    int said = rhr_quit_note_write();
     atomic_store(&removing, 1);
     remove_everything();
+    if (said) _exit(128 + sig);
     rhr_die_of(sig);
 }
 

@@ -22,6 +22,8 @@ void rhr_quit_release(void);
 /* For the quit handler: keeps `sig` when a hold is on and none is kept yet (returns 1: the handler returns); else 0. */
 int rhr_quit_keep(int sig);
 
-/* For the quit handler: writes the note, if any, to stderr. */
-void rhr_quit_note_write(void);
+/* For the quit handler: writes the note, if any, to stderr; returns 1 when there was one. A process that said a note
+   exits with 128 + the signal (130 for Ctrl-C) instead of dying of it: the status a person and a script both read as
+   "interrupted", and the one `rhr import` promises (docs/design.md section 5). */
+int rhr_quit_note_write(void);
 #endif
