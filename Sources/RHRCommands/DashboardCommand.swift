@@ -34,7 +34,7 @@ enum DashboardCommand {
                 throw CommandFailure("\(error)")
             }
             guard let terminal = CursesTerminal.open(environment: environment, theme: config.theme, mouse: config.mouse,
-                                                     ascii: config.ascii) else {
+                                                     glyphs: config.glyphs) else {
                 return try printSummary(of: database, invocation)
             }
             // The terminal goes back to the shell on every way out, before a failure's message is printed.

@@ -32,6 +32,9 @@ enum ChartView {
     /// lines do not tangle. The columns show every writer's values either way.
     static let fullWriters = 3
 
+    /// Columns between a writer's glyphs along its line (docs/design.md section 6: readable without colour).
+    static let markInterval = 16
+
     /// A writer's style in the plot: dimmed when another is drawn in full. `.dim` keeps it apart without colour.
     static func style(_ line: ChartSeries.Line, _ model: Model) -> Style {
         model.focused == nil || model.focused == line.writer ? .series(line.slot) : Style.series(line.slot).with(.dim)
@@ -121,7 +124,6 @@ enum ChartView {
         let window = model.window
         let series = model.series
         let whiskers = model.series.whiskers
-        func dot(_ bucket: Int, _ bpm: Double) -> (x: Int, y: Int) { (window.pointDot(ofBucket: bucket), scale.dot(of: bpm)) }
         func cellRect(_ bucket: Int, from top: Int, to bottom: Int) -> Rect {
             Rect(x: plot.x + window.cell(ofBucket: bucket), y: plot.y + top, width: window.cellsPerBucket,
                  height: bottom - top + 1)
@@ -146,13 +148,18 @@ enum ChartView {
         }
 
         if g.unicode {
-            // The writer drawn in full has a canvas of its own, over the others': its line stays whole where they cross.
-            var canvas = BrailleCanvas(width: plot.width, height: plot.height)
-            var front = BrailleCanvas(width: plot.width, height: plot.height)
+            // Braille, or half blocks for a font without braille. The writer drawn in full has a canvas of its own,
+            // over the others': its line stays whole where they cross.
+            let grid: DotCanvas.Grid = g.braille ? .braille : .halfBlocks
+            func dot(_ bucket: Int, _ bpm: Double) -> (x: Int, y: Int) {
+                (window.pointDot(ofBucket: bucket, across: grid.across), scale.dot(of: bpm, perRow: grid.down))
+            }
+            var canvas = DotCanvas(grid, width: plot.width, height: plot.height)
+            var front = DotCanvas(grid, width: plot.width, height: plot.height)
             for line in series.lines {
                 let w = line.slot
                 let drawn = model.series.showsMean ? line.mean : line.points
-                func draw(on canvas: inout BrailleCanvas) {
+                func draw(on canvas: inout DotCanvas) {
                     if model.series.showsMean {
                         for p in line.points { let d = dot(p.bucket, p.bpm); canvas.set(d.x, d.y, layer: w) }
                     }
@@ -164,8 +171,9 @@ enum ChartView {
                     for p in drawn { let d = dot(p.bucket, p.bpm); canvas.set(d.x, d.y, layer: w) }
                     if whiskers {
                         for p in line.points where p.low < p.high {
-                            let x = window.pointDot(ofBucket: p.bucket)
-                            canvas.line(from: (x, scale.dot(of: p.high)), to: (x, scale.dot(of: p.low)), layer: w)
+                            let x = window.pointDot(ofBucket: p.bucket, across: grid.across)
+                            canvas.line(from: (x, scale.dot(of: p.high, perRow: grid.down)),
+                                        to: (x, scale.dot(of: p.low, perRow: grid.down)), layer: w)
                         }
                     }
                 }
@@ -183,24 +191,31 @@ enum ChartView {
             }
         }
 
-        // Glyphs: writer 1 last, so it is on top where they meet; the writer drawn in full over all.
+        // Glyphs: writer 1 last, so it is on top where they meet; the writer drawn in full over all. Each writer's
+        // glyph stands on its line every `markInterval` columns (each writer at its own phase, so they take turns),
+        // at a point alone, at its last point in view and on the cursor day, so every line reads without colour.
         let cursorBucket = window.zoom.bucket(of: model.cursor.day)
         let sparse = !g.unicode || window.cellsPerBucket >= 3
         let ordered = series.lines.reversed().filter { $0.writer != model.focused }
             + series.lines.filter { $0.writer == model.focused }
         for line in ordered {
             let w = line.slot, style = Self.style(line, model)
-            // A dimmed writer is marked on the cursor day only (in ASCII, where glyphs are its line, everywhere).
             let dimmed = model.focused != nil && line.writer != model.focused
             let drawn = model.series.showsMean ? line.mean : line.points
+            let phase = (w * 7) % markInterval
             var marked: [(bucket: Int, bpm: Double, provisional: Bool)] = []
-            for (i, p) in drawn.enumerated() where !dimmed || !g.unicode {
+            for (i, p) in drawn.enumerated() {
                 let isolated = (i == 0 || drawn[i - 1].bucket != p.bucket - 1)
                     && (i == drawn.count - 1 || drawn[i + 1].bucket != p.bucket + 1)
-                if sparse || isolated || i == drawn.count - 1 { marked.append((p.bucket, p.bpm, false)) }
+                // The first point past each of the writer's interval marks.
+                let stripe = (window.pointCell(ofBucket: p.bucket) + phase) / markInterval
+                let interval = i > 0 && stripe > (window.pointCell(ofBucket: drawn[i - 1].bucket) + phase) / markInterval
+                if (sparse && !dimmed) || !g.unicode || isolated || interval || i == drawn.count - 1 {
+                    marked.append((p.bucket, p.bpm, false))
+                }
             }
             // The day's own values where they matter most: provisional ones and the cursor's.
-            for p in line.points where (p.provisional && !dimmed) || p.bucket == cursorBucket {
+            for p in line.points where p.provisional || p.bucket == cursorBucket {
                 marked.append((p.bucket, p.bpm, p.provisional))
             }
             if !g.unicode && whiskers {
@@ -213,8 +228,10 @@ enum ChartView {
             }
             for m in marked {
                 let glyph = m.provisional ? g.provisional(w) : g.series(w)
+                var markStyle = m.provisional ? g.provisionalStyle(w) : Style.series(w)
+                if dimmed { markStyle = markStyle.with(.dim) }
                 buffer.put(glyph, x: plot.x + window.pointCell(ofBucket: m.bucket), y: plot.y + scale.row(of: m.bpm),
-                           style: style, clip: plot)
+                           style: markStyle, clip: plot)
             }
         }
         // A live update's points underlined until the next key.
@@ -384,7 +401,7 @@ enum ChartView {
                             Span(short ? " \(writer.name) in full (f: next)" : " \(writer.name) in full, the others dimmed (f: next)")])
         }
         if !marks.provisional.isEmpty {
-            var item = marks.provisional.prefix(3).map { Span(String(g.provisional($0)), .series($0)) }
+            var item = marks.provisional.prefix(3).map { Span(String(g.provisional($0)), g.provisionalStyle($0)) }
             item.append(Span(" " + (short ? DayFlag.provisional.word : DayFlag.provisional.legend)))
             markers.append(item)
         }

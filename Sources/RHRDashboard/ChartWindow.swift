@@ -77,8 +77,11 @@ struct ChartWindow: Equatable {
     /// The cell where a bucket's point goes: the middle of its cells.
     func pointCell(ofBucket bucket: Int) -> Int { cell(ofBucket: bucket) + (cellsPerBucket - 1) / 2 }
 
-    /// The braille dot column (two a cell) of a bucket's point, in the middle of its cells.
-    func pointDot(ofBucket bucket: Int) -> Int { (bucket - start) * cellsPerBucket * 2 + cellsPerBucket - 1 }
+    /// The dot column of a bucket's point, in the middle of its cells: `across` dots a cell (braille's two, a half
+    /// block's one).
+    func pointDot(ofBucket bucket: Int, across: Int = 2) -> Int {
+        (bucket - start) * cellsPerBucket * across + (cellsPerBucket * across - 1) / 2
+    }
 
     /// The bucket under a cell of the plot, if the cell is in the window.
     func bucket(atCell cell: Int) -> Int? {

@@ -168,7 +168,7 @@ enum DetailView {
             // When it was read is rhr's moment, in the machine's clock; the sample's own times above keep its offset.
             let read = s.asOf.map { ", read \(DayText.moment($0.at(machineZone), thisYear: thisYear))" } ?? ""
             // The writer's own hollow glyph, as the chart draws this value.
-            items.append([Span(String(g.provisional(w)), .series(w)), Span(" \(DayFlag.provisional.word)\(read)")])
+            items.append([Span(String(g.provisional(w)), g.provisionalStyle(w)), Span(" \(DayFlag.provisional.word)\(read)")])
         }
         if s.offsetAssumed { items.append([Span("\(DayFlag.offsetAssumed.word): no zone offset, this machine's used")]) }
         if !s.isInRange { items.append([Span("\(g.outOfRange) \(DayFlag.outOfRange.word): \(DayFlag.outOfRange.note)")]) }

@@ -55,9 +55,8 @@ enum HelpView {
               + (unicode ? "Each writer's days are a line of braille dots in its colour, broken where a day has no "
                  + "value; its glyph marks the cursor day, the line's last point in view, a point alone, and every "
                  + "point when there are few (3 or more columns a day)."
-                 : "In plain ASCII each point is its writer's number."))
-        let hollow = unicode ? (0..<min(count, 4)).map { Span(String(g.provisional($0)) + " ", .series($0)) }
-            : [Span(String(g.provisional(0)))]
+                 : "In plain ASCII each point is its writer's number (writers after the ninth a letter)."))
+        let hollow = (0..<min(count, 4)).map { Span(String(g.provisional($0)) + " ", g.provisionalStyle($0)) }
         entry(hollow, "provisional: Apple may still replace this estimate. An Apple Watch value for the day the data "
               + "was read or the day before; Apple replaces those with better estimates.")
         entry([Span(String(g.context), .context)], "sedentary minimum (c): the lowest heart rate measured while still, "

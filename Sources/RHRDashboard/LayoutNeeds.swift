@@ -8,7 +8,7 @@ extension DashboardLayout {
     /// The layout for `state` on a screen of `size` (the state's own size when nil).
     init(_ state: DashboardState, size: TerminalSize? = nil, noticeCount: Int? = nil) {
         let size = size ?? state.size
-        let glyphs = Glyphs(unicode: state.capabilities.unicode)
+        let glyphs = Glyphs(state.capabilities)
         let index = state.index
         var needs = Needs(content: state.content, noticeCount: noticeCount ?? state.notices().count,
                           hasMessage: state.message != nil && state.overlay == .none, focus: state.focus,

@@ -28,7 +28,7 @@ extension HeaderView {
         var aids: [(long: String, short: String)] = []
         if state.showMean { aids.append(("7-day mean", "mean")) }
         if state.showBand, let w = state.bandWriterIndex {
-            let name = Glyphs(unicode: state.capabilities.unicode).shortName(state.index.writers[w])
+            let name = Glyphs(state.capabilities).shortName(state.index.writers[w])
             aids.append(("usual range of \(name)", "range"))
         }
         if state.showWhiskers { aids.append(("whiskers", "whiskers")) }
@@ -97,7 +97,7 @@ extension DetailView {
     /// How far the pane can scroll at the state's size.
     static func maxScroll(_ state: DashboardState) -> Int {
         guard let rect = DashboardLayout(state).detail else { return 0 }
-        return maxScroll(Model(state), in: rect, glyphs: Glyphs(unicode: state.capabilities.unicode))
+        return maxScroll(Model(state), in: rect, glyphs: Glyphs(state.capabilities))
     }
 }
 
@@ -122,7 +122,7 @@ extension HelpView {
     /// How far the help can scroll at the state's size.
     static func maxScroll(_ state: DashboardState) -> Int {
         let model = Model(state, notices: state.notices(whole: true))
-        return maxScroll(model, size: state.size, glyphs: Glyphs(unicode: state.capabilities.unicode))
+        return maxScroll(model, size: state.size, glyphs: Glyphs(state.capabilities))
     }
 }
 
@@ -148,7 +148,7 @@ extension ComparisonView.Model {
 extension ComparisonView {
     /// How far the comparison can scroll at the state's size.
     static func maxScroll(_ state: DashboardState) -> Int {
-        maxScroll(Model(state), size: state.size, glyphs: Glyphs(unicode: state.capabilities.unicode))
+        maxScroll(Model(state), size: state.size, glyphs: Glyphs(state.capabilities))
     }
 }
 
@@ -156,6 +156,6 @@ extension DerivationsView {
     /// How far the derivations page can scroll at the state's size.
     static func maxScroll(_ state: DashboardState) -> Int {
         maxScroll(Model(index: state.index, scroll: state.helpScroll), size: state.size,
-                  glyphs: Glyphs(unicode: state.capabilities.unicode))
+                  glyphs: Glyphs(state.capabilities))
     }
 }

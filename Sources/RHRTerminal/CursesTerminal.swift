@@ -22,12 +22,12 @@ public final class CursesTerminal: TerminalDevice {
     /// terminal cannot move its cursor (`TERM=dumb`), so the caller can print plain text instead. `theme` mono
     /// means no colour; `mouse` asks for clicks and the wheel. Call `close()` on every way out.
     public static func open(environment: [String: String], theme: Theme = .standard, mouse: Bool = true,
-                            ascii: Bool = false) -> CursesTerminal? {
+                            glyphs: TerminalCapabilities.GlyphChoice? = nil) -> CursesTerminal? {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { return nil }
         // Without this, wide glyphs come out as garbage.
         setlocale(LC_ALL, "")
         let codeset = nl_langinfo(rhr_codeset()).map { String(cString: $0) } ?? ""
-        var capabilities = TerminalCapabilities.detect(environment: environment, codeset: codeset, ascii: ascii)
+        var capabilities = TerminalCapabilities.detect(environment: environment, codeset: codeset, glyphs: glyphs)
         if theme == .mono { capabilities.color = false }
         TerminalSignals.saveTerminalModes()
         // newterm returns nil on an unknown TERM where initscr would exit the process.
@@ -58,7 +58,8 @@ public final class CursesTerminal: TerminalDevice {
             palette = Palette.start(colors: Int(rhr_colors()), highContrast: theme == .highContrast)
         }
         self.palette = palette
-        self.capabilities = TerminalCapabilities(unicode: capabilities.unicode, color: palette.pairs > 0)
+        self.capabilities = TerminalCapabilities(unicode: capabilities.unicode, color: palette.pairs > 0,
+                                                 braille: capabilities.braille)
         self.size = TerminalSize(width: Int(rhr_cols()), height: Int(rhr_lines()))
         self.mouse = mouse
         var restore = ["sgr0", "cnorm", "rmkx", "rmcup"].flatMap(TerminalSignals.terminfoBytes)

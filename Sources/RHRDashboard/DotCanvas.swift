@@ -1,31 +1,46 @@
-/// A grid of braille dots, two across and four down in each cell (the way btop draws its graphs), that lines
-/// are drawn on before they become glyphs. Each cell remembers the layer that drew in it with the highest
-/// priority (lowest number), whose colour the cell then takes.
-struct BrailleCanvas {
+/// A grid of dots that lines are drawn on before they become glyphs: braille, two across and four down in each
+/// cell (the way btop draws its graphs), or, for a font without braille (`glyphs = blocks`), half blocks, one
+/// across and two down (`▀ ▄ █`). Each cell remembers the layer that drew in it with the highest priority (lowest
+/// number), whose colour the cell then takes.
+struct DotCanvas {
+    /// How a cell is split into dots.
+    enum Grid {
+        case braille
+        case halfBlocks
+
+        var across: Int { self == .braille ? 2 : 1 }
+        var down: Int { self == .braille ? 4 : 2 }
+    }
+
+    let grid: Grid
     let width: Int
     let height: Int
     private(set) var bits: [UInt8]
     /// Per cell, the highest-priority layer with a dot there; `Int.max` for none.
     private(set) var owner: [Int]
 
-    init(width: Int, height: Int) {
+    init(_ grid: Grid = .braille, width: Int, height: Int) {
+        self.grid = grid
         self.width = max(0, width)
         self.height = max(0, height)
         bits = Array(repeating: 0, count: self.width * self.height)
         owner = Array(repeating: Int.max, count: self.width * self.height)
     }
 
-    var dotWidth: Int { width * 2 }
-    var dotHeight: Int { height * 4 }
+    var dotWidth: Int { width * grid.across }
+    var dotHeight: Int { height * grid.down }
 
-    /// The bit of each dot in a cell, by column and row (Unicode's braille dot numbering).
-    private static let dotBits: [[UInt8]] = [[0x01, 0x02, 0x04, 0x40], [0x08, 0x10, 0x20, 0x80]]
+    /// The bit of each dot in a cell, by column and row (Unicode's braille dot numbering; for half blocks the upper
+    /// and the lower half).
+    private static let brailleBits: [[UInt8]] = [[0x01, 0x02, 0x04, 0x40], [0x08, 0x10, 0x20, 0x80]]
+    private static let halfBlockBits: [[UInt8]] = [[0x01, 0x02]]
 
     /// Sets one dot; outside the grid nothing happens.
     mutating func set(_ x: Int, _ y: Int, layer: Int) {
         guard x >= 0, y >= 0, x < dotWidth, y < dotHeight else { return }
-        let cell = (y / 4) * width + x / 2
-        bits[cell] |= Self.dotBits[x % 2][y % 4]
+        let cell = (y / grid.down) * width + x / grid.across
+        let table = grid == .braille ? Self.brailleBits : Self.halfBlockBits
+        bits[cell] |= table[x % grid.across][y % grid.down]
         owner[cell] = min(owner[cell], layer)
     }
 
@@ -45,11 +60,14 @@ struct BrailleCanvas {
         }
     }
 
-    /// The cell's braille glyph, nil when it has no dot.
+    /// The cell's glyph, nil when it has no dot.
     func glyph(x: Int, y: Int) -> Character? {
         let b = bits[y * width + x]
         guard b != 0 else { return nil }
-        return Character(Unicode.Scalar(0x2800 + UInt32(b))!)
+        switch grid {
+        case .braille: return Character(Unicode.Scalar(0x2800 + UInt32(b))!)
+        case .halfBlocks: return b == 0x01 ? "▀" : b == 0x02 ? "▄" : "█"
+        }
     }
 
     /// The layer that owns the cell, nil when it has no dot.
