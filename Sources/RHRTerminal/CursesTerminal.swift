@@ -18,10 +18,24 @@ public final class CursesTerminal: TerminalDevice {
     /// The mouse is reported (a press and the wheel).
     private let mouse: Bool
 
-    /// Opens the terminal, or returns nil when stdin or stdout is not a terminal, `TERM` is unknown, or the
-    /// terminal cannot move its cursor (`TERM=dumb`), so the caller can print plain text instead. `theme` mono
-    /// means no colour; `mouse` asks for clicks and the wheel. Call `close()` on every way out.
-    public static func open(environment: [String: String], theme: Theme = .standard, mouse: Bool = true,
+    /// The terminfo entry to drive this terminal with (`TerminalType.choose`): `TERM`'s own, the nearest one this
+    /// machine has when it lacks `TERM`'s, or none (`TERM=dumb`, no entry near it, or stdin or stdout not a
+    /// terminal), with the words that say why. Writes nothing to the terminal: the caller says what it has to
+    /// before `open` starts the full screen.
+    public static func choose(environment: [String: String]) -> TerminalType.Choice {
+        guard isatty(STDIN_FILENO) == 1 else {
+            return .none(reason: "standard input is not a terminal, so rhr prints the summary instead of the dashboard")
+        }
+        guard isatty(STDOUT_FILENO) == 1 else {
+            return .none(reason: "standard output is not a terminal, so rhr prints the summary instead of the dashboard")
+        }
+        return TerminalType.choose(environment["TERM"] ?? "") { rhr_terminfo_exists($0) != 0 }
+    }
+
+    /// Opens the terminal as terminfo entry `type` (`choose`), or returns nil when curses cannot drive it or it
+    /// cannot move its cursor, so the caller can print plain text instead. `theme` mono means no colour; `mouse`
+    /// asks for clicks and the wheel. Call `close()` on every way out.
+    public static func open(type: String, environment: [String: String], theme: Theme = .standard, mouse: Bool = true,
                             glyphs: TerminalCapabilities.GlyphChoice? = nil) -> CursesTerminal? {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { return nil }
         // Without this, wide glyphs come out as garbage.
@@ -30,8 +44,8 @@ public final class CursesTerminal: TerminalDevice {
         var capabilities = TerminalCapabilities.detect(environment: environment, codeset: codeset, glyphs: glyphs)
         if theme == .mono { capabilities.color = false }
         TerminalSignals.saveTerminalModes()
-        // newterm returns nil on an unknown TERM where initscr would exit the process.
-        guard let screen = newterm(nil, rhr_stdout(), rhr_stdin()) else { return nil }
+        // newterm returns nil on an unknown type where initscr would exit the process.
+        guard let screen = newterm(type, rhr_stdout(), rhr_stdin()) else { return nil }
         // A terminal without cursor addressing would get the whole screen on one line: plain text instead.
         guard rhr_terminfo_string("cup") != nil else {
             endwin()
