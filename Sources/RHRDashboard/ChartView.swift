@@ -20,8 +20,8 @@ enum ChartView {
         var contextWriterNames: [String]
         /// There are resting values, but every writer is hidden.
         var allHidden: Bool
-        /// Colour is on: the usual range is a shaded background; without colour, its edges are drawn.
-        var color: Bool
+        /// The usual range is a shaded background (colour, and a theme with a band colour); else its edges are drawn.
+        var shadedBand: Bool
         /// With more than `fullWriters` writers in view, the one drawn in full (writer index); the others dimmed.
         var focused: Int? = nil
         /// No resting writer: the chart is the sedentary minimum alone (R8), and its title says it is not resting.
@@ -119,7 +119,7 @@ enum ChartView {
     }
 
     /// The lines and the glyphs (each over the one before), and the band: without colour its edges are drawn
-    /// first, with colour it is a background put on last.
+    /// first, with a theme that shades it a background put on last.
     static func drawPlot(_ model: Model, scale: YScale, in plot: Rect, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {
         let window = model.window
         let series = model.series
@@ -129,8 +129,8 @@ enum ChartView {
                  height: bottom - top + 1)
         }
 
-        // Without colour the usual range is its two edges, drawn first so lines cross over them.
-        if !model.color, let w = series.bandSlot {
+        // Without a shaded band the usual range is its two edges, drawn first so lines cross over them.
+        if !model.shadedBand, let w = series.bandSlot {
             for p in series.band {
                 for row in Set([scale.row(of: p.upper), scale.row(of: p.lower)]) {
                     let r = cellRect(p.bucket, from: row, to: row)
@@ -239,8 +239,8 @@ enum ChartView {
             buffer.restyle(cellRect(bucket, from: 0, to: plot.height - 1)) { $0 == .plain ? $0 : $0.with(.underline) }
         }
 
-        // With colour the usual range is a quiet background behind everything.
-        if model.color {
+        // Shaded, the usual range is a quiet background behind everything.
+        if model.shadedBand {
             for p in series.band {
                 buffer.restyle(cellRect(p.bucket, from: scale.row(of: p.upper), to: scale.row(of: p.lower))) { $0.on(.band) }
             }
@@ -377,7 +377,7 @@ enum ChartView {
         var whiskers = false
         var context = false
         var contextWriterNames: [String] = []
-        var color = true
+        var shadedBand = true
     }
 
     /// The marks the model's series put on screen.
@@ -385,7 +385,7 @@ enum ChartView {
         let series = model.series
         var marks = Marks(provisional: series.provisionalWriters, outOfRange: !series.outOfRangeBuckets.isEmpty,
                           changed: !series.changedBuckets.isEmpty, mean: series.showsMean, whiskers: series.whiskers,
-                          context: series.hasContext, contextWriterNames: model.contextWriterNames, color: model.color)
+                          context: series.hasContext, contextWriterNames: model.contextWriterNames, shadedBand: model.shadedBand)
         if let f = model.focused, model.writers.indices.contains(f) { marks.focused = model.writers[f] }
         if let w = series.bandWriter, let slot = series.bandSlot {
             marks.band = (model.writers.indices.contains(w) ? model.writers[w].name : "", slot, series.band.isEmpty)
@@ -415,7 +415,7 @@ enum ChartView {
             markers.append([Span(short ? "lines: 7-day mean" : "lines: 7-day mean, dots: daily values")])
         }
         if let (name, slot, empty) = marks.band {
-            let swatch = marks.color ? Span("   ", Style.series(slot).on(.band))
+            let swatch = marks.shadedBand ? Span("   ", Style.series(slot).on(.band))
                 : Span(String(repeating: g.bandEdge, count: 2), .series(slot))
             if empty {
                 markers.append([swatch, Span(short ? " usual range (\(name)): not yet"

@@ -5,7 +5,7 @@ import RHRScreen
 /// store opens with until its own view state says otherwise. Parsed here, read from disk by the caller.
 ///
 ///     # rhr dashboard
-///     theme = high-contrast     # default, high-contrast or mono
+///     theme = 256               # default (the terminal's own 16 colours), 256, truecolor, high-contrast or mono
 ///     mouse = off               # on (the default) or off
 ///     aggregation = lowest      # latest (the default), lowest or mean
 ///     glyphs = ascii            # unicode (the default, in a UTF-8 locale), blocks (a font without braille) or ascii
@@ -48,7 +48,7 @@ public struct DashboardConfig: Sendable, Equatable {
             switch entry.key {
             case "theme":
                 config.theme = try pick(Theme.init(rawValue:),
-                                        else: "theme \"\(entry.value)\" is not one rhr knows; use default, high-contrast or mono")
+                                        else: "theme \"\(entry.value)\" is not one rhr knows; use default, 256, truecolor, high-contrast or mono")
             case "mouse":
                 config.mouse = try pick({ ["on": true, "true": true, "yes": true, "off": false, "false": false, "no": false][$0] },
                                         else: "mouse must be on or off, not \"\(entry.value)\"")

@@ -104,7 +104,9 @@ enum HelpView {
                   + "legend entry shows or hides that writer; a click on a pane focuses it; the wheel scrolls. "
                   + "Turn it off with \"mouse = off\" in the config file.")
         paragraph("Config file: $XDG_CONFIG_HOME/rhr/config (else ~/.config/rhr/config), one \"key = value\" a line: "
-                  + "theme = default, high-contrast or mono; mouse = on or off; aggregation = latest, lowest or mean.")
+                  + "theme = default (the terminal's own 16 colours), 256, truecolor, high-contrast (for a dark "
+                  + "background) or mono; mouse = on or off; aggregation = latest, lowest or mean; glyphs = unicode, "
+                  + "blocks (a font without braille) or ascii.")
         paragraph("The aggregation, zoom, hidden writers and aids are kept per store in $XDG_STATE_HOME/rhr/ (else "
                   + "~/.local/state/rhr/) and restored when the store is opened again.")
 

@@ -62,7 +62,7 @@ extension ChartView {
                           whiskers: state.showWhiskers && state.zoom != .day,
                           context: state.showContext && !index.contextWriters.isEmpty,
                           contextWriterNames: index.contextWriters.map(glyphs.shortName),
-                          color: state.capabilities.color)
+                          shadedBand: state.capabilities.shadedBand)
         // Whichever writer `f` follows: the one with the widest name (or the narrowest) stands for them all.
         if writers.count > fullWriters {
             let narrower = { (a: ChartLegend.Writer, b: ChartLegend.Writer) in DisplayWidth.of(a.name) < DisplayWidth.of(b.name) }

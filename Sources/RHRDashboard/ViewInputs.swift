@@ -54,7 +54,7 @@ extension ChartView.Model {
                   writers: ChartLegend.writers(state, glyphs: glyphs),
                   contextWriterNames: index.contextWriters.map(glyphs.shortName),
                   allHidden: index.hasResting && index.writers.allSatisfy { !state.isVisible($0) },
-                  color: state.capabilities.color,
+                  shadedBand: state.capabilities.shadedBand,
                   focused: state.focusedWriterIndex,
                   sedentaryOnly: state.content == .sedentaryChart)
     }

@@ -9,12 +9,19 @@ public struct TerminalCapabilities: Sendable, Hashable {
     public var color: Bool
     /// The font has braille (the chart's lines): false with `glyphs = blocks`, whose chart is drawn in half blocks.
     public var braille: Bool
+    /// The theme has a background for the usual range that reads on the terminal's background.
+    public var bandColour: Bool
 
-    public init(unicode: Bool, color: Bool, braille: Bool = true) {
+    public init(unicode: Bool, color: Bool, braille: Bool = true, bandColour: Bool = true) {
         self.unicode = unicode
         self.color = color
         self.braille = braille
+        self.bandColour = bandColour
     }
+
+    /// The usual range is a shaded background: colour, and a theme with a band colour; else its edges are drawn, as
+    /// without colour.
+    public var shadedBand: Bool { color && bandColour }
 
     public static let full = TerminalCapabilities(unicode: true, color: true)
 

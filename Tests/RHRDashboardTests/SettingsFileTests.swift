@@ -27,7 +27,7 @@ struct SettingsFileTests {
     }
 
     @Test("A bad config line is an error naming the file and the line", arguments: [
-        ("theme = dark", 1, "theme \"dark\" is not one rhr knows; use default, high-contrast or mono"),
+        ("theme = dark", 1, "theme \"dark\" is not one rhr knows; use default, 256, truecolor, high-contrast or mono"),
         ("# ok\nmouse = sometimes", 2, "mouse must be on or off, not \"sometimes\""),
         ("aggregation = median", 1, "aggregation must be latest, lowest or mean, not \"median\""),
         ("\n\ncolour = blue", 3, "unknown setting \"colour\"; the settings are theme, mouse, aggregation and glyphs"),
@@ -104,7 +104,7 @@ struct SettingsFileTests {
         try FileManager.default.createDirectory(atPath: scratch.path + "/config/rhr", withIntermediateDirectories: true)
         let path = scratch.path + "/config/rhr/config"
         try "mouse = off\ntheme = sepia\n".write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(throws: ConfigError(path: path, line: 2, message: "theme \"sepia\" is not one rhr knows; use default, high-contrast or mono")) {
+        #expect(throws: ConfigError(path: path, line: 2, message: "theme \"sepia\" is not one rhr knows; use default, 256, truecolor, high-contrast or mono")) {
             try DashboardFiles.loadConfig(environment: Self.environment(scratch))
         }
         // Bytes that are not UTF-8 (Latin-1 "é"): the file is named, with no line.
