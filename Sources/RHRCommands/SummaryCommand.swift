@@ -57,10 +57,15 @@ enum SummaryCommand {
         var lines: [String] = []
         let tagged = { (lines: [String]) in lines.map { (text: $0, table: false) } }
         let thisYear = today.year
+        // R10's notes, the ones `rhr status` prints, in every state with a road: they can be why nothing is here.
+        let permissionNotes = streams.flatMap { stream in
+            stream.permissionNotes(today: today).map { "\(stream.noteName): \($0)" }
+        }
         switch DataDiagnosis(contents, streams: streams) {
         case .noHeartData(let imported):
             lines.append(currency(streams, thisYear: thisYear, zone: store.machineZone))
             lines += DataDiagnosis.explanation(imported: imported, thisYear: thisYear, zone: store.machineZone)
+            lines += permissionNotes
             lines.append("Import an export with resting heart rate or heart rate:  rhr import export.zip")
             lines.append(wellness)
             return tagged(lines)
@@ -73,15 +78,14 @@ enum SummaryCommand {
             return tagged(lines)
         case .noRestingWriter(let stores):
             lines.append(currency(streams, thisYear: thisYear, zone: store.machineZone))
-            for s in stores { lines.append(DataDiagnosis.explanation(s)) }
+            for s in stores { lines.append(DataDiagnosis.explanation(s, streams: streams)) }
+            lines += permissionNotes
             lines.append(wellness)
             return tagged(lines)
         case .resting(let without):
             lines.append(currency(streams, thisYear: thisYear, zone: store.machineZone))
-            for s in without { lines.append(DataDiagnosis.explanation(s)) }
-        }
-        for stream in streams {
-            lines += stream.permissionNotes(today: today).map { "\(stream.noteName): \($0)" }
+            for s in without { lines.append(DataDiagnosis.explanation(s, streams: streams)) }
+            lines += permissionNotes
         }
 
         let values = DaySeries(samples).values(by: aggregation)

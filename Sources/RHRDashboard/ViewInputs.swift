@@ -133,7 +133,7 @@ extension EmptyStateView.Model {
         self.init(diagnosis: state.index.diagnosis, notices: nothing ? state.index.notices(today: state.today) : notices,
                   thisYear: state.today.year, zone: state.index.data.machineZone,
                   importFailures: nothing ? state.importFailures : [],
-                  hasContext: !state.index.contextWriters.isEmpty)
+                  hasContext: !state.index.contextWriters.isEmpty, streams: state.index.data.streams)
     }
 }
 
