@@ -450,10 +450,18 @@ enum ChartView {
     /// "● lowest 10-minute night average" for each visible writer (R15), or with a writer drawn in full for that one,
     /// after every other marker: the legend places markers in order while they fit, so these never push another out,
     /// nor count in the rows the layout gives the legend (`markers` alone does).
+    /// One entry per derivation: writers whose numbers are the same thing (two watches' all-day rest estimate) share
+    /// it, each with its glyph.
     static func derivationMarkers(_ model: Model, glyphs g: Glyphs) -> [[Span]] {
         let writers = model.focused.map { model.writers.indices.contains($0) ? [model.writers[$0]] : [] } ?? model.writers
-        return writers.filter { $0.visible && !$0.derivation.isEmpty }.map { writer in
-            [Span(String(g.series(writer.slot)), .series(writer.slot)), Span(" " + writer.derivation, .muted)]
+        var order: [String] = []
+        var slots: [String: [Int]] = [:]
+        for writer in writers where writer.visible && !writer.derivation.isEmpty {
+            if slots[writer.derivation] == nil { order.append(writer.derivation) }
+            slots[writer.derivation, default: []].append(writer.slot)
+        }
+        return order.map { derivation in
+            slots[derivation]!.map { Span(String(g.series($0)), .series($0)) } + [Span(" " + derivation, .muted)]
         }
     }
 

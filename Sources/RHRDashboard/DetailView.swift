@@ -100,7 +100,7 @@ enum DetailView {
                     text += "sedentary lowest \(RestingValue.format(low)), median \(RestingValue.format(median)) bpm "
                         + "of \(h.sedentary) sedentary; "
                 }
-                text += "\(h.total) samples (\(h.sedentary) sedentary, \(h.active) active, \(h.notSet) not set)"
+                text += "\(Wording.count(h.total, "sample")) (\(h.sedentary) sedentary, \(h.active) active, \(h.notSet) not set)"
                 for (i, line) in TextFit.wrap(g.text(text), width - 5, ellipsis: g.ellipsis).enumerated() {
                     out.append(StyledLine((i == 0 ? "   " : "     ") + line, .muted))
                 }
@@ -233,7 +233,7 @@ enum DetailView {
             title.append(Span("  more \(scroll > 0 ? (g.unicode ? "↑" : "^") : "")\(scroll < maxScroll ? (g.unicode ? "↓" : "v") : "")",
                               .muted))
         }
-        buffer.drawRow(StyledLine(title), in: rect, row: 0)
+        buffer.drawRow(StyledLine(title), in: rect, row: 0, ellipsis: g.ellipsis)
         for (row, line) in all.dropFirst(scroll).prefix(body.height).enumerated() {
             line.draw(in: &buffer, x: body.x, y: body.y + row, clip: body)
         }

@@ -45,6 +45,17 @@ enum UsualRange {
         return out
     }
 
+    /// Whether the band is defined on any day: some 28 days hold 14 with a value. `values` sorted by day.
+    static func exists(_ values: [DayValue]) -> Bool {
+        let days = values.filter { ChartedValue.bpm($0) != nil }.map(\.day)
+        var first = 0
+        for last in days.indices {
+            while days[first] <= days[last].adding(days: -Self.days) { first += 1 }
+            if last - first + 1 >= minimumDays { return true }
+        }
+        return false
+    }
+
     /// The `p` quantile of sorted values, interpolating between neighbours (the common "type 7" definition).
     static func quantile(_ sorted: [Double], _ p: Double) -> Double {
         guard sorted.count > 1 else { return sorted.first ?? .nan }

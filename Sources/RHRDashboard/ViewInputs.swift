@@ -27,7 +27,8 @@ extension HeaderView {
         guard state.index.hasResting else { return [] }
         var aids: [(long: String, short: String)] = []
         if state.showMean { aids.append(("7-day mean", "mean")) }
-        if state.showBand, let w = state.bandWriterIndex {
+        // Named only where there is a band to draw: a writer with too few days has none anywhere.
+        if state.showBand, let w = state.bandWriterIndex, state.hasUsualRange(w) {
             let name = Glyphs(state.capabilities).shortName(state.index.writers[w])
             aids.append(("usual range of \(name)", "range"))
         }
