@@ -134,5 +134,8 @@ struct DashboardHabitsEndToEndTests {
             #expect(found, "missing from TERM=dumb: \(line)")
         }
         #expect(!screen.contains("Resting heart rate, bpm"))
+        // And says why, on stderr.
+        #expect(screen.contains("rhr: TERM=dumb: the terminal cannot move its cursor, so rhr prints the summary instead"),
+                "\(screen)")
     }
 }

@@ -62,6 +62,53 @@ enum StoreFixture {
     }
 }
 
+extension StoreFixture {
+    /// Five writers over sixty days, in HealthKit and Health Connect: the NO_COLOR screen tells each by its glyph.
+    static func fiveWriters(at path: String) throws {
+        let database = try HealthDatabase(path: path, machineZone: TimeZone(identifier: "UTC")!)
+        let asOf = Timestamp.parse("2026-03-12T21:00:00+01:00")!
+        let healthKitWriters = [watch, Writer(store: .healthKit, name: "Withings")]
+        let healthConnectWriters = [oura, Writer(store: .healthConnect, name: "com.fitbit.FitbitMobile", appName: "Fitbit"),
+                                    Writer(store: .healthConnect, name: "com.garmin.android.apps.connectmobile", appName: "Garmin")]
+        var healthKit: [RestingSample] = [], healthConnect: [RestingSample] = []
+        for i in 0..<60 {
+            let day = lastDay.adding(days: i - 59)
+            let midnight = day.startEpochSeconds - 3600
+            for (w, writer) in healthKitWriters.enumerated() {
+                let start = Date(timeIntervalSince1970: midnight + 180), end = Date(timeIntervalSince1970: midnight + 85_680)
+                healthKit.append(RestingSample(store: .healthKit, writer: writer, start: start, end: end, offsetSeconds: 3600,
+                                               value: Double(56 + w * 4 + (i * (w + 2)) % 5), created: end.addingTimeInterval(600)))
+            }
+            for (w, writer) in healthConnectWriters.enumerated() {
+                let time = Date(timeIntervalSince1970: midnight + 6 * 3600)
+                healthConnect.append(.healthConnect(id: String(format: "%08x%024x", w, i + 1), writer: writer, time: time,
+                                                    zoneOffset: 3600, beatsPerMinute: Int64(52 + w * 3 + (i * (w + 3)) % 4),
+                                                    recordingMethod: .automaticallyRecorded, lastModified: time))
+            }
+        }
+        _ = try database.apply([
+            SyncBatch(store: .healthKit, stream: "apple-health-export", asOf: asOf, snapshot: .init(from: nil, to: asOf),
+                      resting: healthKit, watchWriters: [watch.name], origin: "export of 12 Mar"),
+            SyncBatch(store: .healthConnect, stream: "health-connect-export", asOf: asOf, snapshot: .init(),
+                      resting: healthConnect, origin: "Health Connect export"),
+        ])
+    }
+
+    /// R9 with R10: a Health Connect feed without READ_RESTING_HEART_RATE that brought Oura's heart rate only.
+    static func permissionHidden(at path: String) throws {
+        let database = try HealthDatabase(path: path, machineZone: TimeZone(identifier: "UTC")!)
+        var batch = SyncBatch(store: .healthConnect, stream: "pixel", asOf: Timestamp.parse("2026-03-12T08:00:00+01:00")!,
+                              cursor: .init(previous: nil, next: "dG9r"),
+                              grantedPermissions: ["android.permission.health.READ_HEART_RATE"], origin: "pixel")
+        for i in 0..<14 {
+            var summary = HeartRateDaySummary(writer: oura, day: lastDay.adding(days: i - 13))
+            for v in 0..<40 { summary.add(bpm: Double(52 + (v * 7 + i) % 30), context: .notSet) }
+            batch.heartRate.append(summary)
+        }
+        _ = try database.apply([batch])
+    }
+}
+
 extension Tmux {
     /// `rhr ARGUMENTS` in a 100×30 tmux, as `Binary.dashboard` runs it; its config and view state in the tmux's
     /// directory.
