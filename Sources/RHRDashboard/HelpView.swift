@@ -52,9 +52,10 @@ enum HelpView {
         let count = max(1, min(model.writerCount, 9))
         let filled = (0..<min(count, 4)).map { Span(String(g.series($0)) + " ", .series($0)) }
         entry(filled, "one glyph and colour per writer; the legend under the chart numbers them 1\(g.dash)9. "
-              + (unicode ? "Each writer's days are a line of braille dots in its colour, broken where a day has no "
-                 + "value; its glyph marks the cursor day, the line's last point in view, a point alone, and every "
-                 + "point when there are few (3 or more columns a day)."
+              + (unicode ? "Each writer's days are a line of braille dots (half blocks with glyphs = blocks) in its "
+                 + "colour, broken where a day has no value; its glyph stands on the line every 16 columns and marks "
+                 + "the cursor day, the line's last point in view, a point alone, and every point when there are few "
+                 + "(3 or more columns a day), so each writer reads without colour."
                  : "In plain ASCII each point is its writer's number (writers after the ninth a letter)."))
         let hollow = (0..<min(count, 4)).map { Span(String(g.provisional($0)) + " ", g.provisionalStyle($0)) }
         entry(hollow, "provisional: Apple may still replace this estimate. An Apple Watch value for the day the data "
