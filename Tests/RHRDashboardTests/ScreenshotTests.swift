@@ -20,13 +20,11 @@ struct ScreenshotTerminal {
     /// xterm reversed, as a dark terminal: light grey on black, the same palette.
     static let dark = ScreenshotTerminal(name: "dark", background: (0, 0, 0), foreground: (229, 229, 229), palette: xterm)
 
-    /// One run of cells in one look: its text and resolved colours.
+    /// One run of cells in one look: its text, its foreground and background (`#rrggbb`), bold and underline.
     struct Run: Equatable {
         var text: String
-        var foreground: String
-        var background: String
-        var bold: Bool
-        var underline: Bool
+        var colours: [String]
+        var bold = false, underline = false
     }
 
     /// `#rrggbb`.
@@ -72,10 +70,9 @@ struct ScreenshotTerminal {
             for x in 0..<buffer.width where !buffer[x, y].isContinuation {
                 let cell = buffer[x, y]
                 let l = look(cell.style, theme: theme)
-                let run = Run(text: String(cell.glyph), foreground: Self.hex(l.fg), background: Self.hex(l.bg),
-                              bold: l.bold, underline: l.underline)
-                if let last = runs.last, last.foreground == run.foreground, last.background == run.background,
-                   last.bold == run.bold, last.underline == run.underline {
+                let run = Run(text: String(cell.glyph), colours: [Self.hex(l.fg), Self.hex(l.bg)], bold: l.bold,
+                              underline: l.underline)
+                if let last = runs.last, last.colours == run.colours, last.bold == run.bold, last.underline == run.underline {
                     runs[runs.count - 1].text += run.text
                 } else {
                     runs.append(run)
@@ -85,28 +82,47 @@ struct ScreenshotTerminal {
         }
     }
 
-    /// A page that shows the screen as this terminal would: a `<pre>` of coloured spans.
-    func html(_ buffer: ScreenBuffer, theme: ThemeColours, title: String) -> String {
+    /// One page that shows the screen as `light` draws it, or as `dark` where the reader's system asks for dark
+    /// (`prefers-color-scheme`): the screen's text once, each span a class of one style, the two looks in CSS.
+    static func html(_ buffer: ScreenBuffer, theme: ThemeColours, light: ScreenshotTerminal, dark: ScreenshotTerminal,
+                     title: String) -> String {
         func escaped(_ s: String) -> String {
             s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
                 .replacingOccurrences(of: ">", with: "&gt;")
         }
-        let rows = runs(buffer, theme: theme).map { row in
-            row.map { run in
-                var css = "color:\(run.foreground)"
-                if run.background != Self.hex(background) { css += ";background:\(run.background)" }
-                if run.bold { css += ";font-weight:bold" }
-                if run.underline { css += ";text-decoration:underline" }
-                return "<span style=\"\(css)\">\(escaped(run.text))</span>"
+        var styles: [Style] = []
+        var rows: [String] = []
+        for y in 0..<buffer.height {
+            var row = "", current: Style?, text = ""
+            func flush() {
+                guard let style = current else { return }
+                if !styles.contains(style) { styles.append(style) }
+                row += "<span class=\"s\(styles.firstIndex(of: style)!)\">\(escaped(text))</span>"
+            }
+            for x in 0..<buffer.width where !buffer[x, y].isContinuation {
+                let cell = buffer[x, y]
+                if cell.style != current { flush(); current = cell.style; text = "" }
+                text.append(cell.glyph)
+            }
+            flush()
+            rows.append(row)
+        }
+        func css(_ terminal: ScreenshotTerminal) -> String {
+            let page = "body,pre{color:\(hex(terminal.foreground));background:\(hex(terminal.background))}"
+            return page + styles.enumerated().map { i, style in
+                let l = terminal.look(style, theme: theme)
+                return ".s\(i){color:\(hex(l.fg));background:\(hex(l.bg))\(l.bold ? ";font-weight:bold" : "")"
+                    + "\(l.underline ? ";text-decoration:underline" : "")}"
             }.joined()
-        }.joined(separator: "\n")
+        }
         return """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><title>\(escaped(title))</title>
-            <style>body{margin:0;background:\(Self.hex(background))}pre{margin:0;padding:12px;font:14px/1.25 \
-            "DejaVu Sans Mono",monospace;color:\(Self.hex(foreground));background:\(Self.hex(background))}</style>
+            <style>body{margin:0}pre{margin:0;padding:12px;font:14px/1.25 "DejaVu Sans Mono",monospace}
+            \(css(light))
+            @media (prefers-color-scheme: dark){\(css(dark))}</style>
             </head><body><pre>
-            \(rows)
+            \(rows.joined(separator: "\n"))
             </pre></body></html>
 
             """
@@ -119,7 +135,7 @@ struct ScreenshotTerminal {
         }
         let header = "{\"width\":\(buffer.width),\"height\":\(buffer.height),\"background\":\(quoted(Self.hex(background)))}"
         return ([header] + runs(buffer, theme: theme).map { row in
-            "[" + row.map { "[\(quoted($0.text)),\(quoted($0.foreground)),\(quoted($0.background)),\($0.bold),\($0.underline)]" }
+            "[" + row.map { "[\(quoted($0.text)),\(quoted($0.colours[0])),\(quoted($0.colours[1])),\($0.bold),\($0.underline)]" }
                 .joined(separator: ",") + "]"
         }).joined(separator: "\n") + "\n"
     }
@@ -142,19 +158,21 @@ struct ScreenshotTests {
         let buffer = Fixture.render(Self.state(), sentinel: " ")
         let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("docs/screenshots").path
+        let update = ProcessInfo.processInfo.environment["RHR_UPDATE_SCREENSHOTS"] == "1"
         for terminal in [ScreenshotTerminal.light, .dark] {
             // The three writers' glyphs each in their own colour, none the background's (the cursor column aside).
             let glyphs = buffer.cells.filter { "●◆■".contains($0.glyph) && !$0.style.attributes.contains(.reverse) }
             let colours = Set(glyphs.map { ScreenshotTerminal.hex(terminal.look($0.style, theme: theme).fg) })
             #expect(colours.count == 3 && !colours.contains(ScreenshotTerminal.hex(terminal.background)), "\(colours)")
-            let html = terminal.html(buffer, theme: theme, title: "rhr, the default theme on a \(terminal.name) terminal")
-            #expect(html.contains("Resting heart rate, bpm"))
-            if ProcessInfo.processInfo.environment["RHR_UPDATE_SCREENSHOTS"] == "1" {
-                try html.write(toFile: "\(docs)/default-theme-\(terminal.name).html", atomically: true, encoding: .utf8)
+            if update {
                 let cellsDirectory = ProcessInfo.processInfo.environment["RHR_SCREENSHOT_CELLS"] ?? NSTemporaryDirectory()
                 try terminal.cells(buffer, theme: theme)
                     .write(toFile: "\(cellsDirectory)/default-theme-\(terminal.name).cells", atomically: true, encoding: .utf8)
             }
         }
+        let html = ScreenshotTerminal.html(buffer, theme: theme, light: .light, dark: .dark,
+                                           title: "rhr, the default theme (light, or dark where your system is)")
+        #expect(html.contains("Resting heart rate, bpm") && html.contains("prefers-color-scheme: dark"))
+        if update { try html.write(toFile: "\(docs)/default-theme.html", atomically: true, encoding: .utf8) }
     }
 }
