@@ -35,8 +35,8 @@ public struct TerminalCapabilities: Sendable, Hashable {
     }
 
     /// `codeset` is `nl_langinfo(CODESET)` after `setlocale(LC_ALL, "")`; `glyphs`: the config's choice, nil when it
-    /// makes none. The Linux console's font has neither braille nor most geometric shapes: it gets ASCII glyphs
-    /// unless the config asks for blocks (box drawing and block elements are in every console font).
+    /// makes none. The Linux console's font has no braille and few of the shapes rhr draws: it gets ASCII glyphs
+    /// unless the config chooses, for a console font that has more.
     public static func detect(environment: [String: String], codeset: String,
                               glyphs: GlyphChoice? = nil) -> TerminalCapabilities {
         let normalized = codeset.uppercased().filter { $0 != "-" && $0 != "_" }
