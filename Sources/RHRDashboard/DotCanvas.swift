@@ -15,6 +15,9 @@ struct DotCanvas {
     let grid: Grid
     let width: Int
     let height: Int
+    /// Dots across and down a cell, and in the whole grid (kept: `set` runs for every dot of every line).
+    private let across: Int, down: Int
+    let dotWidth: Int, dotHeight: Int
     private(set) var bits: [UInt8]
     /// Per cell, the highest-priority layer with a dot there; `Int.max` for none.
     private(set) var owner: [Int]
@@ -23,24 +26,25 @@ struct DotCanvas {
         self.grid = grid
         self.width = max(0, width)
         self.height = max(0, height)
+        across = grid.across
+        down = grid.down
+        dotWidth = self.width * across
+        dotHeight = self.height * down
         bits = Array(repeating: 0, count: self.width * self.height)
         owner = Array(repeating: Int.max, count: self.width * self.height)
     }
 
-    var dotWidth: Int { width * grid.across }
-    var dotHeight: Int { height * grid.down }
-
-    /// The bit of each dot in a cell, by column and row (Unicode's braille dot numbering; for half blocks the upper
+    /// The bit of each dot in a cell, by column then row (Unicode's braille dot numbering; for half blocks the upper
     /// and the lower half).
-    private static let brailleBits: [[UInt8]] = [[0x01, 0x02, 0x04, 0x40], [0x08, 0x10, 0x20, 0x80]]
-    private static let halfBlockBits: [[UInt8]] = [[0x01, 0x02]]
+    private static let brailleBits: [UInt8] = [0x01, 0x02, 0x04, 0x40, 0x08, 0x10, 0x20, 0x80]
+    private static let halfBlockBits: [UInt8] = [0x01, 0x02]
 
     /// Sets one dot; outside the grid nothing happens.
     mutating func set(_ x: Int, _ y: Int, layer: Int) {
         guard x >= 0, y >= 0, x < dotWidth, y < dotHeight else { return }
-        let cell = (y / grid.down) * width + x / grid.across
-        let table = grid == .braille ? Self.brailleBits : Self.halfBlockBits
-        bits[cell] |= table[x % grid.across][y % grid.down]
+        let cell = (y / down) * width + x / across
+        let bit = (x % across) * down + y % down
+        bits[cell] |= grid == .braille ? Self.brailleBits[bit] : Self.halfBlockBits[bit]
         owner[cell] = min(owner[cell], layer)
     }
 

@@ -47,11 +47,15 @@ enum UsualRange {
 
     /// Whether the band is defined on any day: some 28 days hold 14 with a value. `values` sorted by day.
     static func exists(_ values: [DayValue]) -> Bool {
-        let days = values.filter { ChartedValue.bpm($0) != nil }.map(\.day)
-        var first = 0
-        for last in days.indices {
-            while days[first] <= days[last].adding(days: -Self.days) { first += 1 }
-            if last - first + 1 >= minimumDays { return true }
+        // A window of the values with a charted bpm, slid along them: no copy (this runs for every frame with `b`).
+        var first = 0, inWindow = 0
+        for value in values where ChartedValue.bpm(value) != nil {
+            inWindow += 1
+            while values[first].day <= value.day.adding(days: -Self.days) {
+                if ChartedValue.bpm(values[first]) != nil { inWindow -= 1 }
+                first += 1
+            }
+            if inWindow >= minimumDays { return true }
         }
         return false
     }

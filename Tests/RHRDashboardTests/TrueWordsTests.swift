@@ -4,6 +4,7 @@ import Foundation
 import RHRCore
 @testable import RHRDashboard
 import RHRScreen
+import RHRTestSupport
 import Testing
 
 @Suite("True words: what b names, plurals, the derivation legend, ellipses, webhook writers by name")
@@ -28,6 +29,23 @@ struct TrueWordsTests {
         Fixture.press(&full, .character("b"))
         #expect(Fixture.screen(full)[0].contains("usual range of Oura"))
         #expect(full.message == "Usual range of Oura: f follows another writer.")
+    }
+
+    @Test("A usual range exists exactly where the band has a day: checked against the band itself on sparse histories")
+    func usualRangeExists() {
+        var random = SplitMix64(seed: 14)
+        for trial in 0..<200 {
+            // Days with a value, each kept with a chance that makes 14 in 28 sometimes reached and sometimes not.
+            let keep = [0.3, 0.5, 0.6][trial % 3]
+            let days = (0..<90).filter { _ in Double(random.next() % 1000) / 1000 < keep }
+            let samples = days.map { Fixture.healthConnect(Fixture.oura, Fixture.lastDay.adding(days: $0 - 89), 55, id: "u\($0)") }
+            let index = DashboardIndex(DashboardData(samples: samples, revision: 1,
+                                                     machineZone: TimeZone(secondsFromGMT: Fixture.berlin)!))
+            guard !index.writers.isEmpty else { continue }
+            let values = index.values(writer: 0, aggregation: .latest)
+            let band = UsualRange.series(values, from: Fixture.lastDay.adding(days: -89), to: Fixture.lastDay)
+            #expect(UsualRange.exists(values) == !band.isEmpty, "trial \(trial): \(days)")
+        }
     }
 
     @Test("Plurals: one sample is 1 sample")
