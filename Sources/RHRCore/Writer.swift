@@ -133,7 +133,7 @@ public struct Writer: Sendable, Hashable, Comparable {
         case .healthKit:
             return shownName
         case .healthConnect:
-            if let appName, !appName.isEmpty, appName != name { return "\(appName) (\(shownName))" }
+            if let appName = knownAppName, appName != name { return "\(appName) (\(shownName))" }
             return shownName
         }
     }
@@ -143,8 +143,15 @@ public struct Writer: Sendable, Hashable, Comparable {
     public var shortName: String {
         switch store {
         case .healthKit: return shownName
-        case .healthConnect: return appName.flatMap { $0.isEmpty ? nil : $0 } ?? shownName
+        case .healthConnect: return knownAppName ?? shownName
         }
+    }
+
+    /// A Health Connect writer's app name: the one its records gave, else the one the derivation registry knows for
+    /// its package (a writer that arrives only by HC Webhook, whose records name only the package, is still "Oura").
+    public var knownAppName: String? {
+        if let appName, !appName.isEmpty { return appName }
+        return store == .healthConnect ? DerivationRegistry.appName(package: name) : nil
     }
 
     /// R11 wording, from the facts: "HealthKit estimate" only for Apple's own resting value (the

@@ -298,6 +298,25 @@ struct EmptyStateTests {
         #expect(DataDiagnosis.reasons(hrOnly).isEmpty)
     }
 
+    /// R9 with R10: Health Connect heart rate and no resting heart rate from a feed that lacks READ_RESTING_HEART_RATE
+    /// is the permission's doing, not the writers': the words name the permission as the likely cause.
+    @Test func healthConnectWithoutTheRestingPermissionNamesIt() {
+        let oura = Writer(store: .healthConnect, name: "com.ouraring.oura", appName: "Oura")
+        let hrOnly = StoreContents(store: .healthConnect, heartRateSamples: 480, heartRateWriters: [oura])
+        let feed = StreamState(store: .healthConnect, stream: "pixel", cursor: "c",
+                               grantedPermissions: ["android.permission.health.READ_HEART_RATE"])
+        let text = DataDiagnosis.explanation(hrOnly, streams: [feed])
+        #expect(text.contains("The likely cause: Health Connect (pixel) did not have READ_RESTING_HEART_RATE"), "\(text)")
+        #expect(!text.contains("none here did"), "\(text)")
+        #expect(DataDiagnosis.likelyCause(hrOnly, streams: [feed])?.hasPrefix("Health Connect (pixel) did not have") == true)
+        // A feed that holds it, or one that never said: the writers wrote none, as before.
+        var granted = feed
+        granted.grantedPermissions = [PermissionLimit.readResting]
+        #expect(DataDiagnosis.explanation(hrOnly, streams: [granted]).contains("none here did"))
+        #expect(DataDiagnosis.likelyCause(hrOnly, streams: [granted]) == nil)
+        #expect(DataDiagnosis.explanation(hrOnly, streams: [StreamState(store: .healthConnect, stream: "x")]).contains("none here did"))
+    }
+
     /// HealthKit derives a resting heart rate, on the watch, which alone writes it: the words say so, and why an
     /// export can lack one, the watch's reasons only where a writer is a watch.
     @Test func healthKitHeartRateWithoutRestingSaysWhoWritesIt() {
