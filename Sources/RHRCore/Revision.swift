@@ -11,6 +11,8 @@ public enum RevisionReason: String, Sendable, Hashable, CaseIterable {
     case fullResync = "full-resync"
     /// A fresher road holds other samples for the writer's day, and they stand instead (R12).
     case superseded
+    /// The import that brought it was forgotten (`rhr imports forget`, docs/design.md section 5): `origin` names it.
+    case forgotten
 }
 
 /// A value that left the trend, kept for the detail view and the summary: "draft 63 → 61 (bridge-iphone, 10 Feb
@@ -62,13 +64,15 @@ public struct RevisionEntry: Sendable, Hashable {
         let old = (wasProvisional ? "draft " : "") + (oldBPM.map { RestingValue.format($0) } ?? "\(oldValue) \(unit)")
         let when = (zone.map(at.at) ?? at).text(thisYear: thisYear)
         let place = origin.isEmpty ? when : "\(origin), \(when)"
-        if let replacedByBPM { return "\(old) → \(RestingValue.format(replacedByBPM)) (\(place))" }
+        if let replacedByBPM, reason != .forgotten { return "\(old) → \(RestingValue.format(replacedByBPM)) (\(place))" }
         switch reason {
         case .deleted: return "\(old), deleted (\(place))"
         case .replaced: return "\(old), replaced (\(place))"
         case .notInNewerExport: return "\(old), not in the newer export (\(place))"
         case .fullResync: return "\(old), gone after a full resync (\(place))"
         case .superseded: return "\(old), superseded by a fresher road (\(place))"
+        case .forgotten:
+            return old + (replacedByBPM.map { " → \(RestingValue.format($0))" } ?? "") + ", forgotten with \(place)"
         }
     }
 

@@ -32,6 +32,8 @@ extension BatchApplication {
                     same.append(pairs.int(id))
                 }
             }
+            // Kept aside under this delivery: forgetting it gives them back (`BatchDeliveries`).
+            try setAside(copies: same)
             let delete = try db.statement("DELETE FROM sample WHERE id = ?")
             for rowID in same {
                 delete.reset()
@@ -52,11 +54,13 @@ extension BatchApplication {
             var days: [Int64] = []
             while try select.step() { days.append(select.int(day)) }
             guard !days.isEmpty else { return }
-            try db.statement("""
-                DELETE FROM heart_rate WHERE (?3 IS NULL OR day >= ?3) AND (?4 IS NULL OR day <= ?4)
-                  AND layer_id IN (SELECT id FROM layer WHERE stream_id = ?1 AND snapshot = 1 AND as_of < ?2)
-                """)
-                .bind(.integer(stream.id), .real(asOf), .int64(fromDay), .int64(toDay)).run()
+            let covered = """
+                (?3 IS NULL OR day >= ?3) AND (?4 IS NULL OR day <= ?4)
+                AND layer_id IN (SELECT id FROM layer WHERE stream_id = ?1 AND snapshot = 1 AND as_of < ?2)
+                """
+            let values: [SQLValue] = [.integer(stream.id), .real(asOf), .int64(fromDay), .int64(toDay)]
+            try setAsideHeartRate(where: covered, values)
+            try db.statement("DELETE FROM heart_rate WHERE \(covered)").bind(values).run()
             for d in days { outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(d))) }
         }
     }

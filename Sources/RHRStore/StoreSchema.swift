@@ -4,8 +4,9 @@ enum StoreSchema {
     static var version: Int64 { Int64(migrations.count) }
 
     /// A resting sample's delivered fields and its day, as the `sample` table of version 1 and its successor of
-    /// version 2 both define them. Released: like the steps that use it, it never changes.
-    private static let sampleFields = """
+    /// version 2 both define them (and `displaced_sample` of version 8). Released: like the steps that use it, it
+    /// never changes.
+    static let sampleFields = """
         day INTEGER NOT NULL,
             offset_assumed INTEGER NOT NULL,
             start REAL NOT NULL,
@@ -303,5 +304,7 @@ enum StoreSchema {
         ALTER TABLE stream ADD COLUMN app_priority_as_of REAL;
         UPDATE writer SET is_watch = 0 WHERE store = 'healthkit' AND name = 'Health Auto Export';
         """,
+        // 7 → 8: every delivery the store remembers, and what it took from others (DeliverySchema.swift).
+        deliveries,
     ]
 }
