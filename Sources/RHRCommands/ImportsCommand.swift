@@ -11,7 +11,7 @@ enum ImportsCommand {
         name: "imports",
         operands: Operands(usage: "[forget ID...]", noun: "forget and the ID of an import", minimum: 0,
                            completion: .words(["forget"])),
-        summary: "list the imports the store remembers, or forget one: as if it had never come",
+        summary: "list the imports the store remembers, or forget one as if it had never come",
         options: [.flag("force", "with forget: also a live feed's cursor history, or an import made before rhr kept "
                     + "what each replaced")],
         run: run)
@@ -99,8 +99,8 @@ enum ImportsCommand {
             parts.append("what it brought was not counted")
         }
         if !road.sharedWith.isEmpty {
-            parts.append("one road with " + Wording.count(road.sharedWith.count, "import") + " "
-                + road.sharedWith.map(String.init).joined(separator: ", ") + " (files of one instant)")
+            parts.append("one road with import" + (road.sharedWith.count == 1 ? " " : "s ")
+                + road.sharedWith.map(String.init).joined(separator: ", ") + " (the same file again, or one of the same instant)")
         }
         return parts.joined(separator: "; ")
     }

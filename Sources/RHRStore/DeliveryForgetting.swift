@@ -145,9 +145,10 @@ struct DeliveryForgetting {
                 if !others.isEmpty && road.changed {
                     let all = ([delivery.id] + others).sorted().map(String.init).joined(separator: " ")
                     outcome.refusals.append("import \(delivery.id) shares its road (\(road.store.rawValue)/\(road.stream) as of "
-                        + "\(road.asOf.iso8601)) with \(Wording.count(others.count, "import")) "
-                        + others.map(String.init).joined(separator: ", ") + ": files read at the same instant are one "
-                        + "road (R12), so one cannot be taken back alone; forget them together: rhr imports forget \(all)")
+                        + "\(road.asOf.iso8601)) with import\(others.count == 1 ? "" : "s") "
+                        + others.map(String.init).joined(separator: ", ") + ": the same file again, or files read at the "
+                        + "same instant, are one road (R12), so one cannot be taken back alone; forget them together: "
+                        + "rhr imports forget \(all)")
                     planned.removed = false
                 }
                 if planned.removed, !road.snapshot, planned.hasCursor, !force {
@@ -510,7 +511,7 @@ struct DeliveryForgetting {
         let beforeSeries = DaySeries(before)
         var beforeValues: [Key: DayValue] = [:]
         let origin = ids.map { id in
-            let label = outcome.forgotten.first { $0.id == id }.map { $0.isFeed ? "feed" : PathText.lastComponent($0.label) } ?? ""
+            let label = outcome.forgotten.first { $0.id == id }.map { $0.isFeed ? "feed" : Self.fileName($0.label) } ?? ""
             return label.isEmpty ? "import \(id)" : "import \(id) (\(label))"
         }.joined(separator: ", ")
         for group in beforeSeries.groups {
@@ -544,6 +545,14 @@ struct DeliveryForgetting {
     static func holds(_ road: DeliveredRoad, _ s: DaySample) -> Bool {
         road.store == s.sample.store && road.stream == s.stream && road.snapshot == s.snapshot
             && (!road.snapshot || road.asOf.epochSeconds == s.asOf?.epochSeconds)
+    }
+
+    /// A delivery's file as the history names it: its last component, a zip without its member
+    /// (`Health Connect.zip (health_connect_export.db)` → `Health Connect.zip`).
+    static func fileName(_ label: String) -> String {
+        let name = PathText.lastComponent(label)
+        guard name.hasSuffix(")"), let open = name.range(of: ".zip (", options: .backwards) else { return name }
+        return String(name[..<open.lowerBound]) + ".zip"
     }
 
     static func validBPM(_ s: DaySample) -> Double? {

@@ -102,6 +102,29 @@ struct ForgetImportTests {
         #expect(files.rhr.exportRows().count == 6)
     }
 
+    /// The same file imported twice is one road with two imports (R12): the second brought nothing, so it may be
+    /// forgotten alone and nothing changes; the first may not, as the second still holds what it brought; both
+    /// together take it all back.
+    @Test func aFileImportedAgainSharesItsRoad() throws {
+        let files = try Files()
+        for _ in 0..<2 { #expect(files.rhr.run(["import", files.jane]).status == 0) }
+        #expect(files.rhr.run(["imports"]).stdout.contains("one road with import 1 (the same file again, or one of the same instant)"))
+        let export = files.rhr.run(["export"]).stdout
+        let first = files.rhr.run(["imports", "forget", "1"])
+        #expect(first.status == 1)
+        #expect(first.stderr.contains("import 1 shares its road"), "\(first.stderr)")
+        #expect(first.stderr.contains("rhr imports forget 1 2"), "\(first.stderr)")
+        let again = files.rhr.run(["imports", "forget", "2"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("no day's value changed"), "\(again.stdout)")
+        #expect(files.rhr.run(["export"]).stdout == export)
+        #expect(files.rhr.run(["import", files.jane]).status == 0)
+        let both = files.rhr.run(["imports", "forget", "1", "3"])
+        #expect(both.status == 0, "\(both.stderr)")
+        #expect(files.rhr.exportRows().isEmpty)
+        #expect(files.rhr.run(["imports"]).stdout.contains("no imports yet"))
+    }
+
     @Test func noStoreHasNothingToForget() throws {
         let rhr = try InProcessRHR()
         let result = rhr.run(["imports", "forget", "1"])
@@ -176,11 +199,6 @@ struct ForgetImportTests {
 
     /// Takes a store back to schema 7, as an rhr before the list of imports left it.
     static func forgetTheList(at path: String) throws {
-        try SQLiteFile.execute("""
-            DROP TABLE delivery; DROP TABLE delivery_road; DROP TABLE displaced_sample; DROP TABLE displaced_heart_rate;
-            DROP TABLE tombstone_seen; DROP TABLE passed_over_delivery; DROP TABLE delivery_writer; DROP INDEX revision_by_delivery;
-            ALTER TABLE revision DROP COLUMN delivery_id; DELETE FROM sqlite_sequence WHERE name = 'delivery';
-            PRAGMA user_version = 7;
-            """, at: path)
+        try SQLiteFile.execute(SchemaRollback.deliveries + "PRAGMA user_version = 7;", at: path)
     }
 }
