@@ -172,15 +172,7 @@ extension BatchApplication {
                 """)
             select.bind(.integer(stream.id), .real(asOf), .integer(deliveryLayer), .integer(delivery),
                         .double(snapshot.from?.epochSeconds), .double(snapshot.to?.epochSeconds))
-            let id = try select.column("id"), oldValue = try select.column("old_value"), oldUnit = try select.column("old_unit"),
-                newValue = try select.column("new_value"), newUnit = try select.column("new_unit")
-            var again: [Int64] = []
-            while try select.step() {
-                if SampleRow.sameValue((select.optionalDouble(oldValue), select.text(oldUnit)),
-                                       (select.optionalDouble(newValue), select.text(newUnit))) {
-                    again.append(select.int(id))
-                }
-            }
+            let again = try SampleRow.sameValueIDs(select)
             let delete = try db.statement("DELETE FROM displaced_sample WHERE id = ?")
             for rowID in again {
                 delete.reset()

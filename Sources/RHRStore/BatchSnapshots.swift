@@ -23,15 +23,7 @@ extension BatchApplication {
                 """)
             pairs.bind(.integer(layer.id), .integer(stream.id), .real(asOf), .double(snapshot.from?.epochSeconds),
                        .double(snapshot.to?.epochSeconds))
-            let id = try pairs.column("id"), oldValue = try pairs.column("old_value"), oldUnit = try pairs.column("old_unit"),
-                newValue = try pairs.column("new_value"), newUnit = try pairs.column("new_unit")
-            var same: [Int64] = []
-            while try pairs.step() {
-                if SampleRow.sameValue((pairs.optionalDouble(oldValue), pairs.text(oldUnit)),
-                                       (pairs.optionalDouble(newValue), pairs.text(newUnit))) {
-                    same.append(pairs.int(id))
-                }
-            }
+            let same = try SampleRow.sameValueIDs(pairs)
             // Kept aside under this delivery: forgetting it gives them back (`BatchDeliveries`).
             try setAside(copies: same)
             let delete = try db.statement("DELETE FROM sample WHERE id = ?")

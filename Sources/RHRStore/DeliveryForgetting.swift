@@ -72,7 +72,6 @@ struct DeliveryForgetting {
         var layer: Int64
         var streamID: Int64
         var road: DeliveredRoad
-        var byDay: Bool
         /// Whether a cursor chain runs through its stream.
         var hasCursor: Bool
         /// The road leaves the store; false where the delivery only leaves it (a file imported again).
@@ -126,7 +125,7 @@ struct DeliveryForgetting {
     /// cursor, or a road from before the list that may have replaced another's words, only with `force`.
     mutating func plan(_ deliveries: [DeliveryRecord]) throws(StoreError) -> [PlannedRoad] {
         let select = try db.statement("""
-            SELECT stream_id, by_day, EXISTS (SELECT 1 FROM stream_cursor c WHERE c.stream_id = layer.stream_id) AS chained
+            SELECT stream_id, EXISTS (SELECT 1 FROM stream_cursor c WHERE c.stream_id = layer.stream_id) AS chained
             FROM layer WHERE id = ?
             """)
         let forgotten = Set(ids)
@@ -139,7 +138,6 @@ struct DeliveryForgetting {
                 let others = road.sharedWith.filter { !forgotten.contains($0) }
                 let chained = select.int(try select.column("chained")) != 0
                 var planned = PlannedRoad(layer: road.id, streamID: select.int(try select.column("stream_id")), road: road,
-                                          byDay: select.int(try select.column("by_day")) != 0,
                                           hasCursor: road.cursor != nil || chained, removed: others.isEmpty)
                 select.reset()
                 if !others.isEmpty && road.changed {

@@ -72,14 +72,7 @@ extension StoreSchema {
             by_delivery INTEGER NOT NULL,
             layer_id INTEGER NOT NULL,
             writer_id INTEGER NOT NULL,
-            day INTEGER NOT NULL,
-            record_key TEXT NOT NULL,
-            as_of REAL NOT NULL,
-            not_set INTEGER NOT NULL,
-            sedentary INTEGER NOT NULL,
-            active INTEGER NOT NULL,
-            sedentary_min REAL,
-            sedentary_histogram TEXT NOT NULL,
+            \(heartRateFields)
             PRIMARY KEY(layer_id, writer_id, day, record_key, by_delivery)
         ) WITHOUT ROWID;
         CREATE INDEX displaced_heart_rate_by_delivery ON displaced_heart_rate(by_delivery);

@@ -29,6 +29,19 @@ enum StoreSchema {
             device_type INTEGER,
         """
 
+    /// A heart-rate summary's columns after its road and writer, as `heart_rate` of version 2 and `displaced_heart_rate`
+    /// of version 8 define them. Released: it never changes.
+    static let heartRateFields = """
+        day INTEGER NOT NULL,
+                    record_key TEXT NOT NULL,
+                    as_of REAL NOT NULL,
+                    not_set INTEGER NOT NULL,
+                    sedentary INTEGER NOT NULL,
+                    active INTEGER NOT NULL,
+                    sedentary_min REAL,
+                    sedentary_histogram TEXT NOT NULL,
+        """
+
     /// Each step moves the schema from its index to the next version; a step, once released, never changes.
     static let migrations: [String] = [
         // 0 → 1
@@ -211,14 +224,7 @@ enum StoreSchema {
         CREATE TABLE road_heart_rate(
             layer_id INTEGER NOT NULL REFERENCES layer(id),
             writer_id INTEGER NOT NULL REFERENCES writer(id),
-            day INTEGER NOT NULL,
-            record_key TEXT NOT NULL,
-            as_of REAL NOT NULL,
-            not_set INTEGER NOT NULL,
-            sedentary INTEGER NOT NULL,
-            active INTEGER NOT NULL,
-            sedentary_min REAL,
-            sedentary_histogram TEXT NOT NULL,
+            \(heartRateFields)
             PRIMARY KEY(layer_id, writer_id, day, record_key)
         ) WITHOUT ROWID;
         INSERT INTO road_heart_rate(layer_id, writer_id, day, record_key, as_of, not_set, sedentary, active,
