@@ -22,8 +22,11 @@ extension BatchApplication {
     /// the rest.
     static let namedSources = 20
 
-    /// Where the batch came from, as `rhr imports` names it: the file as given, else the socket.
-    var deliverySource: String { batch.passedOver.source.isEmpty ? "socket" : batch.passedOver.source }
+    /// Where the batch came from, as `rhr imports` names it: the file as given or the HTTP endpoint, else what its
+    /// reader called it ("batches over HTTP"), else the socket.
+    var deliverySource: String {
+        !batch.passedOver.source.isEmpty ? batch.passedOver.source : batch.origin.isEmpty ? "socket" : batch.origin
+    }
 
     /// Finds or makes the batch's delivery and links it to the batch's road.
     mutating func noteDelivery(_ layer: LayerRow) throws(StoreError) {
@@ -52,12 +55,21 @@ extension BatchApplication {
         deliveryLayer = layer.id
     }
 
+    /// A new delivery, numbered after every one given before, forgotten ones too (`meta.last_delivery`).
     private func makeDelivery(feed: Bool) throws(StoreError) -> Int64 {
         try db.statement("""
-            INSERT INTO delivery(feed, label, first_received, last_received, received_offset) VALUES (?, ?, ?3, ?3, ?4)
+            INSERT INTO delivery(id, feed, label, first_received, last_received, received_offset)
+            VALUES (max(coalesce((SELECT max(id) FROM delivery), 0),
+                        coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'last_delivery'), 0)) + 1,
+                    ?1, ?2, ?3, ?3, ?4)
             """)
             .bind(.bool(feed), .text(deliverySource), .real(book.received), .integer(book.offset)).run()
-        return db.lastInsertRowID
+        let id = db.lastInsertRowID
+        try db.statement("""
+            INSERT INTO meta(key, value) VALUES ('last_delivery', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value
+            """)
+            .bind(.text(String(id))).run()
+        return id
     }
 
     /// Adds what the batch did to its delivery's counts on its road (R1: a road is of one store).

@@ -24,9 +24,9 @@ extension StoreSchema {
     /// (`known` 0, counts not kept); its deletions belong to none (0), its own revisions and passed-over records to
     /// its road where only one road can have written them.
     static let deliveries = """
-        -- AUTOINCREMENT: the id of a forgotten delivery is never given again.
+        -- The id of a forgotten delivery is never given again: `meta` keeps the last given (`last_delivery`).
         CREATE TABLE delivery(
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            id INTEGER PRIMARY KEY,
             feed INTEGER NOT NULL,
             label TEXT NOT NULL,
             sources TEXT NOT NULL DEFAULT '',

@@ -5,6 +5,6 @@ public enum SchemaRollback {
         DROP TABLE delivery; DROP TABLE delivery_road; DROP TABLE displaced_sample; DROP TABLE displaced_heart_rate;
         DROP TABLE tombstone_seen; DROP TABLE delivery_writer; DROP TABLE passed_over_delivery;
         DROP INDEX revision_by_delivery; ALTER TABLE revision DROP COLUMN delivery_id;
-        DELETE FROM sqlite_sequence WHERE name = 'delivery';
+        DELETE FROM meta WHERE key = 'last_delivery';
         """
 }
