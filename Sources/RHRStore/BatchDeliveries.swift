@@ -28,40 +28,50 @@ extension BatchApplication {
         !batch.passedOver.source.isEmpty ? batch.passedOver.source : batch.origin.isEmpty ? "socket" : batch.origin
     }
 
-    /// Finds or makes the batch's delivery and links it to the batch's road.
+    /// Finds or makes the batch's delivery and links it to the batch's road. A live road's delivery is looked up once
+    /// per batch, and written only when the batch comes from a source it does not name yet: a phone's pushes cost a
+    /// lookup.
     mutating func noteDelivery(_ layer: LayerRow) throws(StoreError) {
-        if layer.snapshot {
-            if let id = book.fileDelivery {
-                delivery = id
-            } else {
-                delivery = try makeDelivery(feed: false)
-                book.fileDelivery = delivery
+        deliveryLayer = layer.id
+        if !layer.snapshot, layer.existed, let feed = try feedDelivery(layer.id) {
+            delivery = feed.id
+            let source = deliverySource
+            if source != feed.label, !feed.sources.contains(source), feed.sources.count < Self.namedSources - 1 {
+                try db.statement("UPDATE delivery SET sources = ? WHERE id = ?")
+                    .bind(.text((feed.sources + [source]).joined(separator: "\n")), .integer(feed.id)).run()
             }
-        } else if let id = try database.deliveryOf(layer: layer.id) {
+            return
+        }
+        if layer.snapshot, let id = book.fileDelivery {
             delivery = id
-            try db.statement("""
-                UPDATE delivery SET last_received = ?1, sources = CASE
-                    WHEN label = ?2 OR instr(char(10) || sources || char(10), char(10) || ?2 || char(10)) > 0
-                        OR length(sources) - length(replace(sources, char(10), '')) >= ?3 - 1 AND sources <> '' THEN sources
-                    WHEN sources = '' THEN ?2 ELSE sources || char(10) || ?2 END
-                WHERE id = ?4
-                """)
-                .bind(.real(book.received), .text(deliverySource), .integer(Int64(Self.namedSources)), .integer(delivery)).run()
         } else {
-            delivery = try makeDelivery(feed: true)
+            delivery = try makeDelivery(feed: !layer.snapshot)
+            if layer.snapshot { book.fileDelivery = delivery }
         }
         try db.statement("INSERT OR IGNORE INTO delivery_road(delivery_id, layer_id) VALUES (?, ?)")
             .bind(.integer(delivery), .integer(layer.id)).run()
-        deliveryLayer = layer.id
+    }
+
+    /// A live road's delivery, its label and its other sources.
+    func feedDelivery(_ layer: Int64) throws(StoreError) -> (id: Int64, label: String, sources: [String])? {
+        let select = try db.statement("""
+            SELECT d.id AS id, d.label AS label, d.sources AS sources FROM delivery_road dr JOIN delivery d ON d.id = dr.delivery_id
+            WHERE dr.layer_id = ? ORDER BY d.id LIMIT 1
+            """)
+        select.bind(.integer(layer))
+        guard try select.step() else { return nil }
+        let sources = select.text(try select.column("sources"))
+        return (select.int(try select.column("id")), select.text(try select.column("label")),
+                sources.isEmpty ? [] : sources.split(separator: "\n").map(String.init))
     }
 
     /// A new delivery, numbered after every one given before, forgotten ones too (`meta.last_delivery`).
     private func makeDelivery(feed: Bool) throws(StoreError) -> Int64 {
         try db.statement("""
-            INSERT INTO delivery(id, feed, label, first_received, last_received, received_offset)
+            INSERT INTO delivery(id, feed, label, first_received, received_offset)
             VALUES (max(coalesce((SELECT max(id) FROM delivery), 0),
                         coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'last_delivery'), 0)) + 1,
-                    ?1, ?2, ?3, ?3, ?4)
+                    ?1, ?2, ?3, ?4)
             """)
             .bind(.bool(feed), .text(deliverySource), .real(book.received), .integer(book.offset)).run()
         let id = db.lastInsertRowID
@@ -77,14 +87,16 @@ extension BatchApplication {
         try db.statement("""
             UPDATE delivery_road SET batches = batches + 1, added = added + ?1, replaced = replaced + ?2,
                 deleted = deleted + ?3, unchanged = unchanged + ?4, out_of_range = out_of_range + ?5,
-                heart_rate = heart_rate + ?6, changed = max(changed, ?7), app_priority = coalesce(?8, app_priority)
+                heart_rate = heart_rate + ?6, changed = max(changed, ?7), app_priority = coalesce(?8, app_priority),
+                last_received = ?11
             WHERE layer_id = ?9 AND delivery_id = ?10
             """)
             .bind(.integer(Int64(outcome.added)), .integer(Int64(outcome.replaced)), .integer(Int64(outcome.deleted)),
                   .integer(Int64(outcome.unchanged)), .integer(Int64(outcome.outOfRange)),
                   .integer(Int64(outcome.heartRateSummaries)),
                   .bool(outcome.changedSomething || outcome.heartRateSummaries > 0),
-                  .string(batch.appPriority.map { $0.joined(separator: "\n") }), .integer(deliveryLayer), .integer(delivery))
+                  .string(batch.appPriority.map { $0.joined(separator: "\n") }), .integer(deliveryLayer), .integer(delivery),
+                  .real(book.received))
             .run()
     }
 

@@ -51,7 +51,7 @@ extension StoreSnapshot {
         let byRoad = try deliveriesByRoad()
         let select = try db.statement("""
             SELECT d.id AS id, d.feed AS feed, d.label AS label, d.sources AS sources, d.first_received AS first_received,
-                   d.last_received AS last_received, d.received_offset AS received_offset, d.known AS known,
+                   (SELECT max(last_received) FROM delivery_road WHERE delivery_id = d.id) AS last_received, d.received_offset AS received_offset, d.known AS known,
                    dr.layer_id AS layer_id, dr.batches AS batches, dr.added AS added, dr.replaced AS replaced,
                    dr.deleted AS deleted, dr.unchanged AS unchanged, dr.out_of_range AS out_of_range,
                    dr.heart_rate AS heart_rate, dr.passed_over AS passed_over, dr.changed AS changed,
@@ -114,16 +114,17 @@ extension StoreSnapshot {
             stream, cursor: SQLColumn
 
         init(_ s: SQLiteStatement) throws(StoreError) {
-            id = try s.column("id"); feed = try s.column("feed"); label = try s.column("label")
-            sources = try s.column("sources"); firstReceived = try s.column("first_received")
-            lastReceived = try s.column("last_received"); receivedOffset = try s.column("received_offset")
-            known = try s.column("known"); layer = try s.column("layer_id"); batches = try s.column("batches")
-            added = try s.column("added"); replaced = try s.column("replaced"); deleted = try s.column("deleted")
-            unchanged = try s.column("unchanged"); outOfRange = try s.column("out_of_range")
-            heartRate = try s.column("heart_rate"); passedOver = try s.column("passed_over")
-            changed = try s.column("changed"); snapshot = try s.column("snapshot"); asOf = try s.column("as_of")
-            asOfOffset = try s.column("as_of_offset"); origin = try s.column("origin"); store = try s.column("store")
-            stream = try s.column("stream"); cursor = try s.column("cursor")
+            (id, feed, label, sources) = (try s.column("id"), try s.column("feed"), try s.column("label"), try s.column("sources"))
+            (firstReceived, lastReceived, receivedOffset, known) = (try s.column("first_received"), try s.column("last_received"),
+                                                                    try s.column("received_offset"), try s.column("known"))
+            (layer, batches, added, replaced) = (try s.column("layer_id"), try s.column("batches"), try s.column("added"),
+                                                 try s.column("replaced"))
+            (deleted, unchanged, outOfRange, heartRate) = (try s.column("deleted"), try s.column("unchanged"),
+                                                           try s.column("out_of_range"), try s.column("heart_rate"))
+            (passedOver, changed, snapshot, asOf) = (try s.column("passed_over"), try s.column("changed"),
+                                                     try s.column("snapshot"), try s.column("as_of"))
+            (asOfOffset, origin, store, stream, cursor) = (try s.column("as_of_offset"), try s.column("origin"),
+                                                           try s.column("store"), try s.column("stream"), try s.column("cursor"))
         }
     }
 }

@@ -31,7 +31,6 @@ extension StoreSchema {
             label TEXT NOT NULL,
             sources TEXT NOT NULL DEFAULT '',
             first_received REAL,
-            last_received REAL,
             received_offset INTEGER NOT NULL DEFAULT 0,
             known INTEGER NOT NULL DEFAULT 1
         );
@@ -48,6 +47,7 @@ extension StoreSchema {
             passed_over INTEGER NOT NULL DEFAULT 0,
             changed INTEGER NOT NULL DEFAULT 0,
             app_priority TEXT,
+            last_received REAL,
             PRIMARY KEY(layer_id, delivery_id)
         ) WITHOUT ROWID;
         CREATE INDEX delivery_road_by_delivery ON delivery_road(delivery_id);

@@ -18,8 +18,9 @@ public enum SmallExports {
     }
 
     /// An Apple Health export (XML) made at `exportDate` (`YYYY-MM-DD HH:MM`, +01:00): a watch's resting record per
-    /// value, and for a value with `heartRate` a sedentary heart-rate record of the same writer at 04:00 that day.
-    public static func apple(exportDate: String, _ values: [Value]) -> String {
+    /// value, and for a value with `heartRate` a sedentary heart-rate record of the same writer at 04:00 that day;
+    /// with `unreadable`, a resting record of the first value's writer whose value is no number (R14: passed over).
+    public static func apple(exportDate: String, _ values: [Value], unreadable: Bool = false) -> String {
         let device = "&lt;&lt;HKDevice: 0x282a45810&gt;, name:Apple Watch, manufacturer:Apple Inc., model:Watch, "
             + "hardware:Watch6,2, software:10.3&gt;"
         var lines = [
@@ -42,17 +43,22 @@ public enum SmallExports {
                 + "device=\"\(device)\" unit=\"count/min\" creationDate=\"\(v.day) 23:45:00 +0100\" "
                 + "startDate=\"\(v.day) 00:00:00 +0100\" endDate=\"\(v.day) 23:40:00 +0100\" value=\"\(v.bpm)\"/>")
         }
+        if unreadable, let v = values.first {
+            lines.append(" <Record type=\"HKQuantityTypeIdentifierRestingHeartRate\" sourceName=\"\(v.writer)\" unit=\"count/min\" "
+                + "startDate=\"\(v.day) 00:00:00 +0100\" endDate=\"\(v.day) 23:40:00 +0100\" value=\"n/a\"/>")
+        }
         lines.append("</HealthData>")
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// A Health Auto Export file: a resting point per value (at the day's midnight, as the app writes them) and, for a
-    /// value with `heartRate`, the day's heart rate (min, average, max).
-    public static func healthAutoExport(_ values: [Value]) -> String {
+    /// value with `heartRate`, the day's heart rate (min, average, max); with `unreadable`, a resting point of the first
+    /// value whose quantity is no number (R14: passed over).
+    public static func healthAutoExport(_ values: [Value], unreadable: Bool = false) -> String {
         func point(_ v: Value, _ fields: String) -> String {
             "{\"date\":\"\(v.day) 00:00:00 +0100\",\(fields),\"source\":\"\(v.writer)\"}"
         }
-        let resting = values.map { point($0, "\"qty\":\($0.bpm)") }
+        let resting = values.map { point($0, "\"qty\":\($0.bpm)") } + (unreadable ? values.prefix(1).map { point($0, "\"qty\":\"n/a\"") } : [])
         let heartRate = values.filter(\.heartRate).map { point($0, "\"Min\":\($0.bpm - 6),\"Avg\":\($0.bpm + 12),\"Max\":\($0.bpm + 70)") }
         return "{\"data\":{\"metrics\":["
             + "{\"name\":\"resting_heart_rate\",\"units\":\"count/min\",\"data\":[\(resting.joined(separator: ","))]},"
@@ -62,19 +68,22 @@ public enum SmallExports {
 
     /// One sync batch (a line of a batch file) of `stream` read at `asOf` (ISO-8601): a resting upsert per value, its
     /// UUID made of `uuidPrefix`, the writer and the day; `deleted` as given; cursors only when `cursor` names the
-    /// batch's next one (`previous` the one before it).
+    /// batch's next one (`previous` the one before it); with `unreadable`, an upsert whose start is no date (R14: passed
+    /// over).
     public static func batch(stream: String, asOf: String, _ values: [Value], deleted: [String] = [], uuidPrefix: String = "U",
-                             cursor: (previous: String?, next: String)? = nil) -> String {
+                             cursor: (previous: String?, next: String)? = nil, unreadable: Bool = false) -> String {
         let upserts = values.map { v in
             "{\"type\":\"restingHeartRate\",\"uuid\":\"\(uuid(uuidPrefix, v))\",\"start\":\"\(v.day)T00:03:00+01:00\","
                 + "\"end\":\"\(v.day)T23:48:00+01:00\",\"value\":\(v.bpm),\"unit\":\"count/min\","
                 + "\"source\":{\"name\":\"\(v.writer)\"},\"metadata\":{\"HKTimeZone\":\"Europe/Berlin\"}}"
         }
+        let bad = unreadable ? ["{\"type\":\"restingHeartRate\",\"uuid\":\"\(uuidPrefix)-bad\",\"start\":\"soon\","
+            + "\"end\":\"2026-03-01T23:48:00+01:00\",\"value\":57,\"unit\":\"count/min\",\"source\":{\"name\":\"x\"}}"] : []
         let cursorText = cursor.map { c in
             ",\"cursor\":{\"previous\":\(c.previous.map { "\"\($0)\"" } ?? "null"),\"next\":\"\(c.next)\"}"
         } ?? ""
         return "{\"store\":\"healthkit\",\"stream\":\"\(stream)\",\"asOf\":\"\(asOf)\"\(cursorText),"
-            + "\"upserted\":[\(upserts.joined(separator: ","))],"
+            + "\"upserted\":[\((upserts + bad).joined(separator: ","))],"
             + "\"deleted\":[\(deleted.map { "\"\($0)\"" }.joined(separator: ","))]}\n"
     }
 

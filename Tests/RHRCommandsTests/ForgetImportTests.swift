@@ -98,6 +98,7 @@ struct ForgetImportTests {
         #expect(noID.status == 2)
         let other = files.rhr.run(["imports", "remove", "1"])
         #expect(other.status == 2)
+        #expect(files.rhr.run(["imports", "--force"]).status == 2)
         // Nothing was forgotten.
         #expect(files.rhr.exportRows().count == 6)
     }

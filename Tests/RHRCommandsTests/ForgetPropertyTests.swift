@@ -44,16 +44,18 @@ struct ForgetPropertyTests {
         var description: String { rawValue }
 
         /// `asOf` orders the files of a kind: an Apple export's date, a batch's `asOf`; a Health Auto Export file is
-        /// as of its newest point, so its values decide.
-        func write(_ values: [Value], asOf: String, name: String, stream: String, in directory: TemporaryDirectory) throws -> String {
+        /// as of its newest point, so its values decide. `unreadable` adds a record rhr passes over (R14).
+        func write(_ values: [Value], asOf: String, name: String, stream: String, in directory: TemporaryDirectory,
+                   unreadable: Bool = false) throws -> String {
             switch self {
             case .apple:
-                return try directory.write(name + ".xml", SmallExports.apple(exportDate: asOf, values))
+                return try directory.write(name + ".xml", SmallExports.apple(exportDate: asOf, values, unreadable: unreadable))
             case .healthAutoExport:
-                return try directory.write(name + ".json", SmallExports.healthAutoExport(values))
+                return try directory.write(name + ".json", SmallExports.healthAutoExport(values, unreadable: unreadable))
             case .batches:
                 return try directory.write(name + ".jsonl", SmallExports.batch(
-                    stream: stream, asOf: asOf.replacingOccurrences(of: " ", with: "T") + ":00+01:00", values, uuidPrefix: name))
+                    stream: stream, asOf: asOf.replacingOccurrences(of: " ", with: "T") + ":00+01:00", values, uuidPrefix: name,
+                    unreadable: unreadable))
             }
         }
     }
@@ -81,7 +83,8 @@ struct ForgetPropertyTests {
         return outcome
     }
 
-    /// `wrong` imported at `position` among `right`, then forgotten, gives what `right` alone gives.
+    /// `wrong` imported at `position` among `right`, then forgotten, gives what `right` alone gives (`wrong` passes a
+    /// record over, R14, which leaves with it).
     static func check(right: [String], wrong: String, position: Int) throws {
         let expected = try views(store(right))
         var order = right
@@ -89,6 +92,7 @@ struct ForgetPropertyTests {
         let store = try store(order)
         let withWrong = try views(store)
         #expect(withWrong != expected, "the wrong file changed nothing: the test proves nothing")
+        #expect(try store.passedOverRecords().contains { $0.source == wrong }, "the wrong file passed nothing over")
         _ = try forget(wrong, in: store)
         let after = try views(store)
         for (a, b) in zip(after, expected) where a != b {
@@ -113,13 +117,14 @@ struct ForgetPropertyTests {
         let b = try kind.write(
             ["03-04", "03-05", "03-06", "03-07", "03-08", "03-09", "03-10"].enumerated().map {
                 Value(Self.jane, "2026-" + $1, $1 == "03-05" ? 61 : 55 + ($0 + 3) % 3, heartRate: $0 % 2 == 1)
-            }, asOf: "2026-03-10 22:00", name: "b", stream: "bridge", in: directory)
+            }, asOf: "2026-03-10 22:00", name: "b", stream: "bridge", in: directory, unreadable: true)
         for (writer, shift) in [(Self.bob, 4), (Self.jane, 1)] {
             for (asOf, days) in [("2026-03-12 09:00", 3...12), ("2026-03-08 09:00", 2...8), ("2026-03-03 09:00", 1...3)] {
                 // A wrong file ends on its own day: two Health Auto Export files of one instant are one road.
                 let wrong = try kind.write(days.map {
                     Value(writer, String(format: "2026-03-%02d", $0), 50 + ($0 * shift) % 9, heartRate: $0 % 3 == 0)
-                }, asOf: asOf, name: "w-\(writer.prefix(3))-\(days.upperBound)", stream: "bobs-phone", in: directory)
+                }, asOf: asOf, name: "w-\(writer.prefix(3))-\(days.upperBound)", stream: "bobs-phone", in: directory,
+                   unreadable: true)
                 for position in 0...2 {
                     try Self.check(right: [a, b], wrong: wrong, position: position)
                 }
@@ -143,6 +148,8 @@ struct ForgetPropertyTests {
                 UPDATE resting_heart_rate_record_table
                     SET uuid = randomblob(16), beats_per_minute = beats_per_minute + 9, last_modified_time = last_modified_time + \(shift);
                 UPDATE heart_rate_record_table SET uuid = randomblob(16), last_modified_time = last_modified_time + \(shift);
+                UPDATE resting_heart_rate_record_table SET beats_per_minute = 'n/a'
+                    WHERE row_id = (SELECT min(row_id) FROM resting_heart_rate_record_table);
                 """, at: path)
             for position in 0...2 {
                 try Self.check(right: [a, b], wrong: path, position: position)
@@ -190,7 +197,7 @@ struct ForgetPropertyTests {
         let export = try directory.write("export.xml", SmallExports.apple(exportDate: "2026-03-05 22:00", values))
         let wrong = try directory.write("wrong.jsonl", SmallExports.batch(
             stream: "bobs-phone", asOf: "2026-03-09T09:00:00+01:00", [Value(Self.bob, "2026-03-03", 60)],
-            deleted: values.prefix(3).map { SmallExports.uuid("U", $0) }, uuidPrefix: "W"))
+            deleted: values.prefix(3).map { SmallExports.uuid("U", $0) }, uuidPrefix: "W", unreadable: true))
         for position in 0...2 {
             try Self.check(right: [phone, export], wrong: wrong, position: position)
         }
