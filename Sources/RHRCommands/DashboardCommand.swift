@@ -14,9 +14,10 @@ enum DashboardCommand {
     /// Opens the store at `storePath` on its own connection (the dashboard lives on the main actor) and shows
     /// it. `source` says where the data lives, in words, for the header and help; `stateKey` names the store
     /// for its kept view (its path, or what stands for a temporary store); `importFailures` the files of
-    /// `rhr FILE...` that could not be imported, which the dashboard names.
+    /// `rhr FILE...` that could not be imported, which the dashboard names. A `temporary` store (`rhr demo`, `rhr
+    /// FILE...`) follows no daemon, which could not serve it, and its help says how to go live with a real store.
     static func show(storePath: String, source: String, stateKey: String, invocation: Invocation,
-                     importFailures: [ImportFailure] = []) throws -> Int32 {
+                     importFailures: [ImportFailure] = [], temporary: Bool = false) throws -> Int32 {
         // "~/.local/share/rhr/rhr.sqlite" reads better than the whole home directory.
         let source = abbreviatingHome(source, environment: invocation.environment)
         // Off a terminal, the summary: on whatever thread the command runs (a test calls it off the main one).
@@ -43,8 +44,8 @@ enum DashboardCommand {
             let settings = DashboardFiles.loadViewState(store: stateKey, environment: environment)
                 ?? ViewSettings(aggregation: config.aggregation ?? .latest)
             // Subscribed before the first read, so no push falls between the two (when a daemon serves this store).
-            let feed = DaemonFeed(socketPath: DaemonCommand.socketPath(invocation), storePath: storePath,
-                                  explicit: invocation.arguments.value("socket") != nil)
+            let feed = temporary ? nil : DaemonFeed(socketPath: DaemonCommand.socketPath(invocation), storePath: storePath,
+                                                    explicit: invocation.arguments.value("socket") != nil)
             // The recent days first, so the first frame is quick; the session reads the rest in the background.
             // One clock for the first frame and every later one: the zone rhr was run in.
             let zone = invocation.machineZone
@@ -61,7 +62,7 @@ enum DashboardCommand {
             let exit: DashboardExit
             do {
                 exit = try session.run(on: terminal, initial: data, settings: settings, mouse: config.mouse,
-                                       importFailures: importFailures)
+                                       importFailures: importFailures, temporaryStore: temporary)
             } catch {
                 throw CommandFailure("\(error)")
             }

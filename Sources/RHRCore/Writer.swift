@@ -54,12 +54,18 @@ public struct Device: Sendable, Hashable {
         return names.indices.contains(type) ? names[type] : "type \(type)"
     }
 
-    /// One short line for the detail view: "Oura Ring (ring)", "Apple Watch".
+    /// One short line for the detail view: "Oura Ring (ring)", "Apple Watch". A Health Connect device (one with a
+    /// type) goes by its display name when it has one, the name a device data provider gave it (docs/design.md
+    /// section 2); any other by maker and model, else its name.
     public var summary: String {
         var parts: [String] = []
-        if let manufacturer, !manufacturer.isEmpty { parts.append(manufacturer) }
-        if let model, !model.isEmpty, model != manufacturer { parts.append(model) }
-        if parts.isEmpty, let name, !name.isEmpty { parts.append(name) }
+        if type != nil, let name, !name.isEmpty {
+            parts.append(name)
+        } else {
+            if let manufacturer, !manufacturer.isEmpty { parts.append(manufacturer) }
+            if let model, !model.isEmpty, model != manufacturer { parts.append(model) }
+            if parts.isEmpty, let name, !name.isEmpty { parts.append(name) }
+        }
         var text = parts.joined(separator: " ")
         if let words = typeWords, type != 0 { text += text.isEmpty ? words : " (\(words))" }
         return text.isEmpty ? "unknown device" : text

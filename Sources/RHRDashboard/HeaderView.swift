@@ -114,7 +114,7 @@ enum HeaderView {
     /// daemon.
     static func live(_ status: LiveStatus, today: LocalDay) -> [[Span]] {
         switch status {
-        case .off:
+        case .off, .temporary:
             return [[]]
         case .connected:
             return [[Span("live ", .title)]]

@@ -116,6 +116,10 @@ enum HelpView {
         case .off:
             paragraph("Not live: no rhr daemon serves this store. Start one (rhr daemon) and the dashboard follows "
                       + "it within a few seconds; r reads the store again meanwhile.")
+        case .temporary:
+            paragraph("Not live: this is a temporary store, made for this run and removed when it ends; no daemon can serve "
+                      + "it. To follow your own data live: import it into your store (rhr import FILE), start rhr daemon "
+                      + "(with --http ADDR:PORT for phone feeds), then run rhr.")
         case .connected(let socket):
             paragraph("Live: following rhr daemon on \(socket). A push shows within a moment; the days it changed "
                       + "are marked \(g.changed).")

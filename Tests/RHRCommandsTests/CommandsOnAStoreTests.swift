@@ -110,6 +110,21 @@ struct CommandsOnAStoreTests {
         #expect(!FileManager.default.fileExists(atPath: rhr.sandbox.storePath), "the demo keeps to a temporary store")
     }
 
+    /// No daemon can serve the demo's temporary store: its help tells how to go live with a store of one's own, and it
+    /// takes no socket to follow.
+    @Test func theDemosHelpTellsHowToGoLiveWithARealStore() throws {
+        let help = rhr.run(["demo", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("no daemon serves it"), "\(help.stdout)")
+        #expect(help.stdout.contains("rhr import FILE") && help.stdout.contains("rhr daemon") && help.stdout.contains("then rhr"),
+                "\(help.stdout)")
+        #expect(!help.stdout.contains("--socket"), "\(help.stdout)")
+        #expect(rhr.run(["help", "demo"]).stdout == help.stdout)
+        let socket = rhr.run(["demo", "--socket", rhr.sandbox.home + "/rhr.sock"])
+        #expect(socket.status == 2)
+        #expect(socket.stderr.hasPrefix("rhr demo: unknown option --socket"), "\(socket.stderr)")
+    }
+
     @Test func statusReportsTheStoreItsStreamsAndThatNoDaemonListens() throws {
         try importBatches()
         let status = rhr.run(["status"])

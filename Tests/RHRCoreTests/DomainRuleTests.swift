@@ -119,6 +119,16 @@ struct ProvisionalTests {
         #expect(!ProvisionalRule.isProvisional(store: .healthKit, writerIsWatch: true, day: day("2026-11-27"), asOf: justAfterMidnight))
         #expect(ProvisionalRule.isProvisional(store: .healthKit, writerIsWatch: true, day: day("2026-11-28"), asOf: justAfterMidnight))
     }
+
+    /// R3: a HealthKit value whose writer nobody named (Health Auto Export's points without `source`) counts as a
+    /// possible watch value; a writer known for no watch, or another store's writer of that name, does not.
+    @Test func anUnnamedHealthKitWriterIsAPossibleWatch() {
+        let unnamed = WriterKey(store: .healthKit, name: Writer.unnamedHealthAutoExport)
+        #expect(ProvisionalRule.mayBeWatch(unnamed, isWatch: false))
+        #expect(!ProvisionalRule.mayBeWatch(WriterKey(store: .healthConnect, name: Writer.unnamedHealthAutoExport), isWatch: false))
+        #expect(!ProvisionalRule.mayBeWatch(WriterKey(store: .healthKit, name: "Oura"), isWatch: false))
+        #expect(ProvisionalRule.mayBeWatch(WriterKey(store: .healthKit, name: "Oura"), isWatch: true))
+    }
 }
 
 /// R3's "as of", one wording for every reader (`AsOfWording`).
