@@ -57,7 +57,8 @@ public struct RevisionEntry: Sendable, Hashable {
     }
 
     /// "draft 61 → 59 (bridge-iphone, 14 Mar 12:15)"; "58, deleted (iphone, 12 Mar 23:51)"; "57, not in the newer
-    /// export (Apple Health export, 19 Jul 2019 10:36)": the year written when it is not `thisYear`; the time in
+    /// export (Apple Health export, 19 Jul 2019 10:36)"; "60 → 57, forgotten with import 4 (bobs-export.zip), 30 Mar
+    /// 12:00": the year written when it is not `thisYear`; the time in
     /// `zone` (the machine's clock, as the dashboard and the summary show every moment something was read), else
     /// at the offset the road wrote.
     public func text(thisYear: Int, zone: TimeZone? = nil) -> String {
