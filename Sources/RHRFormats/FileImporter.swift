@@ -14,24 +14,56 @@ public enum FileImporter {
         // An unzipped export's folder: the export in it.
         if let export = try ExportFolder.export(in: path) { return try read(path: export, options: options, progress: progress) }
         guard let input = try OnceReadInput.open(path) else {
-            return try readFile(path: path, options: options, progress: progress)
+            return try readFile(path: path, options: options, progress: progress, stamped: true)
         }
         let head = try input.head(InputKind.headSize)
+        // A pipe's time is not when its contents were made: its batches name the input and no time.
         if !ArchiveReader.looksLikeZip(head) {
             // Told once, from the head: the readers of these kinds read the input through its registration.
             let kind = try InputKind.detect(head: head, path: path)
             if kind == .appleHealthXML || kind == .syncBatches || kind == .hcWebhookJSON || kind == .healthAutoExportCSV {
-                return try input.whileRegistered { () throws(InputError) in
+                let file = try input.whileRegistered { () throws(InputError) in
                     try read(kind, survey: nil, path: path, options: options, progress: progress)
                 }
+                return stamp(file, zone: options.machineZone, madeAt: { _ in nil })
             }
         }
-        return try readSpooled(input, head: head, options: options, progress: progress)
+        return stamp(try readSpooled(input, head: head, options: options, progress: progress), zone: options.machineZone,
+                     madeAt: { _ in nil })
     }
 
-    private static func readFile(path: String, options: ImportOptions, progress: ImportProgress?) throws(InputError) -> ImportedFile {
+    private static func readFile(path: String, options: ImportOptions, progress: ImportProgress?,
+                                 stamped: Bool) throws(InputError) -> ImportedFile {
         let (kind, survey) = try InputKind.surveyed(path: path)
-        return try read(kind, survey: survey, path: path, options: options, progress: progress)
+        let file = try read(kind, survey: survey, path: path, options: options, progress: progress)
+        guard stamped else { return file }
+        let fileTime = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+        return stamp(file, zone: options.machineZone) { batch in
+            // In a zip: the time of the member the batch was read from.
+            let member: String? = switch (kind, batch.store) {
+            case (.appleHealthZip(let m), _), (.healthConnectZip(let m), _): m
+            case (.exports(let kinds), let store): kinds.lazy.compactMap { kind -> String? in
+                switch (kind, store) {
+                case (.appleHealthZip(let m), .healthKit), (.healthConnectZip(let m), .healthConnect): m
+                default: nil
+                }
+            }.first
+            default: nil
+            }
+            return member.flatMap { survey?.modified[$0] } ?? fileTime
+        }
+    }
+
+    /// Names the file in each of its batches, with when it was made (`madeAt`, per batch), in the machine's zone
+    /// (R12: of snapshots of one instant, the one made later decides).
+    private static func stamp(_ file: ImportedFile, zone: TimeZone, madeAt: (SyncBatch) -> Date?) -> ImportedFile {
+        var file = file
+        let name = PathText.lastComponent(file.path)
+        for i in file.batches.indices {
+            let made = madeAt(file.batches[i]).map { Timestamp(date: $0, offsetSeconds: 0).at(zone) }
+            file.batches[i].file = DeliveredFile(name: name, madeAt: made)
+        }
+        return file
     }
 
     /// `survey`: a zip's, which told its kind. An error says what the file was taken for.
@@ -70,8 +102,8 @@ public enum FileImporter {
 
     /// Each store's export in the zip is read, as its own batch on its own stream (R1), and the import line
     /// counts each. Of one store's exports only the first is read: an export is one snapshot of its stream (R4),
-    /// and two cannot be one. The others are named among what was skipped. `survey` told the zip's kind, so it
-    /// holds an export.
+    /// and two cannot be one. The others are named in the import line's notes (they are no records read). `survey`
+    /// told the zip's kind, so it holds an export.
     private static func readZip(path: String, survey: ZipSurvey, options: ImportOptions,
                                 progress: ImportProgress?) throws(InputError) -> ImportedFile {
         var files: [ImportedFile] = []
@@ -86,10 +118,11 @@ public enum FileImporter {
         guard files.count > 1 else { return files[0] }
         return ImportedFile(path: path, kind: .exports(files.map(\.kind)), batches: files.flatMap(\.batches),
                             recordsRead: files.map(\.recordsRead).reduce(0, +),
-                            skipped: files.reduce(into: [:]) { $0.merge($1.skipped, uniquingKeysWith: +) })
+                            skipped: files.reduce(into: [:]) { $0.merge($1.skipped, uniquingKeysWith: +) },
+                            notes: files.flatMap(\.notes), heartRateRead: files.map(\.heartRateRead).reduce(0, +))
     }
 
-    /// The file, with the members of `exports` its reader did not read named among what was skipped.
+    /// The file, with the members of `exports` its reader did not read named in its notes.
     private static func noting(_ exports: [String], of store: String, in file: ImportedFile) -> ImportedFile {
         var file = file
         let taken: String
@@ -98,7 +131,7 @@ public enum FileImporter {
         default: return file
         }
         for other in exports where other != taken {
-            file.skipped["another \(store) export in the zip, not read (import it on its own): \(other)", default: 0] += 1
+            file.notes.append("another \(store) export in the zip, not read (import it on its own): \(other)")
         }
         return file
     }
@@ -124,7 +157,7 @@ public enum FileImporter {
         try copied.get()
         let spooled = spool.file("input")
         do {
-            var file = try readFile(path: spooled, options: options, progress: progress)
+            var file = try readFile(path: spooled, options: options, progress: progress, stamped: false)
             file.path = input.path
             return file
         } catch {

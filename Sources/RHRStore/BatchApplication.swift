@@ -17,13 +17,17 @@ extension HealthDatabase {
                 throw StoreError(.invalidBatch, place + error.description)
             }
         }
+        // R13: a time of its own that cannot be right dates no road; the batch is dated by when it arrived.
+        let now = Timestamp(date: clock(), offsetSeconds: 0).at(machineZone)
         return try db.transaction { () throws(StoreError) -> [BatchOutcome] in
             var outcomes: [BatchOutcome] = []
-            for batch in batches {
+            for given in batches {
+                let (batch, futureDated) = given.datedByReceipt(now: now)
                 var application = BatchApplication(database: self, batch: batch)
                 var outcome = try application.run()
                 // A batch applied before brought its passed-over records then (R14).
                 if !outcome.duplicate {
+                    outcome.futureDated = futureDated
                     try keepPassedOver(of: batch)
                     try keepSpellings(of: batch)
                     outcome.passedOver = batch.passedOver.total
@@ -89,6 +93,9 @@ struct BatchApplication {
     var movedWords: [MovedWord: Double] = [:]
     /// The writers' local days of the batch's resting samples.
     var carriedDays: Set<StoreSnapshot.WriterDay> = []
+    /// By writer's day, the samples that stand in this road and change it: added or replaced, unless a fresher road
+    /// decides the day (`countOverruled`).
+    var standingChanges: [StoreSnapshot.WriterDay: (added: Int, replaced: Int)] = [:]
 
     struct Facts {
         var storeHasSamples = true
@@ -108,8 +115,9 @@ struct BatchApplication {
     mutating func run() throws(StoreError) -> BatchOutcome {
         let stream = try streamRow()
         if let next = batch.cursor?.next, try wasApplied(next, stream: stream) {
-            // Applied already (section 4): answered ok, nothing changes.
+            // Applied already (section 4): answered ok, nothing changes; its samples are as they were.
             outcome.duplicate = true
+            outcome.unchanged = batch.resting.count
             outcome.revision = try database.currentRevision()
             return outcome
         }
@@ -123,8 +131,11 @@ struct BatchApplication {
         let layer = try layerRow(stream)
         facts = try lookUpFacts(stream: stream, layer: layer)
         var delivered = Set<String>()
-        // R14: a sample delivered twice is one; one window's different values are each kept.
-        for sample in DuplicateRule.folded(batch.resting) {
+        // R14: a sample delivered twice is one; one window's different values are each kept. The second of two is
+        // unchanged by the first (the account, docs/design.md R14).
+        let folded = DuplicateRule.folded(batch.resting)
+        outcome.unchanged += batch.resting.count - folded.count
+        for sample in folded {
             delivered.insert(sample.identity.key)
             try upsert(sample, layer: layer)
         }
@@ -140,6 +151,7 @@ struct BatchApplication {
         try moveLiveRoad(layer)
         try checkMovedWords(layer)
         try countDeletions()
+        try countOverruled(layer)
 
         var revision = try database.currentRevision()
         if outcome.changedSomething {

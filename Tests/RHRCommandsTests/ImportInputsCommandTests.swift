@@ -85,8 +85,10 @@ struct ImportInputsCommandTests {
                                          header + "\n2024-03-11 00:00:00,412,48,131,71,57,8123\n2024-03-12 00:00:00,380,50,120,69,58,7000\n")
         let imported = rhr.run(["import", path])
         #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(imported.stdout.hasPrefix("\(path): Health Auto Export CSV: 2 records read; HealthKit resting samples 2 added"),
-                "\(imported.stdout)")
+        // Of each row, a resting value and a heart-rate value were read; five columns are of other metrics.
+        #expect(imported.stdout.hasPrefix("\(path): Health Auto Export CSV: 4 records read; HealthKit resting samples 2 added, "
+                                          + "0 replaced, 0 deleted; 2 heart-rate readings (kept as day summaries, R8); "
+                                          + "2 columns of other metrics not read"), "\(imported.stdout)")
         #expect(rows() == [
             // A writer Health Auto Export did not name is no possible watch: never provisional (docs/design.md section 2).
             "2024-03-11,healthkit,Health Auto Export,Health Auto Export,latest,57,1,false,true,0,0,unnamed-health-auto-export",

@@ -36,6 +36,13 @@ func live(_ asOf: String, previous: String?, next: String?, _ samples: [RestingS
               fullResync: fullResync, resting: samples, deleted: deleted, origin: "iphone")
 }
 
+/// What the migration of files of one instant (7 → 8, `StoreSchema.sameInstantFiles`) adds, taken away again: for
+/// tests that make a store of an older schema.
+let withoutSameInstantFiles = """
+    DROP TABLE tied_copy; ALTER TABLE sample DROP COLUMN made_at; ALTER TABLE sample DROP COLUMN made_in;
+    ALTER TABLE heart_rate DROP COLUMN made_at;
+    """
+
 extension HealthDatabase {
     /// Everything a reader can see, as text: equal dumps mean an unchanged store.
     func dump() throws -> String {
