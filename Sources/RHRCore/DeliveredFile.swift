@@ -8,8 +8,5 @@ public struct DeliveredFile: Sendable, Hashable {
     /// pipe). R13 holds it to the machine's clock (`SyncBatch.datedByReceipt`).
     public var madeAt: Timestamp?
 
-    public init(name: String, madeAt: Timestamp?) {
-        self.name = name
-        self.madeAt = madeAt
-    }
+    public init(name: String, madeAt: Timestamp?) { (self.name, self.madeAt) = (name, madeAt) }
 }

@@ -12,12 +12,10 @@ public struct SampleCounts: Sendable, Hashable {
     public var unchanged = 0
     /// Samples stored but flagged out of range (R6): some of those counted above, not an outcome of their own.
     public var outOfRange = 0
-    /// Samples kept on their road while a fresher road decides their writer's day (R12).
-    public var overruled = 0
-    /// Samples a file of the same instant made later holds with another value (R12, *snapshots of one instant*).
-    public var overruledByLaterFile = 0
-    /// Samples a deletion seen after their delivery takes (R4).
-    public var overruledByDeletion = 0
+    /// Samples kept while another delivery decides over them, by the rule that does: a fresher road decides their
+    /// writer's day (R12); a file of the same instant made later holds them with another value (R12, *snapshots of one
+    /// instant*); a deletion seen after their delivery takes them (R4).
+    public var overruled = 0, overruledByLaterFile = 0, overruledByDeletion = 0
     /// Samples of an export older than one of its stream already imported, where that newer one covers their days
     /// (R12: an older export speaks only for what no newer one covers).
     public var setAside = 0
@@ -51,15 +49,13 @@ public struct SampleCounts: Sendable, Hashable {
         Wording.count(batches, "batch", plural: "batches") + " applied before"
     }
 
+    /// Every count, for sums.
+    static var all: [WritableKeyPath<SampleCounts, Int>] {
+        [\.added, \.replaced, \.deleted, \.unchanged, \.outOfRange, \.overruled, \.overruledByLaterFile, \.overruledByDeletion,
+         \.setAside]
+    }
+
     public static func += (total: inout SampleCounts, more: SampleCounts) {
-        total.added += more.added
-        total.replaced += more.replaced
-        total.deleted += more.deleted
-        total.unchanged += more.unchanged
-        total.outOfRange += more.outOfRange
-        total.overruled += more.overruled
-        total.overruledByLaterFile += more.overruledByLaterFile
-        total.overruledByDeletion += more.overruledByDeletion
-        total.setAside += more.setAside
+        for count in all { total[keyPath: count] += more[keyPath: count] }
     }
 }

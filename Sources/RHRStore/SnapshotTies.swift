@@ -69,31 +69,12 @@ extension StoreSchema {
             id INTEGER PRIMARY KEY,
             layer_id INTEGER NOT NULL REFERENCES layer(id),
             store TEXT NOT NULL,
-            made_at REAL,
-            made_in TEXT,
             identity TEXT NOT NULL,
             uuid TEXT,
             writer_id INTEGER NOT NULL REFERENCES writer(id),
-            day INTEGER NOT NULL,
-            offset_assumed INTEGER NOT NULL,
-            start REAL NOT NULL,
-            "end" REAL NOT NULL,
-            offset_seconds INTEGER,
-            time_zone TEXT,
-            value REAL,
-            unit TEXT NOT NULL,
-            in_range INTEGER NOT NULL,
-            recording_method INTEGER,
-            created REAL,
-            last_modified REAL,
-            client_record_id TEXT,
-            client_record_version INTEGER,
-            device_name TEXT,
-            device_manufacturer TEXT,
-            device_model TEXT,
-            device_hardware TEXT,
-            device_software TEXT,
-            device_type INTEGER
+            \(sampleFields)
+            made_at REAL,
+            made_in TEXT
         );
         CREATE INDEX tied_copy_by_identity ON tied_copy(layer_id, identity);
         CREATE INDEX tied_copy_by_day ON tied_copy(day, writer_id);

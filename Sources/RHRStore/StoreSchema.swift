@@ -5,7 +5,7 @@ enum StoreSchema {
 
     /// A resting sample's delivered fields and its day, as the `sample` table of version 1 and its successor of
     /// version 2 both define them. Released: like the steps that use it, it never changes.
-    private static let sampleFields = """
+    static let sampleFields = """
         day INTEGER NOT NULL,
             offset_assumed INTEGER NOT NULL,
             start REAL NOT NULL,

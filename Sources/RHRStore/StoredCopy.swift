@@ -29,8 +29,7 @@ struct StoredCopy {
             layer = try s.column("layer_id")
             asOf = try s.column("as_of")
             current = try s.column("current")
-            madeAt = try s.column("made_at")
-            madeIn = try s.column("made_in")
+            (madeAt, madeIn) = (try s.column("made_at"), try s.column("made_in"))
             row = try SampleRow.Columns(s)
         }
     }
