@@ -10,7 +10,8 @@ public struct FutureDelivery: Sendable, Hashable {
     public enum Claim: String, Sendable, Hashable {
         /// Its `asOf`: what the road is read as of (R3, R12).
         case asOf
-        /// When its file was made (`DeliveredFile.madeAt`): what orders files of one instant (R12).
+        /// When its file was made (`DeliveredFile.madeAt`): what orders files of one instant (R12). Not used then: the
+        /// file counts as made before any whose time is (a time of receipt would differ each time the file came).
         case madeAt
     }
 
@@ -28,11 +29,15 @@ public struct FutureDelivery: Sendable, Hashable {
         self.readAt = readAt
     }
 
-    /// "export dated 1 Jan 2099, later than this machine's clock: dated by when it was read (5 Dec 20:34 +00:00)".
+    /// "export dated 1 Jan 2099, later than this machine's clock: dated by when it was read (5 Dec 20:34 +00:00)";
+    /// "file dated 1 Jan 2099, later than this machine's clock: its time is not used".
     public var words: String {
         let thisYear = readAt.localDay.year
-        return "\(what) dated \(claimed.localDay.text(thisYear: thisYear)), later than this machine's clock: dated by when "
-            + "it was read (\(readAt.text(thisYear: thisYear)))"
+        let dated = "\(what) dated \(claimed.localDay.text(thisYear: thisYear)), later than this machine's clock: "
+        switch claim {
+        case .asOf: return dated + "dated by when it was read (\(readAt.text(thisYear: thisYear)))"
+        case .madeAt: return dated + "its time is not used"
+        }
     }
 }
 
@@ -44,9 +49,10 @@ public enum FutureDeliveryRule {
 }
 
 extension SyncBatch {
-    /// The batch as the store takes it when it arrives at `now` (the machine's clock, in its zone): a time of its own
-    /// that cannot be right is replaced by `now`, and the period a snapshot speaks for ends there too; nothing else
-    /// changes. The notes say what was replaced, for the import line and the replies.
+    /// The batch as the store takes it when it arrives at `now` (the machine's clock, in its zone; for the same export
+    /// again, when it was first read): an `asOf` that cannot be right is replaced by `now`, and the period a snapshot
+    /// speaks for ends there too; a file's time that cannot be right is not used. Nothing else changes. The notes say
+    /// what was replaced, for the import line and the replies.
     public func datedByReceipt(now: Timestamp) -> (batch: SyncBatch, notes: [FutureDelivery]) {
         var batch = self, notes: [FutureDelivery] = []
         if !FutureDeliveryRule.isBelievable(asOf, now: now) {
@@ -56,7 +62,7 @@ extension SyncBatch {
         }
         if let made = file?.madeAt, !FutureDeliveryRule.isBelievable(made, now: now) {
             notes.append(FutureDelivery(claim: .madeAt, what: "file", claimed: made, readAt: now))
-            batch.file?.madeAt = now
+            batch.file?.madeAt = nil
         }
         return (batch, notes)
     }

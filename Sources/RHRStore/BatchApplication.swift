@@ -22,8 +22,11 @@ extension HealthDatabase {
         return try db.transaction { () throws(StoreError) -> [BatchOutcome] in
             var outcomes: [BatchOutcome] = []
             for given in batches {
-                let (batch, futureDated) = given.datedByReceipt(now: now)
+                // The same export from the future again is read when it was first read.
+                let receipt = FutureDeliveryRule.isBelievable(given.asOf, now: now) ? now : try firstReceipt(of: given) ?? now
+                let (batch, futureDated) = given.datedByReceipt(now: receipt)
                 var application = BatchApplication(database: self, batch: batch)
+                application.claimedAsOf = futureDated.first { $0.claim == .asOf }?.claimed
                 var outcome = try application.run()
                 // A batch applied before brought its passed-over records then (R14).
                 if !outcome.duplicate {
@@ -91,6 +94,8 @@ struct BatchApplication {
     /// A phone feed's words about writer-days delivered again as they were, only later: whether a reader sees such a
     /// day differently (R3, R12, R13) is checked at the end. By table, writer and day: the word's previous `asOf`.
     var movedWords: [MovedWord: Double] = [:]
+    /// R13: the time the batch claimed, when it could not be right and it was dated by its receipt instead.
+    var claimedAsOf: Timestamp?
     /// The writers' local days of the batch's resting samples.
     var carriedDays: Set<StoreSnapshot.WriterDay> = []
     /// By writer's day, the samples that stand in this road and change it: added or replaced, unless a fresher road
@@ -200,15 +205,15 @@ struct BatchApplication {
         let snapshot = batch.snapshot
         try db.statement("""
             INSERT INTO layer(stream_id, snapshot, as_of, as_of_offset, from_at, to_at, from_day, to_day,
-                              covers_resting, covers_heart_rate, origin, by_day)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                              covers_resting, covers_heart_rate, origin, by_day, claimed_as_of)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
             .bind(.integer(stream.id), .bool(isSnapshot), .real(asOf), .integer(Int64(batch.asOf.offsetSeconds)),
                   .double(snapshot?.from?.epochSeconds), .double(snapshot?.to?.epochSeconds),
                   .int64(snapshot?.from.map { Int64($0.localDay.daysSinceEpoch) }),
                   .int64(snapshot?.to.map { Int64($0.localDay.daysSinceEpoch) }),
                   .bool(snapshot?.coversResting ?? true), .bool(snapshot?.coversHeartRate ?? true), .text(origin),
-                  .bool(byDay))
+                  .bool(byDay), .double(claimedAsOf?.epochSeconds))
             .run()
         return LayerRow(id: db.lastInsertRowID, snapshot: isSnapshot, byDay: byDay, previousAsOf: nil,
                         existed: false)

@@ -57,30 +57,6 @@ enum SnapshotTie {
     }
 }
 
-extension StoreSchema {
-    /// 7 → 8, a migration of its own (R12, *snapshots of one instant*): when the file that brought each snapshot copy
-    /// (and heart-rate summary) was made, and its name; and every other file's version of a copy that a file of the
-    /// same instant made later stands over (`tied_copy`), for the history.
-    static let sameInstantFiles = """
-        ALTER TABLE sample ADD COLUMN made_at REAL;
-        ALTER TABLE sample ADD COLUMN made_in TEXT;
-        ALTER TABLE heart_rate ADD COLUMN made_at REAL;
-        CREATE TABLE tied_copy(
-            id INTEGER PRIMARY KEY,
-            layer_id INTEGER NOT NULL REFERENCES layer(id),
-            store TEXT NOT NULL,
-            identity TEXT NOT NULL,
-            uuid TEXT,
-            writer_id INTEGER NOT NULL REFERENCES writer(id),
-            \(sampleFields)
-            made_at REAL,
-            made_in TEXT
-        );
-        CREATE INDEX tied_copy_by_identity ON tied_copy(layer_id, identity);
-        CREATE INDEX tied_copy_by_day ON tied_copy(day, writer_id);
-        """
-}
-
 extension BatchApplication {
     /// This batch's file's version of a row.
     func version(_ row: SampleRow) -> SnapshotTie.Version {

@@ -303,7 +303,7 @@ enum StoreSchema {
         ALTER TABLE stream ADD COLUMN app_priority_as_of REAL;
         UPDATE writer SET is_watch = 0 WHERE store = 'healthkit' AND name = 'Health Auto Export';
         """,
-        // 7 → 8: files of one instant, the one made later decides (SnapshotTies.swift).
-        sameInstantFiles,
+        // 7 → 8: when deliveries were made and read (DeliveryTimes.swift).
+        deliveryTimes,
     ]
 }

@@ -159,16 +159,16 @@ struct ImportAccountLineTests {
     }
 
     /// A Health Auto Export file carries no time but its own modification time, which orders files of one instant
-    /// (R12): a file whose clock said 2099 would win every tie for ever; it is made when it was read.
-    @Test func aHealthAutoExportFileMadeIn2099IsMadeWhenItWasRead() throws {
+    /// (R12): a file whose clock said 2099 would win every tie for ever; its time is not used.
+    @Test func aHealthAutoExportFileMadeIn2099IsNotLater() throws {
         let dir = try TemporaryDirectory()
         let paths = try SameInstantFilesTests.files([65, 64], in: dir)
         try FileManager.default.setAttributes([.modificationDate: date("2099-01-01T00:00:00Z")], ofItemAtPath: paths[0])
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(3600)], ofItemAtPath: paths[1])
         let first = rhr.run(["import", paths[0]])
-        #expect(first.stdout.contains("; file dated 1 Jan 2099, later than this machine's clock: dated by when it was read ("),
+        #expect(first.stdout.contains("; file dated 1 Jan 2099, later than this machine's clock: its time is not used"),
                 "\(first.stdout)")
-        // The genuine file, made an hour from now, was made after the first was read: it decides.
+        // The genuine file, made an hour from now, is the one made later: it decides.
         #expect(rhr.run(["import", paths[1]]).status == 0)
         #expect(rhr.exportRows(["--from", "2023-06-30"]).first?.contains(",latest,64,") == true, "\(rhr.exportRows())")
     }

@@ -228,7 +228,7 @@ struct HTTPFeedTests {
         #expect(first.json?["stream"]?.string == "http-phone")
         #expect(first.json?["store"]?.string == "healthkit")
         #expect(first.json?["summary"]?.string == "Health Auto Export JSON: 4 records read; HealthKit resting samples 2 added, "
-            + "0 replaced, 0 deleted")
+            + "0 replaced, 0 deleted; 2 heart-rate readings (kept as day summaries, R8)")
         let event = try subscriber.nextEvent(timeout: 5)
         #expect(event.days == ["2026-11-27", "2026-11-28"])
 

@@ -98,8 +98,8 @@ struct UnnamedWriterMigrationTests {
             #expect(try store.days(aggregation: .latest).map(\.provisional) == [true])
         }
         // As the schema before left it: without what its migration and the later ones add.
-        let before = try #require(StoreSchema.migrations.firstIndex(of: StoreSchema.sameInstantFiles)) - 1
-        try SQLiteFile.execute(withoutSameInstantFiles + """
+        let before = try #require(StoreSchema.migrations.firstIndex(of: StoreSchema.deliveryTimes)) - 1
+        try SQLiteFile.execute(withoutDeliveryTimes + """
             ALTER TABLE sample DROP COLUMN first_as_of; ALTER TABLE stream DROP COLUMN app_priority;
             ALTER TABLE stream DROP COLUMN app_priority_as_of; PRAGMA user_version = \(before)
             """, at: path)

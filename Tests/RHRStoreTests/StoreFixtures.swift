@@ -36,11 +36,11 @@ func live(_ asOf: String, previous: String?, next: String?, _ samples: [RestingS
               fullResync: fullResync, resting: samples, deleted: deleted, origin: "iphone")
 }
 
-/// What the migration of files of one instant (7 → 8, `StoreSchema.sameInstantFiles`) adds, taken away again: for
-/// tests that make a store of an older schema.
-let withoutSameInstantFiles = """
-    DROP TABLE tied_copy; ALTER TABLE sample DROP COLUMN made_at; ALTER TABLE sample DROP COLUMN made_in;
-    ALTER TABLE heart_rate DROP COLUMN made_at;
+/// What the migration of delivery times (7 → 8, `StoreSchema.deliveryTimes`) adds, taken away again: for tests that
+/// make a store of an older schema.
+let withoutDeliveryTimes = """
+    DROP TABLE tied_copy; ALTER TABLE layer DROP COLUMN claimed_as_of; ALTER TABLE sample DROP COLUMN made_at;
+    ALTER TABLE sample DROP COLUMN made_in; ALTER TABLE heart_rate DROP COLUMN made_at;
     """
 
 extension HealthDatabase {
