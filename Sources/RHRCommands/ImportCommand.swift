@@ -109,6 +109,15 @@ enum ImportCommand {
         } catch {
             throw CommandFailure(error.description)
         }
+        // R14: a file of which not one record could be used keeps what it passed over and moves no "as of".
+        if let unusable = imported.unusable {
+            do {
+                try store().keepPassedOver(only: imported.batches)
+            } catch let error as StoreError {
+                throw CommandFailure("\(path): \(error.message)")
+            }
+            throw CommandFailure("nothing in \(path) could be used: \(unusable)")
+        }
         let outcomes: [BatchOutcome]
         do {
             // A quit signal waits for the store's write, then says what became of this file (`QuitNote`).

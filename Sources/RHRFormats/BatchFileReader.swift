@@ -12,14 +12,15 @@ import RHRCore
 public enum BatchFileReader {
     static let chunkSize = FileLines.chunkSize
 
-    /// `recordsRead` counts the upserted records of all batches; each batch's `origin` is the file's name.
+    /// `recordsRead` counts the upserted records of all batches and the deletions passed over; each batch's `origin` is
+    /// the file's name.
     public static func read(path: String, options: ImportOptions, progress: ImportProgress?) throws(InputError) -> ImportedFile {
         let file = try ReadOnlyFile(path: path)
         defer { file.close() }
         let origin = PathText.lastComponent(path)
         let limit = JSONLineFramer.defaultMaxLineLength
         var batches: [SyncBatch] = []
-        var records = 0
+        var records = 0, heartRate = 0
 
         func take(_ item: JSONLineFramer.Item) throws(InputError) {
             do throws(SyncBatchLines.Refusal) {
@@ -27,7 +28,10 @@ public enum BatchFileReader {
                                                           origin: origin) else { return }
                 read.batch.passedOver.source = path
                 batches.append(read.batch)
-                records += read.upserts
+                // The account (docs/design.md R14): a deletion passed over was read too.
+                let upsertsPassedOver = read.upserts - read.batch.resting.count - read.heartRate
+                records += read.upserts + read.batch.passedOver.total - upsertsPassedOver
+                heartRate += read.heartRate
             } catch {
                 throw InputError(path: path, place: error.place, message: error.message, isSyntaxError: error.kind == .notJSON)
             }
@@ -35,6 +39,6 @@ public enum BatchFileReader {
 
         try FileLines.read(file, maxLineLength: limit, progress: progress, take)
 
-        return ImportedFile(path: path, kind: .syncBatches, batches: batches, recordsRead: records)
+        return ImportedFile(path: path, kind: .syncBatches, batches: batches, recordsRead: records, heartRateRead: heartRate)
     }
 }

@@ -30,6 +30,25 @@ public struct ImportedFile: Sendable {
     public var skipped: [String: Int]
     /// What the import line must say about how the file was read: "no <ExportDate>: taken as of …".
     public var notes: [String]
+    /// Of `recordsRead`, the heart-rate records (or samples, as the reader counts them) it summarised by day (R8).
+    public var heartRateRead: Int
+
+    /// R14: why not one record of the file could be used, when records were passed over and none was a resting sample,
+    /// heart rate or a deletion: "750 records passed over, kept in the store (rhr status lists them): 750 Health Auto
+    /// Export rows whose date is not a date (first at line 2)". Such a file keeps its passed-over records and nothing
+    /// else: it dates no road (the account, docs/design.md R14). Nil when something could be used.
+    public var unusable: String? {
+        let log = passedOver
+        guard !log.isEmpty, batches.allSatisfy({ $0.resting.isEmpty && $0.heartRate.isEmpty && $0.deleted.isEmpty }) else {
+            return nil
+        }
+        var lines = log.summaryLines
+        let head = lines.removeFirst().dropLast()
+        return head + ": " + lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
+    }
+
+    /// The skipped records of types rhr does not read: steps, energy, and the rest.
+    public static let otherTypes = "records of other types"
 
     /// R14: what its readers passed over, all batches' together.
     public var passedOver: PassedOverLog {
@@ -38,13 +57,21 @@ public struct ImportedFile: Sendable {
         return log
     }
 
+    /// `heartRateRead`: nil is one for each heart-rate sample the batches' summaries count.
     public init(path: String, kind: InputKind, batches: [SyncBatch], recordsRead: Int, skipped: [String: Int] = [:],
-                notes: [String] = []) {
+                notes: [String] = [], heartRateRead: Int? = nil) {
         self.path = path
         self.kind = kind
         self.batches = batches
         self.recordsRead = recordsRead
         self.skipped = skipped
         self.notes = notes
+        self.heartRateRead = heartRateRead ?? batches.reduce(0) { $0 + $1.heartRate.reduce(0) { $0 + $1.total } }
+    }
+
+    /// The account of what was read (docs/design.md R14): every record is a resting sample, a heart-rate record,
+    /// passed over or skipped, so these add up to `recordsRead` (a test holds every reader to it).
+    public var accounted: Int {
+        batches.reduce(0) { $0 + $1.resting.count } + heartRateRead + passedOver.total + skipped.values.reduce(0, +)
     }
 }

@@ -17,14 +17,21 @@ extension HealthDatabase {
                 throw StoreError(.invalidBatch, place + error.description)
             }
         }
+        // R13: a time of its own that cannot be right dates no road; the batch is dated by when it arrived.
+        let now = Timestamp(date: clock(), offsetSeconds: 0).at(machineZone)
         return try db.transaction { () throws(StoreError) -> [BatchOutcome] in
             var outcomes: [BatchOutcome] = []
             let book = DeliveryBook(machineZone: machineZone)
-            for batch in batches {
+            for given in batches {
+                // The same export from the future again is read when it was first read.
+                let receipt = FutureDeliveryRule.isBelievable(given.asOf, now: now) ? now : try firstReceipt(of: given) ?? now
+                let (batch, futureDated) = given.datedByReceipt(now: receipt)
                 var application = BatchApplication(database: self, batch: batch, book: book)
+                application.claimedAsOf = futureDated.first { $0.claim == .asOf }?.claimed
                 var outcome = try application.run()
                 // A batch applied before brought its passed-over records then (R14).
                 if !outcome.duplicate {
+                    outcome.futureDated = futureDated
                     try keepPassedOver(of: batch)
                     try notePassedOver(of: batch, delivery: application.delivery, layer: application.deliveryLayer)
                     try keepSpellings(of: batch)
@@ -90,12 +97,17 @@ struct BatchApplication {
     /// A phone feed's words about writer-days delivered again as they were, only later: whether a reader sees such a
     /// day differently (R3, R12, R13) is checked at the end. By table, writer and day: the word's previous `asOf`.
     var movedWords: [MovedWord: Double] = [:]
+    /// R13: the time the batch claimed, when it could not be right and it was dated by its receipt instead.
+    var claimedAsOf: Timestamp?
     /// The writers' local days of the batch's resting samples.
     var carriedDays: Set<StoreSnapshot.WriterDay> = []
     /// The call's deliveries, the batch's delivery and its road (`BatchDeliveries`).
     let book: DeliveryBook
     var delivery: Int64 = 0
     var deliveryLayer: Int64 = 0
+    /// By writer's day, the samples that stand in this road and change it: added or replaced, unless a fresher road
+    /// decides the day (`countOverruled`).
+    var standingChanges: [StoreSnapshot.WriterDay: (added: Int, replaced: Int)] = [:]
 
     struct Facts {
         var storeHasSamples = true
@@ -116,8 +128,9 @@ struct BatchApplication {
     mutating func run() throws(StoreError) -> BatchOutcome {
         let stream = try streamRow()
         if let next = batch.cursor?.next, try wasApplied(next, stream: stream) {
-            // Applied already (section 4): answered ok, nothing changes.
+            // Applied already (section 4): answered ok, nothing changes; its samples are as they were.
             outcome.duplicate = true
+            outcome.unchanged = batch.resting.count
             outcome.revision = try database.currentRevision()
             return outcome
         }
@@ -132,8 +145,11 @@ struct BatchApplication {
         try markWatchWriters()
         facts = try lookUpFacts(stream: stream, layer: layer)
         var delivered = Set<String>()
-        // R14: a sample delivered twice is one; one window's different values are each kept.
-        for sample in DuplicateRule.folded(batch.resting) {
+        // R14: a sample delivered twice is one; one window's different values are each kept. The second of two is
+        // unchanged by the first (the account, docs/design.md R14).
+        let folded = DuplicateRule.folded(batch.resting)
+        outcome.unchanged += batch.resting.count - folded.count
+        for sample in folded {
             delivered.insert(sample.identity.key)
             try upsert(sample, layer: layer)
         }
@@ -152,6 +168,7 @@ struct BatchApplication {
         try moveLiveRoad(layer)
         try checkMovedWords(layer)
         try countDeletions()
+        try countOverruled(layer)
 
         var revision = try database.currentRevision()
         if outcome.changedSomething {
@@ -201,15 +218,15 @@ struct BatchApplication {
         let snapshot = batch.snapshot
         try db.statement("""
             INSERT INTO layer(stream_id, snapshot, as_of, as_of_offset, from_at, to_at, from_day, to_day,
-                              covers_resting, covers_heart_rate, origin, by_day)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                              covers_resting, covers_heart_rate, origin, by_day, claimed_as_of)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
             .bind(.integer(stream.id), .bool(isSnapshot), .real(asOf), .integer(Int64(batch.asOf.offsetSeconds)),
                   .double(snapshot?.from?.epochSeconds), .double(snapshot?.to?.epochSeconds),
                   .int64(snapshot?.from.map { Int64($0.localDay.daysSinceEpoch) }),
                   .int64(snapshot?.to.map { Int64($0.localDay.daysSinceEpoch) }),
                   .bool(snapshot?.coversResting ?? true), .bool(snapshot?.coversHeartRate ?? true), .text(origin),
-                  .bool(byDay))
+                  .bool(byDay), .double(claimedAsOf?.epochSeconds))
             .run()
         return LayerRow(id: db.lastInsertRowID, snapshot: isSnapshot, byDay: byDay, previousAsOf: nil,
                         existed: false)
