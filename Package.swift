@@ -53,7 +53,7 @@ let package = Package(
         // Argument parsing and every command, as a library so tests can call them without a process.
         .target(name: "RHRCommands",
                 dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRStore", "RHRSystem", "RHRDaemonClient", "RHRDaemon",
-                               "RHRDashboard", "RHRScreen", "RHRTerminal", "RHRLive"]),
+                               "RHRDashboard", "RHRScreen", "RHRTerminal", "RHRLive", "RHRReport"]),
         .executableTarget(name: "rhr", dependencies: ["RHRCommands"]),
 
         .executableTarget(

@@ -15,6 +15,7 @@ struct CommandTable: Sendable {
         commands: [
             ImportCommand.command,
             ExportCommand.command,
+            ReportCommand.command,
             SummaryCommand.command,
             StatusCommand.command,
             DaemonCommand.command,
