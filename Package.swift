@@ -49,7 +49,8 @@ let package = Package(
         // The dashboard's runtime: its run loop, background loads, reads of the store and daemon feed. Neither the
         // HTTP server nor ncurses: the terminal is handed to it.
         .target(name: "RHRLive",
-                dependencies: ["RHRCore", "RHRStore", "RHRSystem", "RHRDaemonClient", "RHRDashboard", "RHRScreen"]),
+                dependencies: ["RHRCore", "RHRStore", "RHRSystem", "RHRDaemonClient", "RHRDashboard", "RHRScreen",
+                               "RHRReport"]),
         // Argument parsing and every command, as a library so tests can call them without a process.
         .target(name: "RHRCommands",
                 dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRStore", "RHRSystem", "RHRDaemonClient", "RHRDaemon",

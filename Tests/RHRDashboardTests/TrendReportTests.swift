@@ -75,4 +75,28 @@ struct TrendReportTests {
         #expect(report.noteDay == Fixture.lastDay)
         #expect(report.notes.contains { $0.hasPrefix("Health Connect (bridge): last read 39 days ago") }, "\(report.notes)")
     }
+
+    @Test("p asks for a report of the window in view: its days, aggregation, hidden writers and aids")
+    func pAsksForTheWindowInView() throws {
+        var state = Fixture.state(size: TerminalSize(width: 120, height: 40))
+        Fixture.press(&state, .character("a"), .character("2"), .character("m"), .character("b"))
+        let window = ChartWindow(state)
+        let effect = Fixture.press(&state, .character("p"))
+        let band = try #require(state.bandWriterIndex)
+        let view = ViewSettings(aggregation: .lowest, hidden: [try #require(state.index.writer(number: 2)).key],
+                                showMean: true, showBand: true, bandWriter: state.index.writers[band].key)
+        #expect(effect == .writeReport(TrendReport.Request(from: window.firstDay, to: window.lastDay, view: view)))
+        DashboardUpdate.update(&state, .reportWritten(paths: ["/home/j/rhr-report.pdf"], pages: 1))
+        #expect(state.message == "Report written to /home/j/rhr-report.pdf (1 page, readable by you only).")
+        DashboardUpdate.update(&state, .reportFailed("/home/j: Permission denied"))
+        #expect(state.message == "No report written: /home/j: Permission denied")
+    }
+
+    @Test("Help lists p, and the footer names it where the row has room")
+    func helpAndFooterNameIt() {
+        var state = Fixture.state(size: TerminalSize(width: 200, height: 60))
+        #expect(Fixture.screen(state).last?.contains(" p report ") == true)
+        Fixture.press(&state, .character("?"))
+        #expect(Fixture.screen(state).contains { $0.contains("p") && $0.contains("write a report (PDF) of the window in view") })
+    }
 }
