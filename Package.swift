@@ -60,7 +60,7 @@ let package = Package(
         .executableTarget(
             name: "rhr-bench",
             dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRStore", "RHRSystem", "RHRDaemonClient", "RHRDaemon",
-                           "RHRDashboard", "RHRScreen", "RHRLive", "RHRTestSupport"]
+                           "RHRDashboard", "RHRScreen", "RHRLive", "RHRReport", "RHRTestSupport"]
         ),
 
         // What the tests share (temporary directories, polling, test dates, process spawning, an in-process
