@@ -42,8 +42,9 @@ struct ReportChart {
     let to: LocalDay
     let scale: BPMScale
 
-    /// In points: the room for the bpm labels, for the day labels, a glyph's size, the gap between panels.
-    static let axisWidth = 24.0, labelHeight = 12.0, glyphSize = 7.0, panelGap = 5.0
+    /// In points: the room for the bpm labels, for the day labels, a glyph's size, the gap between panels, a panel's
+    /// name above it.
+    static let axisWidth = 24.0, labelHeight = 12.0, glyphSize = 7.0, panelGap = 4.0, nameHeight = 9.0
     /// With this many days or fewer, every point carries its writer's glyph.
     static let everyPointDays = 62
 
@@ -69,7 +70,13 @@ struct ReportChart {
         let panels = panels
         let height = (plot.height - Self.panelGap * Double(panels.count - 1)) / Double(panels.count)
         for (i, writers) in panels.enumerated() {
-            let panel = Box(x: plot.x, y: plot.y + Double(i) * (height + Self.panelGap), width: plot.width, height: height)
+            var panel = Box(x: plot.x, y: plot.y + Double(i) * (height + Self.panelGap), width: plot.width, height: height)
+            if panels.count > 1 {
+                // Its writer named on a strip above its plot, never over a value.
+                drawName(report.series[writers[0]], at: panel.y, on: cr, x: panel.x, text: text)
+                panel.y += Self.nameHeight
+                panel.height -= Self.nameHeight
+            }
             drawGrid(panel, sparse: panels.count > 1, on: cr, text: text)
             cairo_save(cr)
             cairo_rectangle(cr, panel.x, panel.y - 4, panel.width, panel.height + 4)
@@ -78,7 +85,6 @@ struct ReportChart {
             for w in writers { drawLine(report.series[w], position: w, panel, on: cr, text: text) }
             cairo_restore(cr)
             drawOutOfRange(writers, panel, on: cr, text: text)
-            if panels.count > 1 { drawName(report.series[writers[0]], panel, on: cr, text: text) }
         }
         drawDays(plot, on: cr, text: text)
     }
@@ -115,16 +121,13 @@ struct ReportChart {
     }
 
     /// A panel's writer, named in its top left corner: glyph, number and name.
-    private func drawName(_ series: TrendReport.Series, _ panel: Box, on cr: OpaquePointer, text: ReportText) {
+    private func drawName(_ series: TrendReport.Series, at y: Double, on cr: OpaquePointer, x: Double, text: ReportText) {
         let label = text.layout(Markup.bold("\(series.number)") + " " + Markup.name(series.shortName) + " "
                                 + Markup.muted(series.store), size: 6.5, width: nil)
-        cairo_set_source_rgba(cr, 1, 1, 1, 0.8)
-        cairo_rectangle(cr, panel.x + 1, panel.y + 1, label.width + 14, label.height + 1)
-        cairo_fill(cr)
         ReportInk.of(number: series.number).use(on: cr)
-        text.drawGlyph(series.glyph, size: Self.glyphSize, at: panel.x + 6, panel.y + 1.5 + label.height / 2, on: cr)
+        text.drawGlyph(series.glyph, size: Self.glyphSize, at: x + 4, y + label.height / 2, on: cr)
         ReportInk.use(ReportInk.text, on: cr)
-        label.draw(at: panel.x + 12, panel.y + 1.5, on: cr)
+        label.draw(at: x + 10, y, on: cr)
     }
 
     /// The x axis: ticks and labels by day, week or month, as many as the width holds.
