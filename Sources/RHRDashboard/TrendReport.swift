@@ -195,7 +195,7 @@ public struct TrendReport: Sendable {
             nothing = nil
         } else {
             period = nil
-            nothing = Self.nothing(index, from: from, to: to, leftOut: !leftOut.isEmpty, noteDay: noteDay)
+            nothing = Self.nothing(index, from: from, to: to, leftOut: !leftOut.isEmpty)
         }
 
         if request.view.showBand, let (from, to) = period {
@@ -325,7 +325,7 @@ public struct TrendReport: Sendable {
     }
 
     /// R9 and the rest: why a report has no chart, in the words the dashboard's empty state uses.
-    static func nothing(_ index: DashboardIndex, from: LocalDay?, to: LocalDay?, leftOut: Bool, noteDay: LocalDay?) -> Nothing {
+    static func nothing(_ index: DashboardIndex, from: LocalDay?, to: LocalDay?, leftOut: Bool) -> Nothing {
         switch index.diagnosis {
         case .noData:
             return Nothing(title: "Nothing to draw: the store holds no data.",
