@@ -21,7 +21,7 @@ enum ReportCommand {
             .value("page", PageSize.choices, "paper size (default a4)"),
             .flag("mean", "draw each writer's 7-day mean, the day values as dots"),
             .flag("band", "draw the usual range of the writer with the most days"),
-            .value("output", "FILE", "the file to write: .pdf, .svg or .png (a PNG a page)"),
+            .value("output", "FILE", "the file to write, required: .pdf, .svg or .png (a PNG a page)"),
         ],
         run: run)
 
