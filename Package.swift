@@ -16,6 +16,11 @@ let package = Package(
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         // Phone feeds over HTTP (docs/design.md section 4b); TLS through its GnuTLS support.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // The report's pages (docs/design.md section 6): cairo draws PDF, SVG and PNG, pango lays out the text. Its
+        // pkg-config names, separated by spaces; the last a file of this package (pango-headers.pc says why).
+        .systemLibrary(name: "CPangoCairo",
+                       pkgConfig: "cairo harfbuzz \(Context.packageDirectory)/Sources/CPangoCairo/pango-headers.pc",
+                       providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         // What the two signal-handling C targets below share: which signals, and handing one on to the handler before.
         .target(name: "CSignalChain"),
         // The full-screen session's signal handlers and their state, in C: a handler must be async-signal-safe.
@@ -39,20 +44,23 @@ let package = Package(
         .target(name: "RHRScreen"),
         .target(name: "RHRTerminal", dependencies: ["RHRScreen", "CNCurses", "CTerminalSignals"]),
         .target(name: "RHRDashboard", dependencies: ["RHRCore", "RHRScreen"]),
+        // The report of the trend on paper or as an image: draws what the pure dashboard's `TrendReport` holds.
+        .target(name: "RHRReport", dependencies: ["RHRCore", "RHRDashboard", "RHRSystem", "CPangoCairo"]),
         // The dashboard's runtime: its run loop, background loads, reads of the store and daemon feed. Neither the
         // HTTP server nor ncurses: the terminal is handed to it.
         .target(name: "RHRLive",
-                dependencies: ["RHRCore", "RHRStore", "RHRSystem", "RHRDaemonClient", "RHRDashboard", "RHRScreen"]),
+                dependencies: ["RHRCore", "RHRStore", "RHRSystem", "RHRDaemonClient", "RHRDashboard", "RHRScreen",
+                               "RHRReport"]),
         // Argument parsing and every command, as a library so tests can call them without a process.
         .target(name: "RHRCommands",
                 dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRStore", "RHRSystem", "RHRDaemonClient", "RHRDaemon",
-                               "RHRDashboard", "RHRScreen", "RHRTerminal", "RHRLive"]),
+                               "RHRDashboard", "RHRScreen", "RHRTerminal", "RHRLive", "RHRReport"]),
         .executableTarget(name: "rhr", dependencies: ["RHRCommands"]),
 
         .executableTarget(
             name: "rhr-bench",
             dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRStore", "RHRSystem", "RHRDaemonClient", "RHRDaemon",
-                           "RHRDashboard", "RHRScreen", "RHRLive", "RHRTestSupport"]
+                           "RHRDashboard", "RHRScreen", "RHRLive", "RHRReport", "RHRTestSupport"]
         ),
 
         // What the tests share (temporary directories, polling, test dates, process spawning, an in-process
@@ -80,6 +88,11 @@ let package = Package(
         .testTarget(name: "RHRLiveTests",
                     dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRStore", "RHRDaemonClient", "RHRDashboard", "RHRScreen",
                                    "RHRLive", "RHRTestSupport"]),
+        // The report's pages: the demo's SVG against a committed one, the PDF's text, a PNG's size.
+        .testTarget(name: "RHRReportTests",
+                    dependencies: ["RHRCore", "RHRDashboard", "RHRFormats", "RHRLive", "RHRReport", "RHRStore",
+                                   "RHRTestSupport"],
+                    exclude: ["Golden"]),
         // Drives the real `rhr` (built by `swift build`) in tmux.
         .testTarget(name: "RHRDashboardEndToEndTests", dependencies: ["RHRCore", "RHRStore", "RHRTestSupport"]),
     ],

@@ -16,6 +16,7 @@ struct CommandTable: Sendable {
             ImportCommand.command,
             ImportsCommand.command,
             ExportCommand.command,
+            ReportCommand.command,
             SummaryCommand.command,
             StatusCommand.command,
             DaemonCommand.command,

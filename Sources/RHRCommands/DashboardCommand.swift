@@ -77,7 +77,8 @@ enum DashboardCommand {
             }
             // Background reads share one connection: a live update reads only the days it changed.
             let background = BackgroundStore(path: storePath, machineZone: zone)
-            let session = DashboardSession.reading(background, source: source, feed: feed, today: { MachineClock.today(in: zone) })
+            let session = DashboardSession.reading(background, source: source, feed: feed, today: { MachineClock.today(in: zone) },
+                                                   reports: DashboardReports(environment: environment))
             let exit: DashboardExit
             do {
                 exit = try session.run(on: terminal, initial: data, settings: settings, mouse: config.mouse,

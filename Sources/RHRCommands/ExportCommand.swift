@@ -12,8 +12,8 @@ enum ExportCommand {
         options: [
             .value("format", "csv|json", "output format (default csv)"),
             AggregationOption.spec,
-            .value("from", "YYYY-MM-DD", "first day"),
-            .value("to", "YYYY-MM-DD", "last day"),
+            DayRange.fromOption,
+            DayRange.toOption,
         ],
         run: run)
 
@@ -84,6 +84,9 @@ enum ExportCommand {
 struct DayRange {
     var from: LocalDay?
     var to: LocalDay?
+
+    static let fromOption = OptionSpec.value("from", "YYYY-MM-DD", "first day")
+    static let toOption = OptionSpec.value("to", "YYYY-MM-DD", "last day")
 
     /// Every day.
     init() {}

@@ -34,6 +34,10 @@ public enum DashboardEvent: Sendable {
     case liveFeedEnded(at: Timestamp)
     /// Something about the live feed worth a line in the footer (a daemon that serves another store).
     case liveFeedNote(String)
+    /// The report `p` asked for was written to these files (`.writeReport`).
+    case reportWritten(paths: [String], pages: Int)
+    /// The report could not be drawn or written: why.
+    case reportFailed(String)
 }
 
 /// What the run loop must do after an update; `update` itself never does I/O.
@@ -41,6 +45,8 @@ public enum DashboardEffect: Sendable, Equatable {
     case quit
     /// Read the store again and send `.dataLoaded` (or `.loadFailed`).
     case load(LoadReason)
+    /// Draw a report of the index on screen and write it (`p`), then send `.reportWritten` (or `.reportFailed`).
+    case writeReport(TrendReport.Request)
 }
 
 /// Whether the dashboard follows a daemon.

@@ -64,6 +64,12 @@ public enum DashboardUpdate {
         case .liveFeedNote(let note):
             state.message = note
             return nil
+        case .reportWritten(let paths, let pages):
+            state.message = "Report written to \(paths.joined(separator: ", ")) (\(Wording.count(pages, "page")), readable by you only)."
+            return nil
+        case .reportFailed(let reason):
+            state.message = "No report written: \(reason)"
+            return nil
         }
     }
 
@@ -170,6 +176,9 @@ public enum DashboardUpdate {
         case .reload:
             state.message = "Reading the store…"
             return .load(.reload)
+        case .report:
+            // The window in view, as the chart shows it: its days, aggregation, visible writers and aids.
+            return .writeReport(TrendReport.Request(state))
         case .help:
             state.overlay = .help
             state.helpScroll = 0

@@ -51,7 +51,7 @@ enum FooterView {
         }
         var list = bindings
         // Dropped first when the row is short: the least needed to find one's way.
-        let dropOrder: [DashboardAction] = [.reload, .context, .comparison, .band, .mean, .goToDate, .toggleWriter,
+        let dropOrder: [DashboardAction] = [.report, .reload, .context, .comparison, .band, .mean, .goToDate, .toggleWriter,
                                             .zoomIn, .aggregation, .focusNext, .earlier]
         for action in dropOrder where spans(list).reduce(0, { $0 + $1.width }) > width {
             list.removeAll { $0.action == action }

@@ -11,7 +11,7 @@ public enum DashboardAction: String, Sendable, Hashable, CaseIterable {
     case mean, band, bandWriter, whiskers, comparison, derivations
     case columnsLeft, columnsRight
     case focusNext, focusPrevious
-    case goToDate, reload, help, close, quit
+    case goToDate, reload, report, help, close, quit
 }
 
 /// One row of the key table: the keys, what they do, how the help screen and the footer name them.
@@ -97,6 +97,9 @@ public enum KeyTable {
         KeyBinding([.backTab], .focusPrevious, "focus the other way"),
         KeyBinding([.character("/")], .goToDate, "go to a date: 2026-03-12, 2026-03, 2026 or 12 Mar 2026", hint: "date"),
         KeyBinding([.character("r")], .reload, "reload from the store", hint: "reload"),
+        KeyBinding([.character("p")], .report, "write a report (PDF) of the window in view: its days, aggregation, "
+                   + "visible writers, mean and usual range, with each writer's derivation and flags; the footer says "
+                   + "where it went", hint: "report"),
         KeyBinding([.character("?"), .function(1)], .help, "this help", hint: "help"),
         KeyBinding([.escape], .close, "close help, the comparison, the derivations or the date prompt"),
         KeyBinding([.character("q"), .control("c"), .function(10)], .quit,

@@ -10,15 +10,19 @@ public enum DashboardLoader {
     /// How far back the first, quick read reaches; the rest follows on a background thread.
     public static let recentDays = 400
 
-    /// Everything, at the revision it was read at.
-    public static func load(_ database: HealthDatabase, source: String) throws(StoreError) -> DashboardData {
+    /// Everything, at the revision it was read at; with `from` or `to`, only those days' values and history, and
+    /// what the whole store holds all the same (R9): what a report of a period is made from (docs/design.md section 6).
+    public static func load(_ database: HealthDatabase, source: String, from: LocalDay? = nil,
+                            to: LocalDay? = nil) throws(StoreError) -> DashboardData {
         try database.read { tx throws(StoreError) in
-            let samples = try tx.samples(), heartRateDays = try tx.heartRateDays()
+            let samples = try tx.samples(from: from, to: to), heartRateDays = try tx.heartRateDays(from: from, to: to)
+            let whole = from == nil && to == nil
             return DashboardData(samples: samples,
-                                 revisions: try tx.revisions(),
+                                 revisions: try tx.revisions(from: from, to: to),
                                  heartRateDays: heartRateDays,
-                                 // The heart rate just read, not grouped again (tallying the samples in Swift is slower).
-                                 contents: try tx.contents(heartRate: heartRateDays),
+                                 // The heart rate just read, when it is all of it, not grouped again (tallying the
+                                 // samples in Swift is slower).
+                                 contents: try tx.contents(heartRate: whole ? heartRateDays : nil),
                                  streams: try tx.streams(),
                                  revision: try tx.revision(),
                                  source: source,

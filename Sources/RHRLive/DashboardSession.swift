@@ -20,6 +20,7 @@ public final class DashboardSession {
     private let renderer: BackgroundRenderer
     private let feed: DashboardFeed?
     private let today: () -> LocalDay
+    private let reports: DashboardReports
     /// How the store was looked at when the last run ended (to keep for the next one).
     public private(set) var finalSettings: ViewSettings?
     /// The state last drawn: what the screen shows.
@@ -27,13 +28,16 @@ public final class DashboardSession {
 
     /// `load` reads the whole store; `loadDays`, when given, reads some days of it for a live update (else a
     /// live update reads everything). Both run on a background thread (open a connection of their own there).
-    /// `today` is the machine's local day. `render` makes a frame of a state (tests give a slow one).
+    /// `today` is the machine's local day. `render` makes a frame of a state (tests give a slow one). `reports`: where
+    /// `p` writes its report.
     public init(load: @escaping @Sendable () throws -> DashboardData,
                 loadDays: (@Sendable (Set<LocalDay>) throws -> DashboardDelta)? = nil,
                 feed: DashboardFeed? = nil,
                 today: @escaping () -> LocalDay = { MachineClock.today() },
+                reports: DashboardReports = DashboardReports(directory: FileManager.default.currentDirectoryPath),
                 render: @escaping @Sendable (DashboardState) -> ScreenBuffer = { DashboardRenderer.render($0, size: $0.size) }) {
         self.load = load
+        self.reports = reports
         self.loader = BackgroundLoader(load: load, loadDays: loadDays)
         self.renderer = BackgroundRenderer(render: render)
         self.feed = feed
@@ -122,6 +126,9 @@ public final class DashboardSession {
                 return .quit
             case .load(let reason):
                 loader.start(reason)
+            case .writeReport(let request):
+                // Drawn here, on the loop's thread: a year of writers takes well under a second (scripts/bench).
+                if apply([reports.write(request, of: state.index)], to: &state) == .quit { return .quit }
             case nil:
                 break
             }

@@ -11,6 +11,7 @@ let sections: [String: ([String]) throws -> Void] = [
     "store": StoreBench.run,
     "dashboard": DashboardBench.run,
     "live": LiveDashboardBench.run,
+    "report": ReportBench.run,
 ]
 guard let name = arguments.first, let section = sections[name] else {
     let names = sections.keys.sorted().joined(separator: "|")

@@ -2,6 +2,7 @@ import Foundation
 @testable import RHRCommands
 import RHRTestSupport
 import Synchronization
+import Testing
 
 /// What a command wrote to its stdout and stderr, kept in memory.
 final class CapturedOutput: Sendable {
@@ -32,6 +33,13 @@ struct InProcessRHR {
         let status = RHRMain.run(arguments, environment: sandbox.environment.merging(extra) { $1 },
                                  output: captured.output(stderrIsTerminal: stderrIsTerminal))
         return SubprocessResult(status: status, stdout: captured.stdout, stderr: captured.stderr)
+    }
+
+    /// This sandbox once `rhr import PATHS` has imported every file.
+    func importing(_ paths: [String]) throws -> InProcessRHR {
+        let result = run(["import"] + paths)
+        try #require(result.status == 0, "\(result.stderr)")
+        return self
     }
 
     /// The rows `rhr export ARGS` prints, its heading left out.

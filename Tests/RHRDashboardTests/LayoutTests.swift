@@ -125,7 +125,7 @@ struct LayoutTests {
             " Wed 11 Mar 2026    59                55                57                               56 p                                       │   all-day rest estimate                                           ",
             "▸Thu 12 Mar 2026    60                52                58                               53 p                      62               │     com.apple.health.7A1B3C4D  Watch7,1                           ",
             " p provisional · o offset assumed · x out of range · d implausible date (kept, not in the value)                                    │   00:03–23:48 +01:00  53 count/min  Apple Inc. Watch              ",
-            " ←→ day  +- zoom  a aggregation  c context  1–9 writers  m mean  b band  v compare  Tab focus  / date  r reload  ? help  q quit                                                                         ",
+            " ←→ day  +- zoom  a aggregation  c context  1–9 writers  m mean  b band  v compare  Tab focus  / date  r reload  p report  ? help  q quit                                                               ",
         ])
     }
 
@@ -165,7 +165,7 @@ struct LayoutTests {
             " Wed 11 Mar 2026    59                55                57                               56 p                                       │ Revision history                                                                                                                                                      ",
             "▸Thu 12 Mar 2026    60                52                58                               53 p                      62               │   ▲ Jane’s Apple Watch: draft 61 → 58 (Apple Health export, 12 Mar 21:00 +01:00)                                                                                      ",
             " p provisional · o offset assumed · x out of range · d implausible date (kept, not in the value)                                    │                                                                                                                                                                       ",
-            " ←→ day  +- zoom  a aggregation  c context  1–9 writers  m mean  b band  v compare  Tab focus  / date  r reload  ? help  q quit                                                                                                                                                                             ",
+            " ←→ day  +- zoom  a aggregation  c context  1–9 writers  m mean  b band  v compare  Tab focus  / date  r reload  p report  ? help  q quit                                                                                                                                                                   ",
         ])
     }
 

@@ -134,6 +134,23 @@ struct SessionTests {
         #expect(terminal.frames[5].lines[0].contains("12 Jan – 12 Mar 2026"))
     }
 
+    @Test("p draws the window in view as a PDF, writes it privately where the session says, and the footer says where")
+    func pWritesAReport() throws {
+        let directory = try TemporaryDirectory()
+        let terminal = ScriptedTerminal([.input(.key(.character("p"))), .input(.key(.character("p")))])
+        terminal.size = TerminalSize(width: 200, height: 40)
+        let session = DashboardSession(load: { Fixture.standard() }, today: { Fixture.lastDay },
+                                       reports: DashboardReports(directory: directory.path))
+        _ = try session.run(on: terminal)
+        let window = TrendReport.Request(try #require(session.state))
+        let name = "rhr-report-\(try #require(window.from))-to-\(try #require(window.to))"
+        #expect(directory.entries().sorted() == ["\(name)-2.pdf", "\(name).pdf"], "a second report does not replace the first")
+        let first = directory.file(name + ".pdf")
+        #expect(FileMode.permissions(first) == 0o600)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: first)).starts(with: Array("%PDF-".utf8)))
+        #expect(terminal.frames[1].lines.contains { $0.hasPrefix(" Report written to \(first) (1 page, readable by you only).") })
+    }
+
     @Test("A partial first frame is completed by the history read in the background")
     func partialFirstFrame() throws {
         var recent = Fixture.standard()
