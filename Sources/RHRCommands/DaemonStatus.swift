@@ -59,6 +59,13 @@ enum DaemonStatus {
             for entry in status.imports.reversed() {
                 lines.append("    \(Timestamp(date: entry.at, offsetSeconds: 0).at(zone).iso8601) \(entry.summary)")
             }
+            // Files the watch will try again: not imported, not forgotten.
+            if !status.waiting.isEmpty { lines.append("  waiting to be imported (tried again, later each time):") }
+            for file in status.waiting {
+                lines.append("    \(file.reason) (\(Wording.count(file.attempts, "try", plural: "tries")) since "
+                    + "\(Timestamp(date: file.since, offsetSeconds: 0).at(zone).iso8601); next "
+                    + "\(Timestamp(date: file.next, offsetSeconds: 0).at(zone).iso8601))")
+            }
         }
         return lines
     }

@@ -200,12 +200,14 @@ public struct StatusReply: DaemonReplyBody, Equatable {
     public var watchLooks: Int
     /// The folder watch's latest imports, oldest first.
     public var imports: [WatchImport]
+    /// The files the folder watch will try again, and why (absent in a reply of an rhr before it retried).
+    public var waiting: [WatchWaiting]
     /// The phone feeds, when the daemon listens for HTTP.
     public var http: HTTPFeedStatus?
 
     public init(pid: Int32, socket: String, store: String, uptime: Double, clients: Int, subscribers: Int,
                 revision: Int64, streams: [StreamState], watchDirectories: [String], watchLooks: Int,
-                imports: [WatchImport], http: HTTPFeedStatus? = nil) {
+                imports: [WatchImport], waiting: [WatchWaiting] = [], http: HTTPFeedStatus? = nil) {
         self.pid = pid
         self.socket = socket
         self.store = store
@@ -217,6 +219,7 @@ public struct StatusReply: DaemonReplyBody, Equatable {
         self.watchDirectories = watchDirectories
         self.watchLooks = watchLooks
         self.imports = imports
+        self.waiting = waiting
         self.http = http
     }
 
@@ -242,6 +245,8 @@ public struct StatusReply: DaemonReplyBody, Equatable {
         watchLooks = Int(try watch.integer("looks") ?? 0)
         imports = []
         for entry in try watch.objects("imports") ?? [] { imports.append(try WatchImport(members: entry)) }
+        waiting = []
+        for entry in try watch.objects("waiting") ?? [] { waiting.append(try WatchWaiting(members: entry)) }
         http = try members.members("http").map { http throws(JSONPathError) in
             HTTPFeedStatus(address: try http.requiredString("address"), tls: try http.requiredBool("tls"),
                            requests: Int(try http.integer("requests") ?? 0),
@@ -258,7 +263,8 @@ public struct StatusReply: DaemonReplyBody, Equatable {
              "origin": .string(stream.origin), "revision": .number(JSONNumber(stream.revision))]
         }
         let watch: JSONObject = ["directories": .array(watchDirectories.map { .string($0) }),
-                                 "looks": .number(JSONNumber(watchLooks)), "imports": .array(imports.map { .object($0.json) })]
+                                 "looks": .number(JSONNumber(watchLooks)), "imports": .array(imports.map { .object($0.json) }),
+                                 "waiting": .array(waiting.map { .object($0.json) })]
         return ["protocol": .number(JSONNumber(protocolVersion)), "version": .string(version),
                 "pid": .number(JSONNumber(Int(pid))), "socket": .string(socket), "store": .string(store),
                 "uptime": .number(JSONNumber(uptime)), "clients": .number(JSONNumber(clients)),

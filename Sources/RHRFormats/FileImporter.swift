@@ -110,11 +110,11 @@ public enum FileImporter {
         do {
             spool = try ScratchDirectory(purpose: "pipe", files: ["input"])
         } catch {
-            throw InputError(path: input.path, message: error.description)
+            throw InputError.transient(input.path, error.description)
         }
         defer { spool.remove() }
         let fd: Int32
-        do { fd = try spool.create("input") } catch { throw InputError(path: input.path, message: error.description) }
+        do { fd = try spool.create("input") } catch { throw InputError.transient(input.path, error.description) }
         var copy = BoundedCopy(descriptor: fd, limit: options.temporaryCopyLimit, inputPath: input.path,
                                what: "the input from the pipe", isCancelled: options.isCancelled)
         let copied = Result { () throws(InputError) in

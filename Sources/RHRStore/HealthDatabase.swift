@@ -17,6 +17,8 @@ public final class HealthDatabase {
 
     /// How long first-time setup keeps trying while other processes set up the same new store.
     static let setupPatience: Double = 15
+    /// How long SQLite waits for another process's write lock before a write fails as busy (`StoreError.busy`).
+    static let busyTimeoutMilliseconds = 10_000
 
     /// Opens the store at `path` for reading and writing, creating it (mode 0600) and migrating its schema as
     /// needed. Many processes may do this at once on one new path: each ends with the same store.
@@ -27,12 +29,21 @@ public final class HealthDatabase {
         db = try SQLiteConnection(path: path)
         if db.isReadOnly { throw StoreFailure.cannotWrite(path) }
         // The busy timeout first: another process may hold the write lock while we set up.
-        try db.execute("PRAGMA busy_timeout = 10000")
+        try db.execute("PRAGMA busy_timeout = \(HealthDatabase.busyTimeoutMilliseconds)")
         try HealthDatabase.retryingWhileBusy(db) { () throws(StoreError) in
             // Before anything is written: a store this process did not just make may be damaged.
             if !made { try checkPages() }
             try setUp()
         }
+    }
+
+    /// Runs `body` with SQLite waiting at most `seconds` for another process's write lock instead of the usual time:
+    /// for work that can as well be done later (the folder watch tries a file again), so that the thread that owns
+    /// the store is not held up meanwhile.
+    public func waitingForLocks<T>(atMost seconds: Double, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try db.execute("PRAGMA busy_timeout = \(Int(seconds * 1000))")
+        defer { try? db.execute("PRAGMA busy_timeout = \(HealthDatabase.busyTimeoutMilliseconds)") }
+        return try body()
     }
 
     /// Looks at what is at `path`, refusing what is not an rhr store, and puts a new store there when there is
@@ -70,7 +81,7 @@ public final class HealthDatabase {
             }
             return try HealthDatabase(path: path, machineZone: machineZone)
         }
-        try connection.execute("PRAGMA busy_timeout = 10000; PRAGMA query_only = 1")
+        try connection.execute("PRAGMA busy_timeout = \(HealthDatabase.busyTimeoutMilliseconds); PRAGMA query_only = 1")
         return HealthDatabase(path: path, machineZone: machineZone, connection: connection)
     }
 
