@@ -4,7 +4,8 @@ import RHRFormats
 import RHRStore
 import RHRSystem
 
-/// `rhr import PATH...`: each file is read whole, then applied whole or not at all.
+/// `rhr import PATH...`: each file is read, then applied whole or not at all; a file of sync batches is read as its
+/// batches are applied, in one transaction (bounded memory, docs/design.md section 8).
 enum ImportCommand {
     static let command = Command(
         name: "import", operands: .paths,
@@ -58,26 +59,26 @@ enum ImportCommand {
     }
 
     /// Reads one file, then opens the store (`store`, asked only once the file was read) and applies its batches in
-    /// one transaction. Returns the result line, and what was passed over (R14): one line per kind, with
-    /// `verbose` every record.
+    /// one transaction (a file of sync batches is read as they are applied). Returns the result line, and what was
+    /// passed over (R14): one line per kind, with `verbose` every record.
     static func importFile(_ path: String, into store: () throws -> HealthDatabase, options: ImportOptions, output: Output,
                            verbose: Bool) throws -> [String] {
         let bar = output.stderrIsTerminal ? ProgressBar(label: PathText.lastComponent(path), output: output) : nil
         defer { bar?.clear() }
         let imported: ImportedFile
+        var tally = BatchTally()
         do {
-            imported = try FileImporter.read(path: path, options: options, progress: bar?.update)
-        } catch {
+            imported = try FileImporter.open(path: path, options: options, progress: bar?.update)
+            // A file of batches whose first line does not read is refused before the store is opened.
+            try imported.stream?.readAhead()
+            try store().apply(from: imported.source) { batch, outcome in tally.add(outcome, of: batch.store) }
+        } catch let error as InputError {
             throw CommandFailure(error.description)
-        }
-        let outcomes: [BatchOutcome]
-        do {
-            outcomes = try store().apply(imported.batches)
         } catch let error as StoreError {
             throw CommandFailure("\(path): \(error.message)")
         }
         let passedOver = imported.passedOver
-        var lines = [resultLine(imported, outcomes)]
+        var lines = ["\(imported.path): " + ImportSummary.words(imported, tally)]
         lines += passedOver.summaryLines.map { "\(path): " + $0 }
         if verbose {
             for record in passedOver.records {
@@ -85,11 +86,5 @@ enum ImportCommand {
             }
         }
         return lines
-    }
-
-    /// "export.xml: Apple Health export (XML): 1,204,311 records read; HealthKit resting samples 31 added, …"
-    /// (`ImportSummary`).
-    static func resultLine(_ imported: ImportedFile, _ outcomes: [BatchOutcome]) -> String {
-        "\(imported.path): " + ImportSummary.words(imported, outcomes)
     }
 }

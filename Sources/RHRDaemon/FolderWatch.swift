@@ -210,59 +210,71 @@ final class FolderWatch: Sendable {
             // A stopping daemon stops a long copy at once (its temporary files go with it).
             var options = self.options
             options.isCancelled = { [self] in isStopping }
-            imported = try FileImporter.read(path: path, options: options)
+            // A file of sync batches is read as it is applied, on the store's thread (bounded memory).
+            imported = try FileImporter.open(path: path, options: options)
+            try imported.stream?.readAhead()
         } catch {
             if error.isTransient { return .tryAgain(error.description) }
-            if changed(path, since: seen) { return .changed }
+            if FolderWatch.changed(path, since: seen) { return .changed }
             entry.error = error.description
             finish(entry)
             return .handled
         }
-        if changed(path, since: seen) { return .changed }
+        if FolderWatch.changed(path, since: seen) { return .changed }
         entry.kind = imported.kind.description
-        entry.records = imported.recordsRead
         // Applied on the store's thread, where the ledger line is also written, so a shutdown that lets
         // the apply finish also keeps its record.
         let ledger = self.ledger, tracker = self.tracker, log = self.log, read = entry
-        let applied: Result<(WatchImport, StoreNotice), StoreError>? = worker.perform { database in
+        let applied: Result<(WatchImport, StoreNotice), Unhandled>? = worker.perform { database in
             var entry = read
             var notice = StoreNotice()
-            do throws(StoreError) {
-                let outcomes: [BatchOutcome]
+            do {
+                let tally: BatchTally
                 // Another process writing the store (an import) holds up no one else: the file is tried again later.
-                (outcomes, notice) = try database.waitingForLocks(atMost: FolderWatch.busyWait) { () throws(StoreError) in
-                    try database.apply(imported.batches, noting: tracker)
+                (tally, notice) = try database.waitingForLocks(atMost: FolderWatch.busyWait) { () throws in
+                    try database.apply(from: imported.source, noting: tracker)
                 }
                 entry.ok = true
-                for outcome in outcomes {
-                    entry.samples += outcome.samples
-                    if outcome.duplicate { entry.duplicates += 1 }
-                    entry.revision = max(entry.revision, outcome.revision)
-                }
+                entry.samples = tally.total
+                entry.duplicates = tally.duplicates
+                entry.revision = tally.revision
                 entry.days = notice.change?.days ?? []
             } catch {
-                // Not refused for what the file says (another process writing, a full disk): nothing is remembered.
-                guard error.code.refusesContent else { return .failure(error) }
-                entry.error = "\(path): \(error.message)"
+                // Not refused for what the file says (another process writing, a full disk, a read that failed): nothing
+                // is remembered; nor of a file that changed while it was read.
+                switch error {
+                case let error as StoreError where !error.code.refusesContent:
+                    if let detail = error.detail { log?("\(path): \(error.message) (\(detail))") }
+                    return .failure(Unhandled(.tryAgain("\(path): \(error.message)")))
+                case let error as InputError where error.isTransient:
+                    return .failure(Unhandled(.tryAgain(error.description)))
+                default:
+                    if FolderWatch.changed(path, since: seen) { return .failure(Unhandled(.changed)) }
+                }
+                entry.error = (error as? StoreError).map { "\(path): \($0.message)" } ?? "\(error)"
                 entry.revision = (try? database.revision()) ?? 0
             }
+            entry.records = imported.recordsRead
             do throws(DaemonError) { try ledger.record(entry) } catch { log?(error.message) }
             return .success((entry, notice))
         }
         switch applied {
-        case nil:
-            return .tryAgain("\(path): the daemon is stopping")
-        case .failure(let error):
-            if let detail = error.detail { log?("\(path): \(error.message) (\(detail))") }
-            return .tryAgain("\(path): \(error.message)")
+        case nil: return .tryAgain("\(path): the daemon is stopping")
+        case .failure(let unhandled): return unhandled.handled
         case .success(let (entry, notice)):
             report(entry, notice)
             return .handled
         }
     }
 
+    /// A try that left the file to be looked at again.
+    private struct Unhandled: Error {
+        var handled: Handled
+        init(_ handled: Handled) { self.handled = handled }
+    }
+
     /// Whether the file at `path` is no longer the version `seen` saw.
-    private func changed(_ path: String, since seen: Seen) -> Bool {
+    private static func changed(_ path: String, since seen: Seen) -> Bool {
         var info = stat()
         guard stat(path, &info) == 0 else { return true }
         return !seen.same(as: Seen(size: Int64(info.st_size), modified: info.st_mtim, inode: info.st_ino))

@@ -2,17 +2,32 @@ import Foundation
 import RHRCore
 import RHRSystem
 
-/// Picks the reader for a file by its content (`InputKind`) and runs it.
+/// Picks the reader for a file by its content (`InputKind`) and runs it (`read`), or opens a file of sync batches to be
+/// read as the store applies it (`open`, what `rhr import` and the folder watch do: bounded memory at any size).
 ///
 /// A file that can be read only once (a pipe, a FIFO, `<(…)`) is opened once and its kind told from its first
 /// bytes. XML, sync batches and HC Webhook JSON are then read from it as it comes; a zip, a database or Health Auto
 /// Export JSON, whose readers open the file by its path themselves, is first spooled to a private temporary file no larger than
 /// `ImportOptions.temporaryCopyLimit`, removed afterwards (docs/design.md sections 2 and 8).
 public enum FileImporter {
+    /// The file read whole: its batches in memory.
     public static func read(path: String, options: ImportOptions = ImportOptions(),
                             progress: ImportProgress? = nil) throws(InputError) -> ImportedFile {
+        var file = try open(path: path, options: options, progress: progress)
+        if let stream = file.stream {
+            while let batch = try stream.next() { file.batches.append(batch) }
+            file.recordsRead = stream.recordsRead
+            file.stream = nil
+        }
+        return file
+    }
+
+    /// The file read, but a file of sync batches only opened (`ImportedFile.stream`): its lines are read as the store
+    /// applies its batches (`ImportedFile.source`). What fails then is the file's `InputError`, with its kind said.
+    public static func open(path: String, options: ImportOptions = ImportOptions(),
+                            progress: ImportProgress? = nil) throws(InputError) -> ImportedFile {
         // An unzipped export's folder: the export in it.
-        if let export = try ExportFolder.export(in: path) { return try read(path: export, options: options, progress: progress) }
+        if let export = try ExportFolder.export(in: path) { return try open(path: export, options: options, progress: progress) }
         guard let input = try OnceReadInput.open(path) else {
             return try readFile(path: path, options: options, progress: progress)
         }
@@ -51,7 +66,7 @@ public enum FileImporter {
                                   progress: ImportProgress?) throws(InputError) -> ImportedFile {
         switch kind {
         case .syncBatches:
-            return try BatchFileReader.read(path: path, options: options, progress: progress)
+            return ImportedFile(streaming: try SyncBatchFile(path: path, options: options, progress: progress))
         case .healthConnectDatabase:
             return try HealthConnectReader.read(path: path, options: options, progress: progress)
         case .appleHealthXML:

@@ -7,15 +7,17 @@ import RHRCore
 public enum ImportSummary {
     /// `outcomes` are those of `imported.batches`, in order.
     public static func words(_ imported: ImportedFile, _ outcomes: [BatchOutcome]) -> String {
-        var totals: [HealthStore: SampleCounts] = [:]
-        for (batch, o) in zip(imported.batches, outcomes) {
-            totals[batch.store, default: SampleCounts()] += o.samples
-        }
+        words(imported, BatchTally(imported.batches, outcomes))
+    }
+
+    /// `tally`: what applying the file's batches did (all of them, streamed or not).
+    public static func words(_ imported: ImportedFile, _ tally: BatchTally) -> String {
+        let totals = tally.samples
         func counts(_ total: SampleCounts) -> String { "resting samples " + total.words }
         let perStore = HealthStore.allCases.compactMap { store in totals[store].map { "\(store.displayName) " + counts($0) } }
         var line = "\(imported.kind): \(Wording.count(imported.recordsRead, "record")) read; "
             + (perStore.isEmpty ? counts(SampleCounts()) : perStore.joined(separator: "; "))
-        let duplicates = outcomes.filter(\.duplicate).count
+        let duplicates = tally.duplicates
         if duplicates > 0 { line += "; " + SampleCounts.appliedBefore(duplicates) }
         for (reason, count) in imported.skipped.sorted(by: { $0.key < $1.key }) {
             line += "; \(Wording.grouped(count)) skipped: \(reason)"

@@ -23,17 +23,29 @@ public typealias ImportProgress = @Sendable (_ bytesDone: Int64, _ bytesTotal: I
 public struct ImportedFile: Sendable {
     public var path: String
     public var kind: InputKind
+    /// The batches, in memory; empty for a file opened to stream (`stream`).
     public var batches: [SyncBatch]
-    /// Records (or points, or lines) the reader looked at.
-    public var recordsRead: Int
+    /// A file of sync batches opened by `FileImporter.open`: read a batch at a time as the store applies it.
+    public var stream: SyncBatchFile?
+    private var counted: Int
     /// Things passed over, by reason: "unknown metric" → 3.
     public var skipped: [String: Int]
     /// What the import line must say about how the file was read: "no <ExportDate>: taken as of …".
     public var notes: [String]
 
-    /// R14: what its readers passed over, all batches' together.
+    /// Records (or points, or lines) the reader looked at: of a stream, those read so far.
+    public var recordsRead: Int {
+        get { stream?.recordsRead ?? counted }
+        set { counted = newValue }
+    }
+
+    /// What the store applies (`HealthDatabase.apply(from:each:)`): the stream, else the batches.
+    public var source: any BatchSource { stream ?? BatchList(batches) }
+
+    /// R14: what its readers passed over, all batches' together (of a stream, those read so far).
     public var passedOver: PassedOverLog {
         var log = PassedOverLog(source: path)
+        if let stream { log.append(stream.passedOver) }
         for batch in batches { log.append(batch.passedOver) }
         return log
     }
@@ -43,8 +55,14 @@ public struct ImportedFile: Sendable {
         self.path = path
         self.kind = kind
         self.batches = batches
-        self.recordsRead = recordsRead
+        self.counted = recordsRead
         self.skipped = skipped
         self.notes = notes
+    }
+
+    /// A file of sync batches opened to stream.
+    init(streaming file: SyncBatchFile) {
+        self.init(path: file.path, kind: .syncBatches, batches: [], recordsRead: 0)
+        stream = file
     }
 }

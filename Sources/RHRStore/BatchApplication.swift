@@ -18,21 +18,47 @@ extension HealthDatabase {
             }
         }
         return try db.transaction { () throws(StoreError) -> [BatchOutcome] in
-            var outcomes: [BatchOutcome] = []
-            for batch in batches {
-                var application = BatchApplication(database: self, batch: batch)
-                var outcome = try application.run()
-                // A batch applied before brought its passed-over records then (R14).
-                if !outcome.duplicate {
-                    try keepPassedOver(of: batch)
-                    try keepSpellings(of: batch)
-                    outcome.passedOver = batch.passedOver.total
-                }
-                outcomes.append(outcome)
-            }
-            try numberNewWriters(batches)
+            let outcomes = try batches.map { (batch) throws(StoreError) in try applyInTransaction(batch) }
+            try numberNewWriters(Set(batches.flatMap { $0.resting.map(\.writer.key) }))
             return outcomes
         }
+    }
+
+    /// Applies the batches `source` hands over, in order, all in one transaction, holding one at a time: a file of sync
+    /// batches of any size is read as it is applied (docs/design.md section 8). `each` sees every batch with its
+    /// outcome. Whatever fails, the source (a line that does not read) or the store (a batch refused, named by its
+    /// place), nothing of them is applied, and the error is thrown as it was.
+    public func apply(from source: some BatchSource, each: (SyncBatch, BatchOutcome) -> Void) throws {
+        try db.transaction(failing: { () throws in
+            var writers = Set<WriterKey>()
+            while let batch = try source.nextBatch() {
+                let outcome: BatchOutcome
+                do throws(StoreError) {
+                    do throws(BatchError) { try batch.validate() } catch { throw StoreError(.invalidBatch, error.description) }
+                    outcome = try applyInTransaction(batch)
+                } catch {
+                    // A refusal of this batch says where it is; the store's own failures are the store's.
+                    guard error.code.refusesContent, let place = source.place else { throw error }
+                    throw StoreError(error.code, "\(place): \(error.message)", detail: error.detail)
+                }
+                writers.formUnion(batch.resting.map(\.writer.key))
+                each(batch, outcome)
+            }
+            try numberNewWriters(writers)
+        })
+    }
+
+    /// One batch, inside the caller's transaction, with what it passed over (R14) and its writers' spellings (R2).
+    private func applyInTransaction(_ batch: SyncBatch) throws(StoreError) -> BatchOutcome {
+        var application = BatchApplication(database: self, batch: batch)
+        var outcome = try application.run()
+        // A batch applied before brought its passed-over records then (R14).
+        if !outcome.duplicate {
+            try keepPassedOver(of: batch)
+            try keepSpellings(of: batch)
+            outcome.passedOver = batch.passedOver.total
+        }
+        return outcome
     }
 }
 

@@ -40,8 +40,8 @@ public final class HealthDatabase {
     /// Runs `body` with SQLite waiting at most `seconds` for another process's write lock instead of the usual time:
     /// for work that can as well be done later (the folder watch tries a file again), so that the thread that owns
     /// the store is not held up meanwhile.
-    public func waitingForLocks<T>(atMost seconds: Double, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        try db.execute("PRAGMA busy_timeout = \(Int(seconds * 1000))")
+    public func waitingForLocks<T, Failure: Error>(atMost seconds: Double, _ body: () throws(Failure) -> T) throws(Failure) -> T {
+        try? db.execute("PRAGMA busy_timeout = \(Int(seconds * 1000))")
         defer { try? db.execute("PRAGMA busy_timeout = \(HealthDatabase.busyTimeoutMilliseconds)") }
         return try body()
     }
