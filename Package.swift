@@ -23,9 +23,13 @@ let package = Package(
         // Temporary copies of health data, kept where a signal handler can remove them (async-signal-safe, in C).
         .target(name: "CTemporaryFiles", dependencies: ["CSignalChain"]),
 
+        // rhr's version (VERSION) and the commit it is built from, written at build time for RHRCore (RHRVersion).
+        .executableTarget(name: "rhr-build-info"),
+        .plugin(name: "RHRBuildInfo", capability: .buildTool(), dependencies: ["rhr-build-info"]),
+
         // Layers, arrows pointing down only (docs/design.md section 3; scripts/check-graph holds each list to the
         // imports of the target's files).
-        .target(name: "RHRCore"),
+        .target(name: "RHRCore", plugins: ["RHRBuildInfo"]),
         // The process's dealings with the system: the clock, the wake-up pipe, private files, scratch directories.
         .target(name: "RHRSystem", dependencies: ["RHRCore", "CTemporaryFiles"]),
         .target(name: "RHRJSON", dependencies: ["RHRCore"]),
