@@ -25,7 +25,8 @@ enum DaemonStatus {
     /// Times in `zone`, with their offset, as the rest of `rhr status` gives them.
     static func lines(_ status: StatusReply, zone: TimeZone) -> [String] {
         var lines = [
-            "daemon: listening on \(status.socket) (pid \(status.pid), rhr \(status.version)), up \(duration(status.uptime))",
+            "daemon: listening on \(status.socket) (pid \(status.pid), rhr \(RHRVersion.describe(version: status.version, build: status.build))), "
+                + "up \(duration(status.uptime))",
             "  clients: \(status.clients) connected, \(status.subscribers) subscribed",
             "  revision: \(status.revision)",
         ]

@@ -57,6 +57,8 @@ public struct HelloReply: Equatable {
     public var protocolVersion = DaemonProtocol.version
     public var server = "rhr"
     public var version = RHRVersion.current
+    /// The commit the daemon was built from (`RHRVersion.build`); nil from an rhr before builds were named.
+    public var build: String? = RHRVersion.build
     public var revision: Int64
 
     public init(revision: Int64) { self.revision = revision }
@@ -67,12 +69,13 @@ extension HelloReply: DaemonReplyBody {
         protocolVersion = Int(try members.requiredInteger("protocol"))
         server = try members.requiredString("server")
         version = try members.requiredString("version")
+        build = try members.string("build")
         revision = try members.requiredInteger("revision")
     }
 
     public var members: JSONObject {
         ["protocol": .number(JSONNumber(protocolVersion)), "server": .string(server), "version": .string(version),
-         "revision": .number(JSONNumber(revision))]
+         "build": build.map { .string($0) } ?? .null, "revision": .number(JSONNumber(revision))]
     }
 }
 
@@ -186,6 +189,8 @@ public struct CursorReply: DaemonReplyBody, Equatable {
 public struct StatusReply: DaemonReplyBody, Equatable {
     public var protocolVersion: Int = DaemonProtocol.version
     public var version: String = RHRVersion.current
+    /// The commit the daemon was built from; nil from an rhr before builds were named.
+    public var build: String? = RHRVersion.build
     public var pid: Int32
     public var socket: String
     public var store: String
@@ -226,6 +231,7 @@ public struct StatusReply: DaemonReplyBody, Equatable {
     public init(members: JSONMembers) throws(JSONPathError) {
         protocolVersion = Int(try members.requiredInteger("protocol"))
         version = try members.requiredString("version")
+        build = try members.string("build")
         pid = try members.requiredDecode("pid", "a process id") { $0.int64.flatMap { Int32(exactly: $0) } }
         socket = try members.requiredString("socket")
         store = try members.requiredString("store")
@@ -266,6 +272,7 @@ public struct StatusReply: DaemonReplyBody, Equatable {
                                  "looks": .number(JSONNumber(watchLooks)), "imports": .array(imports.map { .object($0.json) }),
                                  "waiting": .array(waiting.map { .object($0.json) })]
         return ["protocol": .number(JSONNumber(protocolVersion)), "version": .string(version),
+                "build": build.map { .string($0) } ?? .null,
                 "pid": .number(JSONNumber(Int(pid))), "socket": .string(socket), "store": .string(store),
                 "uptime": .number(JSONNumber(uptime)), "clients": .number(JSONNumber(clients)),
                 "subscribers": .number(JSONNumber(subscribers)), "revision": .number(JSONNumber(revision)),
