@@ -7,18 +7,12 @@ import RHRJSON
 /// (`STORE-daemon-PID`, written by the daemon), or in its `status` reply over its socket.
 public struct ServingDaemon: Sendable, Equatable {
     public var pid: Int32
-    public var socket: String
-    public var store: String
-    public var version: String
+    public var socket, store, version: String
     /// Its commit's first 12 digits; nil for an rhr before builds were named (it says only its version).
     public var build: String?
 
     public init(pid: Int32, socket: String, store: String, version: String, build: String?) {
-        self.pid = pid
-        self.socket = socket
-        self.store = store
-        self.version = version
-        self.build = build
+        (self.pid, self.socket, self.store, self.version, self.build) = (pid, socket, store, version, build)
     }
 
     public var json: JSONObject {
@@ -69,8 +63,8 @@ public enum ServingDaemons {
             + "the daemon of this rhr"
     }
 
-    /// The daemons whose files beside the store are locked: each holds its file locked while it runs. A file no one
-    /// holds is left from a daemon that was killed, and is removed.
+    /// The daemons whose files are beside the store and alive: the lock file of its socket locked (a daemon holds it
+    /// while it runs) and its pid running. A file whose daemon is gone is left from one that was killed, and is removed.
     static func recorded(store: String) -> [ServingDaemon] {
         let prefix = recordPrefix(forStore: store)
         let directory = PathText.parent(prefix), name = PathText.lastComponent(prefix)
@@ -78,18 +72,24 @@ public enum ServingDaemons {
         var found: [ServingDaemon] = []
         for file in names where file.hasPrefix(name) && file.dropFirst(name.count).allSatisfy(\.isNumber) {
             let path = PathText.join(directory, file)
-            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-            guard fd >= 0 else { continue }
-            defer { close(fd) }
-            if flock(fd, LOCK_SH | LOCK_NB) == 0 {
+            guard let data = FileManager.default.contents(atPath: path), let value = try? JSONParser.parse(Array(data)),
+                  let object = value.object, let daemon = try? ServingDaemon(members: JSONMembers(object)) else { continue }
+            guard isAlive(daemon) else {
                 unlink(path)
                 continue
             }
-            guard let data = FileManager.default.contents(atPath: path), let value = try? JSONParser.parse(Array(data)),
-                  let object = value.object, let daemon = try? ServingDaemon(members: JSONMembers(object)) else { continue }
             found.append(daemon)
         }
         return found
+    }
+
+    /// Its pid runs and the lock file of its socket is held (`SOCKET.lock`, which a daemon keeps locked while it runs).
+    static func isAlive(_ daemon: ServingDaemon) -> Bool {
+        guard kill(daemon.pid, 0) == 0 || errno == EPERM else { return false }
+        let fd = open(daemon.socket + ".lock", O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
     }
 
     /// The daemon on `socket`, when one answers and serves `store`.

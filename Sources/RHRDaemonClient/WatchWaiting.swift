@@ -7,21 +7,14 @@ import RHRJSON
 /// (a store another process holds, a full disk, a store that cannot be written, a file that cannot be read now): it
 /// is tried again, later each time, and is not remembered as imported (docs/design.md section 4, the folder watch).
 public struct WatchWaiting: Sendable, Equatable {
-    public var file: String
-    /// Why the last try did not import it, naming the file.
-    public var reason: String
-    /// When it was first tried.
-    public var since: Date
+    /// The file, and why the last try did not import it (naming the file).
+    public var file, reason: String
+    /// When it was first tried, and when it is tried next.
+    public var since, next: Date
     public var attempts: Int
-    /// When it is tried next.
-    public var next: Date
 
     public init(file: String, reason: String, since: Date, attempts: Int, next: Date) {
-        self.file = file
-        self.reason = reason
-        self.since = since
-        self.attempts = attempts
-        self.next = next
+        (self.file, self.reason, self.since, self.attempts, self.next) = (file, reason, since, attempts, next)
     }
 
     public var json: JSONObject {

@@ -73,22 +73,26 @@ struct VersionSkewTests {
         _ = daemon
     }
 
-    /// A daemon on a socket no command is told of is found by the file it keeps locked beside the store; a file no one
-    /// holds is left from a daemon that was killed, and is cleared away.
+    /// A daemon on a socket no command is told of is found by the file it keeps beside the store, alive while its
+    /// socket's lock file is locked and its pid runs; a file whose daemon is gone is left from one that was killed, and
+    /// is cleared away.
     @Test func aDaemonOnAnotherSocketIsFoundByItsFileBesideTheStore() throws {
         try makeOlderStore()
-        let record = ServingDaemons.recordPrefix(forStore: rhr.sandbox.storePath) + "31337"
-        let other = ServingDaemon(pid: 31337, socket: "/run/elsewhere/rhr.sock", store: rhr.sandbox.storePath,
-                                  version: "0.1.0", build: "fedcba987654")
+        // The daemon is this test's process, on a socket elsewhere whose lock file it holds.
+        let socket = rhr.sandbox.home + "/elsewhere/rhr.sock"
+        try FileManager.default.createDirectory(atPath: PathText.parent(socket), withIntermediateDirectories: true)
+        let record = ServingDaemons.recordPrefix(forStore: rhr.sandbox.storePath) + String(getpid())
+        let other = ServingDaemon(pid: getpid(), socket: socket, store: rhr.sandbox.storePath, version: "0.1.0",
+                                  build: "fedcba987654")
         try (JSONWriter.string(.object(other.json)) + "\n").write(toFile: record, atomically: true, encoding: .utf8)
-        let held = open(record, O_RDONLY)
+        let held = open(socket + ".lock", O_RDWR | O_CREAT, 0o600)
         #expect(flock(held, LOCK_EX) == 0)
         let refused = rhr.run(["export"])
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains("rhr daemon pid 31337 (rhr 0.1.0 (build fedcba987654), socket /run/elsewhere/rhr.sock)"),
+        #expect(refused.stderr.contains("rhr daemon pid \(getpid()) (rhr 0.1.0 (build fedcba987654), socket \(socket))"),
                 "\(refused.stderr)")
         #expect(try schema() == StoreSchema.version - 1)
-        close(held)   // the daemon was killed: nobody holds its file
+        close(held)   // the daemon was killed: nobody holds its socket's lock
         #expect(rhr.run(["export"]).status == 0)
         #expect(try schema() == StoreSchema.version)
         #expect(!FileManager.default.fileExists(atPath: record))
