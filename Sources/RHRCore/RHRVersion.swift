@@ -20,3 +20,11 @@ public enum RHRVersion {
         return "\(version) (build \(build))"
     }
 }
+
+#if RHR_FUZZ_BUILD
+/// The fuzz build (scripts/fuzz) makes no build info (Package.swift says why): it names no version.
+extension RHRVersion {
+    static let number = "fuzz"
+    static let commit: String? = nil
+}
+#endif
