@@ -83,7 +83,8 @@ let package = Package(
                     dependencies: ["RHRDaemon", "RHRDaemonClient", "RHRStore", "RHRJSON", "RHRFormats", "RHRCore", "RHRTestSupport"]),
         .testTarget(name: "RHRScreenTests", dependencies: ["RHRScreen"]),
         // The pure dashboard on the screen buffer, and its run loop (RHRLive) against a scripted terminal.
-        .testTarget(name: "RHRDashboardTests", dependencies: ["RHRCore", "RHRScreen", "RHRDashboard", "RHRLive", "RHRTestSupport"]),
+        .testTarget(name: "RHRDashboardTests", dependencies: ["RHRCore", "RHRScreen", "RHRDashboard", "RHRLive", "RHRTestSupport"],
+                    exclude: ["Golden"]),
         // The live link over a real daemon socket and a real store.
         .testTarget(name: "RHRLiveTests",
                     dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRStore", "RHRDaemonClient", "RHRDashboard", "RHRScreen",

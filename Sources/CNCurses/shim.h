@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
+#include <ncursesw/term.h>
 
 /* Macros and C globals Swift cannot import, or flags as not concurrency-safe. */
 static inline WINDOW *rhr_stdscr(void) { return stdscr; }
@@ -46,6 +47,21 @@ static inline const char *rhr_terminfo_string(const char *name) {
     char *value = tigetstr(name);
     if (value == NULL || value == (char *)-1) return NULL;
     return value;
+}
+
+/* Whether terminfo has an entry for `name`: loaded and let go again, writing nothing to the terminal (newterm would
+   start the alternate screen, over what rhr says before it). */
+static inline int rhr_terminfo_exists(const char *name) {
+    TERMINAL *saved = cur_term;
+    int error = 0;
+    if (setupterm((char *)name, 1, &error) != OK) {
+        set_curterm(saved);
+        return 0;
+    }
+    TERMINAL *loaded = cur_term;
+    set_curterm(saved);
+    del_curterm(loaded);
+    return 1;
 }
 
 #endif

@@ -1,4 +1,5 @@
 #include "temporary_files.h"
+#include "quit_note.h"
 #include "signal_chain.h"
 
 #include <errno.h>
@@ -86,10 +87,15 @@ void rhr_temporary_remove_all(void) {
     errno = saved;
 }
 
-/* SIGINT, SIGTERM, SIGHUP: remove, then die of the signal as if no handler had been there. */
+/* SIGINT, SIGTERM, SIGHUP: kept for later while a store is being written (quit_note.h); else say the note, remove,
+   then exit 128 + the signal when a note was said (an interrupted import), or die of the signal as if no handler had
+   been there. */
 static void on_quit_signal(int sig) {
+    if (rhr_quit_keep(sig)) return;
+    int said = rhr_quit_note_write();
     atomic_store(&removing, 1);
     remove_everything();
+    if (said) _exit(128 + sig);
     rhr_die_of(sig);
 }
 

@@ -9,6 +9,8 @@ struct Command: Sendable {
     var summary: String
     var options: [OptionSpec]
     var run: @Sendable (Invocation) throws -> Int32
+    /// More than the summary says, for `--help` (`rhr demo`: how to go live with a real store).
+    var details: String?
 
     /// "rhr export" (or "rhr" for the dashboard): what starts its messages.
     var prefix: String { name.isEmpty ? "rhr" : "rhr \(name)" }
@@ -32,6 +34,9 @@ struct Operands: Sendable {
     var completion: ValueCompletion
     /// Said after "takes no paths", where the user may have meant an option ("use --watch DIR").
     var hint: String?
+    /// What the second operand completes as, by the first (`rhr token revoke NAME`); when given, `completion` is
+    /// offered for the first operand only, and nothing beyond the second.
+    var after: [String: ValueCompletion] = [:]
 
     static let none = Operands(usage: "", noun: "", minimum: 0, maximum: 0, completion: .none)
 

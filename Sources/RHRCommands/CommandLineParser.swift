@@ -12,6 +12,9 @@ enum ValueCompletion: Sendable, Equatable {
     case words([String])
     /// The name of one of rhr's commands (`rhr help COMMAND`).
     case commands
+    /// The names of the store's phone-feed tokens (`rhr token revoke NAME`), asked of `rhr token list --names` with the
+    /// line's `--store`; never a token itself, which rhr does not keep.
+    case tokenNames
 
     /// What a value named like this takes: `csv|json` its words, `PATH` and `FILE` files, `DIR` directories.
     init(valueName: String) {

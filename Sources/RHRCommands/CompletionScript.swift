@@ -11,6 +11,8 @@ enum CompletionScript {
         var files: String
         var directories: String
         var words: ([String]) -> String
+        /// The script's own function that asks `rhr token list --names`.
+        var tokenNames: String
     }
 
     /// The shell code that offers what `completion` says, in `spelling`.
@@ -21,6 +23,7 @@ enum CompletionScript {
         case .directories: spelling.directories
         case .words(let words): spelling.words(words)
         case .commands: spelling.words(table.commands.map(\.name))
+        case .tokenNames: spelling.tokenNames
         }
     }
 

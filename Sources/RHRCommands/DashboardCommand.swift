@@ -6,21 +6,27 @@ import RHRStore
 import RHRSystem
 import RHRTerminal
 
-/// The dashboard on a store, for `rhr`, `rhr PATH...` and `rhr demo`. When stdout is not a terminal, or the
-/// terminal cannot be driven (an unknown `TERM`, or `TERM=dumb`: no cursor addressing), it prints `rhr summary`
-/// instead and never starts curses. The config file sets the theme, the mouse and the first aggregation; a bad
+/// The dashboard on a store, for `rhr`, `rhr PATH...` and `rhr demo`. A `TERM` this machine's terminfo lacks is
+/// driven as the nearest entry it has, said on stderr (`TerminalType`). When stdout is not a terminal, or no entry
+/// can drive it (`TERM=dumb`: no cursor addressing; none near an unknown `TERM`), it prints `rhr summary` instead,
+/// says why on stderr, and never starts curses. The config file sets the theme, the mouse and the first aggregation; a bad
 /// line in it stops the dashboard with the file and line. The view is kept per store between runs.
 enum DashboardCommand {
     /// Opens the store at `storePath` on its own connection (the dashboard lives on the main actor) and shows
     /// it. `source` says where the data lives, in words, for the header and help; `stateKey` names the store
     /// for its kept view (its path, or what stands for a temporary store); `importFailures` the files of
-    /// `rhr FILE...` that could not be imported, which the dashboard names.
+    /// `rhr FILE...` that could not be imported, which the dashboard names. A `temporary` store (`rhr demo`, `rhr
+    /// FILE...`) follows no daemon, which could not serve it, and its help says how to go live with a real store.
     static func show(storePath: String, source: String, stateKey: String, invocation: Invocation,
-                     importFailures: [ImportFailure] = []) throws -> Int32 {
+                     importFailures: [ImportFailure] = [], temporary: Bool = false) throws -> Int32 {
         // "~/.local/share/rhr/rhr.sqlite" reads better than the whole home directory.
         let source = abbreviatingHome(source, environment: invocation.environment)
         // Off a terminal, the summary: on whatever thread the command runs (a test calls it off the main one).
         guard invocation.output.stdoutIsTerminal else {
+            // Said only to a person at a terminal: a script that redirects both streams asked for the text.
+            if invocation.output.stderrIsTerminal {
+                invocation.report("standard output is not a terminal, so rhr prints the summary instead of the dashboard")
+            }
             return try printSummary(of: try open(storePath, invocation), invocation)
         }
         // On a terminal, commands run on the main thread; curses wants one owner, the main actor.
@@ -33,8 +39,22 @@ enum DashboardCommand {
             } catch {
                 throw CommandFailure("\(error)")
             }
-            guard let terminal = CursesTerminal.open(environment: environment, theme: config.theme, mouse: config.mouse,
-                                                     ascii: config.ascii) else {
+            // Said before the full screen starts, so that it stays on the shell's screen when the dashboard ends.
+            let type: String
+            switch CursesTerminal.choose(environment: environment) {
+            case .none(let reason):
+                invocation.report(reason)
+                return try printSummary(of: database, invocation)
+            case .standIn(let standIn, let note):
+                invocation.report(note)
+                type = standIn
+            case .own(let own):
+                type = own
+            }
+            guard let terminal = CursesTerminal.open(type: type, environment: environment, theme: config.theme,
+                                                     mouse: config.mouse, glyphs: config.glyphs) else {
+                invocation.report("curses cannot drive TERM=\(type) (it has no cursor addressing), so rhr prints the "
+                                  + "summary instead of the dashboard")
                 return try printSummary(of: database, invocation)
             }
             // The terminal goes back to the shell on every way out, before a failure's message is printed.
@@ -43,8 +63,8 @@ enum DashboardCommand {
             let settings = DashboardFiles.loadViewState(store: stateKey, environment: environment)
                 ?? ViewSettings(aggregation: config.aggregation ?? .latest)
             // Subscribed before the first read, so no push falls between the two (when a daemon serves this store).
-            let feed = DaemonFeed(socketPath: DaemonCommand.socketPath(invocation), storePath: storePath,
-                                  explicit: invocation.arguments.value("socket") != nil)
+            let feed = temporary ? nil : DaemonFeed(socketPath: DaemonCommand.socketPath(invocation), storePath: storePath,
+                                                    explicit: invocation.arguments.value("socket") != nil)
             // The recent days first, so the first frame is quick; the session reads the rest in the background.
             // One clock for the first frame and every later one: the zone rhr was run in.
             let zone = invocation.machineZone
@@ -61,7 +81,7 @@ enum DashboardCommand {
             let exit: DashboardExit
             do {
                 exit = try session.run(on: terminal, initial: data, settings: settings, mouse: config.mouse,
-                                       importFailures: importFailures)
+                                       importFailures: importFailures, temporaryStore: temporary)
             } catch {
                 throw CommandFailure("\(error)")
             }

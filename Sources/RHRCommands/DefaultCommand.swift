@@ -13,12 +13,16 @@ enum DefaultCommand {
         let temporary = try TemporaryStore()
         let store = try temporary.open(machineZone: invocation.machineZone)
         var failures: [ImportFailure] = []
-        for path in invocation.arguments.positionals {
+        func fail(_ path: String, _ error: any Error) {
+            failures.append(ImportFailure(file: path, message: "\(error)"))
+            invocation.report("\(error)")
+        }
+        // A folder's inputs (`InputFolder`), said nothing of: the dashboard shows what came of them.
+        for path in ImportCommand.files(invocation.arguments.positionals, say: { _ in }, fail: fail) {
             do {
                 _ = try ImportCommand.importFile(path, into: store, options: options, output: invocation.output)
             } catch {
-                failures.append(ImportFailure(file: path, message: "\(error)"))
-                invocation.report("\(error)")
+                fail(path, error)
             }
         }
         let count = invocation.arguments.positionals.count
@@ -26,7 +30,7 @@ enum DefaultCommand {
         let key = "files: " + invocation.arguments.positionals.map(StorePath.absolute).joined(separator: "; ")
         let shown = try DashboardCommand.show(storePath: temporary.path,
                                               source: "a temporary store of \(count) file\(count == 1 ? "" : "s")",
-                                              stateKey: key, invocation: invocation, importFailures: failures)
+                                              stateKey: key, invocation: invocation, importFailures: failures, temporary: true)
         return failures.isEmpty ? shown : 1
     }
 }

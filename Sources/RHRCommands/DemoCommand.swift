@@ -5,7 +5,13 @@ import RHRCore
 enum DemoCommand {
     static let command = Command(
         name: "demo", operands: .none, summary: "show rhr on the bundled samples (a temporary store)",
-        options: [DaemonCommand.socketOption], run: run)
+        // No daemon can serve the demo's store, made for the run and removed when it ends: no socket to follow.
+        options: [], run: run,
+        details: """
+            The samples go into a temporary store, removed when the dashboard ends; no daemon serves it, so nothing
+            here updates live. To follow your own data live: rhr import FILE (into your store), rhr daemon (with
+            --http ADDR:PORT for phone feeds, docs/phone-feeds.md), then rhr.
+            """)
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let samples = try SamplesDirectory.locate(environment: invocation.environment)
@@ -16,7 +22,7 @@ enum DemoCommand {
             _ = try ImportCommand.importFile(path, into: store, options: options, output: invocation.output)
         }
         return try DashboardCommand.show(storePath: temporary.path, source: "the bundled samples (a temporary store)",
-                                         stateKey: "demo", invocation: invocation)
+                                         stateKey: "demo", invocation: invocation, temporary: true)
     }
 }
 

@@ -6,8 +6,8 @@ enum FishCompletion {
         var lines = [
             CompletionScript.header("fish", load: "scripts/install puts it in vendor_completions.d; or: rhr completions fish | source"),
             "",
-            "# The command on the line so far: \"\" before one, \"-\" after a path (the dashboard's paths).",
-            "function __rhr_command",
+            "# The words of the line so far that are neither options nor options' values; \"--\" ends the options, as \"-\".",
+            "function __rhr_plain_words",
             "    set -l words (commandline -opc)",
             "    set -e words[1]",
             "    set -l skip 0",
@@ -23,20 +23,49 @@ enum FishCompletion {
             "                echo -",
             "                return",
             "            case '-*'",
-            "            case \(commands.joined(separator: " "))",
-            "                echo $word",
-            "                return",
             "            case '*'",
-            "                echo -",
-            "                return",
+            "                echo $word",
             "        end",
             "    end",
-            "    echo",
+            "end",
+            "",
+            "# The command on the line so far: \"\" before one, \"-\" after a path (the dashboard's paths).",
+            "function __rhr_command",
+            "    set -l plain (__rhr_plain_words)",
+            "    if test (count $plain) -eq 0",
+            "        echo",
+            "    else if contains -- $plain[1] \(commands.joined(separator: " "))",
+            "        echo $plain[1]",
+            "    else",
+            "        echo -",
+            "    end",
             "end",
             "",
             "function __rhr_in",
             "    set -l command (__rhr_command)",
             "    contains -- \"$command\" $argv",
+            "end",
+            "",
+            "# Whether the command's operands so far are the words given (none: no operand yet).",
+            "function __rhr_operands_are",
+            "    set -l plain (__rhr_plain_words)",
+            "    set -l operands $plain[2..-1]",
+            "    test \"$operands\" = \"$argv\"",
+            "end",
+            "",
+            "# The store's token names (with the line's --store), never a token: rhr keeps only their hashes.",
+            "function __rhr_token_names",
+            "    set -l words (commandline -opc)",
+            "    set -l store",
+            "    for i in (seq (count $words))",
+            "        switch $words[$i]",
+            "            case --store",
+            "                set store --store $words[(math $i + 1)]",
+            "            case '--store=*'",
+            "                set store --store (string replace -- --store= '' $words[$i])",
+            "        end",
+            "    end",
+            "    rhr $store token list --names 2>/dev/null",
             "end",
             "",
             "complete -c rhr -f",
@@ -59,7 +88,15 @@ enum FishCompletion {
             for option in command.options {
                 lines.append(line([command.name], option, table))
             }
-            if command.operands.maximum != 0 {
+            if !command.operands.after.isEmpty {
+                // The first operand, then the second by the first (`Operands.after`).
+                lines.append("complete -c rhr -n '__rhr_in \(command.name); and __rhr_operands_are' "
+                    + arguments(command.operands.completion, table))
+                for (first, completion) in command.operands.after.sorted(by: { $0.key < $1.key }) {
+                    lines.append("complete -c rhr -n '__rhr_in \(command.name); and __rhr_operands_are \(first)' "
+                        + arguments(completion, table))
+                }
+            } else if command.operands.maximum != 0 {
                 lines.append("complete -c rhr -n '__rhr_in \(command.name)' " + arguments(command.operands.completion, table))
             }
         }
@@ -82,7 +119,8 @@ enum FishCompletion {
     static func arguments(_ completion: ValueCompletion, _ table: CommandTable) -> String {
         CompletionScript.action(completion, table, .init(none: "-x", files: "-r -F",
                                                          directories: "-x -a '(__fish_complete_directories (commandline -ct))'",
-                                                         words: { "-x -a " + quoted($0.joined(separator: " ")) }))
+                                                         words: { "-x -a " + quoted($0.joined(separator: " ")) },
+                                                         tokenNames: "-x -a '(__rhr_token_names)'"))
     }
 
     static func quoted(_ text: String) -> String {

@@ -30,6 +30,7 @@ enum HelpText {
 
     static func command(_ command: Command, table: CommandTable) -> String {
         var lines = ["usage: \(command.usage)", "", command.summary]
+        if let details = command.details { lines += ["", details] }
         if !command.options.isEmpty {
             lines.append("")
             lines.append("options:")

@@ -34,6 +34,8 @@ enum StatusCommand {
             lines.append("\(c.store.displayName): \(Wording.count(c.restingSamples, "resting sample")) from "
                 + "\(Wording.count(c.restingWriters.count, "writer")), \(Wording.count(c.heartRateSamples, "heart-rate sample")) from "
                 + "\(Wording.count(c.heartRateWriters.count, "writer"))")
+            // R9 with R10: heart rate without resting values, and a feed's permissions to blame.
+            if let cause = DataDiagnosis.likelyCause(c, streams: streams) { lines.append("  no resting heart rate: likely because " + cause) }
         }
         lines.append(streams.isEmpty ? "streams: none yet" : "streams:")
         for s in streams {

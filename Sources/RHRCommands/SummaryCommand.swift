@@ -57,10 +57,15 @@ enum SummaryCommand {
         var lines: [String] = []
         let tagged = { (lines: [String]) in lines.map { (text: $0, table: false) } }
         let thisYear = today.year
+        // R10's notes, the ones `rhr status` prints, in every state with a road: they can be why nothing is here.
+        let permissionNotes = streams.flatMap { stream in
+            stream.permissionNotes(today: today).map { "\(stream.noteName): \($0)" }
+        }
         switch DataDiagnosis(contents, streams: streams) {
         case .noHeartData(let imported):
             lines.append(currency(streams, thisYear: thisYear, zone: store.machineZone))
             lines += DataDiagnosis.explanation(imported: imported, thisYear: thisYear, zone: store.machineZone)
+            lines += permissionNotes
             lines.append("Import an export with resting heart rate or heart rate:  rhr import export.zip")
             lines.append(wellness)
             return tagged(lines)
@@ -73,21 +78,21 @@ enum SummaryCommand {
             return tagged(lines)
         case .noRestingWriter(let stores):
             lines.append(currency(streams, thisYear: thisYear, zone: store.machineZone))
-            for s in stores { lines.append(DataDiagnosis.explanation(s)) }
+            for s in stores { lines.append(DataDiagnosis.explanation(s, streams: streams)) }
+            lines += permissionNotes
             lines.append(wellness)
             return tagged(lines)
         case .resting(let without):
             lines.append(currency(streams, thisYear: thisYear, zone: store.machineZone))
-            for s in without { lines.append(DataDiagnosis.explanation(s)) }
-        }
-        for stream in streams {
-            lines += stream.permissionNotes(today: today).map { "\(stream.noteName): \($0)" }
+            for s in without { lines.append(DataDiagnosis.explanation(s, streams: streams)) }
+            lines += permissionNotes
         }
 
         let values = DaySeries(samples).values(by: aggregation)
-        let writers = Array(Set(values.map(\.writer))).sorted()
         let shownDays = Array(Set(values.map(\.day)).sorted().suffix(count))
         guard let first = shownDays.first, let last = shownDays.last else { return tagged(lines) }
+        // A column for each writer with a value in the days shown: none is empty in every row.
+        let writers = Array(Set(values.filter { $0.day >= first }.map(\.writer))).sorted()
         lines.append("\(aggregation.words) · \(first) … \(last)")
         lines.append("")
         var byKey: [String: DayValue] = [:]
@@ -114,6 +119,15 @@ enum SummaryCommand {
             lines.append("")
             lines.append("revisions (values deleted or replaced, kept for the record):")
             for r in shownRevisions { lines.append("  \(r.day) \(shortName(r.writer)): \(r.text(thisYear: thisYear, zone: store.machineZone))") }
+        }
+        // The writers left out, so none goes unmentioned: each with its last day.
+        var lastDays: [WriterKey: (writer: Writer, day: LocalDay)] = [:]
+        for v in values where v.day < first { lastDays[v.writer.key] = (v.writer, max(v.day, lastDays[v.writer.key]?.day ?? v.day)) }
+        let shown = Set(writers.map(\.key))
+        let absent = lastDays.values.filter { !shown.contains($0.writer.key) }.sorted { $0.writer < $1.writer }
+        if !absent.isEmpty {
+            lines.append("")
+            lines.append("No value in these days: " + absent.map { "\(shortName($0.writer)) (last \($0.day))" }.joined(separator: ", "))
         }
         lines.append("")
         lines += writerLines(writers, samples: samples, watches: watches, streams: streams)
@@ -163,7 +177,7 @@ enum SummaryCommand {
     /// "HK Jane’s Apple Watch", "HC Oura": the column heading; the legend below names the package.
     /// Control characters escaped here, before the columns are measured (`TextGate.visible`).
     static func shortName(_ w: Writer) -> String {
-        TextGate.visible("\(w.store == .healthKit ? "HK" : "HC") \(w.appName.flatMap { $0.isEmpty ? nil : $0 } ?? w.shownName)")
+        TextGate.visible("\(w.store == .healthKit ? "HK" : "HC") \(w.shortName)")
     }
 
     /// "HealthKit as of 14 Mar 21:00 · Health Connect as of 21 Mar 09:00"; "HealthKit as of 19 Jul 2019 10:36".

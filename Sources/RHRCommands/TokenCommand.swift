@@ -10,9 +10,9 @@ enum TokenCommand {
     static let command = Command(
         name: "token",
         operands: Operands(usage: "new|list|revoke [NAME]", noun: "new NAME, list, or revoke NAME", minimum: 1, maximum: 2,
-                           completion: .words(["new", "list", "revoke"])),
+                           completion: .words(["new", "list", "revoke"]), after: ["revoke": .tokenNames]),
         summary: "make, list or revoke the tokens phones send with their HTTP feeds",
-        options: [], run: run)
+        options: [.flag("names", "with list: the names alone, one a line, as scripts and completion want them")], run: run)
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let words = invocation.arguments.positionals
@@ -20,6 +20,12 @@ enum TokenCommand {
         do { try HealthDatabase.checkPath(invocation.storePath) } catch { throw CommandFailure(error.message) }
         let tokens = FeedTokens(forStore: DaemonCommand.absolutePath(invocation.storePath))
         let output = invocation.output
+        if invocation.arguments.has("names") {
+            guard words == ["list"] else { throw UsageError("--names goes with list") }
+            // What completion asks for: nothing but names, and nothing made (no store, no directory, no message).
+            for name in ((try? tokens.list()) ?? []).map(\.name).sorted() { output.print(name) }
+            return 0
+        }
         do {
             switch (words.first, words.count) {
             case ("new", 2):

@@ -28,6 +28,12 @@ public enum DerivationRegistry {
         }
     }
 
+    /// The name of the app a Health Connect package is, where the table has an entry for any record of it (not only
+    /// a device's): "Oura" for com.ouraring.oura.
+    public static func appName(package: String) -> String? {
+        entries.first { $0.matches.contains(.healthConnectPackage(package, deviceType: nil)) }?.derivation.writer
+    }
+
     /// What finds each derivation, for the derivations page: an entry's keys, or the writers with no entry.
     public static func matchWords(_ derivation: Derivation) -> [String] {
         if let entry = entries.first(where: { $0.derivation.id == derivation.id }) { return entry.matches.map(\.words) }

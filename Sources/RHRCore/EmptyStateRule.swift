@@ -82,8 +82,9 @@ public enum DataDiagnosis: Sendable, Hashable {
 
     /// The words for a store with heart-rate samples and no resting writer (R9): what it holds, and that nothing
     /// makes a resting value of heart-rate samples. HealthKit's own resting heart rate is derived on an Apple Watch,
-    /// which alone writes it; Health Connect derives none.
-    public static func explanation(_ contents: StoreContents) -> String {
+    /// which alone writes it; Health Connect derives none, and where a feed of `streams` reported its permissions
+    /// without READ_RESTING_HEART_RATE (R10), that is named as the likely cause, not the writers.
+    public static func explanation(_ contents: StoreContents, streams: [StreamState] = []) -> String {
         let writers = contents.heartRateWriters.map(\.displayName).sorted()
         let who = writers.isEmpty ? "" : " from " + Wording.list(writers)
         let holds = "\(contents.store.displayName) holds \(Wording.count(contents.heartRateSamples, "heart-rate sample"))\(who) "
@@ -93,9 +94,20 @@ public enum DataDiagnosis: Sendable, Hashable {
             return holds + " HealthKit's own resting heart rate is an estimate only an Apple Watch writes, from its "
                 + "heart-rate readings; nothing makes one later from heart-rate samples, rhr included."
         case .healthConnect:
+            if let cause = likelyCause(contents, streams: streams) { return holds + " The likely cause: " + cause + "." }
             return holds + " Health Connect does not derive resting heart rate from heart-rate samples: an app has to "
                 + "write RestingHeartRate records, and none here did."
         }
+    }
+
+    /// R9 with R10: why a Health Connect store holds heart rate and no resting value when its feeds say: those that
+    /// reported their permissions without READ_RESTING_HEART_RATE. Nil when none did, or the store has resting values.
+    public static func likelyCause(_ contents: StoreContents, streams: [StreamState]) -> String? {
+        guard contents.store == .healthConnect, contents.hasHeartRateWithoutResting else { return nil }
+        let feeds = streams.filter { $0.store == .healthConnect && $0.permissionLimits.contains(.noRestingPermission) }
+        guard !feeds.isEmpty else { return nil }
+        return "\(Wording.list(feeds.map(\.noteName))) did not have READ_RESTING_HEART_RATE, so the bridge could not "
+            + "read resting heart rate, whatever an app wrote; give the bridge that permission in Health Connect"
     }
 
     /// Why a HealthKit store can hold heart rate and no resting values: a sentence that leads in, then each reason.

@@ -14,6 +14,14 @@ public enum ProvisionalRule {
         return false
     }
 
+    /// Whether R3 takes a writer's values for an Apple Watch's: a writer known for one (`isWatch`: the feed said so,
+    /// or the store's mark), or a HealthKit writer nobody named (Health Auto Export's points without `source`,
+    /// `Writer.unnamedHealthAutoExport`), which may be one. Known for a watch is what the labels and derivations go by
+    /// (R11, R15); this is only what may still be replaced.
+    public static func mayBeWatch(_ writer: WriterKey, isWatch: Bool) -> Bool {
+        isWatch || (writer.store == .healthKit && writer.name == Writer.unnamedHealthAutoExport)
+    }
+
     /// Provisional: a HealthKit value from an Apple Watch whose local day is on or after the day before
     /// the local day of `asOf`. Health Connect values are never provisional.
     public static func isProvisional(store: HealthStore, writerIsWatch: Bool, day: LocalDay, asOf: Timestamp) -> Bool {

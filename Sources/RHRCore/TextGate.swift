@@ -90,22 +90,31 @@ public enum TextGate {
         return bounded(text, maxBytes: maxBytes - ellipsis.utf8.count).text + ellipsis
     }
 
-    /// `text` for a terminal or a log: every NUL, C0 control, DEL and C1 control written as `\u{1B}` (hex,
-    /// as Swift writes it), never raw; with `keepingLineBreaks`, a line feed stays one (text of several lines).
-    /// Text without them comes back as it is.
+    /// `text` for a terminal or a log: every NUL, C0 control, DEL and C1 control named in words in angle brackets
+    /// (`Tester<null>Watch`, `<escape>[31m`, `<control character 155>`), never raw and never as an escape a person
+    /// would have to decode; with `keepingLineBreaks`, a line feed stays one (text of several lines). Text without
+    /// them comes back as it is.
     public static func visible(_ text: String, keepingLineBreaks: Bool = false) -> String {
         guard mayHoldControl(text) else { return text }
         var out = String.UnicodeScalarView()
         var changed = false
         for scalar in text.unicodeScalars {
             if isControl(scalar) && !(keepingLineBreaks && scalar == "\n") {
-                out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+                out.append(contentsOf: "<\(controlName(scalar.value))>".unicodeScalars)
                 changed = true
             } else {
                 out.append(scalar)
             }
         }
         return changed ? String(out) : text
+    }
+
+    /// A control character's name in words: its common name, else "control character" and its number.
+    static func controlName(_ value: UInt32) -> String {
+        let names: [UInt32: String] = [0x00: "null", 0x07: "bell", 0x08: "backspace", 0x09: "tab", 0x0A: "line feed",
+                                       0x0B: "vertical tab", 0x0C: "form feed", 0x0D: "carriage return", 0x1B: "escape",
+                                       0x7F: "delete"]
+        return names[value] ?? "control character \(value)"
     }
 
     /// "U+001B".

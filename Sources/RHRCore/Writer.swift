@@ -54,12 +54,18 @@ public struct Device: Sendable, Hashable {
         return names.indices.contains(type) ? names[type] : "type \(type)"
     }
 
-    /// One short line for the detail view: "Oura Ring (ring)", "Apple Watch".
+    /// One short line for the detail view: "Oura Ring (ring)", "Apple Watch". A Health Connect device (one with a
+    /// type) goes by its display name when it has one, the name a device data provider gave it (docs/design.md
+    /// section 2); any other by maker and model, else its name.
     public var summary: String {
         var parts: [String] = []
-        if let manufacturer, !manufacturer.isEmpty { parts.append(manufacturer) }
-        if let model, !model.isEmpty, model != manufacturer { parts.append(model) }
-        if parts.isEmpty, let name, !name.isEmpty { parts.append(name) }
+        if type != nil, let name, !name.isEmpty {
+            parts.append(name)
+        } else {
+            if let manufacturer, !manufacturer.isEmpty { parts.append(manufacturer) }
+            if let model, !model.isEmpty, model != manufacturer { parts.append(model) }
+            if parts.isEmpty, let name, !name.isEmpty { parts.append(name) }
+        }
         var text = parts.joined(separator: " ")
         if let words = typeWords, type != 0 { text += text.isEmpty ? words : " (\(words))" }
         return text.isEmpty ? "unknown device" : text
@@ -127,7 +133,7 @@ public struct Writer: Sendable, Hashable, Comparable {
         case .healthKit:
             return shownName
         case .healthConnect:
-            if let appName, !appName.isEmpty, appName != name { return "\(appName) (\(shownName))" }
+            if let appName = knownAppName, appName != name { return "\(appName) (\(shownName))" }
             return shownName
         }
     }
@@ -137,8 +143,15 @@ public struct Writer: Sendable, Hashable, Comparable {
     public var shortName: String {
         switch store {
         case .healthKit: return shownName
-        case .healthConnect: return appName.flatMap { $0.isEmpty ? nil : $0 } ?? shownName
+        case .healthConnect: return knownAppName ?? shownName
         }
+    }
+
+    /// A Health Connect writer's app name: the one its records gave, else the one the derivation registry knows for
+    /// its package (a writer that arrives only by HC Webhook, whose records name only the package, is still "Oura").
+    public var knownAppName: String? {
+        if let appName, !appName.isEmpty { return appName }
+        return store == .healthConnect ? DerivationRegistry.appName(package: name) : nil
     }
 
     /// R11 wording, from the facts: "HealthKit estimate" only for Apple's own resting value (the

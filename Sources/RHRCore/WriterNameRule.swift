@@ -30,18 +30,22 @@ public enum WriterNameRule {
         Set(spellings).subtracting([canonical]).sorted()
     }
 
-    /// A spelling as the detail pane shows it: in quotes, the spaces that look like any other written `\u{a0}`, so
-    /// that two spellings that differ only there read differently.
+    /// A spelling as the detail pane shows it: in quotes, followed by what sets it apart that a reader cannot see
+    /// (`“Jane’s Apple Watch” with a no-break space`), so that two spellings that differ only there read differently,
+    /// in words rather than an escape.
     public static func visible(_ spelling: String) -> String {
-        var out = ""
+        var seen: [String] = []
         for scalar in spelling.unicodeScalars {
-            switch scalar.value {
-            case 0x00A0, 0x2007, 0x202F: out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-            default: out.unicodeScalars.append(scalar)
-            }
+            if let name = lookalikes[scalar.value], !seen.contains(name) { seen.append(name) }
         }
-        return "\"\(out)\""
+        return "“\(spelling)”" + (seen.isEmpty ? "" : " with " + Wording.list(seen))
     }
+
+    /// The characters `canonical` folds that look like another, by name.
+    private static let lookalikes: [UInt32: String] = [
+        0x00A0: "a no-break space", 0x2007: "a figure space", 0x202F: "a narrow no-break space",
+        0x0027: "a straight apostrophe", 0x2018: "a left single quotation mark", 0x02BC: "a modifier letter apostrophe",
+    ]
 
     /// `<<HKDevice: 0x283f1c0a0>, name:Apple Watch, …>` → `<<HKDevice>, name:Apple Watch, …>`.
     private static func withoutDeviceAddresses(_ text: String) -> String {

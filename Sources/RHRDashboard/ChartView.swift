@@ -20,8 +20,8 @@ enum ChartView {
         var contextWriterNames: [String]
         /// There are resting values, but every writer is hidden.
         var allHidden: Bool
-        /// Colour is on: the usual range is a shaded background; without colour, its edges are drawn.
-        var color: Bool
+        /// The usual range is a shaded background (colour, and a theme with a band colour); else its edges are drawn.
+        var shadedBand: Bool
         /// With more than `fullWriters` writers in view, the one drawn in full (writer index); the others dimmed.
         var focused: Int? = nil
         /// No resting writer: the chart is the sedentary minimum alone (R8), and its title says it is not resting.
@@ -31,6 +31,9 @@ enum ChartView {
     /// Up to this many writers in view are all drawn in full; beyond, one is and the others are dimmed, so the
     /// lines do not tangle. The columns show every writer's values either way.
     static let fullWriters = 3
+
+    /// Columns between a writer's glyphs along its line (docs/design.md section 6: readable without colour).
+    static let markInterval = 16
 
     /// A writer's style in the plot: dimmed when another is drawn in full. `.dim` keeps it apart without colour.
     static func style(_ line: ChartSeries.Line, _ model: Model) -> Style {
@@ -116,19 +119,18 @@ enum ChartView {
     }
 
     /// The lines and the glyphs (each over the one before), and the band: without colour its edges are drawn
-    /// first, with colour it is a background put on last.
+    /// first, with a theme that shades it a background put on last.
     static func drawPlot(_ model: Model, scale: YScale, in plot: Rect, glyphs g: Glyphs, on buffer: inout ScreenBuffer) {
         let window = model.window
         let series = model.series
         let whiskers = model.series.whiskers
-        func dot(_ bucket: Int, _ bpm: Double) -> (x: Int, y: Int) { (window.pointDot(ofBucket: bucket), scale.dot(of: bpm)) }
         func cellRect(_ bucket: Int, from top: Int, to bottom: Int) -> Rect {
             Rect(x: plot.x + window.cell(ofBucket: bucket), y: plot.y + top, width: window.cellsPerBucket,
                  height: bottom - top + 1)
         }
 
-        // Without colour the usual range is its two edges, drawn first so lines cross over them.
-        if !model.color, let w = series.bandSlot {
+        // Without a shaded band the usual range is its two edges, drawn first so lines cross over them.
+        if !model.shadedBand, let w = series.bandSlot {
             for p in series.band {
                 for row in Set([scale.row(of: p.upper), scale.row(of: p.lower)]) {
                     let r = cellRect(p.bucket, from: row, to: row)
@@ -146,13 +148,18 @@ enum ChartView {
         }
 
         if g.unicode {
-            // The writer drawn in full has a canvas of its own, over the others': its line stays whole where they cross.
-            var canvas = BrailleCanvas(width: plot.width, height: plot.height)
-            var front = BrailleCanvas(width: plot.width, height: plot.height)
+            // Braille, or half blocks for a font without braille. The writer drawn in full has a canvas of its own,
+            // over the others': its line stays whole where they cross.
+            let grid: DotCanvas.Grid = g.braille ? .braille : .halfBlocks
+            func dot(_ bucket: Int, _ bpm: Double) -> (x: Int, y: Int) {
+                (window.pointDot(ofBucket: bucket, across: grid.across), scale.dot(of: bpm, perRow: grid.down))
+            }
+            var canvas = DotCanvas(grid, width: plot.width, height: plot.height)
+            var front = DotCanvas(grid, width: plot.width, height: plot.height)
             for line in series.lines {
                 let w = line.slot
                 let drawn = model.series.showsMean ? line.mean : line.points
-                func draw(on canvas: inout BrailleCanvas) {
+                func draw(on canvas: inout DotCanvas) {
                     if model.series.showsMean {
                         for p in line.points { let d = dot(p.bucket, p.bpm); canvas.set(d.x, d.y, layer: w) }
                     }
@@ -164,8 +171,9 @@ enum ChartView {
                     for p in drawn { let d = dot(p.bucket, p.bpm); canvas.set(d.x, d.y, layer: w) }
                     if whiskers {
                         for p in line.points where p.low < p.high {
-                            let x = window.pointDot(ofBucket: p.bucket)
-                            canvas.line(from: (x, scale.dot(of: p.high)), to: (x, scale.dot(of: p.low)), layer: w)
+                            let x = window.pointDot(ofBucket: p.bucket, across: grid.across)
+                            canvas.line(from: (x, scale.dot(of: p.high, perRow: grid.down)),
+                                        to: (x, scale.dot(of: p.low, perRow: grid.down)), layer: w)
                         }
                     }
                 }
@@ -183,24 +191,31 @@ enum ChartView {
             }
         }
 
-        // Glyphs: writer 1 last, so it is on top where they meet; the writer drawn in full over all.
+        // Glyphs: writer 1 last, so it is on top where they meet; the writer drawn in full over all. Each writer's
+        // glyph stands on its line every `markInterval` columns (each writer at its own phase, so they take turns),
+        // at a point alone, at its last point in view and on the cursor day, so every line reads without colour.
         let cursorBucket = window.zoom.bucket(of: model.cursor.day)
         let sparse = !g.unicode || window.cellsPerBucket >= 3
         let ordered = series.lines.reversed().filter { $0.writer != model.focused }
             + series.lines.filter { $0.writer == model.focused }
         for line in ordered {
             let w = line.slot, style = Self.style(line, model)
-            // A dimmed writer is marked on the cursor day only (in ASCII, where glyphs are its line, everywhere).
             let dimmed = model.focused != nil && line.writer != model.focused
             let drawn = model.series.showsMean ? line.mean : line.points
+            let phase = (w * 7) % markInterval
             var marked: [(bucket: Int, bpm: Double, provisional: Bool)] = []
-            for (i, p) in drawn.enumerated() where !dimmed || !g.unicode {
+            for (i, p) in drawn.enumerated() {
                 let isolated = (i == 0 || drawn[i - 1].bucket != p.bucket - 1)
                     && (i == drawn.count - 1 || drawn[i + 1].bucket != p.bucket + 1)
-                if sparse || isolated || i == drawn.count - 1 { marked.append((p.bucket, p.bpm, false)) }
+                // The first point past each of the writer's interval marks.
+                let stripe = (window.pointCell(ofBucket: p.bucket) + phase) / markInterval
+                let interval = i > 0 && stripe > (window.pointCell(ofBucket: drawn[i - 1].bucket) + phase) / markInterval
+                if (sparse && !dimmed) || !g.unicode || isolated || interval || i == drawn.count - 1 {
+                    marked.append((p.bucket, p.bpm, false))
+                }
             }
             // The day's own values where they matter most: provisional ones and the cursor's.
-            for p in line.points where (p.provisional && !dimmed) || p.bucket == cursorBucket {
+            for p in line.points where p.provisional || p.bucket == cursorBucket {
                 marked.append((p.bucket, p.bpm, p.provisional))
             }
             if !g.unicode && whiskers {
@@ -213,8 +228,10 @@ enum ChartView {
             }
             for m in marked {
                 let glyph = m.provisional ? g.provisional(w) : g.series(w)
+                var markStyle = m.provisional ? g.provisionalStyle(w) : Style.series(w)
+                if dimmed { markStyle = markStyle.with(.dim) }
                 buffer.put(glyph, x: plot.x + window.pointCell(ofBucket: m.bucket), y: plot.y + scale.row(of: m.bpm),
-                           style: style, clip: plot)
+                           style: markStyle, clip: plot)
             }
         }
         // A live update's points underlined until the next key.
@@ -222,8 +239,8 @@ enum ChartView {
             buffer.restyle(cellRect(bucket, from: 0, to: plot.height - 1)) { $0 == .plain ? $0 : $0.with(.underline) }
         }
 
-        // With colour the usual range is a quiet background behind everything.
-        if model.color {
+        // Shaded, the usual range is a quiet background behind everything.
+        if model.shadedBand {
             for p in series.band {
                 buffer.restyle(cellRect(p.bucket, from: scale.row(of: p.upper), to: scale.row(of: p.lower))) { $0.on(.band) }
             }
@@ -360,7 +377,7 @@ enum ChartView {
         var whiskers = false
         var context = false
         var contextWriterNames: [String] = []
-        var color = true
+        var shadedBand = true
     }
 
     /// The marks the model's series put on screen.
@@ -368,7 +385,7 @@ enum ChartView {
         let series = model.series
         var marks = Marks(provisional: series.provisionalWriters, outOfRange: !series.outOfRangeBuckets.isEmpty,
                           changed: !series.changedBuckets.isEmpty, mean: series.showsMean, whiskers: series.whiskers,
-                          context: series.hasContext, contextWriterNames: model.contextWriterNames, color: model.color)
+                          context: series.hasContext, contextWriterNames: model.contextWriterNames, shadedBand: model.shadedBand)
         if let f = model.focused, model.writers.indices.contains(f) { marks.focused = model.writers[f] }
         if let w = series.bandWriter, let slot = series.bandSlot {
             marks.band = (model.writers.indices.contains(w) ? model.writers[w].name : "", slot, series.band.isEmpty)
@@ -384,7 +401,7 @@ enum ChartView {
                             Span(short ? " \(writer.name) in full (f: next)" : " \(writer.name) in full, the others dimmed (f: next)")])
         }
         if !marks.provisional.isEmpty {
-            var item = marks.provisional.prefix(3).map { Span(String(g.provisional($0)), .series($0)) }
+            var item = marks.provisional.prefix(3).map { Span(String(g.provisional($0)), g.provisionalStyle($0)) }
             item.append(Span(" " + (short ? DayFlag.provisional.word : DayFlag.provisional.legend)))
             markers.append(item)
         }
@@ -398,7 +415,7 @@ enum ChartView {
             markers.append([Span(short ? "lines: 7-day mean" : "lines: 7-day mean, dots: daily values")])
         }
         if let (name, slot, empty) = marks.band {
-            let swatch = marks.color ? Span("   ", Style.series(slot).on(.band))
+            let swatch = marks.shadedBand ? Span("   ", Style.series(slot).on(.band))
                 : Span(String(repeating: g.bandEdge, count: 2), .series(slot))
             if empty {
                 markers.append([swatch, Span(short ? " usual range (\(name)): not yet"
@@ -433,10 +450,18 @@ enum ChartView {
     /// "● lowest 10-minute night average" for each visible writer (R15), or with a writer drawn in full for that one,
     /// after every other marker: the legend places markers in order while they fit, so these never push another out,
     /// nor count in the rows the layout gives the legend (`markers` alone does).
+    /// One entry per derivation: writers whose numbers are the same thing (two watches' all-day rest estimate) share
+    /// it, each with its glyph.
     static func derivationMarkers(_ model: Model, glyphs g: Glyphs) -> [[Span]] {
         let writers = model.focused.map { model.writers.indices.contains($0) ? [model.writers[$0]] : [] } ?? model.writers
-        return writers.filter { $0.visible && !$0.derivation.isEmpty }.map { writer in
-            [Span(String(g.series(writer.slot)), .series(writer.slot)), Span(" " + writer.derivation, .muted)]
+        var order: [String] = []
+        var slots: [String: [Int]] = [:]
+        for writer in writers where writer.visible && !writer.derivation.isEmpty {
+            if slots[writer.derivation] == nil { order.append(writer.derivation) }
+            slots[writer.derivation, default: []].append(writer.slot)
+        }
+        return order.map { derivation in
+            slots[derivation]!.map { Span(String(g.series($0)), .series($0)) } + [Span(" " + derivation, .muted)]
         }
     }
 

@@ -3,10 +3,12 @@ import RHRCore
 /// The stretch of time the chart shows: which buckets (days, weeks or months) are on screen and how many
 /// cells each one gets. The scale (cells per bucket) follows from the zoom, the plot's width and the span of
 /// the data, never from the cursor: moving the cursor scrolls the window, it never rescales it. The window
-/// never shows buckets before the first day the cursor can reach, and scrolls only when the cursor leaves it.
+/// never shows buckets before the first day the cursor can reach, nor after the newest day with data unless the
+/// cursor is there (`t` goes to today), and scrolls only when the cursor leaves it.
 struct ChartWindow: Equatable {
-    /// A short history is drawn wider, up to this many cells a bucket, so it fills the plot.
-    static let maximumCells = 12
+    /// A short history is drawn wider, up to this many cells a bucket, so it fills the plot (fourteen days at 400
+    /// columns get 28 each).
+    static let maximumCells = 32
 
     let zoom: Zoom
     /// Cells per bucket.
@@ -43,11 +45,14 @@ struct ChartWindow: Equatable {
         let cells = Self.cellsPerBucket(zoom: zoom, width: width, dataFirst: dataFirst, dataLast: dataLast)
         cellsPerBucket = cells
         let lowest = zoom.bucket(of: firstNavigable)
-        // No more buckets than the cursor can reach: the plot's spare columns stay blank, without an axis.
-        let count = max(1, min(width / cells, zoom.bucket(of: lastNavigable) - lowest + 1))
-        buckets = count
         let c = zoom.bucket(of: cursor)
-        let highest = max(lowest, zoom.bucket(of: lastNavigable) - count + 1)
+        // The furthest the window reaches: the newest data, or the cursor past it; never the empty days up to today
+        // the cursor has not gone to (docs/design.md section 6).
+        let reach = max(lowest, min(zoom.bucket(of: lastNavigable), max(zoom.bucket(of: dataLast), c)))
+        // No more buckets than that: the plot's spare columns stay blank, without an axis.
+        let count = max(1, min(width / cells, reach - lowest + 1))
+        buckets = count
+        let highest = max(lowest, reach - count + 1)
         var start = previousStart ?? (c - count + 1)
         // Scroll only as far as the cursor needs.
         if c < start { start = c }
@@ -72,8 +77,11 @@ struct ChartWindow: Equatable {
     /// The cell where a bucket's point goes: the middle of its cells.
     func pointCell(ofBucket bucket: Int) -> Int { cell(ofBucket: bucket) + (cellsPerBucket - 1) / 2 }
 
-    /// The braille dot column (two a cell) of a bucket's point, in the middle of its cells.
-    func pointDot(ofBucket bucket: Int) -> Int { (bucket - start) * cellsPerBucket * 2 + cellsPerBucket - 1 }
+    /// The dot column of a bucket's point, in the middle of its cells: `across` dots a cell (braille's two, a half
+    /// block's one).
+    func pointDot(ofBucket bucket: Int, across: Int = 2) -> Int {
+        (bucket - start) * cellsPerBucket * across + (cellsPerBucket * across - 1) / 2
+    }
 
     /// The bucket under a cell of the plot, if the cell is in the window.
     func bucket(atCell cell: Int) -> Int? {

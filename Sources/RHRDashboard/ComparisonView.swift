@@ -71,7 +71,7 @@ enum ComparisonView {
             out += Flow.lines([[Span("mean difference \(signed(c.meanDifference, g)) bpm", .bold)],
                                [Span("(\(first) minus \(second))", .muted)],
                                [Span("spread \(String(format: "%.1f", c.spread)) bpm", .bold)],
-                               [Span("\(c.sharedDays) shared days", .muted)],
+                               [Span(Wording.count(c.sharedDays, "shared day"), .muted)],
                                [Span(HeaderView.range(c.days.lowerBound, c.days.upperBound, g), .muted)]],
                               width: width - 1, gap: 2, indent: 6, firstIndent: 6, ellipsis: g.ellipsis)
             // R15 beside the difference: what each side's number is, in its maker's words.
@@ -88,7 +88,7 @@ enum ComparisonView {
             paragraph("Not compared: fewer than \(WriterComparison.minimumSharedDays) shared days", .bold)
             for p in pairs.tooFew {
                 out += Flow.lines([writer(p.first), [Span("and", .muted)], writer(p.second),
-                                   [Span("\(p.days) shared day\(p.days == 1 ? "" : "s")", .muted)]],
+                                   [Span(Wording.count(p.days, "shared day"), .muted)]],
                                   width: width - 1, gap: 2, indent: 6, firstIndent: 4, ellipsis: g.ellipsis)
             }
         }

@@ -5,23 +5,25 @@ import RHRScreen
 /// store opens with until its own view state says otherwise. Parsed here, read from disk by the caller.
 ///
 ///     # rhr dashboard
-///     theme = high-contrast     # default, high-contrast or mono
+///     theme = 256               # default (the terminal's own 16 colours), 256, truecolor, high-contrast or mono
 ///     mouse = off               # on (the default) or off
 ///     aggregation = lowest      # latest (the default), lowest or mean
-///     glyphs = ascii            # unicode (the default, in a UTF-8 locale) or ascii
+///     glyphs = ascii            # unicode (the default, in a UTF-8 locale), blocks (a font without braille) or ascii
 public struct DashboardConfig: Sendable, Equatable {
     public var theme: Theme
     public var mouse: Bool
     /// Nil: latest, unless the store's view state says otherwise.
     public var aggregation: Aggregation?
-    /// The ASCII switch: ASCII glyphs whatever the locale, colour as it was (`NO_COLOR` is colour's own switch).
-    public var ascii: Bool
+    /// The glyph switch: ASCII whatever the locale, or the chart in half blocks for a font without braille; colour
+    /// as it was (`NO_COLOR` is colour's own switch). Nil: as the locale and the terminal allow.
+    public var glyphs: TerminalCapabilities.GlyphChoice?
 
-    public init(theme: Theme = .standard, mouse: Bool = true, aggregation: Aggregation? = nil, ascii: Bool = false) {
+    public init(theme: Theme = .standard, mouse: Bool = true, aggregation: Aggregation? = nil,
+                glyphs: TerminalCapabilities.GlyphChoice? = nil) {
         self.theme = theme
         self.mouse = mouse
         self.aggregation = aggregation
-        self.ascii = ascii
+        self.glyphs = glyphs
     }
 
     /// The settings in `text`; a line that is not a known `key = value` is an error naming `path` and the line.
@@ -46,7 +48,7 @@ public struct DashboardConfig: Sendable, Equatable {
             switch entry.key {
             case "theme":
                 config.theme = try pick(Theme.init(rawValue:),
-                                        else: "theme \"\(entry.value)\" is not one rhr knows; use default, high-contrast or mono")
+                                        else: "theme \"\(entry.value)\" is not one rhr knows; use default, 256, truecolor, high-contrast or mono")
             case "mouse":
                 config.mouse = try pick({ ["on": true, "true": true, "yes": true, "off": false, "false": false, "no": false][$0] },
                                         else: "mouse must be on or off, not \"\(entry.value)\"")
@@ -54,8 +56,8 @@ public struct DashboardConfig: Sendable, Equatable {
                 config.aggregation = try pick(Aggregation.init(rawValue:),
                                               else: "aggregation must be latest, lowest or mean, not \"\(entry.value)\"")
             case "glyphs":
-                config.ascii = try pick({ ["unicode": false, "ascii": true][$0] },
-                                        else: "glyphs must be unicode or ascii, not \"\(entry.value)\"")
+                config.glyphs = try pick(TerminalCapabilities.GlyphChoice.init(rawValue:),
+                                         else: "glyphs must be unicode, blocks or ascii, not \"\(entry.value)\"")
             default:
                 throw fail("unknown setting \"\(entry.key)\"; the settings are theme, mouse, aggregation and glyphs")
             }

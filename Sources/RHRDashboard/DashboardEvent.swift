@@ -51,4 +51,6 @@ public enum LiveStatus: Sendable, Hashable {
     case connected(socket: String)
     /// The daemon stopped at this time; the data is the store as of then.
     case stopped(at: Timestamp)
+    /// A temporary store (`rhr demo`, `rhr FILE...`), made for this run and removed when it ends: no daemon can serve it.
+    case temporary
 }

@@ -217,7 +217,7 @@ public final class DashboardIndex: Sendable {
     public func notices(today: LocalDay) -> [String] {
         var notes: [String] = []
         if case .resting(let without) = diagnosis {
-            notes += without.map(DataDiagnosis.explanation)
+            notes += without.map { DataDiagnosis.explanation($0, streams: data.streams) }
         }
         for stream in data.streams {
             notes += stream.permissionNotes(today: today).map { "\(stream.noteName): \($0)." }

@@ -31,9 +31,9 @@ enum DashboardMouse {
 
         if contains(chart.legend, x, y) {
             guard event.kind == .press else { return nil }
-            let legend = ChartLegend(writers: ChartLegend.writers(state, glyphs: Glyphs(unicode: state.capabilities.unicode)),
+            let legend = ChartLegend(writers: ChartLegend.writers(state, glyphs: Glyphs(state.capabilities)),
                                      markers: [], in: chart.legend, writerRows: chart.legendWriterRows,
-                                     glyphs: Glyphs(unicode: state.capabilities.unicode))
+                                     glyphs: Glyphs(state.capabilities))
             if let w = legend.writer(atRow: y - chart.legend.y, x: x - chart.legend.x) {
                 DashboardUpdate.toggle(state.index.writers[w].key, &state)
             }

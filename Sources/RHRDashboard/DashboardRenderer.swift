@@ -14,7 +14,7 @@ public enum DashboardRenderer {
     public static func render(_ state: DashboardState, into buffer: inout ScreenBuffer) {
         let size = buffer.size
         guard size.width > 0 && size.height > 0 else { return }
-        let glyphs = Glyphs(unicode: state.capabilities.unicode)
+        let glyphs = Glyphs(state.capabilities)
         let notices = state.notices()
         let layout = DashboardLayout(state, size: size, noticeCount: notices.count)
         if layout.isTooSmall {

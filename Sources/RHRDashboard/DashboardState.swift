@@ -118,6 +118,18 @@ public struct DashboardState: Sendable {
         return visible.max { index.values(writer: $0, aggregation: .latest).count < index.values(writer: $1, aggregation: .latest).count }
     }
 
+    /// Whether writer `w` has a usual range on any day (`UsualRange.exists`): else `b` names none.
+    func hasUsualRange(_ w: Int) -> Bool {
+        UsualRange.exists(index.values(writer: w, aggregation: aggregation))
+    }
+
+    /// The message for the usual range of writer `w`: what `f` does, or why there is none to draw.
+    func usualRangeMessage(_ w: Int) -> String {
+        let name = Glyphs(unicode: true).shortName(index.writers[w])
+        return hasUsualRange(w) ? "Usual range of \(name): f follows another writer."
+            : "\(name) has no usual range yet: it needs \(UsualRange.minimumDays) days with a value in \(UsualRange.days)."
+    }
+
     /// More writers in view than the chart draws in full (`ChartView.fullWriters`): the one `bandWriterIndex` names
     /// is drawn in full, the others dimmed; nil when all are drawn in full.
     public var focusedWriterIndex: Int? {

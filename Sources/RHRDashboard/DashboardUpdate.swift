@@ -135,9 +135,7 @@ public enum DashboardUpdate {
             state.showMean.toggle()
         case .band:
             state.showBand.toggle()
-            if state.showBand, let w = state.bandWriterIndex {
-                state.message = "Usual range of \(Glyphs(unicode: true).shortName(state.index.writers[w])): f follows another writer."
-            }
+            if state.showBand, let w = state.bandWriterIndex { state.message = state.usualRangeMessage(w) }
         case .bandWriter:
             nextBandWriter(&state)
         case .whiskers:
@@ -327,10 +325,11 @@ public enum DashboardUpdate {
         state.bandWriter = writers[next].key
         let name = Glyphs(unicode: true).shortName(writers[next])
         if state.focusedWriterIndex != nil {
-            state.message = "\(name) in full, the others dimmed\(state.showBand ? ", with its usual range" : "")."
+            let band = !state.showBand ? "" : state.hasUsualRange(next) ? ", with its usual range" : "; it has no usual range yet"
+            state.message = "\(name) in full, the others dimmed\(band)."
         } else {
             state.showBand = true
-            state.message = "Usual range of \(name)."
+            state.message = state.hasUsualRange(next) ? "Usual range of \(name)." : state.usualRangeMessage(next)
         }
     }
 

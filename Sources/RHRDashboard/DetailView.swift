@@ -100,7 +100,7 @@ enum DetailView {
                     text += "sedentary lowest \(RestingValue.format(low)), median \(RestingValue.format(median)) bpm "
                         + "of \(h.sedentary) sedentary; "
                 }
-                text += "\(h.total) samples (\(h.sedentary) sedentary, \(h.active) active, \(h.notSet) not set)"
+                text += "\(Wording.count(h.total, "sample")) (\(h.sedentary) sedentary, \(h.active) active, \(h.notSet) not set)"
                 for (i, line) in TextFit.wrap(g.text(text), width - 5, ellipsis: g.ellipsis).enumerated() {
                     out.append(StyledLine((i == 0 ? "   " : "     ") + line, .muted))
                 }
@@ -168,7 +168,7 @@ enum DetailView {
             // When it was read is rhr's moment, in the machine's clock; the sample's own times above keep its offset.
             let read = s.asOf.map { ", read \(DayText.moment($0.at(machineZone), thisYear: thisYear))" } ?? ""
             // The writer's own hollow glyph, as the chart draws this value.
-            items.append([Span(String(g.provisional(w)), .series(w)), Span(" \(DayFlag.provisional.word)\(read)")])
+            items.append([Span(String(g.provisional(w)), g.provisionalStyle(w)), Span(" \(DayFlag.provisional.word)\(read)")])
         }
         if s.offsetAssumed { items.append([Span("\(DayFlag.offsetAssumed.word): no zone offset, this machine's used")]) }
         if !s.isInRange { items.append([Span("\(g.outOfRange) \(DayFlag.outOfRange.word): \(DayFlag.outOfRange.note)")]) }
@@ -233,7 +233,7 @@ enum DetailView {
             title.append(Span("  more \(scroll > 0 ? (g.unicode ? "↑" : "^") : "")\(scroll < maxScroll ? (g.unicode ? "↓" : "v") : "")",
                               .muted))
         }
-        buffer.drawRow(StyledLine(title), in: rect, row: 0)
+        buffer.drawRow(StyledLine(title), in: rect, row: 0, ellipsis: g.ellipsis)
         for (row, line) in all.dropFirst(scroll).prefix(body.height).enumerated() {
             line.draw(in: &buffer, x: body.x, y: body.y + row, clip: body)
         }

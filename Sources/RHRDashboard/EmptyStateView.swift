@@ -17,6 +17,8 @@ enum EmptyStateView {
         var importFailures: [ImportFailure] = []
         /// Heart-rate writers with sedentary samples: the sedentary minimum can be charted (`c`).
         var hasContext = false
+        /// The roads data came by: a feed's permissions can be why a store holds no resting value (R10).
+        var streams: [StreamState] = []
     }
 
     static func lines(_ model: Model, width: Int, glyphs g: Glyphs) -> [StyledLine] {
@@ -66,7 +68,7 @@ enum EmptyStateView {
             paragraph("No resting heart rate to show.", .title)
             out.append(StyledLine(""))
             for store in stores {
-                paragraph(DataDiagnosis.explanation(store))
+                paragraph(DataDiagnosis.explanation(store, streams: model.streams))
                 out.append(StyledLine(""))
             }
             // What can be drawn comes before why the rest is missing, so a short screen still shows it.

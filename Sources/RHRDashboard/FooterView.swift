@@ -24,7 +24,7 @@ enum FooterView {
         if let text = model.prompt {
             let prompt = [Span(" Go to date: ", .title), Span(text), Span(" ", .reverse),
                           Span("   Enter go \(glyphs.dot) Esc cancel \(glyphs.dot) 2026-03-12, 2026-03, 12 Mar 2026", .muted)]
-            buffer.drawRow(StyledLine(prompt), in: rect, row: 0)
+            buffer.drawRow(StyledLine(prompt), in: rect, row: 0, ellipsis: glyphs.ellipsis)
             return
         }
         buffer.drawRow(StyledLine(hints(keys: model.keys, width: rect.width, unicode: glyphs.unicode)),

@@ -99,7 +99,7 @@ enum HeaderView {
         // before the live state is.
         let rights = live(model.live, today: model.today)
         func draw(_ left: [Span], _ right: [Span]) {
-            if right.isEmpty { buffer.drawRow(StyledLine(left), in: rect, row: 1) } else {
+            if right.isEmpty { buffer.drawRow(StyledLine(left), in: rect, row: 1, ellipsis: g.ellipsis) } else {
                 buffer.drawRow(left: left, right: right, in: rect, row: 1, ellipsis: g.ellipsis)
             }
         }
@@ -114,7 +114,7 @@ enum HeaderView {
     /// daemon.
     static func live(_ status: LiveStatus, today: LocalDay) -> [[Span]] {
         switch status {
-        case .off:
+        case .off, .temporary:
             return [[]]
         case .connected:
             return [[Span("live ", .title)]]

@@ -52,12 +52,12 @@ enum HelpView {
         let count = max(1, min(model.writerCount, 9))
         let filled = (0..<min(count, 4)).map { Span(String(g.series($0)) + " ", .series($0)) }
         entry(filled, "one glyph and colour per writer; the legend under the chart numbers them 1\(g.dash)9. "
-              + (unicode ? "Each writer's days are a line of braille dots in its colour, broken where a day has no "
-                 + "value; its glyph marks the cursor day, the line's last point in view, a point alone, and every "
-                 + "point when there are few (3 or more columns a day)."
-                 : "In plain ASCII each point is its writer's number."))
-        let hollow = unicode ? (0..<min(count, 4)).map { Span(String(g.provisional($0)) + " ", .series($0)) }
-            : [Span(String(g.provisional(0)))]
+              + (unicode ? "Each writer's days are a line of braille dots (half blocks with glyphs = blocks) in its "
+                 + "colour, broken where a day has no value; its glyph stands on the line every 16 columns and marks "
+                 + "the cursor day, the line's last point in view, a point alone, and every point when there are few "
+                 + "(3 or more columns a day), so each writer reads without colour."
+                 : "In plain ASCII each point is its writer's number (writers after the ninth a letter)."))
+        let hollow = (0..<min(count, 4)).map { Span(String(g.provisional($0)) + " ", g.provisionalStyle($0)) }
         entry(hollow, "provisional: Apple may still replace this estimate. An Apple Watch value for the day the data "
               + "was read or the day before; Apple replaces those with better estimates.")
         entry([Span(String(g.context), .context)], "sedentary minimum (c): the lowest heart rate measured while still, "
@@ -105,7 +105,9 @@ enum HelpView {
                   + "legend entry shows or hides that writer; a click on a pane focuses it; the wheel scrolls. "
                   + "Turn it off with \"mouse = off\" in the config file.")
         paragraph("Config file: $XDG_CONFIG_HOME/rhr/config (else ~/.config/rhr/config), one \"key = value\" a line: "
-                  + "theme = default, high-contrast or mono; mouse = on or off; aggregation = latest, lowest or mean.")
+                  + "theme = default (the terminal's own 16 colours), 256, truecolor, high-contrast (for a dark "
+                  + "background) or mono; mouse = on or off; aggregation = latest, lowest or mean; glyphs = unicode, "
+                  + "blocks (a font without braille) or ascii.")
         paragraph("The aggregation, zoom, hidden writers and aids are kept per store in $XDG_STATE_HOME/rhr/ (else "
                   + "~/.local/state/rhr/) and restored when the store is opened again.")
 
@@ -116,6 +118,10 @@ enum HelpView {
         case .off:
             paragraph("Not live: no rhr daemon serves this store. Start one (rhr daemon) and the dashboard follows "
                       + "it within a few seconds; r reads the store again meanwhile.")
+        case .temporary:
+            paragraph("Not live: this is a temporary store, made for this run and removed when it ends; no daemon can serve "
+                      + "it. To follow your own data live: import it into your store (rhr import FILE), start rhr daemon "
+                      + "(with --http ADDR:PORT for phone feeds), then run rhr.")
         case .connected(let socket):
             paragraph("Live: following rhr daemon on \(socket). A push shows within a moment; the days it changed "
                       + "are marked \(g.changed).")

@@ -8,7 +8,7 @@ extension DashboardLayout {
     /// The layout for `state` on a screen of `size` (the state's own size when nil).
     init(_ state: DashboardState, size: TerminalSize? = nil, noticeCount: Int? = nil) {
         let size = size ?? state.size
-        let glyphs = Glyphs(unicode: state.capabilities.unicode)
+        let glyphs = Glyphs(state.capabilities)
         let index = state.index
         var needs = Needs(content: state.content, noticeCount: noticeCount ?? state.notices().count,
                           hasMessage: state.message != nil && state.overlay == .none, focus: state.focus,
@@ -62,7 +62,7 @@ extension ChartView {
                           whiskers: state.showWhiskers && state.zoom != .day,
                           context: state.showContext && !index.contextWriters.isEmpty,
                           contextWriterNames: index.contextWriters.map(glyphs.shortName),
-                          color: state.capabilities.color)
+                          shadedBand: state.capabilities.shadedBand)
         // Whichever writer `f` follows: the one with the widest name (or the narrowest) stands for them all.
         if writers.count > fullWriters {
             let narrower = { (a: ChartLegend.Writer, b: ChartLegend.Writer) in DisplayWidth.of(a.name) < DisplayWidth.of(b.name) }

@@ -3,11 +3,15 @@ import RHRScreen
 /// Whole rows of a view: the row filled with blanks first, so no cell keeps an older frame's text.
 extension ScreenBuffer {
     /// Draws `line` in row `row` of `rect`.
-    mutating func drawRow(_ line: StyledLine, in rect: Rect, row: Int) {
+    mutating func drawRow(_ line: StyledLine, in rect: Rect, row: Int, ellipsis: String? = nil) {
         let r = rect.row(row)
         guard !r.isEmpty else { return }
         fill(r)
         line.draw(in: &self, x: r.x, y: r.y, clip: r)
+        // Cut text ends in an ellipsis, so whoever reads it sees there is more.
+        if let ellipsis, line.width > r.width {
+            write(ellipsis, x: r.maxX - DisplayWidth.of(ellipsis), y: r.y, style: .dim, clip: r)
+        }
     }
 
     /// Left and right text in row `row` of `rect`; the left side is cut, ending in `ellipsis`, when both do

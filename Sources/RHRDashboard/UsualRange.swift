@@ -45,6 +45,21 @@ enum UsualRange {
         return out
     }
 
+    /// Whether the band is defined on any day: some 28 days hold 14 with a value. `values` sorted by day.
+    static func exists(_ values: [DayValue]) -> Bool {
+        // A window of the values with a charted bpm, slid along them: no copy (this runs for every frame with `b`).
+        var first = 0, inWindow = 0
+        for value in values where ChartedValue.bpm(value) != nil {
+            inWindow += 1
+            while values[first].day <= value.day.adding(days: -Self.days) {
+                if ChartedValue.bpm(values[first]) != nil { inWindow -= 1 }
+                first += 1
+            }
+            if inWindow >= minimumDays { return true }
+        }
+        return false
+    }
+
     /// The `p` quantile of sorted values, interpolating between neighbours (the common "type 7" definition).
     static func quantile(_ sorted: [Double], _ p: Double) -> Double {
         guard sorted.count > 1 else { return sorted.first ?? .nan }

@@ -27,8 +27,9 @@ extension HeaderView {
         guard state.index.hasResting else { return [] }
         var aids: [(long: String, short: String)] = []
         if state.showMean { aids.append(("7-day mean", "mean")) }
-        if state.showBand, let w = state.bandWriterIndex {
-            let name = Glyphs(unicode: state.capabilities.unicode).shortName(state.index.writers[w])
+        // Named only where there is a band to draw: a writer with too few days has none anywhere.
+        if state.showBand, let w = state.bandWriterIndex, state.hasUsualRange(w) {
+            let name = Glyphs(state.capabilities).shortName(state.index.writers[w])
             aids.append(("usual range of \(name)", "range"))
         }
         if state.showWhiskers { aids.append(("whiskers", "whiskers")) }
@@ -54,7 +55,7 @@ extension ChartView.Model {
                   writers: ChartLegend.writers(state, glyphs: glyphs),
                   contextWriterNames: index.contextWriters.map(glyphs.shortName),
                   allHidden: index.hasResting && index.writers.allSatisfy { !state.isVisible($0) },
-                  color: state.capabilities.color,
+                  shadedBand: state.capabilities.shadedBand,
                   focused: state.focusedWriterIndex,
                   sedentaryOnly: state.content == .sedentaryChart)
     }
@@ -97,7 +98,7 @@ extension DetailView {
     /// How far the pane can scroll at the state's size.
     static func maxScroll(_ state: DashboardState) -> Int {
         guard let rect = DashboardLayout(state).detail else { return 0 }
-        return maxScroll(Model(state), in: rect, glyphs: Glyphs(unicode: state.capabilities.unicode))
+        return maxScroll(Model(state), in: rect, glyphs: Glyphs(state.capabilities))
     }
 }
 
@@ -122,7 +123,7 @@ extension HelpView {
     /// How far the help can scroll at the state's size.
     static func maxScroll(_ state: DashboardState) -> Int {
         let model = Model(state, notices: state.notices(whole: true))
-        return maxScroll(model, size: state.size, glyphs: Glyphs(unicode: state.capabilities.unicode))
+        return maxScroll(model, size: state.size, glyphs: Glyphs(state.capabilities))
     }
 }
 
@@ -133,7 +134,7 @@ extension EmptyStateView.Model {
         self.init(diagnosis: state.index.diagnosis, notices: nothing ? state.index.notices(today: state.today) : notices,
                   thisYear: state.today.year, zone: state.index.data.machineZone,
                   importFailures: nothing ? state.importFailures : [],
-                  hasContext: !state.index.contextWriters.isEmpty)
+                  hasContext: !state.index.contextWriters.isEmpty, streams: state.index.data.streams)
     }
 }
 
@@ -148,7 +149,7 @@ extension ComparisonView.Model {
 extension ComparisonView {
     /// How far the comparison can scroll at the state's size.
     static func maxScroll(_ state: DashboardState) -> Int {
-        maxScroll(Model(state), size: state.size, glyphs: Glyphs(unicode: state.capabilities.unicode))
+        maxScroll(Model(state), size: state.size, glyphs: Glyphs(state.capabilities))
     }
 }
 
@@ -156,6 +157,6 @@ extension DerivationsView {
     /// How far the derivations page can scroll at the state's size.
     static func maxScroll(_ state: DashboardState) -> Int {
         maxScroll(Model(index: state.index, scroll: state.helpScroll), size: state.size,
-                  glyphs: Glyphs(unicode: state.capabilities.unicode))
+                  glyphs: Glyphs(state.capabilities))
     }
 }

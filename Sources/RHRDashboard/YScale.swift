@@ -31,11 +31,12 @@ struct YScale: Equatable {
         return YScale(low: low, high: high, rows: rows, tick: ticks.last!)
     }
 
-    /// Dot rows in the plot: four a row.
-    var dots: Int { rows * 4 }
+    /// Dot rows in the plot: `perRow` a row (braille's four, half blocks' two).
+    func dots(perRow: Int = 4) -> Int { rows * perRow }
 
     /// The dot row (0 at the top) a value falls on, clamped into the plot.
-    func dot(of value: Double) -> Int {
+    func dot(of value: Double, perRow: Int = 4) -> Int {
+        let dots = dots(perRow: perRow)
         guard high > low else { return dots / 2 }
         let d = Int(((high - value) / (high - low) * Double(dots - 1)).rounded())
         return Swift.min(Swift.max(d, 0), dots - 1)

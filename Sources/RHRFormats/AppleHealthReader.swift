@@ -185,7 +185,8 @@ public enum AppleHealthReader {
                 progress?(total, total)
                 return
             }
-            if let progress, clock.due() { progress(min(block.consumed, total), total) }
+            // A pipe's size is not known (0): what was read so far.
+            if let progress, clock.due() { progress(total > 0 ? min(block.consumed, total) : block.consumed, total) }
         }
     }
 }

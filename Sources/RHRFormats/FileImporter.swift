@@ -13,7 +13,22 @@ public enum FileImporter {
     /// The file read whole: its batches in memory.
     public static func read(path: String, options: ImportOptions = ImportOptions(),
                             progress: ImportProgress? = nil) throws(InputError) -> ImportedFile {
-        var file = try open(path: path, options: options, progress: progress)
+        try collected(open(path: path, options: options, progress: progress))
+    }
+
+    /// The file read, but a file of sync batches only opened (`ImportedFile.stream`): its lines are read as the store
+    /// applies its batches (`ImportedFile.source`). What fails then is the file's `InputError`, with its kind said.
+    public static func open(path: String, options: ImportOptions = ImportOptions(),
+                            progress: ImportProgress? = nil) throws(InputError) -> ImportedFile {
+        guard let input = try OnceReadInput.open(path) else {
+            return try readFile(path: path, options: options, progress: progress)
+        }
+        return try open(input, options: options, progress: progress)
+    }
+
+    /// A file opened to stream, read: its batches in memory.
+    private static func collected(_ opened: ImportedFile) throws(InputError) -> ImportedFile {
+        var file = opened
         if let stream = file.stream {
             while let batch = try stream.next() { file.batches.append(batch) }
             file.recordsRead = stream.recordsRead
@@ -22,15 +37,38 @@ public enum FileImporter {
         return file
     }
 
-    /// The file read, but a file of sync batches only opened (`ImportedFile.stream`): its lines are read as the store
-    /// applies its batches (`ImportedFile.source`). What fails then is the file's `InputError`, with its kind said.
-    public static func open(path: String, options: ImportOptions = ImportOptions(),
-                            progress: ImportProgress? = nil) throws(InputError) -> ImportedFile {
-        // An unzipped export's folder: the export in it.
-        if let export = try ExportFolder.export(in: path) { return try open(path: export, options: options, progress: progress) }
-        guard let input = try OnceReadInput.open(path) else {
-            return try readFile(path: path, options: options, progress: progress)
+    /// What every message calls standard input.
+    public static let standardInput = "standard input"
+
+    /// `openStandardInput`, read: its batches in memory.
+    public static func readStandardInput(options: ImportOptions = ImportOptions(),
+                                         progress: ImportProgress? = nil) throws(InputError) -> ImportedFile {
+        try collected(openStandardInput(options: options, progress: progress))
+    }
+
+    /// `rhr import -`: standard input, told by its content and named "standard input". A pipe is read once as any pipe
+    /// is (streamed, or spooled, bounded, for a reader that opens its file by path); a file on it (`rhr import - <
+    /// export.zip`) is read as that file. A terminal is refused: nobody types an export. Sync batches are only opened,
+    /// as `open` opens them.
+    public static func openStandardInput(options: ImportOptions = ImportOptions(),
+                                         progress: ImportProgress? = nil) throws(InputError) -> ImportedFile {
+        var info = stat()
+        guard fstat(STDIN_FILENO, &info) == 0 else { throw InputError(path: standardInput, message: "is closed") }
+        if isatty(STDIN_FILENO) != 0 {
+            throw InputError(path: standardInput, message: "is a terminal; pipe a file into it (cat export.xml | rhr import -) "
+                + "or give the file's path")
         }
+        if info.st_mode & S_IFMT == S_IFREG {
+            return try named(standardInput, reading: "/dev/stdin") { () throws(InputError) in
+                try readFile(path: "/dev/stdin", spooledFrom: standardInput, options: options, progress: progress)
+            }
+        }
+        return try open(try OnceReadInput.standardInput(named: standardInput), options: options, progress: progress)
+    }
+
+    /// An input that can be read only once: its kind from its first bytes, then streamed, or spooled to a file.
+    private static func open(_ input: OnceReadInput, options: ImportOptions, progress: ImportProgress?) throws(InputError) -> ImportedFile {
+        let path = input.path
         let head = try input.head(InputKind.headSize)
         if !ArchiveReader.looksLikeZip(head) {
             // Told once, from the head: the readers of these kinds read the input through its registration.
@@ -44,8 +82,10 @@ public enum FileImporter {
         return try readSpooled(input, head: head, options: options, progress: progress)
     }
 
-    private static func readFile(path: String, options: ImportOptions, progress: ImportProgress?) throws(InputError) -> ImportedFile {
-        let (kind, survey) = try InputKind.surveyed(path: path)
+    /// `spooledFrom`: the input `path` is a private copy of.
+    private static func readFile(path: String, spooledFrom: String? = nil, options: ImportOptions,
+                                 progress: ImportProgress?) throws(InputError) -> ImportedFile {
+        let (kind, survey) = try InputKind.surveyed(path: path, spooledFrom: spooledFrom)
         return try read(kind, survey: survey, path: path, options: options, progress: progress)
     }
 
@@ -101,7 +141,8 @@ public enum FileImporter {
         guard files.count > 1 else { return files[0] }
         return ImportedFile(path: path, kind: .exports(files.map(\.kind)), batches: files.flatMap(\.batches),
                             recordsRead: files.map(\.recordsRead).reduce(0, +),
-                            skipped: files.reduce(into: [:]) { $0.merge($1.skipped, uniquingKeysWith: +) })
+                            skipped: files.reduce(into: [:]) { $0.merge($1.skipped, uniquingKeysWith: +) },
+                            notes: files.flatMap(\.notes))
     }
 
     /// The file, with the members of `exports` its reader did not read named among what was skipped.
@@ -138,13 +179,26 @@ public enum FileImporter {
         close(fd)
         try copied.get()
         let spooled = spool.file("input")
+        return try named(input.path, reading: spooled) { () throws(InputError) in
+            try readFile(path: spooled, spooledFrom: input.path, options: options, progress: progress)
+        }
+    }
+
+    /// What `read` returns and throws, named `label` where it names `path` (a private copy, or /dev/stdin): the
+    /// file, its error, and the input its passed-over records are kept under (R14).
+    private static func named(_ label: String, reading path: String,
+                              _ read: () throws(InputError) -> ImportedFile) throws(InputError) -> ImportedFile {
         do {
-            var file = try readFile(path: spooled, options: options, progress: progress)
-            file.path = input.path
+            var file = try read()
+            file.path = label
+            file.stream?.relabel(label, reading: path)
+            for i in file.batches.indices where file.batches[i].passedOver.source.hasPrefix(path) {
+                file.batches[i].passedOver.source = label + file.batches[i].passedOver.source.dropFirst(path.count)
+            }
             return file
         } catch {
             var named = error
-            if named.path == spooled { named.path = input.path }
+            if named.path == path { named.path = label }
             throw named
         }
     }

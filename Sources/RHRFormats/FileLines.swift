@@ -17,7 +17,8 @@ enum FileLines {
             framer.append(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
             while let item = framer.next() { try take(item) }
             bytesDone += Int64(n)
-            progress?(bytesDone, max(file.size, bytesDone))
+            // A pipe's size is not known (0), and stays so.
+            progress?(bytesDone, file.size > 0 ? max(file.size, bytesDone) : 0)
         }
         if let last = framer.finish() { try take(last) }
     }

@@ -7,8 +7,8 @@ import RHRCore
 /// or the same without the `data` wrapper (`{"metrics":[…]}`), as some relays send it.
 ///
 /// - `resting_heart_rate` points become HealthKit resting samples: writer = the point's `source` (recent versions
-///   write it); without one, the payload's one named Apple Watch, else `Health Auto Export`, a writer not named and no
-///   possible watch (`HealthAutoExportUnnamed.swift`); a source
+///   write it); without one, the payload's one named Apple Watch, else `Health Auto Export`, a writer not named and a
+///   possible watch (R3, `HealthAutoExportUnnamed.swift`); a source
 ///   joining several writers with `|` (`Watch|Oura`, an aggregated point) is a combined writer of its own,
 ///   "Watch + Oura (combined)", never matched to either alone (docs/design.md section 2). Value `qty` in the
 ///   metric's `units`.

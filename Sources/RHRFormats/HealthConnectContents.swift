@@ -13,73 +13,15 @@ struct HealthConnectContents {
     var passedOver = HealthConnectPassedOver()
     /// R2: by package name, the raw spellings of it.
     var writerSpellings: [String: [String]] = [:]
-    /// The newest `last_modified_time` of any record in any table that has one.
-    var newestModification: Date?
 
     static func read(_ db: HealthConnectDatabase, schema: HealthConnectSchema.Present,
                      machineZone: TimeZone) throws(InputError) -> HealthConnectContents {
         var contents = HealthConnectContents()
-        let writers = try contents.readWriters(db, schema)
-        let devices = try readDevices(db, schema)
-        try contents.readResting(db, schema, writers: writers, devices: devices)
-        try contents.readHeartRate(db, writers: writers, machineZone: machineZone)
-        contents.newestModification = try newestModification(db)
+        var writers = try HealthConnectWriters.read(db, schema)
+        try contents.readResting(db, schema, writers: &writers)
+        try contents.readHeartRate(db, schema, writers: &writers, machineZone: machineZone)
+        contents.writerSpellings = writers.spellings.mapValues { $0.sorted() }
         return contents
-    }
-
-    // MARK: - Writers and devices
-
-    /// `application_info_table` row id → writer (R2: package name, and the app's name when known).
-    /// A package name rhr cannot name a writer by (empty, or with a NUL or a control character) is the reason its
-    /// records are passed over (R14).
-    private mutating func readWriters(_ db: HealthConnectDatabase, _ schema: HealthConnectSchema.Present) throws(InputError)
-        -> [Int64: Result<Writer, BadRow>] {
-        let t = HealthConnectSchema.applications
-        var writers: [Int64: Result<Writer, BadRow>] = [:]
-        var spellings: [String: Set<String>] = [:]
-        let sql = "SELECT row_id, package_name, \(schema.select(t, "app_name")) FROM \(HealthConnectDatabase.quoted(t.name))"
-        try db.query(sql) { row throws(InputError) in
-            guard let id = row.int64(0) else { return }
-            guard let package = row.text(1), !package.isEmpty else {
-                writers[id] = .failure(BadRow("app_info_id \(id): its package_name in \(t.name) is empty"))
-                return
-            }
-            if let flaw = TextGate.flaw(in: package) {
-                writers[id] = .failure(BadRow("app_info_id \(id): its package_name \(PassedOverRecord.quote(package)) holds \(flaw.words)"))
-                return
-            }
-            let name = WriterNameRule.canonical(package)
-            if name != package { spellings[name, default: []].insert(package) }
-            let appName = row.text(2).flatMap { $0.isEmpty ? nil : $0 }
-            writers[id] = .success(Writer(store: .healthConnect, name: name, appName: appName))
-        }
-        writerSpellings = spellings.mapValues { $0.sorted() }
-        return writers
-    }
-
-    /// The writer of `app_info_id`, or why there is none.
-    static func writer(_ writers: [Int64: Result<Writer, BadRow>], _ appId: Int64) throws(BadRow) -> Writer {
-        switch writers[appId] {
-        case .success(let writer): return writer
-        case .failure(let problem): throw problem
-        case nil: throw BadRow("app_info_id \(appId) has no row in application_info_table")
-        }
-    }
-
-    /// `device_info_table` row id → device (manufacturer, model, type).
-    private static func readDevices(_ db: HealthConnectDatabase, _ schema: HealthConnectSchema.Present) throws(InputError) -> [Int64: Device] {
-        let t = HealthConnectSchema.devices
-        var devices: [Int64: Device] = [:]
-        let sql = "SELECT row_id, \(schema.select(t, "manufacturer")), \(schema.select(t, "model")), "
-            + "\(schema.select(t, "device_type")) FROM \(HealthConnectDatabase.quoted(t.name))"
-        try db.query(sql) { row throws(InputError) in
-            guard let id = row.int64(0) else { return }
-            let device = Device(manufacturer: row.text(1).flatMap { $0.isEmpty ? nil : $0 },
-                                model: row.text(2).flatMap { $0.isEmpty ? nil : $0 },
-                                type: row.int64(3).map { Int($0) })
-            if !device.isEmpty { devices[id] = device }
-        }
-        return devices
     }
 
     // MARK: - Resting heart rate
@@ -87,10 +29,10 @@ struct HealthConnectContents {
     /// A bad row is passed over (R14), kept with its table and row id. Integer columns are selected with their type (`typedInteger`), so a row holding text there costs no more
     /// than a good one, however long the text.
     private mutating func readResting(_ db: HealthConnectDatabase, _ schema: HealthConnectSchema.Present,
-                                      writers: [Int64: Result<Writer, BadRow>], devices: [Int64: Device]) throws(InputError) {
+                                      writers: inout HealthConnectWriters) throws(InputError) {
         let t = HealthConnectSchema.resting
         let integers = ["time", "zone_offset", "beats_per_minute", "app_info_id", "last_modified_time",
-                        "device_info_id", "recording_method"]
+                        "device_info_id", "recording_method", HealthConnectSchema.providerColumn]
         let typed = integers.map { HealthConnectContents.typedInteger($0, present: schema.has(t, $0)) }
         let sql = """
             SELECT row_id,
@@ -114,11 +56,12 @@ struct HealthConnectContents {
                     throw BadRow("zone_offset \(zoneOffset) is not an offset in seconds")
                 }
                 let bpm = try HealthConnectContents.required(row, "beats_per_minute")
-                let appId = try HealthConnectContents.required(row, "app_info_id")
-                let writer = try HealthConnectContents.writer(writers, appId)
+                let (writer, device) = try writers.attribute(
+                    app: try HealthConnectContents.required(row, "app_info_id"),
+                    device: try HealthConnectContents.optional(row, "device_info_id"),
+                    provider: try HealthConnectContents.optional(row, HealthConnectSchema.providerColumn))
                 let lastModified = try HealthConnectContents.optional(row, "last_modified_time")
                     .map { (millis) throws(BadRow) in try HealthConnectContents.date(millis, "last_modified_time") }
-                let device = try HealthConnectContents.optional(row, "device_info_id").flatMap { devices[$0] }
                 let method = try HealthConnectContents.optional(row, "recording_method").flatMap { RecordingMethod(rawValue: Int($0)) }
                 // Zero and values over 300 are kept as delivered; the store flags them (R6).
                 let sample = RestingSample.healthConnect(
@@ -173,10 +116,12 @@ struct HealthConnectContents {
 
     /// Each series sample counts on its own local day, in its record's start offset (R5), the machine's
     /// when that is null. Health Connect has no motion context: every sample counts as "not set".
-    private mutating func readHeartRate(_ db: HealthConnectDatabase, writers: [Int64: Result<Writer, BadRow>],
-                                        machineZone: TimeZone) throws(InputError) {
-        let typed = [("app_info_id", "h."), ("start_zone_offset", "h."), ("epoch_millis", "s."), ("beats_per_minute", "s.")]
-            .map { HealthConnectContents.typedInteger($0.0, from: $0.1) }
+    private mutating func readHeartRate(_ db: HealthConnectDatabase, _ schema: HealthConnectSchema.Present,
+                                        writers: inout HealthConnectWriters, machineZone: TimeZone) throws(InputError) {
+        let provider = HealthConnectSchema.providerColumn
+        let typed = [("app_info_id", "h."), ("start_zone_offset", "h."), (provider, "h."), ("epoch_millis", "s."), ("beats_per_minute", "s.")]
+            .map { HealthConnectContents.typedInteger($0.0, present: $0.0 != provider || schema.has(HealthConnectSchema.heartRate, provider),
+                                                      from: $0.1) }
         let sql = """
             SELECT h.row_id AS row_id, \(typed.joined(separator: ", "))
             FROM \(HealthConnectDatabase.quoted(HealthConnectSchema.heartRateSeries.name)) AS s
@@ -188,8 +133,8 @@ struct HealthConnectContents {
         try db.query(sql) { row throws(InputError) in
             let rowId = row.int64("row_id") ?? 0
             do throws(BadRow) {
-                let appId = try HealthConnectContents.required(row, "app_info_id")
-                let writer = try HealthConnectContents.writer(writers, appId)
+                let writer = try writers.attribute(app: try HealthConnectContents.required(row, "app_info_id"), device: nil,
+                                                   provider: try HealthConnectContents.optional(row, provider)).writer
                 // A sample without a usable time or value is passed over and counted.
                 guard let millis = try? HealthConnectContents.required(row, "epoch_millis"),
                       HealthConnectContents.plausibleMillis.contains(millis),
@@ -210,20 +155,6 @@ struct HealthConnectContents {
         heartRate = summarizer.result
         heartRateSamples = count
         if unusable > 0 { skipped["heart-rate sample without a usable time or value"] = unusable }
-    }
-
-    // MARK: - Export time
-
-    /// Damaged values in tables rhr does not read are passed over: they must not date the export.
-    private static func newestModification(_ db: HealthConnectDatabase) throws(InputError) -> Date? {
-        var newest: Int64?
-        for table in try db.tableNames().sorted() where try db.columns(of: table).contains("last_modified_time") {
-            try db.query("SELECT max(last_modified_time) FROM \(HealthConnectDatabase.quoted(table)) "
-                + "WHERE last_modified_time BETWEEN \(plausibleMillis.lowerBound) AND \(plausibleMillis.upperBound)") { row throws(InputError) in
-                if let value = row.int64(0) { newest = max(newest ?? value, value) }
-            }
-        }
-        return newest.map(date(millis:))
     }
 
     static func date(millis: Int64) -> Date { Date(timeIntervalSince1970: Double(millis) / 1000) }

@@ -28,15 +28,16 @@ struct HealthConnectPriority {
             WHERE health_data_category = \(AppPriority.vitalsCategory) LIMIT 1
             """) { row throws(InputError) in order = row.text("apps") }
         guard let order, !order.isEmpty else { return result }
-        var packages: [Int64: String] = [:]
+        var packages: [Int64: String] = [:], devices: Set<Int64> = []
         try db.query("SELECT row_id, package_name FROM \(HealthConnectDatabase.quoted(HealthConnectSchema.applications.name))") {
             row throws(InputError) in
-            if let id = row.int64(0), let package = row.text(1), !package.isEmpty, TextGate.flaw(in: package) == nil {
-                packages[id] = WriterNameRule.canonical(package)
-            }
+            guard let id = row.int64(0), let package = row.text(1), !package.isEmpty, TextGate.flaw(in: package) == nil else { return }
+            if HealthConnectSyntheticPackage.redacted(package) != nil { devices.insert(id) } else { packages[id] = WriterNameRule.canonical(package) }
         }
         var listed: [String] = [], seen = Set<String>()
         for entry in order.split(separator: ",", omittingEmptySubsequences: false) {
+            // A device data provider's device (docs/design.md section 2): no app rhr names, left out.
+            if let id = Int64(entry), devices.contains(id) { continue }
             guard let id = Int64(entry), let package = packages[id] else {
                 result.skipped += 1
                 continue

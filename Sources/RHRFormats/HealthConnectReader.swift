@@ -6,14 +6,19 @@ import RHRSystem
 /// (any name; found by its SQLite header), or that database bare. The result is one `SyncBatch` that is a
 /// snapshot of the whole store (R4): applying a newer export removes what an older one had and it lacks.
 ///
-/// `asOf`, the time the data was read, is the later of
-/// - the zip member's modification time, the moment Health Connect wrote the database, and
-/// - the newest `last_modified_time` of any record in the database (any table that has the column).
-/// Neither is enough alone. A bare `.db` has no member time, and a zip's DOS time carries no zone (libarchive
+/// `asOf`, the time the data was read, is the latest of (R12)
+/// - the zip member's modification time, the moment Health Connect wrote the database,
+/// - the newest `last_modified_time` of any record in the database (any table that has the column, the medical
+///   ones aside), and
+/// - the previous export's time, which the database keeps (`HealthConnectExportTime`).
+/// None is enough alone. A bare `.db` has no member time, and a zip's DOS time carries no zone (libarchive
 /// reads it in the machine's zone, hours off when the phone was elsewhere). The newest modification is only a
 /// lower bound of the export time: an export whose one change was a deletion could look older than the one
-/// before it, which the store would refuse. The later of the two never goes below that lower bound and moves
-/// forward with every export written as a zip. A database without any record falls back to the file's own time.
+/// before it, which the store would refuse; the previous export's time is another, which moves forward with every
+/// scheduled export. A database with neither falls back to the file's own time.
+///
+/// Any database version from 9 on is read by the tables and columns it holds (`HealthConnectSchema`); the medical
+/// tables are never read, and travel only in the private copy of the database (docs/design.md section 8).
 ///
 /// `recordsRead` counts resting records plus heart-rate series samples.
 public enum HealthConnectReader {
@@ -63,7 +68,7 @@ public enum HealthConnectReader {
         let schema = try HealthConnectSchema.check(db)
         let contents = try HealthConnectContents.read(db, schema: schema, machineZone: options.machineZone)
         let priority = try HealthConnectPriority.read(db)
-        let newest = [memberModified, contents.newestModification].compactMap { $0 }.max()
+        let newest = [memberModified, try HealthConnectExportTime.read(db).latest].compactMap { $0 }.max()
             ?? HealthConnectReader.fileModified(path) ?? Date(timeIntervalSince1970: 0)
         let asOf = Timestamp(date: newest, offsetSeconds: options.machineZone.secondsFromGMT(for: newest))
         var passedOver = contents.passedOver.log
@@ -81,10 +86,10 @@ public enum HealthConnectReader {
         }
         return ImportedFile(path: path, kind: kind, batches: [batch],
                             recordsRead: contents.restingRecords + contents.heartRateSamples,
-                            skipped: contents.skipped.merging(priority.skippedCounts, uniquingKeysWith: +))
+                            skipped: contents.skipped.merging(priority.skippedCounts, uniquingKeysWith: +), notes: schema.notes)
     }
 
-    /// The file's own modification time: only when the database holds no record at all.
+    /// The file's own modification time: only when the database says nothing of when it was exported.
     private static func fileModified(_ path: String) -> Date? {
         (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
     }

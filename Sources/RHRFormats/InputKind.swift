@@ -57,8 +57,10 @@ public enum InputKind: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The kind, and for a zip the survey that told it, which reading the zip needs again (a survey reads the
-    /// first KiB of every member).
-    static func surveyed(path: String) throws(InputError) -> (kind: InputKind, survey: ZipSurvey?) {
+    /// first KiB of every member). An rhr store is refused as one (`RHRStoreInput`); `spooledFrom` names the input
+    /// `path` is a private copy of.
+    static func surveyed(path: String, spooledFrom: String? = nil) throws(InputError) -> (kind: InputKind, survey: ZipSurvey?) {
+        if let refusal = RHRStoreInput.refusal(path: path, shown: spooledFrom) { throw refusal }
         let head = try ReadOnlyFile.head(path: path, count: headSize)
         guard ArchiveReader.looksLikeZip(head) else { return (try detect(head: head, path: path), nil) }
         let survey = try ZipSurvey(path: path)
@@ -72,9 +74,14 @@ public enum InputKind: Sendable, Hashable, CustomStringConvertible {
     static func detect(head: [UInt8], path: String) throws(InputError) -> InputKind {
         if head.isEmpty { throw InputError(path: path, message: "the file is empty") }
         if let kind = detect(head: head) { return kind }
+        if isJSON(head) { throw InputError(path: path, message: "not a file rhr reads: \(JSONHead(head).words); \(known)") }
         throw InputError(path: path, message: "not a file rhr reads: expected an Apple Health export (zip or XML), "
             + "a Health Connect export (zip or .db), Health Auto Export JSON or CSV, HC Webhook JSON, or sync batches (JSON lines)")
     }
+
+    /// The kinds rhr reads, as a refusal names them.
+    static let known = "rhr reads an Apple Health export (zip or XML), a Health Connect export (zip or .db), "
+        + "Health Auto Export JSON or CSV, HC Webhook JSON, or sync batches (JSON lines)"
 
     /// The kinds a file's first bytes tell alone (everything but zips).
     public static func detect(head: [UInt8]) -> InputKind? {
@@ -86,7 +93,14 @@ public enum InputKind: Sendable, Hashable, CustomStringConvertible {
         if text.contains("\"metrics\"") && text.contains("\"data\"") { return .healthAutoExportJSON }
         // HC Webhook writes `timestamp` and `app_version` first; no other format rhr reads has `app_version`.
         if text.contains("\"app_version\"") { return .hcWebhookJSON }
-        return .syncBatches
+        // A batch file by its first line's members; other JSON is no input rhr reads.
+        return JSONHead(head).isSyncBatch ? .syncBatches : nil
+    }
+
+    /// Whether the first bytes (after white space and a byte order mark) open a JSON object or array.
+    static func isJSON(_ head: [UInt8]) -> Bool {
+        guard let first = head.first(where: { !isSpace($0) }) else { return false }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 
     public static func isSQLite(_ head: [UInt8]) -> Bool {

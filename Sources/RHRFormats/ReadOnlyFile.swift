@@ -111,6 +111,13 @@ final class OnceReadInput: Sendable {
         return OnceReadInput(path: path, descriptor: fd)
     }
 
+    /// Standard input (a pipe, a FIFO, a device), named `name` in messages; its descriptor is a copy of 0.
+    static func standardInput(named name: String) throws(InputError) -> OnceReadInput {
+        let fd = dup(STDIN_FILENO)
+        guard fd >= 0 else { throw InputError(path: name, message: "cannot be read: \(String(cString: strerror(errno)))") }
+        return OnceReadInput(path: name, descriptor: fd)
+    }
+
     private init(path: String, descriptor: Int32) {
         self.path = path
         self.state = Mutex(State(descriptor: descriptor))

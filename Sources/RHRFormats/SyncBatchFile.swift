@@ -27,6 +27,8 @@ public final class SyncBatchFile: BatchSource, Sendable {
         var passedOver: PassedOverLog
         /// The first batch, read ahead (`readAhead`) and not handed out yet.
         var ahead: SyncBatch?
+        /// What errors and passed-over records name the file as: its path, or the input it is a copy of.
+        var label: String
     }
     private let state: Mutex<State>
 
@@ -36,7 +38,15 @@ public final class SyncBatchFile: BatchSource, Sendable {
         machineZone = options.machineZone
         self.progress = progress
         origin = PathText.lastComponent(path)
-        state = Mutex(State(file: try ReadOnlyFile(path: path), passedOver: PassedOverLog(source: path)))
+        state = Mutex(State(file: try ReadOnlyFile(path: path), passedOver: PassedOverLog(source: path), label: path))
+    }
+
+    /// Names the file `label` from now on, where it named `path` (standard input read through /dev/stdin).
+    func relabel(_ label: String, reading path: String) {
+        state.withLock { state in
+            if state.label == path { state.label = label }
+            if state.passedOver.source == path { state.passedOver.source = label }
+        }
     }
 
     deinit { state.withLock { $0.file?.close() } }
@@ -59,7 +69,7 @@ public final class SyncBatchFile: BatchSource, Sendable {
                 if state.line == nil { state.ahead = try read(&state) }
             }
         }
-        do { try result.get() } catch { throw Self.named(error) }
+        do { try result.get() } catch { throw named(error) }
     }
 
     /// The next batch; nil at the end of the file, which is then closed. An error says what the file was read as.
@@ -71,13 +81,14 @@ public final class SyncBatchFile: BatchSource, Sendable {
             }
             return Result { () throws(InputError) in try read(&state) }
         }
-        do { return try result.get() } catch { throw Self.named(error) }
+        do { return try result.get() } catch { throw named(error) }
     }
 
-    /// "read as a sync batch file (JSON lines): …".
-    private static func named(_ error: InputError) -> InputError {
+    /// "read as a sync batch file (JSON lines): …", naming the file by its label.
+    private func named(_ error: InputError) -> InputError {
         var error = error
         error.readAs = InputKind.syncBatches.readAs
+        if error.path == path { error.path = state.withLock { $0.label } }
         return error
     }
 
@@ -117,13 +128,13 @@ public final class SyncBatchFile: BatchSource, Sendable {
         do throws(SyncBatchLines.Refusal) {
             guard var read = try SyncBatchLines.batch(item, maxLineLength: state.framer.maxLineLength, machineZone: machineZone,
                                                       origin: origin) else { return nil }
-            read.batch.passedOver.source = path
+            read.batch.passedOver.source = state.label
             state.line = item.number
             state.records += read.upserts
             state.passedOver.append(read.batch.passedOver)
             return read.batch
         } catch {
-            throw InputError(path: path, place: error.place, message: error.message, isSyntaxError: error.kind == .notJSON)
+            throw InputError(path: state.label, place: error.place, message: error.message, isSyntaxError: error.kind == .notJSON)
         }
     }
 }

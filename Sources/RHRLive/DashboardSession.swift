@@ -43,10 +43,12 @@ public final class DashboardSession {
     /// Runs until `q`, Ctrl-C or a signal; the caller opens and closes the terminal. `initial` is drawn at
     /// once (when partial, the whole history follows from `load`); without it, `load` runs first. `settings`:
     /// the view to open with (a store's kept state); `mouse`: whether clicks and the wheel count;
-    /// `importFailures`: the files `rhr FILE...` could not import, said on screen. The view at the end is left in
+    /// `importFailures`: the files `rhr FILE...` could not import, said on screen; `temporaryStore`: the store is made
+    /// for this run (`rhr demo`), which no daemon can serve (`LiveStatus.temporary`). The view at the end is left in
     /// `finalSettings`.
     public func run(on terminal: TerminalDevice, initial: DashboardData? = nil, settings: ViewSettings? = nil,
-                    mouse: Bool = true, importFailures: [ImportFailure] = []) throws -> DashboardExit {
+                    mouse: Bool = true, importFailures: [ImportFailure] = [],
+                    temporaryStore: Bool = false) throws -> DashboardExit {
         // Without initial data, read on this thread: there is nothing to show until then anyway.
         let data = try initial ?? load()
         var state = DashboardState(data: data, size: terminal.size, today: today(),
@@ -54,6 +56,7 @@ public final class DashboardSession {
         if let settings { state.settings = settings }
         state.mouse = mouse
         state.importFailures = importFailures
+        if temporaryStore { state.live = .temporary }
         defer { finalSettings = state.settings }
         loader.setBase(state.index)
         if data.isPartial { loader.start(.history) }

@@ -69,7 +69,7 @@ extension BatchApplication {
             let before = Timestamp(epochSeconds: from, offsetSeconds: offset)
             switch word.table {
             case .resting:
-                let isWatch = watchWriterIDs.contains(word.writer)
+                let isWatch = mayBeWatch(word.writer)
                 if ProvisionalRule.isProvisional(store: batch.store, writerIsWatch: isWatch, day: day, asOf: before)
                     != ProvisionalRule.isProvisional(store: batch.store, writerIsWatch: isWatch, day: day, asOf: batch.asOf) {
                     outcome.changedDays.insert(day)
@@ -93,12 +93,20 @@ extension BatchApplication {
         }
     }
 
+    /// Whether R3 takes the values of a writer this batch delivered for a watch's (`ProvisionalRule.mayBeWatch`).
+    func mayBeWatch(_ writerID: Int64) -> Bool {
+        watchWriterIDs.contains(writerID)
+            || writerIDs.contains { $0.value == writerID && ProvisionalRule.mayBeWatch($0.key, isWatch: false) }
+    }
+
+    /// Whether the road holds values of a writer R3 takes for a watch's (`ProvisionalRule.mayBeWatch`, in SQL) from
+    /// `day` on.
     func roadHasWatchSamples(_ layerID: Int64, since day: LocalDay) throws(StoreError) -> Bool {
         let select = try db.statement("""
             SELECT 1 FROM sample s JOIN writer w ON w.id = s.writer_id
-            WHERE s.layer_id = ? AND w.is_watch = 1 AND s.day >= ? LIMIT 1
+            WHERE s.layer_id = ? AND (w.is_watch = 1 OR (w.store = 'healthkit' AND w.name = ?)) AND s.day >= ? LIMIT 1
             """)
-        select.bind(.integer(layerID), .integer(Int64(day.daysSinceEpoch)))
+        select.bind(.integer(layerID), .text(Writer.unnamedHealthAutoExport), .integer(Int64(day.daysSinceEpoch)))
         return try select.step()
     }
 }

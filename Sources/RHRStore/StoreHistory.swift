@@ -84,7 +84,7 @@ struct StoreHistory {
             let unit = select.text(unitColumn)
             let localDay = LocalDay(daysSinceEpoch: Int(select.int(day)))
             let provisional = select.optionalDouble(oldAsOf).map {
-                ProvisionalRule.isProvisional(store: writer.writer.store, writerIsWatch: writer.isWatch, day: localDay,
+                ProvisionalRule.isProvisional(store: writer.writer.store, writerIsWatch: writer.mayBeWatch, day: localDay,
                                               asOf: Timestamp(epochSeconds: $0, offsetSeconds: Int(select.int(atOffset))))
             } ?? (select.int(wasProvisional) != 0)
             result.append(RevisionEntry(
@@ -238,7 +238,7 @@ struct StoreHistory {
             return RevisionEntry(
                 writer: writer.writer, day: day, identity: old.row.identity, oldBPM: old.row.bpm, oldValue: old.row.value ?? .nan,
                 unit: old.row.unit,
-                wasProvisional: ProvisionalRule.isProvisional(store: writer.writer.store, writerIsWatch: writer.isWatch,
+                wasProvisional: ProvisionalRule.isProvisional(store: writer.writer.store, writerIsWatch: writer.mayBeWatch,
                                                               day: day, asOf: readAt),
                 reason: reason, replacedByBPM: replacedBy, at: at, origin: origin)
         }

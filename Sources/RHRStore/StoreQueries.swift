@@ -84,7 +84,7 @@ public struct StoreSnapshot {
             let day = LocalDay(daysSinceEpoch: Int(row.day))
             let sample = row.sample(store: store, writer: writer.writer)
             let deliveredAt = select.double(delivered)
-            let provisional = ProvisionalRule.isProvisional(store: store, writerIsWatch: writer.isWatch, day: day, asOf: layer.road.asOf!)
+            let provisional = ProvisionalRule.isProvisional(store: store, writerIsWatch: writer.mayBeWatch, day: day, asOf: layer.road.asOf!)
             let implausible = !PlausibleTimeRule.isPlausible(
                 start: sample.start, end: sample.end, asOf: Timestamp(epochSeconds: deliveredAt, offsetSeconds: 0))
             if layer.byDay {
@@ -104,7 +104,7 @@ public struct StoreSnapshot {
             let key = LayerWriterDay(layer: layer.id, writer: writer.id, day: Int64(s.day.daysSinceEpoch))
             let road = layer.road(dayAsOf: phoneWords[key])
             result[i].asOf = road.asOf
-            result[i].provisional = ProvisionalRule.isProvisional(store: s.sample.store, writerIsWatch: writer.isWatch,
+            result[i].provisional = ProvisionalRule.isProvisional(store: s.sample.store, writerIsWatch: writer.mayBeWatch,
                                                                   day: s.day, asOf: road.asOf!)
         }
         return result
@@ -269,7 +269,11 @@ public struct StoreSnapshot {
     struct WriterEntry {
         var id: Int64
         var writer: Writer
+        /// The store's mark: known for an Apple Watch (R3), what labels and derivations go by.
         var isWatch: Bool
+
+        /// Whether R3 takes its values for a watch's, which may still be replaced (`ProvisionalRule.mayBeWatch`).
+        var mayBeWatch: Bool { ProvisionalRule.mayBeWatch(writer.key, isWatch: isWatch) }
     }
 
     func loadWriters() throws(StoreError) -> [Int64: WriterEntry] {

@@ -296,7 +296,8 @@ enum StoreSchema {
         // did), for how late a writer's values come; NULL for the copies stored before, whose first delivery is not
         // known. And Health Connect's own app priority for vitals as the newest export gave it (package names, one a
         // line, in order), with the `asOf` of that export, so an older export imported later does not undo it. The
-        // writer of Health Auto Export values that name none is no possible watch any more (docs/design.md section 2).
+        // writer of Health Auto Export values that name none is not marked a watch any more (its labels say it is not
+        // named; R3 still takes it for a possible one by its name, `ProvisionalRule.mayBeWatch`).
         """
         ALTER TABLE sample ADD COLUMN first_as_of REAL;
         ALTER TABLE stream ADD COLUMN app_priority TEXT;

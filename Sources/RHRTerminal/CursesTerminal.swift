@@ -18,20 +18,34 @@ public final class CursesTerminal: TerminalDevice {
     /// The mouse is reported (a press and the wheel).
     private let mouse: Bool
 
-    /// Opens the terminal, or returns nil when stdin or stdout is not a terminal, `TERM` is unknown, or the
-    /// terminal cannot move its cursor (`TERM=dumb`), so the caller can print plain text instead. `theme` mono
-    /// means no colour; `mouse` asks for clicks and the wheel. Call `close()` on every way out.
-    public static func open(environment: [String: String], theme: Theme = .standard, mouse: Bool = true,
-                            ascii: Bool = false) -> CursesTerminal? {
+    /// The terminfo entry to drive this terminal with (`TerminalType.choose`): `TERM`'s own, the nearest one this
+    /// machine has when it lacks `TERM`'s, or none (`TERM=dumb`, no entry near it, or stdin or stdout not a
+    /// terminal), with the words that say why. Writes nothing to the terminal: the caller says what it has to
+    /// before `open` starts the full screen.
+    public static func choose(environment: [String: String]) -> TerminalType.Choice {
+        guard isatty(STDIN_FILENO) == 1 else {
+            return .none(reason: "standard input is not a terminal, so rhr prints the summary instead of the dashboard")
+        }
+        guard isatty(STDOUT_FILENO) == 1 else {
+            return .none(reason: "standard output is not a terminal, so rhr prints the summary instead of the dashboard")
+        }
+        return TerminalType.choose(environment["TERM"] ?? "") { rhr_terminfo_exists($0) != 0 }
+    }
+
+    /// Opens the terminal as terminfo entry `type` (`choose`), or returns nil when curses cannot drive it or it
+    /// cannot move its cursor, so the caller can print plain text instead. `theme` mono means no colour; `mouse`
+    /// asks for clicks and the wheel. Call `close()` on every way out.
+    public static func open(type: String, environment: [String: String], theme: Theme = .standard, mouse: Bool = true,
+                            glyphs: TerminalCapabilities.GlyphChoice? = nil) -> CursesTerminal? {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { return nil }
         // Without this, wide glyphs come out as garbage.
         setlocale(LC_ALL, "")
         let codeset = nl_langinfo(rhr_codeset()).map { String(cString: $0) } ?? ""
-        var capabilities = TerminalCapabilities.detect(environment: environment, codeset: codeset, ascii: ascii)
+        var capabilities = TerminalCapabilities.detect(environment: environment, codeset: codeset, glyphs: glyphs)
         if theme == .mono { capabilities.color = false }
         TerminalSignals.saveTerminalModes()
-        // newterm returns nil on an unknown TERM where initscr would exit the process.
-        guard let screen = newterm(nil, rhr_stdout(), rhr_stdin()) else { return nil }
+        // newterm returns nil on an unknown type where initscr would exit the process.
+        guard let screen = newterm(type, rhr_stdout(), rhr_stdin()) else { return nil }
         // A terminal without cursor addressing would get the whole screen on one line: plain text instead.
         guard rhr_terminfo_string("cup") != nil else {
             endwin()
@@ -55,10 +69,11 @@ public final class CursesTerminal: TerminalDevice {
         if capabilities.color && has_colors() {
             start_color()
             use_default_colors()
-            palette = Palette.start(colors: Int(rhr_colors()), highContrast: theme == .highContrast)
+            palette = Palette.start(colors: Int(rhr_colors()), theme: theme.colours ?? .sixteen)
         }
         self.palette = palette
-        self.capabilities = TerminalCapabilities(unicode: capabilities.unicode, color: palette.pairs > 0)
+        self.capabilities = TerminalCapabilities(unicode: capabilities.unicode, color: palette.pairs > 0,
+                                                 braille: capabilities.braille, bandColour: palette.shadesBand)
         self.size = TerminalSize(width: Int(rhr_cols()), height: Int(rhr_lines()))
         self.mouse = mouse
         var restore = ["sgr0", "cnorm", "rmkx", "rmcup"].flatMap(TerminalSignals.terminfoBytes)
@@ -90,8 +105,9 @@ public final class CursesTerminal: TerminalDevice {
             previous = nil
         }
         for run in buffer.diff(from: previous) {
-            let (attributes, pair) = palette.attributes(for: run.style)
-            wattr_set(window, attributes, pair, nil)
+            var (attributes, pair) = palette.attributes(for: run.style)
+            // The pair goes by the extended argument: true-colour pairs are numbered past a short.
+            wattr_set(window, attributes, 0, &pair)
             let characters = run.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
             characters.withUnsafeBufferPointer { text in
                 _ = mvwaddnwstr(window, Int32(run.y), Int32(run.x), text.baseAddress, Int32(text.count))
@@ -221,72 +237,81 @@ public final class CursesTerminal: TerminalDevice {
     }
 }
 
-/// Colour pairs for the style roles. Calm colours, none of them red or green (R11).
+/// Colour pairs for the style roles, from the theme's colours (`ThemeColours`) as far as the terminal has them.
+/// Calm colours, none of them red or green (R11).
 struct Palette {
     /// How many pairs were set up; 0 means no colour.
-    var pairs: Int16
-    /// 256 colours: a grey exists for muted text.
-    var rich = false
+    var pairs: Int32
+    /// Roles the theme leaves to the terminal's foreground, dimmed (the sixteen colours have no grey).
+    var dimmed: Set<Int32> = []
+    /// The theme has a background for the usual range.
+    var shadesBand = false
 
     static let none = Palette(pairs: 0)
 
     /// Foreground roles, in pair order: 0 plain (the default pair when on the default background), 1 muted,
     /// 2 accent, 3 context, 4… the series.
-    static let roles = 4 + Tint.seriesCount
+    static let roles = 4 + Int32(Tint.seriesCount)
 
-    static func role(_ tint: Tint) -> Int16 {
+    static func role(_ tint: Tint) -> Int32 {
         switch tint {
         case .plain, .band: return 0
         case .muted: return 1
         case .accent: return 2
         case .context: return 3
-        case .series(let n): return 4 + Int16(((n % Tint.seriesCount) + Tint.seriesCount) % Tint.seriesCount)
+        case .series(let n): return 4 + Int32(((n % Tint.seriesCount) + Tint.seriesCount) % Tint.seriesCount)
         }
     }
 
     /// The pair for a foreground role on the default background, or (from `roles` on) on the band's.
-    static func pair(for tint: Tint, onBand: Bool = false) -> Int16 {
-        onBand ? Int16(roles) + role(tint) : role(tint)
+    static func pair(for tint: Tint, onBand: Bool = false) -> Int32 {
+        onBand ? roles + role(tint) : role(tint)
+    }
+
+    /// The colour number curses is given for `colour` on a terminal of `colors` colours: -1 the terminal's own; a
+    /// bright colour (8–15) its plain form with eight; true colour itself where the terminal takes direct colour.
+    static func number(_ colour: ThemeColours.Colour, colors: Int) -> Int32 {
+        switch colour {
+        case .terminal: return -1
+        case .indexed(let n): return Int32(n < colors ? n : n < 16 ? n - 8 : -1)
+        case .rgb(let r, let g, let b):
+            return Int32(colors >= 0x1000000 ? r << 16 | g << 8 | b : ThemeColours.nearestIndexed(r, g, b))
+        }
     }
 
     @MainActor
-    static func start(colors: Int, highContrast: Bool = false) -> Palette {
-        let rich = colors >= 256
-        // 256 colours: blue, gold, violet, teal, salmon, sky, khaki, orchid, pale cyan; brighter ones for
-        // high contrast.
-        let series256: [Int16] = highContrast ? [39, 214, 171, 51, 209, 117, 227, 213, 159]
-            : [74, 179, 140, 73, 216, 110, 186, 176, 152]
-        let series8: [Int16] = [Int16(COLOR_CYAN), Int16(COLOR_YELLOW), Int16(COLOR_MAGENTA), Int16(COLOR_BLUE),
-                                Int16(COLOR_CYAN), Int16(COLOR_YELLOW), Int16(COLOR_MAGENTA), Int16(COLOR_BLUE),
-                                Int16(COLOR_WHITE)]
-        // Foregrounds per role (-1: the terminal's own); the band a quiet grey, or blue with 8 colours.
-        var foreground: [Int16] = [-1, rich ? (highContrast ? 250 : 245) : -1, rich ? (highContrast ? 117 : 110) : Int16(COLOR_CYAN),
-                                   rich ? (highContrast ? 224 : 181) : Int16(COLOR_WHITE)]
-        foreground += (0..<Tint.seriesCount).map { rich ? series256[$0] : series8[$0] }
-        let band: Int16 = rich ? (highContrast ? 238 : 236) : Int16(COLOR_BLUE)
-        for (role, colour) in foreground.enumerated() where role > 0 {
-            init_pair(Int16(role), colour, -1)
-        }
+    static func start(colors: Int, theme: ThemeColours) -> Palette {
+        // A fixed theme needs 256 colours; with fewer, the terminal's own (sixteen, or eight).
+        let theme = colors >= 256 ? theme : .sixteen
+        func number(_ colour: ThemeColours.Colour?) -> Int32 { Palette.number(colour ?? .terminal, colors: colors) }
+        var foreground: [Int32] = [-1, number(theme.muted), number(theme.accent), number(theme.context)]
+        foreground += (0..<Tint.seriesCount).map { number(theme.series[$0 % theme.series.count]) }
+        let band = theme.band.map { number($0) } ?? -1
         for (role, colour) in foreground.enumerated() {
-            init_pair(Int16(roles + role), colour, band)
+            if role > 0 { init_extended_pair(Int32(role), colour, -1) }
+            init_extended_pair(roles + Int32(role), colour, band)
         }
-        return Palette(pairs: Int16(2 * roles), rich: rich)
+        var dimmed: Set<Int32> = []
+        if theme.muted == nil { dimmed.insert(1) }
+        if theme.context == nil { dimmed.insert(3) }
+        return Palette(pairs: 2 * roles, dimmed: dimmed, shadesBand: theme.band != nil)
     }
 
-    func attributes(for style: Style) -> (attr_t, Int16) {
+    func attributes(for style: Style) -> (attr_t, Int32) {
         var attributes = rhr_a_normal()
         if style.attributes.contains(.bold) { attributes |= rhr_a_bold() }
         if style.attributes.contains(.dim) { attributes |= rhr_a_dim() }
         if style.attributes.contains(.reverse) { attributes |= rhr_a_reverse() }
         if style.attributes.contains(.underline) { attributes |= rhr_a_underline() }
+        let role = Palette.role(style.tint)
         if pairs == 0 {
             // Without colour, muted text is dim so it still steps back.
             if style.tint == .muted || style.tint == .context { attributes |= rhr_a_dim() }
             return (attributes, 0)
         }
-        let onBand = style.background == .band
-        // With 8 colours there is no grey: muted is the default colour, dimmed.
-        if style.tint == .muted && !rich { return (attributes | rhr_a_dim(), Palette.pair(for: .plain, onBand: onBand)) }
+        let onBand = style.background == .band && shadesBand
+        // A role the theme leaves to the terminal's foreground steps back by being dim.
+        if dimmed.contains(role) { return (attributes | rhr_a_dim(), Palette.pair(for: .plain, onBand: onBand)) }
         return (attributes, Palette.pair(for: style.tint, onBand: onBand))
     }
 }

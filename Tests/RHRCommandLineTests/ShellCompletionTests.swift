@@ -70,6 +70,63 @@ struct ShellCompletionTests {
         #expect(try completes("rhr --store s.sqlite sum") == ["summary"])
     }
 
+    /// `rhr token revoke <Tab>` offers the store's token names (`rhr token list --names`, with the line's `--store`), and
+    /// never a token: rhr keeps only their hashes.
+    @Test func tokenNamesCompleteInBashAndFish() throws {
+        let tokens = try ["phone", "pixel"].map { try rhr.run(["token", "new", $0]).stdout }
+        let other = rhr.home + "/other.sqlite"
+        #expect(try rhr.run(["token", "new", "tablet", "--store", other]).status == 0)
+        #expect(try bashCompletes(["rhr", "token", "revoke", ""]) == ["phone", "pixel"])
+        #expect(try bashCompletes(["rhr", "token", "revoke", "ph"]) == ["phone"])
+        #expect(try bashCompletes(["rhr", "--store", other, "token", "revoke", ""]) == ["tablet"])
+        #expect(try bashCompletes(["rhr", "token", "revoke", "--store", "=", other, ""]) == ["tablet"])
+        #expect(try bashCompletes(["rhr", "token", ""]) == ["list", "new", "revoke"])
+        #expect(try bashCompletes(["rhr", "token", "new", ""]) == [], "a new name is the user's own")
+        #expect(try bashCompletes(["rhr", "token", "revoke", "phone", ""]) == [], "revoke takes one name")
+
+        func fish(_ line: String) throws -> [String] {
+            let result = try Subprocess.run(try shell("fish"), ["-c", "rhr completions fish | source; complete -C '\(line)'"],
+                                            environment: try environment(), directory: files.path)
+            guard result.status == 0 else { throw TestFailure("fish: \(result.status) \(result.stderr)") }
+            for token in tokens { #expect(!result.stdout.contains(token.trimmingCharacters(in: .newlines))) }
+            return result.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }.sorted()
+        }
+        #expect(try fish("rhr token revoke ") == ["phone", "pixel"])
+        #expect(try fish("rhr --store \(other) token revoke ") == ["tablet"])
+        #expect(try fish("rhr token ") == ["list", "new", "revoke"])
+        #expect(try fish("rhr token new ") == [])
+    }
+
+    /// zsh completes only in its line editor: a zsh on a pseudo-terminal (zpty) is typed to.
+    @Test func tokenNamesCompleteInZsh() throws {
+        _ = try ["phone", "pixel"].map { try rhr.run(["token", "new", $0]) }
+        let other = rhr.home + "/other.sqlite"
+        #expect(try rhr.run(["token", "new", "tablet", "--store", other]).status == 0)
+        /// Types `typed`, Tab, then puts `echo` before the line and runs it: the line the command prints (starting with
+        /// "rhr", where zle's own drawing of it starts with the prompt) is what completion made of it.
+        func completed(_ typed: String) throws -> String {
+            let script = #"""
+                zmodload zsh/zpty || exit 3
+                zpty -b typing 'zsh -f -i'
+                zpty -w typing 'PS1="> "; autoload -U compinit && compinit -u -D && source <(rhr completions zsh)'
+                zpty -w -n typing $'\#(typed)\t'
+                zpty -w -n typing $'\C-a echo \n'
+                zpty -r typing out '*'$'\n''rhr *'$'\n' || exit 4
+                print -r -- ${${(f)out}[-1]}
+                zpty -d typing
+                """#
+            let timeout = try #require(Subprocess.which("timeout"))
+            let result = try Subprocess.run(timeout, ["-s", "KILL", "30", try shell("zsh"), "-f", "-c", script],
+                                            environment: try environment(), directory: files.path)
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(try completed("rhr token revoke ph") == "rhr token revoke phone")
+        // The line's --store, before the command or after it.
+        #expect(try completed("rhr --store \(other) token revoke ") == "rhr --store \(other) token revoke tablet")
+        #expect(try completed("rhr token revoke --store \(other) ") == "rhr token revoke --store \(other) tablet")
+    }
+
     @Test func zshLoadsTheScriptIntoItsCompletionSystem() throws {
         let script = "autoload -U compinit && compinit -u -D && source <(rhr completions zsh) && print -r -- $_comps[rhr]"
         let result = try Subprocess.run(try shell("zsh"), ["-f", "-c", script], environment: try environment(), directory: files.path)

@@ -110,6 +110,21 @@ struct CommandsOnAStoreTests {
         #expect(!FileManager.default.fileExists(atPath: rhr.sandbox.storePath), "the demo keeps to a temporary store")
     }
 
+    /// No daemon can serve the demo's temporary store: its help tells how to go live with a store of one's own, and it
+    /// takes no socket to follow.
+    @Test func theDemosHelpTellsHowToGoLiveWithARealStore() throws {
+        let help = rhr.run(["demo", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("no daemon serves it"), "\(help.stdout)")
+        #expect(help.stdout.contains("rhr import FILE") && help.stdout.contains("rhr daemon") && help.stdout.contains("then rhr"),
+                "\(help.stdout)")
+        #expect(!help.stdout.contains("--socket"), "\(help.stdout)")
+        #expect(rhr.run(["help", "demo"]).stdout == help.stdout)
+        let socket = rhr.run(["demo", "--socket", rhr.sandbox.home + "/rhr.sock"])
+        #expect(socket.status == 2)
+        #expect(socket.stderr.hasPrefix("rhr demo: unknown option --socket"), "\(socket.stderr)")
+    }
+
     @Test func statusReportsTheStoreItsStreamsAndThatNoDaemonListens() throws {
         try importBatches()
         let status = rhr.run(["status"])
@@ -137,6 +152,31 @@ struct CommandsOnAStoreTests {
             "last read 41 days ago; its changes token expires after 30 days unused, so the bridge may need a full resync",
         ]
         for note in notes {
+            #expect(status.contains("\n    \(note)\n"), "\(status)")
+            #expect(summary.contains("Health Connect (pixel): \(note)\n"), "\(summary)")
+        }
+    }
+
+    /// R9 with R10: a Health Connect feed without READ_RESTING_HEART_RATE that brought heart rate only. `rhr status`
+    /// and `rhr summary` both name the permission as the likely cause, and the summary's empty state prints the same
+    /// permission notes as status.
+    @Test func theRestingPermissionIsNamedAsTheLikelyCauseInStatusAndSummary() throws {
+        let batch = #"""
+            {"store":"healthconnect","stream":"pixel","asOf":"2026-03-21T08:10:00+01:00","cursor":{"previous":null,"next":"dG9r"},"fullResync":false,"grantedPermissions":["android.permission.health.READ_HEART_RATE"],"upserted":[{"type":"HeartRate","startTime":"2026-03-20T07:00:00Z","endTime":"2026-03-20T07:05:00Z","startZoneOffset":"+01:00","samples":[{"time":"2026-03-20T07:00:00Z","beatsPerMinute":61},{"time":"2026-03-20T07:01:00Z","beatsPerMinute":63}],"metadata":{"id":"hr-1","dataOrigin":{"packageName":"com.ouraring.oura","appName":"Oura"},"lastModifiedTime":"2026-03-20T07:05:00Z"}}],"deleted":[]}
+            """#
+        let file = try rhr.sandbox.write("hidden.jsonl", batch + "\n")
+        let imported = rhr.run(["import", file])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let store = try HealthDatabase(path: rhr.sandbox.storePath, machineZone: utc)
+        let today = LocalDay("2026-03-21")!
+        let status = try StatusCommand.storeReport(store, path: rhr.sandbox.storePath, today: today)
+        let summary = try SummaryCommand.report(store: store, aggregation: .latest, days: 14, today: today)
+        let cause = "Health Connect (pixel) did not have READ_RESTING_HEART_RATE"
+        #expect(status.contains(cause), "\(status)")
+        #expect(summary.contains("The likely cause: " + cause), "\(summary)")
+        #expect(!summary.contains("none here did"))
+        for note in ["without READ_RESTING_HEART_RATE, the bridge cannot read resting heart rate",
+                     "without READ_HEALTH_DATA_HISTORY, Health Connect reads reach only 30 days before the first grant"] {
             #expect(status.contains("\n    \(note)\n"), "\(status)")
             #expect(summary.contains("Health Connect (pixel): \(note)\n"), "\(summary)")
         }

@@ -21,8 +21,8 @@ struct MessageWordingTests {
         // The file is opened before any daemon is asked, so no daemon is needed to hear about it.
         #expect(rhr.run(["push", missing]) == SubprocessResult(status: 1, stdout: "", stderr: "rhr push: \(missing): no such file\n"))
         #expect(rhr.run(["push", rhr.sandbox.home]) == SubprocessResult(status: 1, stdout: "", stderr: "rhr push: \(rhr.sandbox.home): is a directory\n"))
-        // A folder is looked into for an unzipped export (ImportInputsCommandTests).
-        #expect(rhr.run(["import", rhr.sandbox.home]).stderr.hasPrefix("rhr import: \(rhr.sandbox.home): is a folder, and it holds "))
+        // A folder is looked into for the files rhr reads (ImportInputsCommandTests).
+        #expect(rhr.run(["import", rhr.sandbox.home]).stderr.hasPrefix("rhr import: \(rhr.sandbox.home): a folder holding no file rhr reads"))
     }
 
     @Test func everyMessageHasOnePrefixAndNoneLacksIt() throws {
@@ -110,7 +110,7 @@ struct MessageWordingTests {
     }
 
     @Test func aFileThatDoesNotParseSaysWhatItWasReadAs() throws {
-        let foo = try rhr.sandbox.write("foo.json", "{\"foo\":1}\n")
+        let foo = try rhr.sandbox.write("foo.json", "{\"stream\":1}\n")
         #expect(rhr.run(["import", foo])
             == SubprocessResult(status: 1, stdout: "", stderr: "rhr import: \(foo): read as a sync batch file (JSON lines): line 1, store: missing\n"))
         // Cut before its first record: an export cut later reads up to the cut (R14).

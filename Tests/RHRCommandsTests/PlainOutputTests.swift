@@ -5,7 +5,7 @@ import RHRTestSupport
 import Testing
 
 /// Plain output never writes a control character rhr did not mean: text a feed made up, with ESC, OSC,
-/// CSI, C1, DEL or NUL in it, comes out escaped visibly (`\u{1B}`), in the summary, the status, the CSV, the
+/// CSI, C1, DEL or NUL in it, comes out named in words (`<escape>`), in the summary, the status, the CSV, the
 /// messages; the JSON export escapes it as JSON does, and reads back to the same text. A writer's *name* with such a
 /// character never reaches the store (R14 passes its record over, and what is said of it is escaped too); an app's
 /// display name, which names nothing, is kept and shown escaped.
@@ -13,7 +13,8 @@ import Testing
 struct PlainOutputTests {
     /// Names to take over a terminal: a title change (OSC), a colour (CSI by ESC), a C1 CSI, DEL, a NUL.
     static let names = ["\u{1B}]0;owned\u{7}Watch", "Red\u{1B}[31mScale", "C1\u{9B}2JRing", "Del\u{7F}Band", "Tester\u{0}Watch"]
-    static let shown = ["\\u{1B}]0;owned\\u{7}Watch", "Red\\u{1B}[31mScale", "C1\\u{9B}2JRing", "Del\\u{7F}Band", "Tester\\u{0}Watch"]
+    static let shown = ["<escape>]0;owned<bell>Watch", "Red<escape>[31mScale", "C1<control character 155>2JRing", "Del<delete>Band",
+                         "Tester<null>Watch"]
 
     /// One sync batch file: the five names as Health Connect apps' display names (packages com.example.app0…4),
     /// then as HealthKit source names, its cursor with an ESC too; imported into the sandbox's store.
@@ -69,7 +70,7 @@ struct PlainOutputTests {
         let rhr = try Self.imported().rhr
         let status = rhr.run(["status"])
         Self.expectNoControl(status.stdout, "rhr status")
-        #expect(status.stdout.contains("cursor c\\u{1B}[2J1"), "\(status.stdout)")
+        #expect(status.stdout.contains("cursor c<escape>[2J1"), "\(status.stdout)")
         #expect(status.stdout.contains("passed over: 5 records, kept in the store raw:"), "\(status.stdout)")
     }
 
@@ -93,6 +94,6 @@ struct PlainOutputTests {
         let result = rhr.run(["import", path])
         #expect(result.status == 1)
         Self.expectNoControl(result.stderr, "rhr import's error")
-        #expect(result.stderr.contains("\\u{1B}]0;owned\\u{7}.json"), "\(result.stderr)")
+        #expect(result.stderr.contains("<escape>]0;owned<bell>.json"), "\(result.stderr)")
     }
 }

@@ -38,6 +38,21 @@ struct TokenAndFeedCommandTests {
         #expect(!list.stdout.contains(token))
     }
 
+    /// `rhr token list --names`: what the completion scripts ask for (`rhr token revoke <Tab>`): the names alone, never a
+    /// token (only hashes are kept), nothing at all without tokens or without a store.
+    @Test func theNamesAloneForScriptsAndCompletion() throws {
+        #expect(rhr.run(["token", "list", "--names"]) == SubprocessResult(status: 0, stdout: "", stderr: ""))
+        #expect(!FileManager.default.fileExists(atPath: rhr.sandbox.storePath))
+        let tokens = ["tablet", "phone"].map { rhr.run(["token", "new", $0]).stdout }
+        let names = rhr.run(["token", "list", "--names"])
+        #expect(names == SubprocessResult(status: 0, stdout: "phone\ntablet\n", stderr: ""))
+        for token in tokens { #expect(!names.stdout.contains(token.trimmingCharacters(in: .newlines))) }
+        #expect(rhr.run(["token", "--names", "list", "--store", rhr.sandbox.home + "/other.sqlite"]).stdout == "")
+        let misplaced = rhr.run(["token", "revoke", "phone", "--names"])
+        #expect(misplaced.status == 2)
+        #expect(misplaced.stderr.hasPrefix("rhr token: --names goes with list\n"), "\(misplaced.stderr)")
+    }
+
     @Test func revokeAndTheMistakesTokenCommandsRefuse() throws {
         #expect(rhr.run(["token", "list"]).stdout == "no tokens yet: rhr token new NAME makes one\n")
         let token = rhr.run(["token", "new", "phone"]).stdout.trimmingCharacters(in: .newlines)

@@ -119,6 +119,16 @@ struct ProvisionalTests {
         #expect(!ProvisionalRule.isProvisional(store: .healthKit, writerIsWatch: true, day: day("2026-11-27"), asOf: justAfterMidnight))
         #expect(ProvisionalRule.isProvisional(store: .healthKit, writerIsWatch: true, day: day("2026-11-28"), asOf: justAfterMidnight))
     }
+
+    /// R3: a HealthKit value whose writer nobody named (Health Auto Export's points without `source`) counts as a
+    /// possible watch value; a writer known for no watch, or another store's writer of that name, does not.
+    @Test func anUnnamedHealthKitWriterIsAPossibleWatch() {
+        let unnamed = WriterKey(store: .healthKit, name: Writer.unnamedHealthAutoExport)
+        #expect(ProvisionalRule.mayBeWatch(unnamed, isWatch: false))
+        #expect(!ProvisionalRule.mayBeWatch(WriterKey(store: .healthConnect, name: Writer.unnamedHealthAutoExport), isWatch: false))
+        #expect(!ProvisionalRule.mayBeWatch(WriterKey(store: .healthKit, name: "Oura"), isWatch: false))
+        #expect(ProvisionalRule.mayBeWatch(WriterKey(store: .healthKit, name: "Oura"), isWatch: true))
+    }
 }
 
 /// R3's "as of", one wording for every reader (`AsOfWording`).
@@ -286,6 +296,25 @@ struct EmptyStateTests {
         #expect(text.contains("com.fitbit.FitbitMobile"))
         #expect(text.contains("does not derive resting heart rate"))
         #expect(DataDiagnosis.reasons(hrOnly).isEmpty)
+    }
+
+    /// R9 with R10: Health Connect heart rate and no resting heart rate from a feed that lacks READ_RESTING_HEART_RATE
+    /// is the permission's doing, not the writers': the words name the permission as the likely cause.
+    @Test func healthConnectWithoutTheRestingPermissionNamesIt() {
+        let oura = Writer(store: .healthConnect, name: "com.ouraring.oura", appName: "Oura")
+        let hrOnly = StoreContents(store: .healthConnect, heartRateSamples: 480, heartRateWriters: [oura])
+        let feed = StreamState(store: .healthConnect, stream: "pixel", cursor: "c",
+                               grantedPermissions: ["android.permission.health.READ_HEART_RATE"])
+        let text = DataDiagnosis.explanation(hrOnly, streams: [feed])
+        #expect(text.contains("The likely cause: Health Connect (pixel) did not have READ_RESTING_HEART_RATE"), "\(text)")
+        #expect(!text.contains("none here did"), "\(text)")
+        #expect(DataDiagnosis.likelyCause(hrOnly, streams: [feed])?.hasPrefix("Health Connect (pixel) did not have") == true)
+        // A feed that holds it, or one that never said: the writers wrote none, as before.
+        var granted = feed
+        granted.grantedPermissions = [PermissionLimit.readResting]
+        #expect(DataDiagnosis.explanation(hrOnly, streams: [granted]).contains("none here did"))
+        #expect(DataDiagnosis.likelyCause(hrOnly, streams: [granted]) == nil)
+        #expect(DataDiagnosis.explanation(hrOnly, streams: [StreamState(store: .healthConnect, stream: "x")]).contains("none here did"))
     }
 
     /// HealthKit derives a resting heart rate, on the watch, which alone writes it: the words say so, and why an

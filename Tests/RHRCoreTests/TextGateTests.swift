@@ -26,11 +26,13 @@ struct TextGateTests {
     }
 
     @Test func visibleTextShowsEveryControlCharacterAndNothingElseChanges() {
-        #expect(TextGate.visible("\u{1B}]0;pwned\u{7}Watch") == "\\u{1B}]0;pwned\\u{7}Watch")
-        #expect(TextGate.visible("A\u{0}B\u{7F}C\u{9B}D\u{9F}") == "A\\u{0}B\\u{7F}C\\u{9B}D\\u{9F}")
+        #expect(TextGate.visible("\u{1B}]0;pwned\u{7}Watch") == "<escape>]0;pwned<bell>Watch")
+        #expect(TextGate.visible("A\u{0}B\u{7F}C\u{9B}D\u{9F}") == "A<null>B<delete>C<control character 155>D<control character 159>")
         #expect(TextGate.visible("Jane’s ⌚️ \u{A0}é") == "Jane’s ⌚️ \u{A0}é")
-        #expect(TextGate.visible("two\nlines\r\n", keepingLineBreaks: true) == "two\nlines\\u{D}\n")
-        #expect(TextGate.visible("two\nlines") == "two\\u{A}lines")
+        #expect(TextGate.visible("two\nlines\r\n", keepingLineBreaks: true) == "two\nlines<carriage return>\n")
+        #expect(TextGate.visible("two\nlines") == "two<line feed>lines")
+        // Named in words, never as an escape a programmer would write.
+        #expect(TextGate.visible("a\u{1}b\tc") == "a<control character 1>b<tab>c")
         // What it writes has no control character left: escaping twice changes nothing.
         let once = TextGate.visible("\u{1B}[31m\u{0}")
         #expect(TextGate.flaw(in: once) == nil && TextGate.visible(once) == once)

@@ -20,7 +20,11 @@ struct WriterNameRuleTests {
         #expect(WriterNameRule.canonical("com.ouraring.oura") == "com.ouraring.oura")
         #expect(WriterNameRule.canonical("Jane  Watch") == "Jane  Watch")
         #expect(WriterNameRule.otherSpellings(["Jane's Apple Watch", apple, "Jane's Apple Watch"], of: apple) == ["Jane's Apple Watch"])
-        #expect(WriterNameRule.visible("a\u{a0}b") == #""a\u{A0}b""#)
+        // Shown in words, never as an escape: what makes the spelling differ is named.
+        #expect(WriterNameRule.visible("a\u{a0}b") == "“a\u{a0}b” with a no-break space")
+        #expect(WriterNameRule.visible("Jane's Apple\u{202F}Watch")
+                == "“Jane's Apple\u{202F}Watch” with a straight apostrophe and a narrow no-break space")
+        #expect(WriterNameRule.visible("Jane’s Apple Watch|Jane’s Apple Watch") == "“Jane’s Apple Watch|Jane’s Apple Watch”")
     }
 
     @Test("the gate finds the first NUL, C0 control (tab, CR, LF included), DEL or C1 control, by scalar")

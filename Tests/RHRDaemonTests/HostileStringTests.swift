@@ -109,7 +109,7 @@ struct HostileStringTests {
         }
         #expect(eventually { logged.withLock { $0.contains { $0.hasPrefix("watching ") } } })
         let lines = logged.withLock { $0 }
-        #expect(lines.contains("watching " + directory.file("in\\u{1B}[31mbox")), "\(lines)")
+        #expect(lines.contains("watching " + directory.file("in<escape>[31mbox")), "\(lines)")
         #expect(lines.allSatisfy { $0.unicodeScalars.allSatisfy { !TextGate.isControl($0) } })
         _ = daemon
     }

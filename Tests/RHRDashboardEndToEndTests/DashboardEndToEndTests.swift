@@ -106,7 +106,7 @@ struct DashboardEndToEndTests {
     func plainRendering() throws {
         let tmux = try dashboardOnRestingStore(environment: "LANG=C NO_COLOR=1")
         let screen = try tmux.waitForAll("12 Jan - 12 Mar 2026", "Health Connect: 1 Oura  HealthKit: 2 Jane's Apple Watch",
-                                         "? provisional: Apple may still replace this estimate", ">Thu 12 Mar 2026")
+                                         "2 provisional: Apple may still replace this estimate", ">Thu 12 Mar 2026")
         #expect(screen.unicodeScalars.allSatisfy { $0.isASCII })
         // Colours are SGR 30–37, 40–47, 90–97, 100–107 and 38;5/48;5; 39 and 49 only reset to the default.
         let styled = tmux.capture(escapes: true)

@@ -108,7 +108,7 @@ struct DashboardHabitsEndToEndTests {
                         command: try Binary.dashboard("--store '\(store)'", settings: dir))
         defer { tmux.kill() }
         let screen = try tmux.waitFor("rhr exited 1", history: true)
-        #expect(screen.contains("\(config):2: theme \"dark\" is not one rhr knows; use default, high-contrast or mono"))
+        #expect(screen.contains("\(config):2: theme \"dark\" is not one rhr knows; use default, 256, truecolor, high-contrast or mono"))
         #expect(!screen.contains("Resting heart rate, bpm"))
     }
 
@@ -134,5 +134,8 @@ struct DashboardHabitsEndToEndTests {
             #expect(found, "missing from TERM=dumb: \(line)")
         }
         #expect(!screen.contains("Resting heart rate, bpm"))
+        // And says why, on stderr.
+        #expect(screen.contains("rhr: TERM=dumb: the terminal cannot move its cursor, so rhr prints the summary instead"),
+                "\(screen)")
     }
 }

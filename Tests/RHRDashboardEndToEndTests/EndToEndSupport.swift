@@ -37,21 +37,40 @@ enum StoreFixture {
     /// Sixty days from a watch (an export of 12 Mar 21:00, so the last two days are provisional) and from Oura
     /// through Health Connect.
     static func resting(at path: String) throws {
+        try sixtyDays(at: path, healthKit: [(watch, Device(name: "Apple Watch", manufacturer: "Apple Inc.", model: "Watch"))],
+                      healthConnect: [oura], healthKitValue: { _, i in Double(56 + i % 7) },
+                      healthConnectValue: { _, i in Int64(53 + i % 5) })
+    }
+
+    /// Five writers over sixty days, in HealthKit and Health Connect: the NO_COLOR screen tells each by its glyph.
+    static func fiveWriters(at path: String) throws {
+        try sixtyDays(at: path, healthKit: [(watch, nil), (Writer(store: .healthKit, name: "Withings"), nil)],
+                      healthConnect: [oura, Writer(store: .healthConnect, name: "com.fitbit.FitbitMobile", appName: "Fitbit"),
+                                      Writer(store: .healthConnect, name: "com.garmin.android.apps.connectmobile", appName: "Garmin")],
+                      healthKitValue: { w, i in Double(56 + w * 4 + (i * (w + 2)) % 5) },
+                      healthConnectValue: { w, i in Int64(52 + w * 3 + (i * (w + 3)) % 4) })
+    }
+
+    /// Sixty days to 12 Mar of each writer's values (`value(writer index, day index)`): HealthKit ones from an export of
+    /// 12 Mar 21:00 that marks the watch, Health Connect ones from an export.
+    static func sixtyDays(at path: String, healthKit healthKitWriters: [(Writer, Device?)], healthConnect healthConnectWriters: [Writer],
+                          healthKitValue: (Int, Int) -> Double, healthConnectValue: (Int, Int) -> Int64) throws {
         let database = try HealthDatabase(path: path, machineZone: TimeZone(identifier: "UTC")!)
         let asOf = Timestamp.parse("2026-03-12T21:00:00+01:00")!
         var healthKit: [RestingSample] = [], healthConnect: [RestingSample] = []
         for i in 0..<60 {
-            let day = lastDay.adding(days: i - 59)
-            let midnight = day.startEpochSeconds - 3600
+            let midnight = lastDay.adding(days: i - 59).startEpochSeconds - 3600
             let start = Date(timeIntervalSince1970: midnight + 180), end = Date(timeIntervalSince1970: midnight + 85_680)
-            healthKit.append(RestingSample(store: .healthKit, writer: watch,
-                                           device: Device(name: "Apple Watch", manufacturer: "Apple Inc.", model: "Watch"),
-                                           start: start, end: end, offsetSeconds: 3600, value: Double(56 + i % 7),
-                                           created: end.addingTimeInterval(600)))
+            for (w, (writer, device)) in healthKitWriters.enumerated() {
+                healthKit.append(RestingSample(store: .healthKit, writer: writer, device: device, start: start, end: end,
+                                               offsetSeconds: 3600, value: healthKitValue(w, i), created: end.addingTimeInterval(600)))
+            }
             let time = Date(timeIntervalSince1970: midnight + 6 * 3600)
-            healthConnect.append(.healthConnect(id: String(format: "%032x", i + 1), writer: oura, time: time,
-                                                zoneOffset: 3600, beatsPerMinute: Int64(53 + i % 5),
-                                                recordingMethod: .automaticallyRecorded, lastModified: time))
+            for (w, writer) in healthConnectWriters.enumerated() {
+                healthConnect.append(.healthConnect(id: String(format: "%08x%024x", w, i + 1), writer: writer, time: time,
+                                                    zoneOffset: 3600, beatsPerMinute: healthConnectValue(w, i),
+                                                    recordingMethod: .automaticallyRecorded, lastModified: time))
+            }
         }
         _ = try database.apply([
             SyncBatch(store: .healthKit, stream: "apple-health-export", asOf: asOf, snapshot: .init(from: nil, to: asOf),
@@ -59,6 +78,22 @@ enum StoreFixture {
             SyncBatch(store: .healthConnect, stream: "health-connect-export", asOf: asOf, snapshot: .init(),
                       resting: healthConnect, origin: "Health Connect export"),
         ])
+    }
+}
+
+extension StoreFixture {
+    /// R9 with R10: a Health Connect feed without READ_RESTING_HEART_RATE that brought Oura's heart rate only.
+    static func permissionHidden(at path: String) throws {
+        let database = try HealthDatabase(path: path, machineZone: TimeZone(identifier: "UTC")!)
+        var batch = SyncBatch(store: .healthConnect, stream: "pixel", asOf: Timestamp.parse("2026-03-12T08:00:00+01:00")!,
+                              cursor: .init(previous: nil, next: "dG9r"),
+                              grantedPermissions: ["android.permission.health.READ_HEART_RATE"], origin: "pixel")
+        for i in 0..<14 {
+            var summary = HeartRateDaySummary(writer: oura, day: lastDay.adding(days: i - 13))
+            for v in 0..<40 { summary.add(bpm: Double(52 + (v * 7 + i) % 30), context: .notSet) }
+            batch.heartRate.append(summary)
+        }
+        _ = try database.apply([batch])
     }
 }
 

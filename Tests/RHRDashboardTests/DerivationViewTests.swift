@@ -22,7 +22,7 @@ struct DerivationViewTests {
         Fixture.press(&state, .character("f"))
         let rect = try #require(DashboardLayout(state).detail)
         #expect(Self.region(state, rect) == [
-            " Thu 12 Mar 2026  raw samples and revisions  mor",
+            " Thu 12 Mar 2026  raw samples and revisions  mo…",
             " ● Oura  latest 56                              ",
             "   written by Oura (Health Connect)             ",
             "   com.ouraring.oura                            ",

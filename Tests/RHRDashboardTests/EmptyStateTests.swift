@@ -84,6 +84,17 @@ struct EmptyStateTests {
         #expect(!text.contains("Resting heart rate, bpm"))
     }
 
+    @Test("A Health Connect feed without READ_RESTING_HEART_RATE: the permission is named as the likely cause, not the writers")
+    func permissionHidden() {
+        for size in [TerminalSize(width: 80, height: 24), TerminalSize(width: 200, height: 60)] {
+            let lines = Fixture.screen(Fixture.state(Fixture.permissionHidden(), size: size))
+            let text = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            #expect(text.contains("The likely cause: Health Connect (pixel) did not have READ_RESTING_HEART_RATE"), "\(size)")
+            #expect(!text.contains("none here did"))
+            #expect(text.contains("without READ_RESTING_HEART_RATE, the bridge cannot read resting heart rate"), "\(size)")
+        }
+    }
+
     @Test("A store with heart rate but no resting writer beside one with resting values gets a notice line")
     func noticeBesideChart() {
         var data = Fixture.standard()

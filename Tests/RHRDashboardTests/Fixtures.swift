@@ -81,6 +81,25 @@ enum Fixture {
                              machineZone: TimeZone(secondsFromGMT: berlin)!)
     }
 
+    /// R9 with R10: a Health Connect feed that reports its permissions without READ_RESTING_HEART_RATE, and so brought
+    /// Oura's heart rate over two weeks but no resting value.
+    static func permissionHidden() -> DashboardData {
+        let oura = Writer(store: .healthConnect, name: "com.ouraring.oura", appName: "Oura")
+        let days = (0..<14).map { i in
+            var summary = HeartRateDaySummary(writer: oura, day: lastDay.adding(days: i - 13))
+            for v in 0..<40 { summary.add(bpm: Double(52 + (v * 7 + i) % 30), context: .notSet) }
+            return summary
+        }
+        let contents = [StoreContents(store: .healthKit),
+                        StoreContents(store: .healthConnect, heartRateSamples: 560, heartRateWriters: [oura])]
+        let streams = [StreamState(store: .healthConnect, stream: "pixel", cursor: "dG9r", asOf: ouraAsOf,
+                                   grantedPermissions: ["android.permission.health.READ_HEART_RATE",
+                                                        "android.permission.health.READ_HEALTH_DATA_IN_BACKGROUND"],
+                                   revision: 1)]
+        return DashboardData(heartRateDays: days, contents: contents, streams: streams, revision: 1,
+                             source: "/tmp/rhr-test/rhr.sqlite", machineZone: TimeZone(secondsFromGMT: berlin)!)
+    }
+
     static func state(_ data: DashboardData = standard(), size: TerminalSize = TerminalSize(width: 80, height: 24),
                       today: LocalDay = lastDay, unicode: Bool = true) -> DashboardState {
         DashboardState(data: data, size: size, today: today,

@@ -121,6 +121,19 @@ struct LiveTests {
         #expect(text.contains("The daemon stopped at 14:02 +01:00: this is the store as of then."))
     }
 
+    @Test("A temporary store (the demo's) follows no daemon: the help tells how to go live with a store of one's own")
+    func temporaryStoreHelp() {
+        var state = Fixture.state(size: TerminalSize(width: 100, height: 200), pressing: .character("?"))
+        let header = Fixture.row(state, 1)
+        state.live = .temporary
+        let text = Fixture.screen(state).joined(separator: "\n")
+        #expect(!text.contains("Start one (rhr daemon)"), "\(text)")
+        #expect(text.contains("Not live: this is a temporary store, made for this run and removed when it ends; no daemon"),
+                "\(text)")
+        #expect(text.contains("rhr import FILE"), "\(text)")
+        #expect(Fixture.row(state, 1) == header)
+    }
+
     @Test("A feed that starts at a newer revision reads everything; one at the revision shown reads nothing")
     func feedStarted() {
         var state = Fixture.state()

@@ -116,7 +116,7 @@ struct ControlCharacterNameTests {
         let odd = Writer(store: .healthKit, name: "T\u{0}W\u{1B}]0;x\u{7}")
         data.samples.append(Fixture.healthKit(odd, Fixture.lastDay, 61, device: nil))
         let lines = Fixture.screen(Fixture.state(data, size: TerminalSize(width: 200, height: 60)))
-        #expect(lines.contains { $0.contains("T\\u{0}W\\u{1B}]0;x\\u{7}") })
+        #expect(lines.contains { $0.contains("T<null>W<escape>]0;x<bell>") })
         #expect(lines.allSatisfy { $0.unicodeScalars.allSatisfy { !TextGate.isControl($0) } })
     }
 }

@@ -53,11 +53,11 @@ struct RenderTests {
             " Resting heart rate, bpm  1 column a day                today ▸ Thu 12 Mar 2026 ",
             "    │                                       ■              ■  ■                 ",
             " 65 ┤   ■  ■⡀ ■  ■     ■  ■  ■  ■        ■     ■        ■⡀                      ",
-            "    │■⢀⢆⢀⢆ ⡜⢱ ⡄                ⡰⠱⣠⢆ ⢠⢆■             ⣄ ⣄ ⡜⠱⣀⡄                    ",
-            " 60 ┤ ⡎⡈⠎⡈⠞⢀⢌⠞⣸ ⡰⣣  ■      ⢄⢠⠳⡰⠁ ⠁⠈■⠁⡘⣄⣄ ⢀⣄ ⡀  ⡀  ■⡜⠈■⠈⠞  ⠁⠘⣄⠔⠡ ◇               ",
+            "    │■⢀⢆⢀⢆ ⡜⢱ ◆                ⡰⠱⣠⢆ ⢠⢆■             ⣄ ⣄ ⡜⠱⣀⡄                    ",
+            " 60 ┤ ⡎⡈⠎⡈⠞⢀⢌⠞⣸ ⡰⣣  ■      ⢄⢠⠳◆⠁ ⠁⠈■⠁●⣄⣄ ⢀⣄ ⡀  ⡀  ■⡜⠈■⠈⠞  ⠁⠘⣄⠔◆ ◇               ",
             "    │⠜⡰⠱⡰⠱⣠⠊⠈⠞⠱⣋⠜⠹⣦⣦ ⢠⣦⢀⠄  ⠈⠃  ⢀⢄⢀⡄ ⡜⠘⠜⠹⣦⠊⠹⣞⣵⢀⢼⢳⢠⣦⡰⢁⡄        ⢀⢦◇●               ",
-            " 55 ┤⡰⠁ ⠁ ⠁    ⠁  ⠁⠘⡷⠋⠘⡯⢆ ⡰⠱⣠⢆⢀⠎⠈⠊⠘⡜    ⠁  ⠁⠘⡿⠁ ⠋⠸⣡⠊⠸⣠⢆ ⡰⠱⣠⠂ ⠊ ⠋                ",
-            "    │                   ⠈⠞  ⠁⠈⠎                   ⠁  ⠁⠈⠞  ⠁                     ",
+            " 55 ┤⡰⠁ ⠁ ⠁    ⠁  ⠁⠘⡷●⠘⡯⢆ ⡰⠱⣠⢆⢀⠎⠈⠊⠘⡜    ⠁  ⠁⠘⡿◆ ⠋⠸⣡⠊⠸⣠⢆ ⡰⠱⣠⠂ ⠊ ⠋                ",
+            "    │                   ⠈⠞  ⠁⠈⠎                   ⠁  ●⠈⠞  ⠁                     ",
             "    └───┬──────┬─────────┬──────┬──────┬──────┬──────┬──────×────               ",
             "        15 Jan 22 Jan    1 Feb  8 Feb  15 Feb 22 Feb 1 Mar   12 Mar             ",
             " Health Connect: 1 ● Oura  HealthKit: 2 ◆ Jane’s Apple Watch  3 ■ Withings      ",
@@ -310,7 +310,10 @@ struct RenderTests {
         let lines = Fixture.screen(state)
         // A writer's glyph is its number, said once; no braille: each point is its writer's number.
         #expect(lines[12].contains("Health Connect: 1 Oura  HealthKit: 2 Jane's Apple Watch  3 Withings"))
-        #expect(lines[13].contains("? provisional: Apple may still replace this estimate"))
+        // A provisional value is its writer's number underlined, never a `?` that hides whose it is.
+        #expect(lines[13].contains("2 provisional: Apple may still replace this estimate"))
+        #expect(!lines[3...13].joined().contains("?"))
+        #expect(StyleMap.row(Fixture.render(state), 13, extra: ["u": Style.series(1).with(.underline)]).hasPrefix(" u "))
         #expect(lines[7].contains("1") && lines[7].contains("2") && !lines[3...9].joined().contains("o"))
         // Outside the plot only the glyphs change: every style stays (the footer's key names differ in length).
         let extra = StyleMap.writers("ojw", .reverse)

@@ -94,6 +94,14 @@ struct SessionTests {
         #expect(terminal.frames[2].lines[2].hasSuffix("▸ Wed 11 Mar 2026 "))
     }
 
+    @Test("A temporary store's session is not live, and says so in its own words")
+    func temporaryStore() throws {
+        let terminal = ScriptedTerminal([.input(.key(.character("q")))])
+        let session = DashboardSession(load: { Fixture.standard() }, today: { Fixture.lastDay })
+        #expect(try session.run(on: terminal, temporaryStore: true) == .quit)
+        #expect(session.state?.live == .temporary)
+    }
+
     @Test("A signal ends the session with that signal; a resize redraws at the new size")
     func signalAndResize() throws {
         let terminal = ScriptedTerminal([.input(.resize(TerminalSize(width: 59, height: 15))),

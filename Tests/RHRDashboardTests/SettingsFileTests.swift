@@ -20,18 +20,19 @@ struct SettingsFileTests {
         #expect(try DashboardConfig.parse("", path: Self.path) == DashboardConfig())
         #expect(try DashboardConfig.parse("theme = mono", path: Self.path).theme == .mono)
         // The ASCII switch: glyphs only in ASCII, whatever the locale; colour stays (NO_COLOR is for that).
-        #expect(try DashboardConfig.parse("glyphs = ascii", path: Self.path).ascii)
-        #expect(try !DashboardConfig.parse("glyphs = unicode", path: Self.path).ascii)
-        #expect(!DashboardConfig().ascii)
+        #expect(try DashboardConfig.parse("glyphs = ascii", path: Self.path).glyphs == .ascii)
+        #expect(try DashboardConfig.parse("glyphs = unicode", path: Self.path).glyphs == .unicode)
+        #expect(try DashboardConfig.parse("glyphs = Blocks", path: Self.path).glyphs == .blocks)
+        #expect(DashboardConfig().glyphs == nil)
     }
 
     @Test("A bad config line is an error naming the file and the line", arguments: [
-        ("theme = dark", 1, "theme \"dark\" is not one rhr knows; use default, high-contrast or mono"),
+        ("theme = dark", 1, "theme \"dark\" is not one rhr knows; use default, 256, truecolor, high-contrast or mono"),
         ("# ok\nmouse = sometimes", 2, "mouse must be on or off, not \"sometimes\""),
         ("aggregation = median", 1, "aggregation must be latest, lowest or mean, not \"median\""),
         ("\n\ncolour = blue", 3, "unknown setting \"colour\"; the settings are theme, mouse, aggregation and glyphs"),
         ("theme mono", 1, "expected \"key = value\" (theme, mouse, aggregation or glyphs)"),
-        ("glyphs = emoji", 1, "glyphs must be unicode or ascii, not \"emoji\""),
+        ("glyphs = emoji", 1, "glyphs must be unicode, blocks or ascii, not \"emoji\""),
         ("theme = mono\ntheme = default", 2, "theme is set twice (first on line 1)"),
     ])
     func badConfig(text: String, line: Int, message: String) {
@@ -103,7 +104,7 @@ struct SettingsFileTests {
         try FileManager.default.createDirectory(atPath: scratch.path + "/config/rhr", withIntermediateDirectories: true)
         let path = scratch.path + "/config/rhr/config"
         try "mouse = off\ntheme = sepia\n".write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(throws: ConfigError(path: path, line: 2, message: "theme \"sepia\" is not one rhr knows; use default, high-contrast or mono")) {
+        #expect(throws: ConfigError(path: path, line: 2, message: "theme \"sepia\" is not one rhr knows; use default, 256, truecolor, high-contrast or mono")) {
             try DashboardFiles.loadConfig(environment: Self.environment(scratch))
         }
         // Bytes that are not UTF-8 (Latin-1 "é"): the file is named, with no line.

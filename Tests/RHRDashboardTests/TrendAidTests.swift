@@ -101,11 +101,11 @@ struct TrendAidTests {
     }
 }
 
-@Suite("Braille canvas: dots, lines without holes, the layer that owns a cell")
-struct BrailleCanvasTests {
+@Suite("Dot canvas: braille and half-block dots, lines without holes, the layer that owns a cell")
+struct DotCanvasTests {
     @Test("Dots map to Unicode's braille cells; out of the grid nothing happens")
     func dots() {
-        var canvas = BrailleCanvas(width: 2, height: 1)
+        var canvas = DotCanvas(width: 2, height: 1)
         canvas.set(0, 0, layer: 3)
         canvas.set(1, 3, layer: 1)
         canvas.set(9, 9, layer: 0)
@@ -117,7 +117,7 @@ struct BrailleCanvasTests {
 
     @Test("A line steps from dot to neighbouring dot; a dotted one skips every other")
     func lines() {
-        var canvas = BrailleCanvas(width: 2, height: 2)
+        var canvas = DotCanvas(width: 2, height: 2)
         canvas.line(from: (0, 7), to: (3, 0), layer: 0)
         var count = 0
         for y in 0..<2 {
@@ -128,8 +128,20 @@ struct BrailleCanvasTests {
             }
         }
         #expect(count == 8, "seven steps, eight dots")
-        var dotted = BrailleCanvas(width: 2, height: 1)
+        var dotted = DotCanvas(width: 2, height: 1)
         dotted.line(from: (0, 0), to: (3, 0), layer: 0, every: 2)
         #expect(dotted.glyph(x: 0, y: 0) == "⠁" && dotted.glyph(x: 1, y: 0) == "⠁")
+    }
+
+    @Test("Half blocks: one dot across, two down a cell; a steep line fills whole cells, a shallow one halves")
+    func halfBlocks() {
+        var canvas = DotCanvas(.halfBlocks, width: 3, height: 2)
+        canvas.line(from: (0, 0), to: (0, 3), layer: 1)
+        canvas.set(1, 1, layer: 0)
+        canvas.set(2, 0, layer: 2)
+        canvas.set(3, 0, layer: 0)
+        #expect(canvas.glyph(x: 0, y: 0) == "█" && canvas.glyph(x: 0, y: 1) == "█")
+        #expect(canvas.glyph(x: 1, y: 0) == "▄" && canvas.glyph(x: 2, y: 0) == "▀" && canvas.glyph(x: 1, y: 1) == nil)
+        #expect(canvas.layer(x: 1, y: 0) == 0 && canvas.layer(x: 2, y: 0) == 2)
     }
 }

@@ -243,7 +243,7 @@ struct UpdateTests {
         #expect(state.helpScroll == 1)
         Fixture.press(&state, .character("G"))
         let end = state.helpScroll
-        #expect(end == 97)
+        #expect(end == 100)
         Fixture.press(&state, .down)
         #expect(state.helpScroll == end, "G went to the end: nothing further to scroll")
         Fixture.press(&state, .character("g"))

@@ -189,7 +189,7 @@ struct AppleHealthReaderTests {
         let file = try readAppleHealth(xml)
         #expect(file.recordsRead == 3)
         #expect(file.batches[0].resting.map(\.writer.name) == ["Fine"])
-        #expect(file.passedOver.records.map(\.reason) == [#"sourceName "Jane\u{B}s Watch" holds a control character (U+000B) at character 5"#])
+        #expect(file.passedOver.records.map(\.reason) == [#"sourceName "Jane<vertical tab>s Watch" holds a control character (U+000B) at character 5"#])
     }
 
     @Test("CRLF line ends, attributes in any order with either quote, white space and line breaks inside tags")

@@ -103,7 +103,7 @@ struct HCWebhookReaderTests {
         #expect(try passed(Array(#"{"resting_heart_rate":[7]}"#.utf8)) == ["resting_heart_rate[0]: expected an object, found an integer"])
         // A NUL in the writer's name: passed over, never cut at it (R14).
         #expect(try passed(Array(#"{"resting_heart_rate":[{"bpm":57,"time":"2026-11-27T05:58:00Z","metadata":{"data_origin":"com.oura\u0000x"}}]}"#.utf8))
-            == [#"resting_heart_rate[0].metadata.data_origin: data_origin "com.oura\u{0}x" holds a NUL (U+0000) at character 9"#])
+            == [#"resting_heart_rate[0].metadata.data_origin: data_origin "com.oura<null>x" holds a NUL (U+0000) at character 9"#])
         // What is not a payload at all is still refused.
         func message(_ bytes: [UInt8]) throws -> String {
             try #require(throws: InputError.self) { try read(bytes) }.description

@@ -76,7 +76,7 @@ struct HealthAutoExportCSVTests {
         #expect(batch.stream == HealthAutoExportReader.stream)
         #expect(batch.resting.map(\.value) == [56, 57])
         #expect(batch.resting.allSatisfy { $0.writer.name == "Health Auto Export" && $0.offsetSeconds == nil })
-        // A writer Health Auto Export did not name: no possible watch (docs/design.md section 2).
+        // A writer Health Auto Export did not name: not marked a watch (R3 takes it for a possible one where it is read).
         #expect(batch.watchWriters.isEmpty)
         // Midnight in Berlin, the machine's zone: the day from 00:00:00 to 23:59:59.
         #expect(batch.resting[0].start == Timestamp.parse("2024-03-01 00:00:00 +0100")!.date)

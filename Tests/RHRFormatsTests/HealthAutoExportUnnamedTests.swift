@@ -6,8 +6,8 @@ import Testing
 
 /// Health Auto Export points without `source` (docs/design.md section 2): one rule for whose value they are.
 /// When the payload names exactly one Apple Watch (by its name, as R3 tells one), they are that watch's; otherwise they
-/// are the writer "Health Auto Export", labelled as one Health Auto Export did not name, which is no possible watch:
-/// never a second line beside the watch's, never provisional for ever.
+/// are the writer "Health Auto Export", labelled as one Health Auto Export did not name and not marked a watch (R3 takes
+/// it for a possible one by its name where values are read): never a second line beside the watch's.
 @Suite("Health Auto Export points without a source")
 struct HealthAutoExportUnnamedTests {
     func read(_ json: String) throws -> SyncBatch {
@@ -38,7 +38,7 @@ struct HealthAutoExportUnnamedTests {
     }
 
     /// No watch named, or two: nobody can say whose they are.
-    @Test func withoutOneNamedWatchTheyAreAnUnnamedWritersNoPossibleWatch() throws {
+    @Test func withoutOneNamedWatchTheyAreAnUnnamedWriters() throws {
         for sources in [[], ["Oura"], ["Jane’s Apple Watch", "Bob’s Apple Watch"], ["Jane’s Apple Watch|Oura"]] {
             let named = sources.map { #"{"date":"2024-01-02 00:00:00 +0100","qty":57,"source":"\#($0)"}"# }
             let batch = try read(Self.body(named + [#"{"date":"2024-01-03 00:00:00 +0100","qty":56}"#],

@@ -258,7 +258,7 @@ struct HealthConnectReaderTests {
         let read = try HealthConnectReader.read(path: db.path, options: ImportOptions(machineZone: berlinZone), progress: nil)
         #expect(read.batches[0].resting.map(\.writer.name) == ["com.ouraring.oura"])
         #expect(read.passedOver.records.map(\.reason) == [
-            #"row_id 2: app_info_id \#(nul): its package_name "com.ouraring.oura\u{0}x" holds a NUL (U+0000) at character 18"#,
+            #"row_id 2: app_info_id \#(nul): its package_name "com.ouraring.oura<null>x" holds a NUL (U+0000) at character 18"#,
             "row_id 3: app_info_id \(empty): its package_name in application_info_table is empty"])
     }
 

@@ -135,26 +135,87 @@ final class HealthConnectTestDatabase {
         return sqlite3_last_insert_rowid(db)
     }
 
-    /// A resting record. `uuid` is 32 hex digits, the live feed's id without dashes.
+    /// A resting record. `uuid` is 32 hex digits, the live feed's id without dashes. `provider` is a row of
+    /// `device_data_provider_metadata_table` (`addDeviceDataProviders`).
     func addResting(uuid: String, time: Int64, offset: Int?, bpm: Int64, app: Int64, device: Int64? = nil,
-                    method: Int? = nil, modified: Int64? = nil, clientId: String? = nil, clientVersion: String? = nil) throws {
+                    method: Int? = nil, modified: Int64? = nil, clientId: String? = nil, clientVersion: String? = nil,
+                    provider: Int64? = nil) throws {
         let localDate = offset.map { String((time / 1000 + Int64($0)) / 86_400) } ?? "NULL"
         try exec("""
             INSERT INTO resting_heart_rate_record_table (uuid, time, zone_offset, local_date, beats_per_minute, app_info_id,
-              device_info_id, recording_method, last_modified_time, client_record_id, client_record_version)
+              device_info_id, recording_method, last_modified_time, client_record_id, client_record_version\(provider == nil ? "" : ", device_data_provider_id"))
             VALUES (X'\(uuid)', \(time), \(sql(offset)), \(localDate), \(bpm), \(app), \(sql(device)), \(sql(method)),
-              \(sql(modified ?? time)), \(quote(clientId)), \(quote(clientVersion)))
+              \(sql(modified ?? time)), \(quote(clientId)), \(quote(clientVersion))\(provider.map { ", \($0)" } ?? ""))
+            """)
+    }
+
+    // MARK: - Newer databases
+
+    /// What the device data providers upgrade adds, as ALTER TABLE adds it (each column last): the provider column of
+    /// the record tables, the device's id and display name, the app's device, and the providers' table.
+    func addDeviceDataProviders(metadataTable: Bool = true) throws {
+        for table in ["resting_heart_rate_record_table", "heart_rate_record_table", "steps_record_table"] {
+            try exec("ALTER TABLE \(table) ADD COLUMN device_data_provider_id INTEGER")
+        }
+        try exec("ALTER TABLE device_info_table ADD COLUMN device_id TEXT")
+        try exec("ALTER TABLE device_info_table ADD COLUMN display_name TEXT")
+        try exec("ALTER TABLE application_info_table ADD COLUMN device_info_id INTEGER")
+        if metadataTable {
+            try exec("CREATE TABLE device_data_provider_metadata_table (row_id INTEGER PRIMARY KEY, source_package_name TEXT NOT NULL)")
+        }
+    }
+
+    /// A device a provider advertised, and the synthetic package Health Connect made for it: (device, app) row ids.
+    func addProvidedDevice(type: String, manufacturer: String?, model: String?, deviceType: Int, displayName: String?,
+                           deviceId: String) throws -> (device: Int64, app: Int64) {
+        try exec("""
+            INSERT INTO device_info_table (manufacturer, model, device_type, device_id, display_name)
+            VALUES (\(quote(manufacturer)), \(quote(model)), \(deviceType), \(quote(deviceId)), \(quote(displayName)))
+            """)
+        let device = sqlite3_last_insert_rowid(db)
+        let package = "com.android.healthconnect.\(type).d" + String(format: "%032x", device)
+        try exec("INSERT INTO application_info_table (package_name, device_info_id) VALUES (\(quote(package)), \(device))")
+        return (device, sqlite3_last_insert_rowid(db))
+    }
+
+    /// A row of `device_data_provider_metadata_table`.
+    func addProvider(_ package: String) throws -> Int64 {
+        try exec("INSERT INTO device_data_provider_metadata_table (source_package_name) VALUES (\(quote(package)))")
+        return sqlite3_last_insert_rowid(db)
+    }
+
+    /// A row of `preference_table` (made on first use), as the platform keeps its settings.
+    func addPreference(_ key: String, _ value: String) throws {
+        try exec("CREATE TABLE IF NOT EXISTS preference_table (key TEXT NOT NULL UNIQUE, value TEXT)")
+        try exec("INSERT INTO preference_table (key, value) VALUES (\(quote(key)), \(quote(value)))")
+    }
+
+    /// The medical-record tables with a clinic's records, last modified at `modified`.
+    func addMedicalRecords(modified: Int64) throws {
+        try exec("""
+            CREATE TABLE medical_data_source_table (medical_data_source_row_id INTEGER PRIMARY KEY, app_info_id INTEGER NOT NULL,
+              display_name TEXT NOT NULL, fhir_base_uri TEXT NOT NULL, fhir_version TEXT NOT NULL,
+              data_source_uuid BLOB NOT NULL UNIQUE, last_modified_time INTEGER NOT NULL);
+            CREATE TABLE medical_resource_table (medical_resource_row_id INTEGER PRIMARY KEY AUTOINCREMENT,
+              fhir_resource_type INTEGER NOT NULL, fhir_resource_id TEXT NOT NULL, fhir_data TEXT NOT NULL,
+              data_source_id INTEGER NOT NULL, last_modified_time INTEGER NOT NULL);
+            CREATE TABLE medical_resource_indices_table (medical_resource_id INTEGER NOT NULL, medical_resource_type INTEGER NOT NULL);
+            INSERT INTO medical_data_source_table VALUES (1, 1, 'Clinic', 'https://fhir.clinic.example/r4', '4.0.1', X'01', \(modified));
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200)
+            INSERT INTO medical_resource_table (fhir_resource_type, fhir_resource_id, fhir_data, data_source_id, last_modified_time)
+            SELECT 1, 'allergy-' || i, printf('{"resourceType":"AllergyIntolerance","note":"%.*c"}', 2000, 'x'), 1, \(modified) FROM n;
             """)
     }
 
     /// A heart-rate record with its series samples (epoch ms, bpm).
-    func addHeartRate(uuid: String, app: Int64, startOffset: Int?, samples: [(Int64, Int64)], modified: Int64? = nil) throws {
+    func addHeartRate(uuid: String, app: Int64, startOffset: Int?, samples: [(Int64, Int64)], modified: Int64? = nil,
+                      provider: Int64? = nil) throws {
         let start = samples.map(\.0).min() ?? 0
         let end = samples.map(\.0).max() ?? 0
         try exec("""
             INSERT INTO heart_rate_record_table (uuid, app_info_id, start_time, start_zone_offset, end_time, end_zone_offset,
-              last_modified_time, recording_method)
-            VALUES (X'\(uuid)', \(app), \(start), \(sql(startOffset)), \(end), \(sql(startOffset)), \(modified ?? end), 2)
+              last_modified_time, recording_method\(provider == nil ? "" : ", device_data_provider_id"))
+            VALUES (X'\(uuid)', \(app), \(start), \(sql(startOffset)), \(end), \(sql(startOffset)), \(modified ?? end), 2\(provider.map { ", \($0)" } ?? ""))
             """)
         let parent = sqlite3_last_insert_rowid(db)
         for (time, bpm) in samples {

@@ -106,6 +106,6 @@ struct AppleHealthWriterSpellingTests {
         #expect(batch.resting.count == 3)
         #expect(batch.writerSpellings == ["Jane’s Apple Watch": ["Jane's Apple Watch", "Jane’s Apple Watch|Jane’s Apple Watch",
                                                                  "Jane’s\u{a0}Apple Watch"]])
-        #expect(file.passedOver.records.map(\.reason) == [#"sourceName "Jane’s Apple Watch\u{0}X" holds a NUL (U+0000) at character 19"#])
+        #expect(file.passedOver.records.map(\.reason) == [#"sourceName "Jane’s Apple Watch<null>X" holds a NUL (U+0000) at character 19"#])
     }
 }

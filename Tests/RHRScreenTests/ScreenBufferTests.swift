@@ -29,7 +29,7 @@ struct ScreenBufferTests {
         #expect(DisplayWidth.of("⌚️") == 2)
     }
 
-    @Test("Capabilities: UTF-8 from the codeset; no colour under NO_COLOR, TERM=dumb or no TERM")
+    @Test("Capabilities: UTF-8 from the codeset, ASCII on the Linux console; no colour under NO_COLOR, TERM=dumb or no TERM")
     func capabilities() {
         let env = ["TERM": "xterm-256color"]
         #expect(TerminalCapabilities.detect(environment: env, codeset: "UTF-8") == .init(unicode: true, color: true))
@@ -38,7 +38,12 @@ struct ScreenBufferTests {
         #expect(!TerminalCapabilities.detect(environment: env.merging(["NO_COLOR": "1"]) { $1 }, codeset: "UTF-8").color)
         // NO_COLOR takes the colour only (no-color.org): the glyphs stay Unicode. The ASCII switch takes the glyphs only.
         #expect(TerminalCapabilities.detect(environment: env.merging(["NO_COLOR": "1"]) { $1 }, codeset: "UTF-8").unicode)
-        #expect(TerminalCapabilities.detect(environment: env, codeset: "UTF-8", ascii: true) == .init(unicode: false, color: true))
+        #expect(TerminalCapabilities.detect(environment: env, codeset: "UTF-8", glyphs: .ascii) == .init(unicode: false, color: true, braille: false))
+        // A font without braille: UTF-8 still, the chart in half blocks.
+        #expect(TerminalCapabilities.detect(environment: env, codeset: "UTF-8", glyphs: .blocks) == .init(unicode: true, color: true, braille: false))
+        // The Linux console's font has no braille nor most shapes: ASCII glyphs unless the config asks for blocks, colour kept.
+        #expect(TerminalCapabilities.detect(environment: ["TERM": "linux"], codeset: "UTF-8") == .init(unicode: false, color: true, braille: false))
+        #expect(TerminalCapabilities.detect(environment: ["TERM": "linux"], codeset: "UTF-8", glyphs: .blocks) == .init(unicode: true, color: true, braille: false))
         #expect(TerminalCapabilities.detect(environment: env.merging(["NO_COLOR": ""]) { $1 }, codeset: "UTF-8").color)
         #expect(!TerminalCapabilities.detect(environment: ["TERM": "dumb"], codeset: "UTF-8").color)
         #expect(!TerminalCapabilities.detect(environment: [:], codeset: "UTF-8").color)
