@@ -14,6 +14,7 @@ struct CommandTable: Sendable {
     static let rhr = CommandTable(
         commands: [
             ImportCommand.command,
+            ImportsCommand.command,
             ExportCommand.command,
             SummaryCommand.command,
             StatusCommand.command,

@@ -11,6 +11,8 @@ public enum RevisionReason: String, Sendable, Hashable, CaseIterable {
     case fullResync = "full-resync"
     /// A fresher road holds other samples for the writer's day, and they stand instead (R12).
     case superseded
+    /// The import that brought it was forgotten (`rhr imports forget`, docs/design.md section 5): `origin` names it.
+    case forgotten
 }
 
 /// A value that left the trend, kept for the detail view and the summary: "draft 63 → 61 (bridge-iphone, 10 Feb
@@ -55,20 +57,23 @@ public struct RevisionEntry: Sendable, Hashable {
     }
 
     /// "draft 61 → 59 (bridge-iphone, 14 Mar 12:15)"; "58, deleted (iphone, 12 Mar 23:51)"; "57, not in the newer
-    /// export (Apple Health export, 19 Jul 2019 10:36)": the year written when it is not `thisYear`; the time in
+    /// export (Apple Health export, 19 Jul 2019 10:36)"; "60 → 57, forgotten with import 4 (bobs-export.zip), 30 Mar
+    /// 12:00": the year written when it is not `thisYear`; the time in
     /// `zone` (the machine's clock, as the dashboard and the summary show every moment something was read), else
     /// at the offset the road wrote.
     public func text(thisYear: Int, zone: TimeZone? = nil) -> String {
         let old = (wasProvisional ? "draft " : "") + (oldBPM.map { RestingValue.format($0) } ?? "\(oldValue) \(unit)")
         let when = (zone.map(at.at) ?? at).text(thisYear: thisYear)
         let place = origin.isEmpty ? when : "\(origin), \(when)"
-        if let replacedByBPM { return "\(old) → \(RestingValue.format(replacedByBPM)) (\(place))" }
+        if let replacedByBPM, reason != .forgotten { return "\(old) → \(RestingValue.format(replacedByBPM)) (\(place))" }
         switch reason {
         case .deleted: return "\(old), deleted (\(place))"
         case .replaced: return "\(old), replaced (\(place))"
         case .notInNewerExport: return "\(old), not in the newer export (\(place))"
         case .fullResync: return "\(old), gone after a full resync (\(place))"
         case .superseded: return "\(old), superseded by a fresher road (\(place))"
+        case .forgotten:
+            return old + (replacedByBPM.map { " → \(RestingValue.format($0))" } ?? "") + ", forgotten with \(place)"
         }
     }
 

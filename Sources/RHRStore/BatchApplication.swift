@@ -18,7 +18,8 @@ extension HealthDatabase {
             }
         }
         return try db.transaction { () throws(StoreError) -> [BatchOutcome] in
-            let outcomes = try batches.map { (batch) throws(StoreError) in try applyInTransaction(batch) }
+            let book = DeliveryBook(machineZone: machineZone)
+            let outcomes = try batches.map { (batch) throws(StoreError) in try applyInTransaction(batch, book: book) }
             try numberNewWriters(Set(batches.flatMap { $0.resting.map(\.writer.key) }))
             return outcomes
         }
@@ -31,11 +32,12 @@ extension HealthDatabase {
     public func apply(from source: some BatchSource, each: (SyncBatch, BatchOutcome) -> Void) throws {
         try db.transaction(failing: { () throws in
             var writers = Set<WriterKey>()
+            let book = DeliveryBook(machineZone: machineZone)
             while let batch = try source.nextBatch() {
                 let outcome: BatchOutcome
                 do throws(StoreError) {
                     do throws(BatchError) { try batch.validate() } catch { throw StoreError(.invalidBatch, error.description) }
-                    outcome = try applyInTransaction(batch)
+                    outcome = try applyInTransaction(batch, book: book)
                 } catch {
                     // A refusal of this batch says where it is; the store's own failures are the store's.
                     guard error.code.refusesContent, let place = source.place else { throw error }
@@ -48,13 +50,15 @@ extension HealthDatabase {
         })
     }
 
-    /// One batch, inside the caller's transaction, with what it passed over (R14) and its writers' spellings (R2).
-    private func applyInTransaction(_ batch: SyncBatch) throws(StoreError) -> BatchOutcome {
-        var application = BatchApplication(database: self, batch: batch)
+    /// One batch, inside the caller's transaction, with what it passed over (R14) and its writers' spellings (R2);
+    /// `book` keeps the deliveries of the call's batches.
+    private func applyInTransaction(_ batch: SyncBatch, book: DeliveryBook) throws(StoreError) -> BatchOutcome {
+        var application = BatchApplication(database: self, batch: batch, book: book)
         var outcome = try application.run()
         // A batch applied before brought its passed-over records then (R14).
         if !outcome.duplicate {
             try keepPassedOver(of: batch)
+            try notePassedOver(of: batch, delivery: application.delivery, layer: application.deliveryLayer)
             try keepSpellings(of: batch)
             outcome.passedOver = batch.passedOver.total
         }
@@ -90,7 +94,8 @@ struct LayerRow {
 /// writer's day, and what that supersedes, is worked out when reading.
 ///
 /// Each concern is an extension in its own file: `BatchWriters`, `BatchSamples`, `BatchDeletions` (R4),
-/// `BatchSnapshots`, `BatchLiveRoad` (R3, R12), `BatchRevisions` and `BatchHeartRate` (R8, R9).
+/// `BatchSnapshots`, `BatchLiveRoad` (R3, R12), `BatchRevisions`, `BatchHeartRate` (R8, R9) and `BatchDeliveries`
+/// (which delivery brought what, and what it took from others: `rhr imports`).
 struct BatchApplication {
     let database: HealthDatabase
     let batch: SyncBatch
@@ -115,6 +120,10 @@ struct BatchApplication {
     var movedWords: [MovedWord: Double] = [:]
     /// The writers' local days of the batch's resting samples.
     var carriedDays: Set<StoreSnapshot.WriterDay> = []
+    /// The call's deliveries, the batch's delivery and its road (`BatchDeliveries`).
+    let book: DeliveryBook
+    var delivery: Int64 = 0
+    var deliveryLayer: Int64 = 0
 
     struct Facts {
         var storeHasSamples = true
@@ -123,9 +132,10 @@ struct BatchApplication {
         var newerSnapshots: [Int64: StoreSnapshot.LayerEntry] = [:]
     }
 
-    init(database: HealthDatabase, batch: SyncBatch) {
+    init(database: HealthDatabase, batch: SyncBatch, book: DeliveryBook) {
         self.database = database
         self.batch = batch
+        self.book = book
     }
 
     var asOf: Double { batch.asOf.epochSeconds }
@@ -145,8 +155,9 @@ struct BatchApplication {
                 + "\(cursor.previous.map { "\"\($0)\"" } ?? "(none)"); send a full resync or the missing batches")
         }
 
-        try markWatchWriters()
         let layer = try layerRow(stream)
+        try noteDelivery(layer)
+        try markWatchWriters()
         facts = try lookUpFacts(stream: stream, layer: layer)
         var delivered = Set<String>()
         // R14: a sample delivered twice is one; one window's different values are each kept.
@@ -161,7 +172,10 @@ struct BatchApplication {
         if batch.dayFeed == .replacesDays { try replaceCarriedDays(layer: layer, delivered: delivered) }
         for id in batch.deleted { try delete(id: id, layer: layer) }
         try upsertHeartRate(layer: layer)
-        if let snapshot = batch.snapshot { try coverOlderSnapshots(stream: stream, layer: layer, snapshot) }
+        if let snapshot = batch.snapshot {
+            try coverOlderSnapshots(stream: stream, layer: layer, snapshot)
+            try dropDisplacedAgain(stream: stream, snapshot)
+        }
         try fillReplacements()
         try moveLiveRoad(layer)
         try checkMovedWords(layer)
@@ -175,6 +189,7 @@ struct BatchApplication {
         outcome.revision = revision
         try updateStream(stream, revisionChanged: outcome.changedSomething, revision: revision)
         try database.keepAppPriority(batch, streamID: stream.id)
+        try recordDeliveryOutcome()
         return outcome
     }
 

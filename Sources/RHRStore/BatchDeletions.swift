@@ -56,14 +56,27 @@ extension BatchApplication {
         let day = try days.column("day")
         while try days.step() { hrDays.append(days.int(day)) }
         if !hrDays.isEmpty {
+            // Other roads' summaries are kept aside under this delivery (`BatchDeliveries`).
+            try setAsideHeartRate(where: ofThisStore + " AND layer_id <> ?2",
+                                  [.text(key), .integer(layer.id), .real(asOf), .text(batch.store.rawValue)])
             try db.statement("DELETE FROM heart_rate WHERE \(ofThisStore)")
                 .bind(.text(key), .integer(layer.id), .real(asOf), .text(batch.store.rawValue)).run()
             for d in hrDays { outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(d))) }
         }
     }
 
-    /// Remembers a deletion (the latest, when a key is deleted twice) and takes the copies delivered before it.
-    mutating func recordTombstone(_ key: String, at: Double, offset: Int64, origin: String) throws(StoreError) {
+    /// Remembers a deletion (the latest, when a key is deleted twice) and takes the copies delivered before it; and
+    /// which delivery saw it (`delivery`, nil: this batch's), so that forgetting that one forgets the deletion.
+    mutating func recordTombstone(_ key: String, at: Double, offset: Int64, origin: String,
+                                  delivery seenBy: Int64? = nil) throws(StoreError) {
+        try db.statement("""
+            INSERT INTO tombstone_seen(store, key, delivery_id, at, at_offset, origin) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT(store, key, delivery_id) DO UPDATE SET at = excluded.at, at_offset = excluded.at_offset,
+                origin = excluded.origin
+            WHERE excluded.at > tombstone_seen.at
+            """)
+            .bind(.text(batch.store.rawValue), .text(key), .integer(seenBy ?? delivery), .real(at), .integer(offset),
+                  .text(origin)).run()
         try db.statement("""
             INSERT INTO tombstone(store, key, at, at_offset, origin) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT(store, key) DO UPDATE SET at = excluded.at, at_offset = excluded.at_offset, origin = excluded.origin

@@ -38,10 +38,16 @@ extension BatchApplication {
         }
         for key in incoming.keys.sorted(by: { ($0.day, $0.writer, $0.record) < ($1.day, $1.writer, $1.record) }) {
             let summary = incoming[key]!
-            // A record deleted after this road read it stays deleted (R4).
-            if facts.storeHasTombstones, !key.record.isEmpty, let deletion = try tombstone(key.record), deletion.at > asOf { continue }
-            // A newer snapshot of the stream covering the day speaks for it: this one's summary is not kept.
-            if facts.newerSnapshots.values.contains(where: { $0.covers(day: key.day) }) { continue }
+            // A record deleted after this road read it stays deleted (R4); a newer snapshot of the stream covering the
+            // day speaks for it. Either way this road's summary is kept aside, under the delivery that speaks instead.
+            if facts.storeHasTombstones, !key.record.isEmpty, let deletion = try tombstone(key.record), deletion.at > asOf {
+                try setAsideHeartRate(key, summary, by: try deletingDelivery(key.record))
+                continue
+            }
+            if let newer = facts.newerSnapshots.values.filter({ $0.covers(day: key.day) }).map(\.id).min() {
+                try setAsideHeartRate(key, summary, by: try database.deliveryOf(layer: newer) ?? 0)
+                continue
+            }
             if layer.existed || !layer.snapshot, let previous = try heartRateUnchanged(key, summary, layer: layer) {
                 if layer.byDay { noteMovedWord(.heartRate, writer: key.writer, day: key.day, from: previous) }
                 continue

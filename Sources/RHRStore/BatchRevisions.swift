@@ -8,12 +8,12 @@ extension BatchApplication {
                                  oldAsOf: Timestamp?, pending: Int64?) throws(StoreError) {
         try db.statement("""
             INSERT INTO revision(writer_id, day, identity, old_value, unit, was_provisional, reason, replaced_by_bpm,
-                                 at, at_offset, origin, store_revision, old_as_of)
-            VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, (SELECT CAST(value AS INTEGER) + 1 FROM meta WHERE key = 'revision'), ?)
+                                 at, at_offset, origin, store_revision, old_as_of, delivery_id)
+            VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, (SELECT CAST(value AS INTEGER) + 1 FROM meta WHERE key = 'revision'), ?, ?)
             """)
             .bind(.integer(row.writerID), .integer(row.day), .text(row.identity), .double(row.value), .text(row.unit),
                   .text(reason.rawValue), .double(replacedBy), .real(asOf), .integer(Int64(batch.asOf.offsetSeconds)),
-                  .text(origin), .double(oldAsOf?.epochSeconds))
+                  .text(origin), .double(oldAsOf?.epochSeconds), .integer(delivery))
             .run()
         if let pending { pendingReplacements.append((db.lastInsertRowID, pending, row.writerID, row.day)) }
     }

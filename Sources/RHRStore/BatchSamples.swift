@@ -29,11 +29,14 @@ extension BatchApplication {
         touch(row.identity, all)
         // A deletion of its UUID seen before it arrived takes its identity too, on every road (R4).
         if facts.storeHasTombstones, let uuid = row.uuid, uuid != row.identity, let deletion = try tombstone(uuid) {
-            try recordTombstone(row.identity, at: deletion.at, offset: deletion.offset, origin: deletion.origin)
+            try recordTombstone(row.identity, at: deletion.at, offset: deletion.offset, origin: deletion.origin,
+                                delivery: try deletingDelivery(uuid))
         }
         // A newer snapshot of this stream holds the same value for it: this older export's copy adds nothing, to the
         // trend or to the history (the newer copy says the same), and is not kept.
-        if all.contains(where: { facts.newerSnapshots[$0.layer]?.covers(row.start) == true && $0.row.sameValue(as: row) }) {
+        if let newer = all.first(where: { facts.newerSnapshots[$0.layer]?.covers(row.start) == true && $0.row.sameValue(as: row) }) {
+            // Kept aside under the newer one's delivery: forgetting it gives this copy back (`BatchDeliveries`).
+            try setAside(incoming: row, heldBy: newer.layer)
             if let own = all.first(where: { $0.layer == layer.id }) {
                 try removeCopy(own.id, identity: own.row.identity, day: own.row.day)
             }

@@ -23,15 +23,9 @@ extension BatchApplication {
                 """)
             pairs.bind(.integer(layer.id), .integer(stream.id), .real(asOf), .double(snapshot.from?.epochSeconds),
                        .double(snapshot.to?.epochSeconds))
-            let id = try pairs.column("id"), oldValue = try pairs.column("old_value"), oldUnit = try pairs.column("old_unit"),
-                newValue = try pairs.column("new_value"), newUnit = try pairs.column("new_unit")
-            var same: [Int64] = []
-            while try pairs.step() {
-                if SampleRow.sameValue((pairs.optionalDouble(oldValue), pairs.text(oldUnit)),
-                                       (pairs.optionalDouble(newValue), pairs.text(newUnit))) {
-                    same.append(pairs.int(id))
-                }
-            }
+            let same = try SampleRow.sameValueIDs(pairs)
+            // Kept aside under this delivery: forgetting it gives them back (`BatchDeliveries`).
+            try setAside(copies: same)
             let delete = try db.statement("DELETE FROM sample WHERE id = ?")
             for rowID in same {
                 delete.reset()
@@ -52,11 +46,13 @@ extension BatchApplication {
             var days: [Int64] = []
             while try select.step() { days.append(select.int(day)) }
             guard !days.isEmpty else { return }
-            try db.statement("""
-                DELETE FROM heart_rate WHERE (?3 IS NULL OR day >= ?3) AND (?4 IS NULL OR day <= ?4)
-                  AND layer_id IN (SELECT id FROM layer WHERE stream_id = ?1 AND snapshot = 1 AND as_of < ?2)
-                """)
-                .bind(.integer(stream.id), .real(asOf), .int64(fromDay), .int64(toDay)).run()
+            let covered = """
+                (?3 IS NULL OR day >= ?3) AND (?4 IS NULL OR day <= ?4)
+                AND layer_id IN (SELECT id FROM layer WHERE stream_id = ?1 AND snapshot = 1 AND as_of < ?2)
+                """
+            let values: [SQLValue] = [.integer(stream.id), .real(asOf), .int64(fromDay), .int64(toDay)]
+            try setAsideHeartRate(where: covered, values)
+            try db.statement("DELETE FROM heart_rate WHERE \(covered)").bind(values).run()
             for d in days { outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(d))) }
         }
     }

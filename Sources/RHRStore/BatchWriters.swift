@@ -4,23 +4,14 @@ extension BatchApplication {
     mutating func writerID(_ writer: Writer, isWatch: Bool) throws(StoreError) -> Int64 {
         let details = WriterDetails(writer)
         if let id = writerIDs[writer.key], details.adds(nothingTo: writerDetails[writer.key]) {
-            if isWatch && !watchWriterIDs.contains(id) { try setWatch(id) }
+            if isWatch && !watchWriterIDs.contains(id) {
+                try setWatch(id)
+                try noteWriter(id, writer, isWatch: true)
+            }
             return id
         }
         writerDetails[writer.key] = details.merged(over: writerDetails[writer.key])
-        // Each detail is the freshest road's that gave one (ties: the smaller text), so import order cannot
-        // change which app name or product type a writer shows.
-        func detail(_ column: String) -> String {
-            """
-            \(column) = CASE WHEN excluded.\(column) IS NOT NULL AND (\(column) IS NULL
-                    OR excluded.\(column)_as_of > \(column)_as_of
-                    OR (excluded.\(column)_as_of = \(column)_as_of AND excluded.\(column) < \(column)))
-                THEN excluded.\(column) ELSE \(column) END,
-            \(column)_as_of = CASE WHEN excluded.\(column) IS NOT NULL AND (\(column) IS NULL
-                    OR excluded.\(column)_as_of > \(column)_as_of)
-                THEN excluded.\(column)_as_of ELSE \(column)_as_of END
-            """
-        }
+        let detail = BatchApplication.freshestDetail
         try db.statement("""
             INSERT INTO writer(store, name, app_name, bundle_identifier, product_type, is_watch,
                                app_name_as_of, bundle_identifier_as_of, product_type_as_of, name_bytes)
@@ -41,7 +32,23 @@ extension BatchApplication {
         let id = select.int(try select.column("id"))
         writerIDs[writer.key] = id
         if select.int(try select.column("is_watch")) != 0 { watchWriterIDs.insert(id) }
+        select.reset()
+        try noteWriter(id, writer, isWatch: isWatch)
         return id
+    }
+
+    /// Each detail is the freshest road's that gave one (ties: the smaller text), so import order cannot change which
+    /// app name or product type a writer shows: the `ON CONFLICT` assignment of `column` and its `_as_of`.
+    static func freshestDetail(_ column: String) -> String {
+        """
+        \(column) = CASE WHEN excluded.\(column) IS NOT NULL AND (\(column) IS NULL
+                OR excluded.\(column)_as_of > \(column)_as_of
+                OR (excluded.\(column)_as_of = \(column)_as_of AND excluded.\(column) < \(column)))
+            THEN excluded.\(column) ELSE \(column) END,
+        \(column)_as_of = CASE WHEN excluded.\(column) IS NOT NULL AND (\(column) IS NULL
+                OR excluded.\(column)_as_of > \(column)_as_of)
+            THEN excluded.\(column)_as_of ELSE \(column)_as_of END
+        """
     }
 
     /// What a batch may say about a writer beyond its name.

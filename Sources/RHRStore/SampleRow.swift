@@ -148,6 +148,20 @@ struct SampleRow: Equatable {
         return bpm == SampleRow.bpm(value: b.value, unit: b.unit) && (bpm != nil || a.value == b.value)
     }
 
+    /// The `id`s of the rows `pairs` selects (`id`, `old_value`, `old_unit`, `new_value`, `new_unit`) whose old and new
+    /// values are the same (`sameValue`): one copy a newer one holds unchanged.
+    static func sameValueIDs(_ pairs: SQLiteStatement) throws(StoreError) -> [Int64] {
+        let id = try pairs.column("id"), oldValue = try pairs.column("old_value"), oldUnit = try pairs.column("old_unit"),
+            newValue = try pairs.column("new_value"), newUnit = try pairs.column("new_unit")
+        var same: [Int64] = []
+        while try pairs.step() {
+            if sameValue((pairs.optionalDouble(oldValue), pairs.text(oldUnit)), (pairs.optionalDouble(newValue), pairs.text(newUnit))) {
+                same.append(pairs.int(id))
+            }
+        }
+        return same
+    }
+
     /// Back to the core's value, with the writer the caller looked up.
     func sample(store: HealthStore, writer: Writer) -> RestingSample {
         // The stored uuid is normalised already; set it after init, which would normalise it again.

@@ -4,8 +4,9 @@ enum StoreSchema {
     static var version: Int64 { Int64(migrations.count) }
 
     /// A resting sample's delivered fields and its day, as the `sample` table of version 1 and its successor of
-    /// version 2 both define them. Released: like the steps that use it, it never changes.
-    private static let sampleFields = """
+    /// version 2 both define them (and `displaced_sample` of version 8). Released: like the steps that use it, it
+    /// never changes.
+    static let sampleFields = """
         day INTEGER NOT NULL,
             offset_assumed INTEGER NOT NULL,
             start REAL NOT NULL,
@@ -26,6 +27,19 @@ enum StoreSchema {
             device_hardware TEXT,
             device_software TEXT,
             device_type INTEGER,
+        """
+
+    /// A heart-rate summary's columns after its road and writer, as `heart_rate` of version 2 and `displaced_heart_rate`
+    /// of version 8 define them. Released: it never changes.
+    static let heartRateFields = """
+        day INTEGER NOT NULL,
+                    record_key TEXT NOT NULL,
+                    as_of REAL NOT NULL,
+                    not_set INTEGER NOT NULL,
+                    sedentary INTEGER NOT NULL,
+                    active INTEGER NOT NULL,
+                    sedentary_min REAL,
+                    sedentary_histogram TEXT NOT NULL,
         """
 
     /// Each step moves the schema from its index to the next version; a step, once released, never changes.
@@ -210,14 +224,7 @@ enum StoreSchema {
         CREATE TABLE road_heart_rate(
             layer_id INTEGER NOT NULL REFERENCES layer(id),
             writer_id INTEGER NOT NULL REFERENCES writer(id),
-            day INTEGER NOT NULL,
-            record_key TEXT NOT NULL,
-            as_of REAL NOT NULL,
-            not_set INTEGER NOT NULL,
-            sedentary INTEGER NOT NULL,
-            active INTEGER NOT NULL,
-            sedentary_min REAL,
-            sedentary_histogram TEXT NOT NULL,
+            \(heartRateFields)
             PRIMARY KEY(layer_id, writer_id, day, record_key)
         ) WITHOUT ROWID;
         INSERT INTO road_heart_rate(layer_id, writer_id, day, record_key, as_of, not_set, sedentary, active,
@@ -304,5 +311,7 @@ enum StoreSchema {
         ALTER TABLE stream ADD COLUMN app_priority_as_of REAL;
         UPDATE writer SET is_watch = 0 WHERE store = 'healthkit' AND name = 'Health Auto Export';
         """,
+        // 7 → 8: every delivery the store remembers, and what it took from others (DeliverySchema.swift).
+        deliveries,
     ]
 }

@@ -98,10 +98,10 @@ struct UnnamedWriterMigrationTests {
                                                                        writer: unnamed)], watchWriters: [unnamed.name]))
             #expect(try store.days(aggregation: .latest).map(\.provisional) == [true])
         }
-        // As the schema before left it: without what the last migration adds.
-        try SQLiteFile.execute("""
+        // As schema 6 left it: without what migration 7 adds (nor the later ones).
+        try SQLiteFile.execute(SchemaRollback.deliveries + """
             ALTER TABLE sample DROP COLUMN first_as_of; ALTER TABLE stream DROP COLUMN app_priority;
-            ALTER TABLE stream DROP COLUMN app_priority_as_of; PRAGMA user_version = \(StoreSchema.version - 1)
+            ALTER TABLE stream DROP COLUMN app_priority_as_of; PRAGMA user_version = 6
             """, at: path)
         let store = try HealthDatabase(path: path, machineZone: utc)
         #expect(try store.days(aggregation: .latest).map(\.provisional) == [true])
