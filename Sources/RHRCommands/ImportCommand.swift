@@ -113,10 +113,16 @@ enum ImportCommand {
             // A quit signal waits for the store's write, then says what became of this file (`QuitNote`); while a file
             // of batches is read inside its transaction, one ends rhr at once, and only the commit is waited for.
             let source = QuitAtTheEnd(imported.source, holding: imported.stream != nil)
-            try QuitNote.holding(if: imported.stream == nil) {
+            let applied = try QuitNote.holding(if: imported.stream == nil) {
                 defer { source.releaseHold() }
-                try store().apply(from: source) { batch, outcome in tally.add(outcome, of: batch.store) }
-                committed?(imported.path)
+                let applied = try store().apply(from: source) { batch, outcome in tally.add(outcome, of: batch.store) }
+                if applied == .applied { committed?(imported.path) }
+                return applied
+            }
+            // R14: a file of which not one record could be used kept what it passed over, and moved no "as of".
+            if applied == .passedOverOnly {
+                let why = imported.unusable ?? PassedOverLog.words(imported.passedOver.total)
+                throw CommandFailure("nothing in \(name) could be used: \(why)")
             }
         } catch let error as InputError {
             throw CommandFailure(error.description)

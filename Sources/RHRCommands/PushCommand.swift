@@ -86,8 +86,9 @@ enum PushCommand {
     static func describe(_ outcome: BatchOutcome) -> String {
         if outcome.duplicate { return "ok: applied before; nothing changed (revision \(outcome.revision))" }
         var text = "ok: " + outcome.samples.words
-        if outcome.heartRateSummaries > 0 { text += ", " + Wording.count(outcome.heartRateSummaries, "heart-rate summary", plural: "heart-rate summaries") }
+        if outcome.heartRateSummaries > 0 { text += "; " + Wording.count(outcome.heartRateSummaries, "heart-rate summary", plural: "heart-rate summaries") }
         if outcome.passedOver > 0 { text += "; " + PassedOverLog.words(outcome.passedOver) }
+        for note in outcome.futureDated { text += "; " + note.words }
         text += "; revision \(outcome.revision)"
         let days = outcome.changedDays.sorted().map(\.description)
         if !days.isEmpty {

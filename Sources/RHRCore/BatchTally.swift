@@ -17,6 +17,11 @@ public struct BatchTally: Sendable, Equatable {
     /// R14: records passed over and kept.
     public private(set) var passedOver = 0
     public private(set) var heartRateSummaries = 0
+    /// R13: the times of their own the batches gave that could not be right, each once; past `futureDatedKept` of them,
+    /// only counted (`moreFutureDated`), so that a file of a million batches from a wrong clock keeps no million notes.
+    public private(set) var futureDated: Set<FutureDelivery> = []
+    public private(set) var moreFutureDated = 0
+    static let futureDatedKept = 8
 
     public init() {}
 
@@ -31,12 +36,26 @@ public struct BatchTally: Sendable, Equatable {
         revision = max(revision, outcome.revision)
         passedOver += outcome.passedOver
         heartRateSummaries += outcome.heartRateSummaries
+        for note in outcome.futureDated where !futureDated.contains(note) {
+            if futureDated.count < Self.futureDatedKept { futureDated.insert(note) } else { moreFutureDated += 1 }
+        }
         if outcome.duplicate {
             duplicates += 1
         } else if outcome.changedSomething {
             changedBatches += 1
             changedDays.formUnion(outcome.changedDays)
         }
+    }
+
+    /// "export dated 1 Jan 2099, later than this machine's clock: dated by when it was read (…)", one for each time
+    /// kept, then how many more there were.
+    public var futureDatedWords: [String] {
+        var words = futureDated.map(\.words).sorted()
+        if moreFutureDated > 0 {
+            words.append("\(Wording.grouped(moreFutureDated)) more dated later than this machine's clock, "
+                         + "each dated by when it was read")
+        }
+        return words
     }
 
     /// Every store's counts together.

@@ -73,12 +73,14 @@ public struct SyncBatch: Sendable, Hashable {
     /// A Health Connect export's own app priority for vitals (`AppPriority`), package names in order; nil when the
     /// input says nothing of it.
     public var appPriority: [String]?
+    /// The file it came in, when it came in one: of snapshots of one instant, the one made later decides (R12).
+    public var file: DeliveredFile?
 
     public init(store: HealthStore, stream: String, asOf: Timestamp, cursor: Cursor? = nil, fullResync: Bool = false,
                 snapshot: Snapshot? = nil, resting: [RestingSample] = [], heartRate: [HeartRateDaySummary] = [],
                 deleted: [String] = [], grantedPermissions: [String]? = nil, watchWriters: Set<String> = [],
                 origin: String = "", dayFeed: DayFeed? = nil, passedOver: PassedOverLog = PassedOverLog(),
-                writerSpellings: [String: [String]] = [:], appPriority: [String]? = nil) {
+                writerSpellings: [String: [String]] = [:], appPriority: [String]? = nil, file: DeliveredFile? = nil) {
         self.store = store
         self.stream = stream
         self.asOf = asOf
@@ -95,7 +97,12 @@ public struct SyncBatch: Sendable, Hashable {
         self.passedOver = passedOver
         self.writerSpellings = writerSpellings
         self.appPriority = appPriority
+        self.file = file
     }
+
+    /// Whether it holds anything rhr uses: a resting sample, a heart-rate summary or a deletion. A delivery whose
+    /// batches hold none, only records passed over, keeps those and nothing else (R14, the account).
+    public var holdsUsable: Bool { !resting.isEmpty || !heartRate.isEmpty || !deleted.isEmpty }
 
     /// R1: a batch belongs to one store, and so do all of its values. Checked again by the store.
     public func validate() throws(BatchError) {
@@ -168,6 +175,8 @@ public struct BatchOutcome: Sendable, Hashable {
     /// R14: the batch's records rhr could not use, kept in the store (none for a batch applied before: they were
     /// kept then).
     public var passedOver = 0
+    /// R13: the times of its own the batch gave that could not be right, and were replaced by when it was read.
+    public var futureDated: [FutureDelivery] = []
 
     public init() {}
 

@@ -231,7 +231,7 @@ final class FolderWatch: Sendable {
             do {
                 let tally: BatchTally
                 // Another process writing the store (an import) holds up no one else: the file is tried again later.
-                (tally, notice) = try database.waitingForLocks(atMost: FolderWatch.busyWait) { () throws in
+                (tally, notice, _) = try database.waitingForLocks(atMost: FolderWatch.busyWait) { () throws in
                     try database.apply(from: imported.source, noting: tracker)
                 }
                 entry.ok = true

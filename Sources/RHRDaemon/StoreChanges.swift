@@ -27,10 +27,13 @@ extension HealthDatabase {
         return (outcomes, tracker.noteApplied(BatchTally(batches, outcomes)))
     }
 
-    /// The same for batches read as they are applied (a folder import's file of sync batches): what they did, added up.
-    func apply(from source: some BatchSource, noting tracker: RevisionTracker) throws -> (tally: BatchTally, notice: StoreNotice) {
+    /// The same for batches read as they are applied (a folder import's file of sync batches): what they did, added up;
+    /// nothing, when nothing in them could be used (`SourceApplication.passedOverOnly`).
+    func apply(from source: some BatchSource, noting tracker: RevisionTracker) throws
+        -> (tally: BatchTally, notice: StoreNotice, applied: SourceApplication) {
         var tally = BatchTally()
-        try apply(from: source) { batch, outcome in tally.add(outcome, of: batch.store) }
-        return (tally, tracker.noteApplied(tally))
+        let applied = try apply(from: source) { batch, outcome in tally.add(outcome, of: batch.store) }
+        if applied == .passedOverOnly { tally = BatchTally() }
+        return (tally, tracker.noteApplied(tally), applied)
     }
 }

@@ -98,12 +98,13 @@ extension BatchOutcome: DaemonReplyBody {
     public init(members: JSONMembers) throws(JSONPathError) {
         self.init()
         duplicate = try members.requiredBool("duplicate")
-        for (key, path) in SampleCounts.names { samples[keyPath: path] = Int(try members.requiredInteger(key)) }
+        samples = try SampleCounts(members: members) { (key) throws(JSONPathError) in Int(try members.requiredInteger(key)) }
         heartRateSummaries = Int(try members.requiredInteger("heartRate"))
         revision = try members.requiredInteger("revision")
         changedDays = Set(try members.days("days"))
         // A daemon before R14 over the socket does not say it.
         passedOver = Int(try members.integer("passedOver") ?? 0)
+        futureDated = try members.objects("futureDated")?.map { (object) throws(JSONPathError) in try FutureDelivery(members: object) } ?? []
     }
 
     public var members: JSONObject {
@@ -113,6 +114,7 @@ extension BatchOutcome: DaemonReplyBody {
         members["revision"] = .number(JSONNumber(revision))
         members["days"] = DaemonEvent.daysValue(changedDays.sorted())
         members["passedOver"] = .number(JSONNumber(passedOver))
+        if !futureDated.isEmpty { members["futureDated"] = .array(futureDated.map { .object($0.members) }) }
         return members
     }
 }
@@ -302,6 +304,21 @@ public struct HTTPFeedStatus: Sendable, Equatable {
 
 // MARK: - Members the protocol's messages share
 
+extension FutureDelivery {
+    /// `{"claim":"asOf","what":"export","claimed":"2099-01-01T…","readAt":"2026-12-05T…"}` (R13).
+    package var members: JSONObject {
+        ["claim": .string(claim.rawValue), "what": .string(what), "claimed": .string(claimed.iso8601),
+         "readAt": .string(readAt.iso8601)]
+    }
+
+    package init(members: JSONMembers) throws(JSONPathError) {
+        self.init(claim: try members.requiredDecode("claim", #""asOf" or "madeAt""#) { $0.string.flatMap(Claim.init(rawValue:)) },
+                  what: try members.requiredString("what"),
+                  claimed: try members.requiredDecode("claimed", "an ISO-8601 date") { $0.string.flatMap(Timestamp.parse) },
+                  readAt: try members.requiredDecode("readAt", "an ISO-8601 date") { $0.string.flatMap(Timestamp.parse) })
+    }
+}
+
 extension SampleCounts {
     /// Each count's key, as a `push` reply and a folder watch import (`WatchImport`) name it, in their order.
     package static var names: [(String, WritableKeyPath<SampleCounts, Int>)] {
@@ -309,7 +326,22 @@ extension SampleCounts {
          ("outOfRange", \.outOfRange)]
     }
 
-    package var members: JSONObject { JSONObject(Self.names.map { ($0.0, .number(JSONNumber(self[keyPath: $0.1]))) }) }
+    /// The outcomes a daemon before the account (docs/design.md R14) did not name: read as 0 when absent.
+    package static var laterNames: [(String, WritableKeyPath<SampleCounts, Int>)] {
+        [("overruled", \.overruled), ("overruledByLaterFile", \.overruledByLaterFile),
+         ("overruledByDeletion", \.overruledByDeletion), ("setAside", \.setAside)]
+    }
+
+    package var members: JSONObject {
+        JSONObject((Self.names + Self.laterNames).map { ($0.0, .number(JSONNumber(self[keyPath: $0.1]))) })
+    }
+
+    /// Reads the counts `members` wrote: `required` reads the first five, which every daemon names.
+    package init(members: JSONMembers, required: (String) throws(JSONPathError) -> Int) throws(JSONPathError) {
+        self.init()
+        for (key, path) in Self.names { self[keyPath: path] = try required(key) }
+        for (key, path) in Self.laterNames { self[keyPath: path] = Int(try members.integer(key) ?? 0) }
+    }
 }
 
 extension JSONMembers {

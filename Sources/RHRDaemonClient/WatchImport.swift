@@ -64,7 +64,7 @@ public struct WatchImport: Sendable, Equatable {
         kind = try members.string("kind")
         func count(_ key: String) throws(JSONPathError) -> Int { Int(try members.integer(key) ?? 0) }
         records = try count("records")
-        for (key, path) in SampleCounts.names { samples[keyPath: path] = try count(key) }
+        samples = try SampleCounts(members: members, required: count)
         duplicates = try count("duplicates")
         error = try members.string("error")
         revision = try members.integer("revision") ?? 0

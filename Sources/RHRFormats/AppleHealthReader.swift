@@ -141,7 +141,12 @@ public enum AppleHealthReader {
             throw InputError(path: path, message: "\(error)")
         }
         // Out-of-range values are kept, not passed over: the store flags and counts them (`BatchOutcome.outOfRange`).
-        return ImportedFile(path: path, kind: kind, batches: [batch], recordsRead: collector.recordsRead, notes: notes)
+        var file = ImportedFile(path: path, kind: kind, batches: [batch], recordsRead: collector.recordsRead, notes: notes)
+        // The account (docs/design.md R14): every top-level record that is neither resting nor heart rate, nor passed
+        // over, is of another type.
+        let others = file.recordsRead - file.accounted
+        if others > 0 { file.skipped[ImportedFile.otherTypes] = others }
+        return file
     }
 
     /// Feeds the source's blocks to the scanner, carrying each block's unconsumed tail to the front of the next.

@@ -9,7 +9,8 @@ import RHRCore
 public enum BatchFileReader {
     static let chunkSize = FileLines.chunkSize
 
-    /// `recordsRead` counts the upserted records of all batches; each batch's `origin` is the file's name.
+    /// `recordsRead` counts the upserted records of all batches and the deletions passed over; each batch's `origin` is
+    /// the file's name.
     public static func read(path: String, options: ImportOptions, progress: ImportProgress?) throws(InputError) -> ImportedFile {
         let file = try SyncBatchFile(path: path, options: options, progress: progress)
         var batches: [SyncBatch] = []
@@ -21,6 +22,7 @@ public enum BatchFileReader {
             error.readAs = nil
             throw error
         }
-        return ImportedFile(path: path, kind: .syncBatches, batches: batches, recordsRead: file.recordsRead)
+        return ImportedFile(path: path, kind: .syncBatches, batches: batches, recordsRead: file.recordsRead,
+                            heartRateRead: file.heartRateRead)
     }
 }

@@ -31,7 +31,7 @@ public enum FileImporter {
         var file = opened
         if let stream = file.stream {
             while let batch = try stream.next() { file.batches.append(batch) }
-            file.recordsRead = stream.recordsRead
+            (file.recordsRead, file.heartRateRead) = (stream.recordsRead, stream.heartRateRead)
             file.stream = nil
         }
         return file
@@ -59,9 +59,10 @@ public enum FileImporter {
                 + "or give the file's path")
         }
         if info.st_mode & S_IFMT == S_IFREG {
-            return try named(standardInput, reading: "/dev/stdin") { () throws(InputError) in
+            let file = try named(standardInput, reading: "/dev/stdin") { () throws(InputError) in
                 try readFile(path: "/dev/stdin", spooledFrom: standardInput, options: options, progress: progress)
             }
+            return stamp(file, zone: options.machineZone, madeAt: { _ in nil })
         }
         return try open(try OnceReadInput.standardInput(named: standardInput), options: options, progress: progress)
     }
@@ -70,23 +71,56 @@ public enum FileImporter {
     private static func open(_ input: OnceReadInput, options: ImportOptions, progress: ImportProgress?) throws(InputError) -> ImportedFile {
         let path = input.path
         let head = try input.head(InputKind.headSize)
+        // A pipe's time is not when its contents were made: its batches name the input and no time.
         if !ArchiveReader.looksLikeZip(head) {
             // Told once, from the head: the readers of these kinds read the input through its registration.
             let kind = try InputKind.detect(head: head, path: path)
             if kind == .appleHealthXML || kind == .syncBatches || kind == .hcWebhookJSON || kind == .healthAutoExportCSV {
-                return try input.whileRegistered { () throws(InputError) in
+                let file = try input.whileRegistered { () throws(InputError) in
                     try read(kind, survey: nil, path: path, options: options, progress: progress)
                 }
+                return stamp(file, zone: options.machineZone, madeAt: { _ in nil })
             }
         }
-        return try readSpooled(input, head: head, options: options, progress: progress)
+        return stamp(try readSpooled(input, head: head, options: options, progress: progress), zone: options.machineZone,
+                     madeAt: { _ in nil })
     }
 
-    /// `spooledFrom`: the input `path` is a private copy of.
+    /// `spooledFrom`: the input `path` is a private copy of, whose file time says nothing of when its contents were made.
     private static func readFile(path: String, spooledFrom: String? = nil, options: ImportOptions,
                                  progress: ImportProgress?) throws(InputError) -> ImportedFile {
         let (kind, survey) = try InputKind.surveyed(path: path, spooledFrom: spooledFrom)
-        return try read(kind, survey: survey, path: path, options: options, progress: progress)
+        let file = try read(kind, survey: survey, path: path, options: options, progress: progress)
+        guard spooledFrom == nil else { return file }
+        let fileTime = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+        return stamp(file, zone: options.machineZone) { store in
+            // In a zip: the time of the member the batch was read from.
+            let member: String? = switch (kind, store) {
+            case (.appleHealthZip(let m), _), (.healthConnectZip(let m), _): m
+            case (.exports(let kinds), let store?): kinds.lazy.compactMap { kind -> String? in
+                switch (kind, store) {
+                case (.appleHealthZip(let m), .healthKit), (.healthConnectZip(let m), .healthConnect): m
+                default: nil
+                }
+            }.first
+            default: nil
+            }
+            return member.flatMap { survey?.modified[$0] } ?? fileTime
+        }
+    }
+
+    /// Names the file in each of its batches, with when it was made (`madeAt`, by the batch's store; nil for a file of
+    /// sync batches, whose batches are read later, as it streams them), in the machine's zone (R12: of snapshots of one
+    /// instant, the one made later decides).
+    private static func stamp(_ file: ImportedFile, zone: TimeZone, madeAt: (HealthStore?) -> Date?) -> ImportedFile {
+        var file = file
+        let name = PathText.lastComponent(file.path)
+        func delivered(_ store: HealthStore?) -> DeliveredFile {
+            DeliveredFile(name: name, madeAt: madeAt(store).map { Timestamp(date: $0, offsetSeconds: 0).at(zone) })
+        }
+        file.stream?.stamp(delivered(nil))
+        for i in file.batches.indices { file.batches[i].file = delivered(file.batches[i].store) }
+        return file
     }
 
     /// `survey`: a zip's, which told its kind. An error says what the file was taken for.
@@ -125,8 +159,8 @@ public enum FileImporter {
 
     /// Each store's export in the zip is read, as its own batch on its own stream (R1), and the import line
     /// counts each. Of one store's exports only the first is read: an export is one snapshot of its stream (R4),
-    /// and two cannot be one. The others are named among what was skipped. `survey` told the zip's kind, so it
-    /// holds an export.
+    /// and two cannot be one. The others are named in the import line's notes (they are no records read). `survey`
+    /// told the zip's kind, so it holds an export.
     private static func readZip(path: String, survey: ZipSurvey, options: ImportOptions,
                                 progress: ImportProgress?) throws(InputError) -> ImportedFile {
         var files: [ImportedFile] = []
@@ -142,10 +176,10 @@ public enum FileImporter {
         return ImportedFile(path: path, kind: .exports(files.map(\.kind)), batches: files.flatMap(\.batches),
                             recordsRead: files.map(\.recordsRead).reduce(0, +),
                             skipped: files.reduce(into: [:]) { $0.merge($1.skipped, uniquingKeysWith: +) },
-                            notes: files.flatMap(\.notes))
+                            notes: files.flatMap(\.notes), heartRateRead: files.map(\.heartRateRead).reduce(0, +))
     }
 
-    /// The file, with the members of `exports` its reader did not read named among what was skipped.
+    /// The file, with the members of `exports` its reader did not read named in its notes.
     private static func noting(_ exports: [String], of store: String, in file: ImportedFile) -> ImportedFile {
         var file = file
         let taken: String
@@ -154,7 +188,7 @@ public enum FileImporter {
         default: return file
         }
         for other in exports where other != taken {
-            file.skipped["another \(store) export in the zip, not read (import it on its own): \(other)", default: 0] += 1
+            file.notes.append("another \(store) export in the zip, not read (import it on its own): \(other)")
         }
         return file
     }

@@ -150,6 +150,7 @@ public enum HCWebhookReader {
         read.passedOver = passedOver
         read.writerSpellings = spellings.mapValues { $0.sorted() }
         read.recordsRead = (try payload.array("resting_heart_rate")?.count ?? 0) + (try payload.array("heart_rate")?.count ?? 0)
+            + skipped
         if skipped > 0 { read.skipped["records of other types"] = skipped }
         if implausible > 0 { read.skipped["heart-rate records dated outside the plausible range (R13)"] = implausible }
         read.receivedAt = given

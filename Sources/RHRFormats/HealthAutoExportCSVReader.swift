@@ -49,7 +49,14 @@ public enum HealthAutoExportCSVReader {
         var payload = HealthAutoExportReader.payload(reader.contents, label: path, options: options, kind: .healthAutoExportCSV)
         payload.passedOver = reader.passedOver
         payload.passedOver.source = path
-        return try payload.imported(on: .file(stream: HealthAutoExportReader.stream, readAt: modified ?? Date()))
+        var imported = try payload.imported(on: .file(stream: HealthAutoExportReader.stream, readAt: modified ?? Date()))
+        // A row holds a resting value, a heart-rate value, both or neither: what was read is the values (and the rows or
+        // values passed over), not the rows (the account, docs/design.md R14). Other metrics' columns are not read.
+        imported.recordsRead = imported.accounted
+        if reader.otherColumns > 0 {
+            imported.notes.append(Wording.count(reader.otherColumns, "column") + " of other metrics not read")
+        }
+        return imported
     }
 
     /// A header column rhr reads: resting heart rate, or one of the heart-rate statistics, with its unit.
@@ -87,6 +94,8 @@ public enum HealthAutoExportCSVReader {
         private var resting: (index: Int, unit: String)?
         private var heartRate: [(index: Int, unit: String)] = []
         private var writer: Writer?
+        /// The header's columns of metrics rhr does not read.
+        var otherColumns = 0
 
         init(label: String, machineZone: TimeZone) {
             self.label = label
@@ -164,7 +173,7 @@ public enum HealthAutoExportCSVReader {
                 case .heartRateAvg: statistics.append((0, index, column.unit))
                 case .heartRateMin: statistics.append((1, index, column.unit))
                 case .heartRateMax: statistics.append((2, index, column.unit))
-                case .other: contents.skipped["unknown metric", default: 0] += 1
+                case .other: otherColumns += 1
                 }
             }
             heartRate = statistics.sorted { $0.rank < $1.rank }.map { ($0.index, $0.unit) }

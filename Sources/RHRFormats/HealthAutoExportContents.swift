@@ -8,6 +8,8 @@ struct HealthAutoExportContents {
     var heartRate = HeartRateSummarizer()
     var points = 0
     var skipped: [String: Int] = [:]
+    /// The reason points of metrics rhr does not read are skipped for.
+    static let otherMetrics = "points of other metrics"
     var period: Period?
     /// The Apple Watches the points name, by name (R3); and whether some point named no writer: the one rule for
     /// those (`HealthAutoExportUnnamed.swift`).

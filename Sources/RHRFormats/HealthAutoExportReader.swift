@@ -15,7 +15,7 @@ import RHRCore
 /// - `heart_rate` points (`Min`/`Avg`/`Max` of a period) count towards the per-day heart-rate counts (R8, R9):
 ///   one point, one count, context not set, since the app says neither how many samples it summarised nor
 ///   their motion context.
-/// - Other metrics are skipped and counted (`"unknown metric"` → how many metrics).
+/// - Other metrics' points are skipped and counted (`"points of other metrics"`).
 ///
 /// A point's window: the app dates a point by the start of the period it aggregates. A point at local midnight
 /// (the daily aggregation, the app's default) stands for its whole day, 00:00:00 to 23:59:59 in the offset it
@@ -191,9 +191,14 @@ private struct HealthAutoExportDocument {
         try syntax { () throws(JSONSyntaxError) in try s.skipValue() }
     }
 
-    /// Passes over a metric's points, one at a time.
-    private static func skipPoints(_ s: inout Scanner) throws(Failure) {
-        _ = try elements(&s) { (s: inout Scanner, _: Int) throws(Failure) in try skip(&s) }
+    /// Passes over a metric's points, one at a time; how many there were.
+    private static func skipPoints(_ s: inout Scanner) throws(Failure) -> Int {
+        var count = 0
+        _ = try elements(&s) { (s: inout Scanner, _: Int) throws(Failure) in
+            try skip(&s)
+            count += 1
+        }
+        return count
     }
 
     /// `metrics`: false when it is not an array.
@@ -215,6 +220,7 @@ private struct HealthAutoExportDocument {
         }
         var header: [(String, JSONValue)] = []
         var pending: Scanner.Mark?
+        var skippedPoints = 0
         try Self.members(&s) { (s: inout Scanner, key: String) throws(Failure) in
             switch key {
             case "name", "units":
@@ -233,12 +239,12 @@ private struct HealthAutoExportDocument {
                     named ? Result { () throws(JSONPathError) in try HealthAutoExportContents.kind(members) } : nil
                 switch kind {
                 case .success(.none):
-                    try Self.skipPoints(&s)
+                    skippedPoints = try Self.skipPoints(&s)
                 case .success(.some(let kind)) where kind == .heartRate || hasUnits:
                     try self.points(&s, path: "\(path).data", kind: kind, metric: members)
                 default:
                     pending = s.mark()
-                    try Self.skipPoints(&s)
+                    skippedPoints = try Self.skipPoints(&s)
                 }
             default:
                 try Self.skip(&s)
@@ -248,7 +254,9 @@ private struct HealthAutoExportDocument {
         let kind: HealthAutoExportContents.Kind?
         do { kind = try HealthAutoExportContents.kind(members) } catch { throw Failure(&s, offset: start, path: error.path, error.message) }
         guard let kind else {
-            contents.skipped["unknown metric", default: 0] += 1
+            // Its points are read and skipped (the account, docs/design.md R14).
+            contents.skipped[HealthAutoExportContents.otherMetrics, default: 0] += skippedPoints
+            contents.points += skippedPoints
             return
         }
         guard let pending else { return }

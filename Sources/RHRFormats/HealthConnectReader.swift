@@ -84,9 +84,12 @@ public enum HealthConnectReader {
         } catch {
             throw db.error("the export reads as an invalid batch: \(error.description)")
         }
+        // Every resting record and heart-rate sample looked at, used or not (the account, docs/design.md R14).
+        let skipped = contents.skipped.merging(priority.skippedCounts, uniquingKeysWith: +)
         return ImportedFile(path: path, kind: kind, batches: [batch],
-                            recordsRead: contents.restingRecords + contents.heartRateSamples,
-                            skipped: contents.skipped.merging(priority.skippedCounts, uniquingKeysWith: +), notes: schema.notes)
+                            recordsRead: contents.restingRecords + contents.heartRateSamples + passedOver.total
+                                + skipped.values.reduce(0, +),
+                            skipped: skipped, notes: schema.notes, heartRateRead: contents.heartRateSamples)
     }
 
     /// The file's own modification time: only when the database says nothing of when it was exported.

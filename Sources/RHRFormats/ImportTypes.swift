@@ -32,11 +32,33 @@ public struct ImportedFile: Sendable {
     public var skipped: [String: Int]
     /// What the import line must say about how the file was read: "no <ExportDate>: taken as of …".
     public var notes: [String]
+    private var heartRateCounted: Int
+
+    /// R14: why not one record of the file could be used, when records were passed over and none was a resting sample,
+    /// heart rate or a deletion: "750 records passed over, kept in the store (rhr status lists them): 750 Health Auto
+    /// Export rows whose date is not a date (first at line 2)". Such a file keeps its passed-over records and nothing
+    /// else: it dates no road (the account, docs/design.md R14). Nil when something could be used.
+    public var unusable: String? {
+        let log = passedOver
+        guard !log.isEmpty, !(stream?.heldUsable ?? false), !batches.contains(where: \.holdsUsable) else { return nil }
+        var lines = log.summaryLines
+        let head = lines.removeFirst().dropLast()
+        return head + ": " + lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
+    }
+
+    /// The skipped records of types rhr does not read: steps, energy, and the rest.
+    public static let otherTypes = "records of other types"
 
     /// Records (or points, or lines) the reader looked at: of a stream, those read so far.
     public var recordsRead: Int {
         get { stream?.recordsRead ?? counted }
         set { counted = newValue }
+    }
+
+    /// Of `recordsRead`, the heart-rate records (or samples, as the reader counts them) it summarised by day (R8).
+    public var heartRateRead: Int {
+        get { stream?.heartRateRead ?? heartRateCounted }
+        set { heartRateCounted = newValue }
     }
 
     /// What the store applies (`HealthDatabase.apply(from:each:)`): the stream, else the batches.
@@ -50,14 +72,23 @@ public struct ImportedFile: Sendable {
         return log
     }
 
+    /// `heartRateRead`: nil is one for each heart-rate sample the batches' summaries count.
     public init(path: String, kind: InputKind, batches: [SyncBatch], recordsRead: Int, skipped: [String: Int] = [:],
-                notes: [String] = []) {
+                notes: [String] = [], heartRateRead: Int? = nil) {
         self.path = path
         self.kind = kind
         self.batches = batches
         self.counted = recordsRead
         self.skipped = skipped
         self.notes = notes
+        self.heartRateCounted = heartRateRead ?? batches.reduce(0) { $0 + $1.heartRate.reduce(0) { $0 + $1.total } }
+    }
+
+    /// The account of what was read (docs/design.md R14): every record is a resting sample, a heart-rate record,
+    /// passed over or skipped, so these add up to `recordsRead` (a test holds every reader to it).
+    public var accounted: Int {
+        (stream?.restingRead ?? 0) + batches.reduce(0) { $0 + $1.resting.count } + heartRateRead + passedOver.total
+            + skipped.values.reduce(0, +)
     }
 
     /// A file of sync batches opened to stream.

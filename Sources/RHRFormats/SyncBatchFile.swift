@@ -23,7 +23,12 @@ public final class SyncBatchFile: BatchSource, Sendable {
         var atEnd = false
         var bytesDone: Int64 = 0
         var line: Int?
-        var records = 0
+        /// The account of the batches read so far (docs/design.md R14): records read, and of them the resting samples
+        /// and the heart-rate records; whether any batch held something usable (`SyncBatch.holdsUsable`).
+        var records = 0, resting = 0, heartRate = 0
+        var heldUsable = false
+        /// The file the batches came in, named in each (R12: of snapshots of one instant, the one made later decides).
+        var delivered: DeliveredFile?
         var passedOver: PassedOverLog
         /// The first batch, read ahead (`readAhead`) and not handed out yet.
         var ahead: SyncBatch?
@@ -51,8 +56,20 @@ public final class SyncBatchFile: BatchSource, Sendable {
 
     deinit { state.withLock { $0.file?.close() } }
 
-    /// The upserted records of the batches read so far.
+    /// The records of the batches read so far: every upsert, and each deletion passed over.
     public var recordsRead: Int { state.withLock { $0.records } }
+
+    /// Of `recordsRead`, the resting samples and the heart-rate records.
+    public var restingRead: Int { state.withLock { $0.resting } }
+    public var heartRateRead: Int { state.withLock { $0.heartRate } }
+
+    /// Whether a batch read so far held something rhr uses (`SyncBatch.holdsUsable`).
+    public var heldUsable: Bool { state.withLock { $0.heldUsable } }
+
+    /// Names `file` in each batch read from now on (`FileImporter`, before the first is read).
+    func stamp(_ file: DeliveredFile) {
+        state.withLock { $0.delivered = file }
+    }
 
     /// R14: what the batches read so far passed over, together.
     public var passedOver: PassedOverLog { state.withLock { $0.passedOver } }
@@ -129,8 +146,14 @@ public final class SyncBatchFile: BatchSource, Sendable {
             guard var read = try SyncBatchLines.batch(item, maxLineLength: state.framer.maxLineLength, machineZone: machineZone,
                                                       origin: origin) else { return nil }
             read.batch.passedOver.source = state.label
+            read.batch.file = state.delivered
             state.line = item.number
-            state.records += read.upserts
+            // The account (docs/design.md R14): a deletion passed over was read too.
+            let upsertsPassedOver = read.upserts - read.batch.resting.count - read.heartRate
+            state.records += read.upserts + read.batch.passedOver.total - upsertsPassedOver
+            state.resting += read.batch.resting.count
+            state.heartRate += read.heartRate
+            state.heldUsable = state.heldUsable || read.batch.holdsUsable
             state.passedOver.append(read.batch.passedOver)
             return read.batch
         } catch {

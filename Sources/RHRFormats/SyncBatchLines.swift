@@ -49,9 +49,10 @@ public enum SyncBatchLines {
     }
 
     /// The batch one line holds: `stream` given (`POST /v1/batches`, a token's stream) stands for a stream the line
-    /// does not name. Nil for a blank line.
+    /// does not name. Nil for a blank line. `upserts` counts its upserted records, and `heartRate` those of them that are
+    /// heart rate (each an upsert that is neither resting nor passed over).
     public static func batch(_ item: JSONLineFramer.Item, maxLineLength: Int, machineZone: TimeZone, origin: String,
-                             stream: String? = nil) throws(Refusal) -> (batch: SyncBatch, upserts: Int)? {
+                             stream: String? = nil) throws(Refusal) -> (batch: SyncBatch, upserts: Int, heartRate: Int)? {
         guard var value = try json(item, maxLineLength: maxLineLength) else { return nil }
         let line = InputPlace(line: item.number)
         if let stream, case .object(var object) = value, object["stream"] == nil {
@@ -61,7 +62,9 @@ public enum SyncBatchLines {
         do {
             var batch = try SyncBatchJSON.decode(value, machineZone: machineZone, origin: origin)
             batch.passedOver.place(under: line)
-            return (batch, value["upserted"]?.array?.count ?? 0)
+            let upserts = value["upserted"]?.array?.count ?? 0
+            let deletionsPassedOver = (value["deleted"]?.array?.count ?? 0) - batch.deleted.count
+            return (batch, upserts, upserts - batch.resting.count - (batch.passedOver.total - deletionsPassedOver))
         } catch {
             throw Refusal(kind: .invalidBatch, place: line.appending(path: error.path), message: error.message)
         }

@@ -12,6 +12,8 @@ struct ZipSurvey {
     var healthConnectDatabases: [String] = []
     /// Members that are symbolic links, and where they point.
     var symlinks: [(name: String, target: String)] = []
+    /// When each member was made, where the zip says (R12: of files of one instant, the one made later decides).
+    var modified: [String: Date] = [:]
 
     private init() {}
 
@@ -31,6 +33,7 @@ struct ZipSurvey {
     private mutating func read(_ archive: ArchiveReader) throws(InputError) {
         while let entry = try archive.nextEntry() {
             names.append(entry.name)
+            if let time = entry.modified { modified[entry.name] = time }
             if let target = entry.symlinkTarget {
                 symlinks.append((entry.name, target))
                 continue

@@ -17,9 +17,10 @@ extension HealthDatabase {
                 throw StoreError(.invalidBatch, place + error.description)
             }
         }
+        let now = receiptTime()
         return try db.transaction { () throws(StoreError) -> [BatchOutcome] in
             let book = DeliveryBook(machineZone: machineZone)
-            let outcomes = try batches.map { (batch) throws(StoreError) in try applyInTransaction(batch, book: book) }
+            let outcomes = try batches.map { (batch) throws(StoreError) in try applyInTransaction(batch, book: book, now: now) }
             try numberNewWriters(Set(batches.flatMap { $0.resting.map(\.writer.key) }))
             return outcomes
         }
@@ -29,15 +30,21 @@ extension HealthDatabase {
     /// batches of any size is read as it is applied (docs/design.md section 8). `each` sees every batch with its
     /// outcome. Whatever fails, the source (a line that does not read) or the store (a batch refused, named by its
     /// place), nothing of them is applied, and the error is thrown as it was.
-    public func apply(from source: some BatchSource, each: (SyncBatch, BatchOutcome) -> Void) throws {
-        try db.transaction(failing: { () throws in
+    ///
+    /// R14, the account: when the source held records and not one could be used (`SyncBatch.holdsUsable`), decided at
+    /// its end, before the commit, what the batches did is undone and the store keeps their passed-over records and
+    /// nothing else: no road, no "as of" (`PassedOverOnly`). What `each` saw is then void: `.passedOverOnly` says so.
+    public func apply(from source: some BatchSource, each: (SyncBatch, BatchOutcome) -> Void) throws -> SourceApplication {
+        let now = receiptTime()
+        return try db.transaction(failing: { () throws -> SourceApplication in
             var writers = Set<WriterKey>()
             let book = DeliveryBook(machineZone: machineZone)
+            var passedOverOnly = try PassedOverOnly(db)
             while let batch = try source.nextBatch() {
                 let outcome: BatchOutcome
                 do throws(StoreError) {
                     do throws(BatchError) { try batch.validate() } catch { throw StoreError(.invalidBatch, error.description) }
-                    outcome = try applyInTransaction(batch, book: book)
+                    outcome = try applyInTransaction(batch, book: book, now: now, applied: { (batch) throws(StoreError) in try passedOverOnly.note(batch) })
                 } catch {
                     // A refusal of this batch says where it is; the store's own failures are the store's.
                     guard error.code.refusesContent, let place = source.place else { throw error }
@@ -46,17 +53,31 @@ extension HealthDatabase {
                 writers.formUnion(batch.resting.map(\.writer.key))
                 each(batch, outcome)
             }
+            if try passedOverOnly.undo(in: self) { return .passedOverOnly }
             try numberNewWriters(writers)
+            return .applied
         })
     }
 
-    /// One batch, inside the caller's transaction, with what it passed over (R14) and its writers' spellings (R2);
-    /// `book` keeps the deliveries of the call's batches.
-    private func applyInTransaction(_ batch: SyncBatch, book: DeliveryBook) throws(StoreError) -> BatchOutcome {
+    /// R13: the machine's clock, in its zone, when batches arrive: a time of a batch's own later than it by more than a
+    /// day dates no road.
+    private func receiptTime() -> Timestamp { Timestamp(date: clock(), offsetSeconds: 0).at(machineZone) }
+
+    /// One batch, inside the caller's transaction, dated by its receipt at `now` where its own time cannot be right
+    /// (R13), with what it passed over (R14) and its writers' spellings (R2); `book` keeps the deliveries of the call's
+    /// batches. `applied` is shown the batch as the store took it.
+    private func applyInTransaction(_ given: SyncBatch, book: DeliveryBook, now: Timestamp,
+                                    applied: (SyncBatch) throws(StoreError) -> Void = { _ in }) throws(StoreError) -> BatchOutcome {
+        // The same export from the future again is read when it was first read.
+        let receipt = FutureDeliveryRule.isBelievable(given.asOf, now: now) ? now : try firstReceipt(of: given) ?? now
+        let (batch, futureDated) = given.datedByReceipt(now: receipt)
+        try applied(batch)
         var application = BatchApplication(database: self, batch: batch, book: book)
+        application.claimedAsOf = futureDated.first { $0.claim == .asOf }?.claimed
         var outcome = try application.run()
         // A batch applied before brought its passed-over records then (R14).
         if !outcome.duplicate {
+            outcome.futureDated = futureDated
             try keepPassedOver(of: batch)
             try notePassedOver(of: batch, delivery: application.delivery, layer: application.deliveryLayer)
             try keepSpellings(of: batch)
@@ -118,12 +139,17 @@ struct BatchApplication {
     /// A phone feed's words about writer-days delivered again as they were, only later: whether a reader sees such a
     /// day differently (R3, R12, R13) is checked at the end. By table, writer and day: the word's previous `asOf`.
     var movedWords: [MovedWord: Double] = [:]
+    /// R13: the time the batch claimed, when it could not be right and it was dated by its receipt instead.
+    var claimedAsOf: Timestamp?
     /// The writers' local days of the batch's resting samples.
     var carriedDays: Set<StoreSnapshot.WriterDay> = []
     /// The call's deliveries, the batch's delivery and its road (`BatchDeliveries`).
     let book: DeliveryBook
     var delivery: Int64 = 0
     var deliveryLayer: Int64 = 0
+    /// By writer's day, the samples that stand in this road and change it: added or replaced, unless a fresher road
+    /// decides the day (`countOverruled`).
+    var standingChanges: [StoreSnapshot.WriterDay: (added: Int, replaced: Int)] = [:]
 
     struct Facts {
         var storeHasSamples = true
@@ -144,8 +170,9 @@ struct BatchApplication {
     mutating func run() throws(StoreError) -> BatchOutcome {
         let stream = try streamRow()
         if let next = batch.cursor?.next, try wasApplied(next, stream: stream) {
-            // Applied already (section 4): answered ok, nothing changes.
+            // Applied already (section 4): answered ok, nothing changes; its samples are as they were.
             outcome.duplicate = true
+            outcome.unchanged = batch.resting.count
             outcome.revision = try database.currentRevision()
             return outcome
         }
@@ -160,8 +187,11 @@ struct BatchApplication {
         try markWatchWriters()
         facts = try lookUpFacts(stream: stream, layer: layer)
         var delivered = Set<String>()
-        // R14: a sample delivered twice is one; one window's different values are each kept.
-        for sample in DuplicateRule.folded(batch.resting) {
+        // R14: a sample delivered twice is one; one window's different values are each kept. The second of two is
+        // unchanged by the first (the account, docs/design.md R14).
+        let folded = DuplicateRule.folded(batch.resting)
+        outcome.unchanged += batch.resting.count - folded.count
+        for sample in folded {
             delivered.insert(sample.identity.key)
             try upsert(sample, layer: layer)
         }
@@ -180,6 +210,7 @@ struct BatchApplication {
         try moveLiveRoad(layer)
         try checkMovedWords(layer)
         try countDeletions()
+        try countOverruled(layer)
 
         var revision = try database.currentRevision()
         if outcome.changedSomething {
@@ -229,15 +260,15 @@ struct BatchApplication {
         let snapshot = batch.snapshot
         try db.statement("""
             INSERT INTO layer(stream_id, snapshot, as_of, as_of_offset, from_at, to_at, from_day, to_day,
-                              covers_resting, covers_heart_rate, origin, by_day)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                              covers_resting, covers_heart_rate, origin, by_day, claimed_as_of)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
             .bind(.integer(stream.id), .bool(isSnapshot), .real(asOf), .integer(Int64(batch.asOf.offsetSeconds)),
                   .double(snapshot?.from?.epochSeconds), .double(snapshot?.to?.epochSeconds),
                   .int64(snapshot?.from.map { Int64($0.localDay.daysSinceEpoch) }),
                   .int64(snapshot?.to.map { Int64($0.localDay.daysSinceEpoch) }),
                   .bool(snapshot?.coversResting ?? true), .bool(snapshot?.coversHeartRate ?? true), .text(origin),
-                  .bool(byDay))
+                  .bool(byDay), .double(claimedAsOf?.epochSeconds))
             .run()
         return LayerRow(id: db.lastInsertRowID, snapshot: isSnapshot, byDay: byDay, previousAsOf: nil,
                         existed: false)

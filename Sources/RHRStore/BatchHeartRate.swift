@@ -52,19 +52,21 @@ extension BatchApplication {
                 if layer.byDay { noteMovedWord(.heartRate, writer: key.writer, day: key.day, from: previous) }
                 continue
             }
+            let madeAt = layer.snapshot ? batch.file?.madeAt?.epochSeconds : nil
             if layer.existed && layer.snapshot,
                let stored = try database.storedHeartRate(layer: layer.id, writer: key.writer, day: key.day, record: key.record),
-               SnapshotTie.keeps(storedTotal: stored.total, storedHistogram: stored.histogram, over: summary) {
+               SnapshotTie.keeps(stored: stored, over: summary, madeAt: madeAt) {
                 continue
             }
             try db.statement("""
                 INSERT OR REPLACE INTO heart_rate(layer_id, writer_id, day, record_key, as_of, not_set, sedentary,
-                                                  active, sedentary_min, sedentary_histogram)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                                  active, sedentary_min, sedentary_histogram, made_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
                 .bind(.integer(layer.id), .integer(key.writer), .integer(key.day), .text(key.record), .real(asOf),
                       .integer(Int64(summary.notSet)), .integer(Int64(summary.sedentary)),
-                      .integer(Int64(summary.active)), .double(summary.sedentaryMin), .text(summary.histogramText)).run()
+                      .integer(Int64(summary.active)), .double(summary.sedentaryMin), .text(summary.histogramText),
+                      .double(madeAt)).run()
             outcome.heartRateSummaries += 1
             outcome.changedDays.insert(summary.day)
         }
@@ -93,6 +95,14 @@ extension BatchApplication {
               select.optionalDouble(try select.column("sedentary_min")) == summary.sedentaryMin,
               select.text(try select.column("sedentary_histogram")) == summary.histogramText else { return nil }
         let previous = select.double(try select.column("as_of"))
+        // The same summary from a file of the same instant made later: the road's summary is now that file's (R12).
+        if layer.snapshot, let madeAt = batch.file?.madeAt?.epochSeconds {
+            try db.statement("""
+                UPDATE heart_rate SET made_at = ? WHERE layer_id = ? AND writer_id = ? AND day = ? AND record_key = ?
+                  AND (made_at IS NULL OR made_at < ?1)
+                """)
+                .bind(.real(madeAt), .integer(layer.id), .integer(key.writer), .integer(key.day), .text(key.record)).run()
+        }
         if previous != asOf {
             try db.statement("UPDATE heart_rate SET as_of = ? WHERE layer_id = ? AND writer_id = ? AND day = ? AND record_key = ?")
                 .bind(.real(asOf), .integer(layer.id), .integer(key.writer), .integer(key.day), .text(key.record)).run()

@@ -40,18 +40,26 @@ extension BatchApplication {
             if let own = all.first(where: { $0.layer == layer.id }) {
                 try removeCopy(own.id, identity: own.row.identity, day: own.row.day)
             }
+            outcome.unchanged += 1
             return
         }
-        let current = try stands(identity: row.identity, uuid: row.uuid, deliveredAt: asOf, start: row.start)
+        let standing = try standing(identity: row.identity, uuid: row.uuid, deliveredAt: asOf, start: row.start)
+        let current = standing == .stands
         if !current { maybeGone.insert(row.identity) }
+        let incoming = version(row)
         if let own = all.first(where: { $0.layer == layer.id }) {
+            // A snapshot's road is one instant: another file of it (or the same file changed) brought this copy.
+            if layer.snapshot && !(own.row == row && own.madeAt == incoming.madeAt && own.madeIn == incoming.madeIn) {
+                try settleTie(own: own, incoming: incoming, layer: layer, standing: standing)
+                return
+            }
             if own.row == row && own.asOf == asOf && own.current == current {
-                outcome.unchanged += 1
+                count(standing, unchanged: true, row)
                 return
             }
             if own.row == row {
                 // Delivered again, unchanged: only when the road last said it moves.
-                outcome.unchanged += 1
+                count(standing, unchanged: true, row)
                 try db.statement("UPDATE sample SET as_of = ?, current = ?, \(SampleRow.keepFirst) WHERE id = ?")
                     .bind(.real(asOf), .bool(current), .integer(own.id)).run()
                 if own.current != current || row.isValid(deliveredAt: own.asOf) != row.isValid(deliveredAt: asOf) {
@@ -59,47 +67,97 @@ extension BatchApplication {
                 }
                 if layer.byDay { noteMovedWord(.resting, writer: row.writerID, day: row.day, from: own.asOf) }
                 return
-            } else if layer.snapshot && SnapshotTie.keeps(own.row, over: row) {
-                // Another file of the same instant: its copy does not stand over this one (R14).
-                outcome.unchanged += 1
-                return
             } else {
-                if !own.row.sameValue(as: row) && !layer.snapshot {
+                if !own.row.sameValue(as: row) {
                     try recordRevision(of: own.row, reason: .replaced, replacedBy: row.inRange ? row.bpm : nil,
                                        oldAsOf: readAt(own, layer: layer), pending: nil)
                 }
-                outcome.replaced += 1
+                if current { countStanding(row, added: false) } else { count(standing, unchanged: false, row) }
             }
             try db.statement(SampleRow.update)
-                .bind([.real(asOf), .bool(current)] + row.bindings + [.integer(own.id)]).run()
+                .bind([.real(asOf), .bool(current), .null, .null] + row.bindings + [.integer(own.id)]).run()
             outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(own.row.day)))
             outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(row.day)))
             return
         }
         try db.statement(SampleRow.insert)
-            .bind([.integer(layer.id), .text(batch.store.rawValue), .real(asOf), .bool(current)] + row.bindings).run()
+            .bind([.integer(layer.id), .text(batch.store.rawValue), .real(asOf), .bool(current),
+                   .double(layer.snapshot ? incoming.madeAt : nil), .string(layer.snapshot ? incoming.madeIn : nil)]
+                  + row.bindings).run()
         outcome.changedDays.insert(LocalDay(daysSinceEpoch: Int(row.day)))
         // Counted against what the store held of it: another road's copy of the same value is no addition, and a
         // copy that does not stand (an older export imported late, R12) changes no value.
-        guard current else { return }
+        guard current else {
+            count(standing, unchanged: false, row)
+            return
+        }
         if let standing = all.filter(\.current).max(by: { $0.asOf < $1.asOf }) {
-            if standing.row.sameValue(as: row) { outcome.unchanged += 1 } else { outcome.replaced += 1 }
+            if standing.row.sameValue(as: row) { outcome.unchanged += 1 } else { countStanding(row, added: false) }
         } else {
-            outcome.added += 1
+            countStanding(row, added: true)
         }
     }
 
+    /// Whether a copy stands in its road, and if not, what took it.
+    enum Standing { case stands, deletedLater, newerSnapshot }
+
     /// Whether a copy delivered at `deliveredAt` stands in its road: no later deletion took it (R4), and, in a
     /// snapshot, no newer snapshot of the same stream covers its start.
-    func stands(identity: String, uuid: String?, deliveredAt: Double, start: Double) throws(StoreError) -> Bool {
+    func standing(identity: String, uuid: String?, deliveredAt: Double, start: Double) throws(StoreError) -> Standing {
         if facts.storeHasTombstones {
             let deleted = try db.statement("""
                 SELECT 1 FROM tombstone WHERE store = ?1 AND key IN (?2, ?3) AND at > ?4 LIMIT 1
                 """)
             deleted.bind(.text(batch.store.rawValue), .text(identity), .string(uuid), .real(deliveredAt))
-            if try deleted.step() { return false }
+            if try deleted.step() { return .deletedLater }
         }
-        return !facts.newerSnapshots.values.contains { $0.covers(start) }
+        return facts.newerSnapshots.values.contains { $0.covers(start) } ? .newerSnapshot : .stands
+    }
+
+    /// The account (docs/design.md R14) of a sample that does not stand in its road, or stands as it stood.
+    mutating func count(_ standing: Standing, unchanged: Bool, _ row: SampleRow) {
+        switch standing {
+        case .stands: if unchanged { outcome.unchanged += 1 } else { countStanding(row, added: false) }
+        case .deletedLater: outcome.overruledByDeletion += 1
+        case .newerSnapshot: outcome.setAside += 1
+        }
+    }
+
+    /// A sample that stands in its road and changes what it holds: added or replaced, unless another road decides its
+    /// writer's day, which `countOverruled` finds at the end.
+    mutating func countStanding(_ row: SampleRow, added: Bool) {
+        let key = StoreSnapshot.WriterDay(writer: row.writerID, day: row.day)
+        if added { standingChanges[key, default: (0, 0)].added += 1 } else { standingChanges[key, default: (0, 0)].replaced += 1 }
+    }
+
+    /// R12: of the samples that stand in this road and change it, those whose writer's day a fresher road decides are
+    /// overruled; the others are added or replaced.
+    mutating func countOverruled(_ layer: LayerRow) throws(StoreError) {
+        guard !standingChanges.isEmpty else { return }
+        let select = try db.statement("""
+            SELECT layer_id, max(as_of) AS delivered FROM sample WHERE writer_id = ? AND day = ? AND current = 1
+            GROUP BY layer_id
+            """)
+        let layerColumn = try select.column("layer_id"), delivered = try select.column("delivered")
+        var layers: [Int64: StoreSnapshot.LayerEntry]?
+        for (key, counts) in standingChanges.sorted(by: { ($0.key.day, $0.key.writer) < ($1.key.day, $1.key.writer) }) {
+            var held: [(layer: Int64, dayAsOf: Double)] = []
+            if facts.storeHasSamples {
+                select.reset()
+                select.bind(.integer(key.writer), .integer(key.day))
+                while try select.step() { held.append((select.int(layerColumn), select.double(delivered))) }
+            }
+            if held.contains(where: { $0.layer != layer.id }) {
+                if layers == nil { layers = try StoreSnapshot(db: db).loadLayers() }
+                let roads = held.compactMap { h in layers?[h.layer].map { (layer: h.layer, road: $0.road(dayAsOf: h.dayAsOf)) } }
+                if let deciding = Road.deciding(roads, road: \.road), deciding.layer != layer.id {
+                    outcome.overruled += counts.added + counts.replaced
+                    continue
+                }
+            }
+            outcome.added += counts.added
+            outcome.replaced += counts.replaced
+        }
     }
 
     /// R4 for the same export again, or a full resync: what the road said before and no longer says leaves it.

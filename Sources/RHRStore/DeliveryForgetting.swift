@@ -237,11 +237,12 @@ struct DeliveryForgetting {
         return result
     }
 
-    /// A road leaves: its copies, its heart rate, what others kept aside of it, and the road.
+    /// A road leaves: its copies, its heart rate, its files' other versions (`tied_copy`), what others kept aside of it,
+    /// and the road.
     mutating func remove(_ road: PlannedRoad) throws(StoreError) {
         outcome.removedSamples += try count("sample", layer: road.layer)
         outcome.removedHeartRate += try count("heart_rate", layer: road.layer)
-        for table in ["sample", "heart_rate", "displaced_sample", "displaced_heart_rate"] {
+        for table in ["sample", "heart_rate", "tied_copy", "displaced_sample", "displaced_heart_rate"] {
             try db.statement("DELETE FROM \(table) WHERE layer_id = ?").bind(.integer(road.layer)).run()
         }
         try db.statement("DELETE FROM delivery_road WHERE layer_id = ?").bind(.integer(road.layer)).run()

@@ -13,6 +13,9 @@ public final class HealthDatabase {
     public let path: String
     /// R5: whose offset a null Health Connect offset assumes.
     public let machineZone: TimeZone
+    /// The machine's clock, asked when batches arrive: R13 dates a delivery that claims a time after it by when it was
+    /// read (`SyncBatch.datedByReceipt`). Tests set another.
+    public var clock: @Sendable () -> Date = { Date() }
     let db: SQLiteConnection
     /// Asked before this connection brings the store's schema up to date.
     private let beforeMigrating: MigrationCheck?

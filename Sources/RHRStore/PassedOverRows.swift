@@ -24,6 +24,14 @@ extension HealthDatabase {
         }
     }
 
+    /// R14: a delivery of which nothing could be used keeps what it passed over, in one transaction, and nothing else:
+    /// no road, no stream, no "as of" (the account, docs/design.md R14).
+    public func keepPassedOver(only batches: [SyncBatch]) throws(StoreError) {
+        try db.transaction { () throws(StoreError) in
+            for batch in batches { try keepPassedOver(of: batch) }
+        }
+    }
+
     /// Keeps the raw spellings a batch wrote its writers' names with, beside the writers they fold into.
     func keepSpellings(of batch: SyncBatch) throws(StoreError) {
         guard !batch.writerSpellings.isEmpty else { return }

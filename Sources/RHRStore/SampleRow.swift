@@ -68,13 +68,16 @@ struct SampleRow: Equatable {
     /// `columnNames` as a SELECT lists them (`end` is a keyword, so quoted); `qualifiedColumns` each prefixed
     /// with `s.` for queries that join.
     static let columns = columnNames.map(quoted).joined(separator: ", ")
-    static let qualifiedColumns = columnNames.map { "s." + quoted($0) }.joined(separator: ", ")
+    static let qualifiedColumns = columns(prefix: "s.")
+    static func columns(prefix: String) -> String { columnNames.map { prefix + quoted($0) }.joined(separator: ", ") }
     private static func quoted(_ name: String) -> String { name == "end" ? "\"end\"" : name }
 
-    /// A new copy was first received as it was delivered (`first_as_of` takes `as_of`'s parameter, `?3`).
-    static let insert = "INSERT INTO sample(layer_id, store, as_of, current, first_as_of, \(columns)) VALUES (?, ?, ?, ?, ?3, "
-        + Array(repeating: "?", count: columnNames.count).joined(separator: ", ") + ")"
-    static let update = "UPDATE sample SET as_of = ?, current = ?, \(keepFirst), "
+    /// A new copy was first received as it was delivered (`first_as_of` takes `as_of`'s parameter, `?3`). After
+    /// `current`: when its file was made and its name (`SnapshotTie`).
+    static let insert = "INSERT INTO sample(layer_id, store, as_of, current, made_at, made_in, first_as_of, \(columns)) "
+        + "VALUES (?, ?, ?, ?, ?, ?, ?3, " + Array(repeating: "?", count: columnNames.count).joined(separator: ", ") + ")"
+    /// As delivered again: `as_of`, `current`, `made_at`, `made_in`, the columns, then the row's id.
+    static let update = "UPDATE sample SET as_of = ?, current = ?, made_at = ?, made_in = ?, \(keepFirst), "
         + columnNames.map { "\(quoted($0)) = ?" }.joined(separator: ", ") + " WHERE id = ?"
     /// A copy delivered again keeps its first delivery, unless this one came earlier (applied out of order); one
     /// whose first delivery is not known (stored before schema 7) keeps not knowing it. `?1` is the new `as_of`.

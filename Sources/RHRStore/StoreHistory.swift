@@ -8,7 +8,8 @@ import RHRCore
 /// - for each writer's day, every copy the deciding road does not stand behind, against what the deciding road
 ///   says: its copy of the same sample, or its latest value of the day, that really replaced it (an older export's
 ///   values included: it is a road too, and a newer export of its stream supersedes it);
-/// - copies another road's deletion took (R4).
+/// - copies another road's deletion took (R4);
+/// - each other file's value where a file of the same instant made later stands (`SnapshotTie`).
 /// A value "replaced" by an equal value is no revision and is left out; two roads' equal words about one value
 /// are one entry.
 struct StoreHistory {
@@ -35,6 +36,9 @@ struct StoreHistory {
         for entry in try supersessions(maker).sorted(by: RevisionEntry.precedes) {
             if entry.reason == .deleted, !ownDeletions.insert(EntryKey(entry, replacement: false)).inserted { continue }
             if seen.insert(EntryKey(entry, replacement: true)).inserted { found.append(entry) }
+        }
+        for entry in try sameInstantEntries(writers: writers, layers: layers) where seen.insert(EntryKey(entry, replacement: true)).inserted {
+            found.append(entry)
         }
         return found.filter(\.isRevision).sorted(by: RevisionEntry.precedes)
     }

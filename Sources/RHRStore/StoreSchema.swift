@@ -313,5 +313,7 @@ enum StoreSchema {
         """,
         // 7 → 8: every delivery the store remembers, and what it took from others (DeliverySchema.swift).
         deliveries,
+        // 8 → 9: when deliveries were made and read (DeliveryTimes.swift).
+        deliveryTimes,
     ]
 }

@@ -6,10 +6,13 @@ struct StoredCopy {
     var asOf: Double
     var current: Bool
     var row: SampleRow
+    /// When the file that brought a snapshot's copy was made, and its name (R12, `SnapshotTie`); nil for a live road's.
+    var madeAt: Double?
+    var madeIn: String?
 
     /// What a query selects for it, from `sample` (`prefix` "s." where the query joins).
     static func columns(prefix: String = "") -> String {
-        ["id", "layer_id", "as_of", "current"].map { prefix + $0 }.joined(separator: ", ") + ", "
+        ["id", "layer_id", "as_of", "current", "made_at", "made_in"].map { prefix + $0 }.joined(separator: ", ") + ", "
             + (prefix.isEmpty ? SampleRow.columns : SampleRow.qualifiedColumns)
     }
 
@@ -18,13 +21,15 @@ struct StoredCopy {
 
     /// Where its columns are in one statement's result, found by name once per statement.
     struct Columns {
-        let id: SQLColumn, layer: SQLColumn, asOf: SQLColumn, current: SQLColumn, row: SampleRow.Columns
+        let id: SQLColumn, layer: SQLColumn, asOf: SQLColumn, current: SQLColumn, madeAt: SQLColumn, madeIn: SQLColumn,
+            row: SampleRow.Columns
 
         init(_ s: SQLiteStatement) throws(StoreError) {
             id = try s.column("id")
             layer = try s.column("layer_id")
             asOf = try s.column("as_of")
             current = try s.column("current")
+            (madeAt, madeIn) = (try s.column("made_at"), try s.column("made_in"))
             row = try SampleRow.Columns(s)
         }
     }
@@ -35,6 +40,8 @@ struct StoredCopy {
         layer = s.int(c.layer)
         asOf = s.double(c.asOf)
         current = s.int(c.current) != 0
+        madeAt = s.optionalDouble(c.madeAt)
+        madeIn = s.optionalText(c.madeIn)
         row = SampleRow(s, c.row)
     }
 

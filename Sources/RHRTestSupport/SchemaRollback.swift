@@ -1,6 +1,13 @@
-/// What takes a store back from schema 8 to 7, for tests that make a store as an earlier rhr left it: the list of
-/// deliveries and what each took from others (`DeliverySchema.swift`) taken away.
+/// What takes a store back to an older schema, for tests that make a store as an earlier rhr left it; a test going back
+/// further takes the later steps away first (`deliveryTimes + deliveries`).
 public enum SchemaRollback {
+    /// 9 → 8: when deliveries were made and read (`DeliveryTimes.swift`) taken away.
+    public static let deliveryTimes = """
+        DROP TABLE tied_copy; ALTER TABLE layer DROP COLUMN claimed_as_of; ALTER TABLE sample DROP COLUMN made_at;
+        ALTER TABLE sample DROP COLUMN made_in; ALTER TABLE heart_rate DROP COLUMN made_at;
+        """
+
+    /// 8 → 7: the list of deliveries and what each took from others (`DeliverySchema.swift`) taken away.
     public static let deliveries = """
         DROP TABLE delivery; DROP TABLE delivery_road; DROP TABLE displaced_sample; DROP TABLE displaced_heart_rate;
         DROP TABLE tombstone_seen; DROP TABLE delivery_writer; DROP TABLE passed_over_delivery;

@@ -53,7 +53,7 @@ struct CommandLineTests {
         let imported = try rhr.run(["import", try rhr.write("both.jsonl", both)])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout.contains("; HealthKit resting samples 20 added, 0 replaced, 1 deleted; "
-            + "Health Connect resting samples 16 added, 0 replaced, 0 deleted, 1 out of range (kept, excluded from the trend)"),
+            + "Health Connect resting samples 16 added, 0 replaced, 0 deleted; 1 out of range among them (kept, excluded from the trend)"),
                 "\(imported.stdout)")
     }
 

@@ -200,6 +200,6 @@ struct ForgetImportTests {
 
     /// Takes a store back to schema 7, as an rhr before the list of imports left it.
     static func forgetTheList(at path: String) throws {
-        try SQLiteFile.execute(SchemaRollback.deliveries + "PRAGMA user_version = 7;", at: path)
+        try SQLiteFile.execute(SchemaRollback.deliveryTimes + SchemaRollback.deliveries + "PRAGMA user_version = 7;", at: path)
     }
 }

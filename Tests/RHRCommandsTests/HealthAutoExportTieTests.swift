@@ -8,7 +8,9 @@ import Testing
 
 /// R12 and R14 for Health Auto Export files, which carry no export time: files made on one day with overlapping
 /// ranges have the same `asOf` (the end of their newest point). In every order they give the same store, and a file
-/// speaks only for the period its points cover.
+/// speaks only for the period its points cover. These files are read from memory, so no file time tells them apart:
+/// the values decide (`SnapshotTie`), as they do between files made at the same moment; files told apart by when they
+/// were made are SameInstantFilesTests'.
 @Suite("Health Auto Export files of one asOf, in any order (R12, R14)")
 struct HealthAutoExportTieTests {
     /// Daily resting points of the watch from `first` to `last` (June 2023), 60 + the day % 5, with `changed` values.

@@ -132,8 +132,10 @@ struct ImportInputsCommandTests {
                                             + "\n2024-03-12 00:00:00,380,50,120,69,58,7000\n")
         let imported = rhr.run(["import", path])
         #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(imported.stdout.hasPrefix("\(path): Health Auto Export CSV: 3 records read; HealthKit resting samples 3 added"),
-                "\(imported.stdout)")
+        // Of each row, a resting value and a heart-rate value were read; five columns are of other metrics.
+        #expect(imported.stdout.hasPrefix("\(path): Health Auto Export CSV: 6 records read; HealthKit resting samples 3 added, "
+                                          + "0 replaced, 0 deleted; 3 heart-rate readings (kept as day summaries, R8); "
+                                          + "2 columns of other metrics not read"), "\(imported.stdout)")
         #expect(rows() == [
             // The CSV names no writer: a possible watch's values (R3), so the day before the file's asOf (its newest
             // value, 12 Mar) and later are provisional.

@@ -56,7 +56,13 @@ struct ImportOrderTests {
 
     static func applied(_ order: [Int]) throws -> [String] {
         let store = try HealthDatabase(path: ":memory:", machineZone: utc)
-        for i in order { _ = try store.apply(imported[i].batches) }
+        for i in order {
+            // In every order, each file's account adds up (docs/design.md R14): every resting sample has one outcome.
+            let outcomes = try store.apply(imported[i].batches)
+            if outcomes.map(\.samples.accounted) != imported[i].batches.map(\.resting.count) {
+                Issue.record("\(files[i]) after \(order.prefix { $0 != i }) accounts for \(outcomes.map(\.samples))")
+            }
+        }
         return try views(store)
     }
 

@@ -56,9 +56,10 @@ struct MessageWordingTests {
         let result = rhr.run(["import", watch, pixel])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == """
-            \(watch): sync batches (JSON lines): 36 records read; HealthKit resting samples 20 added, 0 replaced, 1 deleted
-            \(pixel): sync batches (JSON lines): 16 records read; Health Connect resting samples 16 added, 0 replaced, 0 deleted, \
-            1 out of range (kept, excluded from the trend)
+            \(watch): sync batches (JSON lines): 36 records read; HealthKit resting samples 20 added, 0 replaced, 1 deleted; \
+            16 heart-rate readings (kept as day summaries, R8)
+            \(pixel): sync batches (JSON lines): 16 records read; Health Connect resting samples 16 added, 0 replaced, 0 deleted; \
+            1 out of range among them (kept, excluded from the trend)
 
             """)
     }
@@ -76,7 +77,7 @@ struct MessageWordingTests {
         outcome.added = 1
         outcome.heartRateSummaries = 1
         outcome.revision = 4
-        #expect(PushCommand.describe(outcome) == "ok: 1 added, 0 replaced, 0 deleted, 1 heart-rate summary; revision 4")
+        #expect(PushCommand.describe(outcome) == "ok: 1 added, 0 replaced, 0 deleted; 1 heart-rate summary; revision 4")
     }
 
     @Test func importCountsAreWordedAlikeByImportPushTheFolderWatchAndHTTP() throws {
@@ -85,7 +86,7 @@ struct MessageWordingTests {
         counts.replaced = 1
         counts.outOfRange = 2
         counts.unchanged = 3
-        let words = "1,204 added, 1 replaced, 0 deleted, 2 out of range (kept, excluded from the trend), 3 unchanged"
+        let words = "1,204 added, 1 replaced, 0 deleted, 3 unchanged; 2 out of range among them (kept, excluded from the trend)"
         #expect(counts.words == words)
         var outcome = BatchOutcome()
         outcome.samples = counts

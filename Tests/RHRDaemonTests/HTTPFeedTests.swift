@@ -228,7 +228,7 @@ struct HTTPFeedTests {
         #expect(first.json?["stream"]?.string == "http-phone")
         #expect(first.json?["store"]?.string == "healthkit")
         #expect(first.json?["summary"]?.string == "Health Auto Export JSON: 4 records read; HealthKit resting samples 2 added, "
-            + "0 replaced, 0 deleted")
+            + "0 replaced, 0 deleted; 2 heart-rate readings (kept as day summaries, R8)")
         let event = try subscriber.nextEvent(timeout: 5)
         #expect(event.days == ["2026-11-27", "2026-11-28"])
 
@@ -315,8 +315,9 @@ struct HTTPFeedTests {
         #expect(first.json?["store"]?.string == "healthconnect")
         #expect(first.json?["added"]?.int64 == 2)
         #expect(first.json?["outOfRange"]?.int64 == 1)
-        #expect(first.json?["summary"]?.string == "HC Webhook JSON: 5 records read; Health Connect resting samples 2 added, "
-            + "0 replaced, 0 deleted, 1 out of range (kept, excluded from the trend); 1 skipped: records of other types")
+        #expect(first.json?["summary"]?.string == "HC Webhook JSON: 6 records read; Health Connect resting samples 2 added, "
+            + "0 replaced, 0 deleted; 1 out of range among them (kept, excluded from the trend); 3 heart-rate readings (kept as day "
+            + "summaries, R8); 1 skipped: records of other types")
 
         let store = try daemon.directory.store()
         let samples = try store.samples()

@@ -142,7 +142,7 @@ struct HealthAutoExportReaderTests {
         #expect(file.recordsRead == 3)
     }
 
-    @Test("unknown metrics are skipped and counted")
+    @Test("unknown metrics' points are skipped and counted")
     func unknownMetrics() throws {
         let file = try read("""
             {"data":{"metrics":[
@@ -151,8 +151,8 @@ struct HealthAutoExportReaderTests {
               {"name":"walking_heart_rate_average","units":"count/min","data":[{"date":"2024-01-02 00:00:00 +0100","qty":90}]}
             ],"workouts":[]}}
             """)
-        #expect(file.skipped == ["unknown metric": 2])
-        #expect(file.recordsRead == 1)
+        #expect(file.skipped == ["points of other metrics": 2])
+        #expect(file.recordsRead == 3)
         #expect(file.batches.first?.resting.map(\.value) == [55])
     }
 
@@ -167,7 +167,7 @@ struct HealthAutoExportReaderTests {
         #expect(batch.resting.isEmpty && batch.heartRate.isEmpty)
         // An empty snapshot covers nothing: it replaces nothing an earlier file said.
         #expect(batch.snapshot == SyncBatch.Snapshot(from: nil, to: nil, coversResting: false, coversHeartRate: false))
-        #expect(file.skipped == ["unknown metric": 1])
+        #expect(file.skipped == ["points of other metrics": 1])
         #expect(try read("{\"data\":{\"metrics\":[]}}").batches.first?.snapshot?.coversResting == false)
     }
 

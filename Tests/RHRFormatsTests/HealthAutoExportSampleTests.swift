@@ -16,8 +16,9 @@ struct HealthAutoExportSampleTests {
         #expect(Set(batch.resting.map(\.writer.name)) == ["Jane’s Apple Watch", "Oura"])
         #expect(batch.resting.count == 10)
         #expect(batch.heartRate.reduce(0) { $0 + $1.total } == 7)
-        #expect(file.skipped == ["unknown metric": 2])
-        #expect(file.recordsRead == 17)
+        // Two other metrics' 14 points are read and skipped (the account, docs/design.md R14).
+        #expect(file.skipped == ["points of other metrics": 14])
+        #expect(file.recordsRead == 31)
         #expect(batch.origin == "Health Auto Export" && batch.asOf.localDay == LocalDay("2026-03-14"))
     }
 }

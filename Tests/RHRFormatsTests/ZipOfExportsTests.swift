@@ -54,8 +54,8 @@ struct ZipOfExportsTests {
         let file = try read(zip)
         #expect(file.kind == .appleHealthZip(member: "apple_health_export/export.xml"))
         #expect(file.batches.count == 1)
-        #expect(file.skipped == ["another Apple Health export in the zip, not read (import it on its own): "
-            + "older/apple_health_export/export.xml": 1])
+        #expect(file.notes == ["another Apple Health export in the zip, not read (import it on its own): "
+            + "older/apple_health_export/export.xml"])
     }
 
     @Test("two Health Connect databases in one zip: the first is read, and the other is named as not read")
@@ -66,8 +66,8 @@ struct ZipOfExportsTests {
         let zip = try dir.zip("two.zip", ["a/health_connect_export.db", "b/health_connect_export.db"])
         let file = try read(zip)
         #expect(file.kind == .healthConnectZip(member: "a/health_connect_export.db"))
-        #expect(file.skipped == ["another Health Connect export in the zip, not read (import it on its own): "
-            + "b/health_connect_export.db": 1])
+        #expect(file.notes == ["another Health Connect export in the zip, not read (import it on its own): "
+            + "b/health_connect_export.db"])
     }
 
     @Test("a member that is a symbolic link is named as one, with where it points")

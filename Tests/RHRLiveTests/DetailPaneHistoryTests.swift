@@ -49,6 +49,49 @@ struct DetailPaneHistoryTests {
         #expect(!text.contains("58 → 58"))
     }
 
+    /// R12, *snapshots of one instant*: two Health Auto Export files of the same range hold 65 and 64 for the last day;
+    /// the one made later decides, and the detail pane shows the other's value, naming both files.
+    @Test func theDetailPaneNamesTheFileOfOneInstantThatLost() throws {
+        let dir = try TemporaryDirectory()
+        let store = try dir.store()
+        for (i, last) in [65.0, 64].enumerated().reversed() {
+            let points = (27...30).map { PhonePayloads.Point(String(format: "2023-06-%02d 00:00:00 +0200", $0), $0 == 30 ? last : 60) }
+            let path = try dir.write("HealthAutoExport-\(i == 0 ? "A" : "B").json", PhonePayloads.healthAutoExport(resting: points))
+            try FileManager.default.setAttributes([.modificationDate: date("2023-06-30T18:00:00Z").addingTimeInterval(60 * Double(i))],
+                                                  ofItemAtPath: path)
+            _ = try store.apply(try FileImporter.read(path: path, options: ImportOptions(machineZone: utc)).batches)
+        }
+        var state = DashboardState(data: try DashboardLoader.load(store, source: "test"), size: TerminalSize(width: 160, height: 60),
+                                   today: day("2023-06-30"))
+        #expect(state.cursor == day("2023-06-30"))
+        for key in [Key.tab, .tab] + Array(repeating: Key.down, count: 40) { _ = DashboardUpdate.update(&state, .key(key)) }
+        let text = screen(state)
+        #expect(text.contains("Jane’s Apple Watch: draft 65 → 64 (HealthAutoExport-B.json, made after"), "\(text)")
+        #expect(text.contains("HealthAutoExport-A.json, 30 Jun 18:01 +00:00)"), "\(text)")
+    }
+
+    /// R13: an export whose own date is 2099 is dated by when it was read; its value dated 2098 is kept, flagged, and
+    /// never sets the chart's range.
+    @Test func anExportFrom2099SetsNoChartRange() throws {
+        let dir = try TemporaryDirectory()
+        let store = try dir.store()
+        store.clock = { date("2026-12-05T20:00:00Z") }
+        let watch = Writer(store: .healthKit, name: "Withings")
+        func sample(_ day: String, _ value: Double) -> RestingSample {
+            RestingSample(store: .healthKit, writer: watch, start: date("\(day)T07:00:00Z"), end: date("\(day)T07:00:00Z"),
+                          offsetSeconds: 0, value: value)
+        }
+        _ = try store.apply(SyncBatch(store: .healthKit, stream: "apple-health-export", asOf: ts("2099-01-01T09:00:00+01:00"),
+                                      snapshot: .init(to: ts("2099-01-01T09:00:00+01:00")),
+                                      resting: [sample("2026-12-04", 61), sample("2098-12-30", 40)]))
+        let data = try DashboardLoader.load(store, source: "test")
+        let index = DashboardIndex(data)
+        #expect(index.firstDay == day("2026-12-04") && index.lastDay == day("2026-12-04"))
+        let state = DashboardState(data: data, size: TerminalSize(width: 160, height: 60), today: day("2026-12-05"))
+        let text = screen(state)
+        #expect(text.contains("HealthKit as of 5 Dec 20:00 +00:00") && !text.contains("2099") && !text.contains("2098"), "\(text)")
+    }
+
     @Test func anImplausiblyDatedSampleIsShownButKeptOutOfTheChartsRange() throws {
         let dir = try TemporaryDirectory()
         let store = try dir.store()

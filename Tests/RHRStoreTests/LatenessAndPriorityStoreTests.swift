@@ -46,9 +46,9 @@ struct FirstReceivedTests {
     /// An export's copy is received when the export is read: a snapshot, whose date is not when the value came.
     @Test func anExportsCopyIsNoDelivery() throws {
         let s = try dir.store()
-        _ = try s.apply(export("2026-12-20 10:00:00 +0100", [point28]))
+        _ = try s.apply(export("2026-11-30 10:00:00 +0100", [point28]))
         let sample = try #require(try s.samples().first)
-        #expect(sample.firstReceived == ts("2026-12-20T10:00:00+01:00"))
+        #expect(sample.firstReceived == ts("2026-11-30T10:00:00+01:00"))
         #expect(WriterLateness(writer: scale, values: try s.samples()).count == 0)
     }
 }
@@ -99,7 +99,7 @@ struct UnnamedWriterMigrationTests {
             #expect(try store.days(aggregation: .latest).map(\.provisional) == [true])
         }
         // As schema 6 left it: without what migration 7 adds (nor the later ones).
-        try SQLiteFile.execute(SchemaRollback.deliveries + """
+        try SQLiteFile.execute(SchemaRollback.deliveryTimes + SchemaRollback.deliveries + """
             ALTER TABLE sample DROP COLUMN first_as_of; ALTER TABLE stream DROP COLUMN app_priority;
             ALTER TABLE stream DROP COLUMN app_priority_as_of; PRAGMA user_version = 6
             """, at: path)

@@ -38,10 +38,11 @@ struct StreamedApplicationTests {
         let store = try TemporaryDirectory().store()
         let chain = Chain(count: 5)
         var tally = BatchTally()
-        try store.apply(from: chain) { batch, outcome in
+        let applied = try store.apply(from: chain) { batch, outcome in
             chain.log.append("applied \(chain.log.count / 2 + 1)")
             tally.add(outcome, of: batch.store)
         }
+        #expect(applied == .applied)
         #expect(chain.log == (1...5).flatMap { ["read \($0)", "applied \($0)"] })
         #expect(tally.batches == 5 && tally.total.added == 5 && tally.changedBatches == 5 && tally.revision == 5)
         #expect(try store.days(aggregation: .latest).count == 5)

@@ -65,7 +65,7 @@ struct WriterNumberTests {
         }
         // As the schema before numbers left it: what the numbers' migration and the later ones made is taken away.
         let before = try #require(StoreSchema.migrations.firstIndex(of: StoreSchema.writerNumbers))
-        try SQLiteFile.execute(SchemaRollback.deliveries + """
+        try SQLiteFile.execute(SchemaRollback.deliveryTimes + SchemaRollback.deliveries + """
             DROP INDEX writer_by_number; ALTER TABLE writer DROP COLUMN ordinal;
             DROP TABLE passed_over; DROP TABLE writer_spelling;
             ALTER TABLE sample DROP COLUMN first_as_of; ALTER TABLE stream DROP COLUMN app_priority;
