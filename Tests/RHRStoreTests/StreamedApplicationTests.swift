@@ -76,4 +76,57 @@ struct StreamedApplicationTests {
         #expect(try store.revision() == 0)
         #expect(try store.days(aggregation: .latest).isEmpty)
     }
+
+    /// A batch whose only record was passed over (R14), on the stream `stream`.
+    static func passedOverOnly(_ asOf: String, stream: String = "iphone") -> SyncBatch {
+        var batch = SyncBatch(store: .healthKit, stream: stream, asOf: ts(asOf), origin: "odd.jsonl")
+        batch.passedOver = PassedOverLog(source: "odd.jsonl")
+        batch.passedOver.add(kind: "HealthKit upserts whose start rhr cannot read", reason: "upserted[0].start: not a date",
+                             place: InputPlace(line: 1), raw: #"{"type":"restingHeartRate"}"#)
+        return batch
+    }
+
+    /// R14, the account, decided at the end of the stream: when not one record could be used, what the batches did is
+    /// undone and only their passed-over records are kept; `each` saw them, but nothing dates a road.
+    @Test func aSourceOfWhichNothingCouldBeUsedKeepsOnlyWhatItPassedOver() throws {
+        let store = try TemporaryDirectory().store()
+        _ = try store.apply(live("2026-11-01T08:00:00+01:00", previous: nil, next: "a", [
+            hk("2026-09-01T00:05:00+01:00", "2026-09-01T23:40:00+01:00", 60, uuid: "O"),
+        ]))
+        let before = try store.dump()
+        var seen = 0
+        let applied = try store.apply(from: BatchList([Self.passedOverOnly("2026-11-29T08:00:00+01:00"),
+                                                       Self.passedOverOnly("2026-11-30T08:00:00+01:00", stream: "other")])) { _, _ in
+            seen += 1
+        }
+        #expect(applied == .passedOverOnly && seen == 2)
+        #expect(try store.dump() == before)
+        #expect(try store.passedOver().total == 2)
+        #expect(try store.streams().map(\.stream) == ["iphone"])
+    }
+
+    /// Batches that pass everything over before one that holds something usable are applied as they were.
+    @Test func aUsableBatchAfterOthersThatPassedEverythingOverAppliesThemAll() throws {
+        let store = try TemporaryDirectory().store()
+        let usable = live("2026-11-29T09:00:00+01:00", previous: nil, next: "a", [
+            hk("2026-10-01T00:05:00+01:00", "2026-10-01T23:40:00+01:00", 58, uuid: "U"),
+        ])
+        let applied = try store.apply(from: BatchList([Self.passedOverOnly("2026-11-29T08:00:00+01:00", stream: "other"), usable])) { _, _ in }
+        #expect(applied == .applied)
+        #expect(Set(try store.streams().map(\.stream)) == ["iphone", "other"])
+        #expect(try store.passedOver().total == 1 && store.days(aggregation: .latest).count == 1)
+    }
+
+    /// R13 in the streamed apply: a batch whose `asOf` is later than the machine's clock by more than a day is dated by
+    /// when it arrived, and its outcome says so.
+    @Test func aBatchFromTheFutureIsDatedByItsReceiptWhenStreamed() throws {
+        let store = try TemporaryDirectory().store()
+        store.clock = { date("2026-12-05T20:00:00Z") }
+        var notes: [FutureDelivery] = []
+        _ = try store.apply(from: BatchList([live("2099-01-01T08:00:00+01:00", previous: nil, next: "a", [
+            hk("2026-10-01T00:05:00+01:00", "2026-10-01T23:40:00+01:00", 58, uuid: "U"),
+        ])])) { _, outcome in notes += outcome.futureDated }
+        #expect(notes.map(\.claim) == [.asOf])
+        #expect(try store.streams().first?.asOf?.epochSeconds == date("2026-12-05T20:00:00Z").timeIntervalSince1970)
+    }
 }
