@@ -229,15 +229,21 @@ final class FolderWatch: Sendable {
             var entry = read
             var notice = StoreNotice()
             do {
-                let tally: BatchTally
+                let tally: BatchTally, applied: SourceApplication
                 // Another process writing the store (an import) holds up no one else: the file is tried again later.
-                (tally, notice, _) = try database.waitingForLocks(atMost: FolderWatch.busyWait) { () throws in
+                (tally, notice, applied) = try database.waitingForLocks(atMost: FolderWatch.busyWait) { () throws in
                     try database.apply(from: imported.source, noting: tracker)
                 }
-                entry.ok = true
+                // R14: a file of which not one record could be used kept what it passed over; refused for what it holds.
+                entry.ok = applied == .applied
+                if applied == .passedOverOnly {
+                    entry.error = "nothing in \(path) could be used: "
+                        + (imported.unusable ?? PassedOverLog.words(imported.passedOver.total))
+                }
+                entry.account = entry.ok ? ImportSummary(imported, tally) : nil
                 entry.samples = tally.total
                 entry.duplicates = tally.duplicates
-                entry.revision = tally.revision
+                entry.revision = entry.ok ? tally.revision : try database.revision()
                 entry.days = notice.change?.days ?? []
             } catch {
                 // Not refused for what the file says (another process writing, a full disk, a read that failed): nothing
