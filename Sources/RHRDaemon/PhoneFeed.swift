@@ -52,6 +52,9 @@ struct FeedStore: Sendable {
     var apply: @Sendable (_ groups: [[SyncBatch]]) -> [Result<[BatchOutcome], StoreError>]?
     /// What the streams named `stream` delivered; nil when the daemon is stopping.
     var deliveries: @Sendable (_ stream: String) -> Result<[StreamDeliveries], StoreError>?
+    /// R14: keeps the batches' passed-over records and nothing else, for a request of which nothing could be used; nil
+    /// when the daemon is stopping.
+    var keepPassedOver: @Sendable (_ batches: [SyncBatch]) -> Result<Void, StoreError>?
 }
 
 /// The phone feeds' endpoints and answers (docs/design.md section 4b): who may send, what a body means, what
@@ -274,6 +277,7 @@ final class PhoneFeed: Sendable {
             return .error(400, "invalid_payload", error.place.words(error.message)
                 + (PhoneFeed.otherFeed(body, than: endpoint).map { "; " + $0 } ?? ""))
         }
+        if let why = imported.unusable { return nothingUsable(imported, why: why) }
         guard let results = store.apply([imported.batches]) else { return stoppingAnswer() }
         switch results[0] {
         case .failure(let error):
@@ -289,6 +293,14 @@ final class PhoneFeed: Sendable {
             log?("\(stream): \(summary)")
             return .ok(members)
         }
+    }
+
+    /// R14, the account: a request of which not one record could be used keeps what it passed over, dates no road, and
+    /// is answered 422 `nothing_usable` saying why, so that the phone does not look healthy.
+    private func nothingUsable(_ imported: ImportedFile, why: String) -> HTTPAnswer {
+        guard let kept = store.keepPassedOver(imported.batches) else { return stoppingAnswer() }
+        if case .failure(let error) = kept { return PhoneFeed.storeRefusal(error) }
+        return .error(422, "nothing_usable", "nothing in the request could be used: \(why)")
     }
 
     /// Which other endpoint's body `body` is ("this body is HC Webhook JSON: POST it to /v1/health-connect-webhook"), for
