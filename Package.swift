@@ -4,6 +4,10 @@
 import PackageDescription
 import class Foundation.ProcessInfo
 
+/// scripts/fuzz builds with RHR_FUZZ set and libFuzzer's flags, which SwiftPM gives every target, a build tool too: the
+/// build-info tool cannot be built so, and the fuzz build names no version (RHRVersion).
+let fuzzing = ProcessInfo.processInfo.environment["RHR_FUZZ"] != nil
+
 let package = Package(
     name: "rhr",
     products: [
@@ -28,9 +32,14 @@ let package = Package(
         // Temporary copies of health data, kept where a signal handler can remove them (async-signal-safe, in C).
         .target(name: "CTemporaryFiles", dependencies: ["CSignalChain"]),
 
+        // rhr's version (VERSION) and the commit it is built from, written at build time for RHRCore (RHRVersion).
+        .executableTarget(name: "rhr-build-info"),
+        .plugin(name: "RHRBuildInfo", capability: .buildTool(), dependencies: ["rhr-build-info"]),
+
         // Layers, arrows pointing down only (docs/design.md section 3; scripts/check-graph holds each list to the
         // imports of the target's files).
-        .target(name: "RHRCore"),
+        .target(name: "RHRCore", swiftSettings: fuzzing ? [.define("RHR_FUZZ_BUILD")] : [],
+                plugins: fuzzing ? [] : ["RHRBuildInfo"]),
         // The process's dealings with the system: the clock, the wake-up pipe, private files, scratch directories.
         .target(name: "RHRSystem", dependencies: ["RHRCore", "CTemporaryFiles"]),
         .target(name: "RHRJSON", dependencies: ["RHRCore"]),
@@ -101,7 +110,7 @@ let package = Package(
 
 // The fuzz targets (Fuzz/, docs/design.md section 8): only when scripts/fuzz builds them, with libFuzzer and
 // AddressSanitizer in a build directory of their own; `swift build` never sees them.
-if ProcessInfo.processInfo.environment["RHR_FUZZ"] != nil {
+if fuzzing {
     package.targets.append(.executableTarget(
         name: "rhr-fuzz", dependencies: ["RHRCore", "RHRJSON", "RHRFormats", "RHRDaemon", "RHRDashboard", "RHRScreen"],
         path: "Fuzz/Sources"))

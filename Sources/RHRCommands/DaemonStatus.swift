@@ -25,7 +25,8 @@ enum DaemonStatus {
     /// Times in `zone`, with their offset, as the rest of `rhr status` gives them.
     static func lines(_ status: StatusReply, zone: TimeZone) -> [String] {
         var lines = [
-            "daemon: listening on \(status.socket) (pid \(status.pid), rhr \(status.version)), up \(duration(status.uptime))",
+            "daemon: listening on \(status.socket) (pid \(status.pid), rhr \(RHRVersion.describe(version: status.version, build: status.build))), "
+                + "up \(duration(status.uptime))",
             "  clients: \(status.clients) connected, \(status.subscribers) subscribed",
             "  revision: \(status.revision)",
         ]
@@ -58,6 +59,13 @@ enum DaemonStatus {
             lines.append(status.imports.isEmpty ? "  last folder imports: none yet" : "  last folder imports:")
             for entry in status.imports.reversed() {
                 lines.append("    \(Timestamp(date: entry.at, offsetSeconds: 0).at(zone).iso8601) \(entry.summary)")
+            }
+            // Files the watch will try again: not imported, not forgotten.
+            if !status.waiting.isEmpty { lines.append("  waiting to be imported (tried again, later each time):") }
+            for file in status.waiting {
+                lines.append("    \(file.reason) (\(Wording.count(file.attempts, "try", plural: "tries")) since "
+                    + "\(Timestamp(date: file.since, offsetSeconds: 0).at(zone).iso8601); next "
+                    + "\(Timestamp(date: file.next, offsetSeconds: 0).at(zone).iso8601))")
             }
         }
         return lines

@@ -109,7 +109,7 @@ enum DashboardCommand {
     /// The dashboard only reads: a store it shows is opened read-only (docs/design.md section 8).
     static func open(_ storePath: String, _ invocation: Invocation) throws -> HealthDatabase {
         try openStoreForReading(storePath, named: storePath == invocation.arguments.value("store"),
-                                machineZone: invocation.machineZone)
+                                machineZone: invocation.machineZone, beforeMigrating: StorePath.migrationCheck(invocation))
     }
 
     /// What `rhr` shows where it cannot draw the dashboard: the summary of the last two weeks.

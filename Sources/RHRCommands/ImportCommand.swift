@@ -4,7 +4,8 @@ import RHRFormats
 import RHRStore
 import RHRSystem
 
-/// `rhr import PATH...`: each file is read whole, then applied whole or not at all.
+/// `rhr import PATH...`: each file is read, then applied whole or not at all; a file of sync batches is read as its
+/// batches are applied, in one transaction (bounded memory, docs/design.md section 8).
 enum ImportCommand {
     static let command = Command(
         name: "import", operands: .paths,
@@ -91,8 +92,8 @@ enum ImportCommand {
     }
 
     /// Reads one file, then opens the store (`store`, asked only once the file was read) and applies its batches in
-    /// one transaction. Returns the result line, and what was passed over (R14): one line per kind, with
-    /// `verbose` every record.
+    /// one transaction (a file of sync batches is read as they are applied). Returns the result line, and what was
+    /// passed over (R14): one line per kind, with `verbose` every record.
     /// `dashIsStandardInput`: `rhr import -` reads standard input (`rhr -` opens the dashboard on a file named "-").
     /// `committed`: told the file's name once the store holds it, before a quit signal kept meanwhile ends rhr.
     static func importFile(_ path: String, into store: () throws -> HealthDatabase, options: ImportOptions, output: Output,
@@ -103,34 +104,33 @@ enum ImportCommand {
         let bar = output.stderrIsTerminal ? ProgressBar(label: PathText.lastComponent(name), output: output) : nil
         defer { bar?.clear() }
         let imported: ImportedFile
+        var tally = BatchTally()
         do {
-            imported = standardInput ? try FileImporter.readStandardInput(options: options, progress: bar?.update)
-                : try FileImporter.read(path: path, options: options, progress: bar?.update)
-        } catch {
+            imported = standardInput ? try FileImporter.openStandardInput(options: options, progress: bar?.update)
+                : try FileImporter.open(path: path, options: options, progress: bar?.update)
+            // A file of batches whose first line does not read is refused before the store is opened.
+            try imported.stream?.readAhead()
+            // A quit signal waits for the store's write, then says what became of this file (`QuitNote`); while a file
+            // of batches is read inside its transaction, one ends rhr at once, and only the commit is waited for.
+            let source = QuitAtTheEnd(imported.source, holding: imported.stream != nil)
+            let applied = try QuitNote.holding(if: imported.stream == nil) {
+                defer { source.releaseHold() }
+                let applied = try store().apply(from: source) { batch, outcome in tally.add(outcome, of: batch.store) }
+                if applied == .applied { committed?(imported.path) }
+                return applied
+            }
+            // R14: a file of which not one record could be used kept what it passed over, and moved no "as of".
+            if applied == .passedOverOnly {
+                let why = imported.unusable ?? PassedOverLog.words(imported.passedOver.total)
+                throw CommandFailure("nothing in \(name) could be used: \(why)")
+            }
+        } catch let error as InputError {
             throw CommandFailure(error.description)
-        }
-        // R14: a file of which not one record could be used keeps what it passed over and moves no "as of".
-        if let unusable = imported.unusable {
-            do {
-                try store().keepPassedOver(only: imported.batches)
-            } catch let error as StoreError {
-                throw CommandFailure("\(path): \(error.message)")
-            }
-            throw CommandFailure("nothing in \(path) could be used: \(unusable)")
-        }
-        let outcomes: [BatchOutcome]
-        do {
-            // A quit signal waits for the store's write, then says what became of this file (`QuitNote`).
-            outcomes = try QuitNote.holding {
-                let outcomes = try store().apply(imported.batches)
-                committed?(imported.path)
-                return outcomes
-            }
         } catch let error as StoreError {
             throw CommandFailure("\(name): \(error.message)")
         }
         let passedOver = imported.passedOver
-        var lines = [resultLine(imported, outcomes)]
+        var lines = ["\(imported.path): " + ImportSummary.words(imported, tally)]
         lines += passedOver.summaryLines.map { "\(name): " + $0 }
         if verbose {
             for record in passedOver.records {
@@ -139,10 +139,35 @@ enum ImportCommand {
         }
         return lines
     }
+}
 
-    /// "export.xml: Apple Health export (XML): 1,204,311 records read; HealthKit resting samples 31 added, …"
-    /// (`ImportSummary`).
-    static func resultLine(_ imported: ImportedFile, _ outcomes: [BatchOutcome]) -> String {
-        "\(imported.path): " + ImportSummary.words(imported, outcomes)
+/// A source whose end begins to keep quit signals (`QuitNote.hold`): the store commits after its last batch.
+private final class QuitAtTheEnd: BatchSource {
+    private let source: any BatchSource
+    private var holds: Bool
+
+    init(_ source: any BatchSource, holding: Bool) {
+        self.source = source
+        holds = holding
+    }
+
+    func nextBatch() throws -> SyncBatch? {
+        let batch = try source.nextBatch()
+        if batch == nil && holds {
+            QuitNote.hold()
+            holds = false
+            held = true
+        }
+        return batch
+    }
+
+    var place: String? { source.place }
+
+    private var held = false
+
+    /// Lets quit signals through again, when the end held them.
+    func releaseHold() {
+        if held { QuitNote.release() }
+        held = false
     }
 }

@@ -30,7 +30,8 @@ public enum RHRMain {
             return usageError(error)
         }
         if parsed.has("version") {
-            output.print("rhr \(RHRVersion.current)")
+            // The build too: two builds of one version are told apart (docs/design.md section 8, version skew).
+            output.print("rhr \(RHRVersion.described)")
             return 0
         }
         // The parser only takes a word for a command when the table has it.

@@ -28,6 +28,8 @@ enum StatusCommand {
         }
         let made = store.path == path
         var lines = ["store: \(path)" + (made ? "" : " (none yet: rhr import FILE makes it)"), "revision: \(revision)"]
+        // Which build last brought it up to date (docs/design.md section 8, version skew).
+        if made, let migrator = try store.migratedBy() { lines.append("schema: brought up to date by \(migrator.description)") }
         for c in contents {
             lines.append("\(c.store.displayName): \(Wording.count(c.restingSamples, "resting sample")) from "
                 + "\(Wording.count(c.restingWriters.count, "writer")), \(Wording.count(c.heartRateSamples, "heart-rate sample")) from "

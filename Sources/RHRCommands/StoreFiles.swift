@@ -1,5 +1,7 @@
 import Foundation
 import RHRCore
+import RHRDaemon
+import RHRDaemonClient
 import RHRLive
 import RHRStore
 import RHRSystem
@@ -29,7 +31,8 @@ func openStore(_ invocation: Invocation) throws -> HealthDatabase {
     let path = invocation.storePath
     try StorePath.preparePrivateDirectory(for: path)
     do {
-        return try HealthDatabase(path: path, machineZone: invocation.machineZone)
+        return try HealthDatabase(path: path, machineZone: invocation.machineZone,
+                                  beforeMigrating: StorePath.migrationCheck(invocation))
     } catch {
         throw CommandFailure(error.message)
     }
@@ -41,13 +44,16 @@ func openStore(_ invocation: Invocation) throws -> HealthDatabase {
 /// is an empty store in memory, so the command shows what it shows on an empty store.
 func openStoreForReading(_ invocation: Invocation) throws -> HealthDatabase {
     try openStoreForReading(invocation.storePath, named: invocation.arguments.value("store") != nil,
-                            machineZone: invocation.machineZone)
+                            machineZone: invocation.machineZone, beforeMigrating: StorePath.migrationCheck(invocation))
 }
 
 /// `named`: the user named the path (`--store`), so no store there is a mistake to point out.
-func openStoreForReading(_ path: String, named: Bool, machineZone: TimeZone) throws -> HealthDatabase {
+func openStoreForReading(_ path: String, named: Bool, machineZone: TimeZone,
+                         beforeMigrating: MigrationCheck?) throws -> HealthDatabase {
     do {
-        if let store = try HealthDatabase.reading(path: path, machineZone: machineZone) { return store }
+        if let store = try HealthDatabase.reading(path: path, machineZone: machineZone, beforeMigrating: beforeMigrating) {
+            return store
+        }
         guard !named else { throw CommandFailure(StorePath.noStore(path)) }
         return try HealthDatabase.empty(machineZone: machineZone)
     } catch let error as StoreError {
@@ -56,6 +62,13 @@ func openStoreForReading(_ path: String, named: Bool, machineZone: TimeZone) thr
 }
 
 extension StorePath {
+    /// Refuses to bring the store up to date while a daemon of another build serves it (docs/design.md section 8,
+    /// version skew): one that keeps its file beside the store, the one on the default socket, or on `--socket`.
+    static func migrationCheck(_ invocation: Invocation) -> MigrationCheck {
+        let given = invocation.arguments.value("socket").map(DaemonCommand.absolutePath)
+        return VersionSkew.check(sockets: [SocketPath.defaultPath(environment: invocation.environment)] + (given.map { [$0] } ?? []))
+    }
+
     /// What a reading command says about a `--store` that names no store.
     static func noStore(_ path: String) -> String {
         "\(path): no store there; rhr import --store \(path) FILE makes one"

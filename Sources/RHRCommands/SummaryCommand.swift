@@ -89,8 +89,16 @@ enum SummaryCommand {
         }
 
         let values = DaySeries(samples).values(by: aggregation)
-        let shownDays = Array(Set(values.map(\.day)).sorted().suffix(count))
-        guard let first = shownDays.first, let last = shownDays.last else { return tagged(lines) }
+        // R13: implausible dates never set a range. The range is of the last days with a plausibly dated sample, as the
+        // dashboard's header's is; days of implausibly dated values only are shown after it, flagged, a few of them,
+        // and the others named in a line of their own.
+        let plausibleDays = Set(samples.lazy.filter { !$0.implausibleDate }.map(\.day))
+        let valueDays = Set(values.map(\.day))
+        let inRange = valueDays.intersection(plausibleDays).sorted().suffix(count)
+        let implausibleOnly = valueDays.subtracting(plausibleDays).sorted()
+        guard let first = inRange.first, let last = inRange.last else { return tagged(lines + implausibleLine(implausibleOnly)) }
+        let flaggedOnly = implausibleOnly.filter { $0 >= first }
+        let shownDays = (Array(inRange) + flaggedOnly.prefix(Self.implausibleRows)).sorted()
         // A column for each writer with a value in the days shown: none is empty in every row.
         let writers = Array(Set(values.filter { $0.day >= first }.map(\.writer))).sorted()
         lines.append("\(aggregation.words) · \(first) … \(last)")
@@ -129,6 +137,7 @@ enum SummaryCommand {
             lines.append("")
             lines.append("No value in these days: " + absent.map { "\(shortName($0.writer)) (last \($0.day))" }.joined(separator: ", "))
         }
+        lines += implausibleLine(Array(flaggedOnly.dropFirst(Self.implausibleRows)))
         lines.append("")
         lines += writerLines(writers, samples: samples, watches: watches, streams: streams)
         // The letters and words of the dashboard's per-source columns (`DayFlag`).
@@ -139,6 +148,18 @@ enum SummaryCommand {
         lines.append(wellness)
         result += tagged(lines)
         return result
+    }
+
+    /// The most days of implausibly dated values only shown as rows (R13: flagged, outside the range).
+    static let implausibleRows = 5
+
+    /// "Kept, not shown: values of implausible dates only (R13) on 2098-12-30": such days not shown as rows, so that
+    /// none goes unmentioned; the first five and how many more.
+    static func implausibleLine(_ days: [LocalDay]) -> [String] {
+        guard !days.isEmpty else { return [] }
+        let named = days.prefix(5).map(\.description).joined(separator: ", ")
+        return ["", "Kept, not shown: values of implausible dates only (R13) on " + named
+                + (days.count > 5 ? " and \(Wording.count(days.count - 5, "more day"))" : "")]
     }
 
     /// The history of the most recent writer-days with revisions, each day's chain whole ("61 → 59", "59 → 58",

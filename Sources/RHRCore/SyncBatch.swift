@@ -100,6 +100,10 @@ public struct SyncBatch: Sendable, Hashable {
         self.file = file
     }
 
+    /// Whether it holds anything rhr uses: a resting sample, a heart-rate summary or a deletion. A delivery whose
+    /// batches hold none, only records passed over, keeps those and nothing else (R14, the account).
+    public var holdsUsable: Bool { !resting.isEmpty || !heartRate.isEmpty || !deleted.isEmpty }
+
     /// R1: a batch belongs to one store, and so do all of its values. Checked again by the store.
     public func validate() throws(BatchError) {
         if stream.isEmpty { throw BatchError(path: "stream", "must not be empty") }

@@ -217,7 +217,7 @@ extension DaemonServer {
                     uptime: Date().timeIntervalSince(startTime), clients: connections.count,
                     subscribers: connections.values.filter(\.subscribed).count, revision: 0, streams: [],
                     watchDirectories: watch?.directories ?? [], watchLooks: watch?.looks ?? 0, imports: recentImports,
-                    http: http?.status)
+                    waiting: watch?.waiting ?? [], http: http?.status)
             }
             let inbox = self.inbox, tracker = self.tracker, connectionID = connection.id, context = status, failures = storeFailures
             let submitted = worker.submit { database in

@@ -18,6 +18,9 @@ extension DaemonServer {
             },
             deliveries: { stream in
                 worker.perform { database in Result { () throws(StoreError) in try database.deliveries(stream: stream) } }
+            },
+            keepPassedOver: { batches in
+                worker.perform { database in Result { () throws(StoreError) in try database.keepPassedOver(only: batches) } }
             })
     }
 }

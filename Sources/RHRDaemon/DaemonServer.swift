@@ -35,6 +35,8 @@ public final class DaemonServer: @unchecked Sendable {
     /// The store's failures on socket requests, one line each with SQLite's own words, rate-limited.
     let storeFailures: RateLimitedLog
     let ledger: ImportLedger
+    /// Says beside the store that this daemon serves it, for a newer rhr (`DaemonRecord`).
+    private var record: DaemonRecord?
     private(set) var watch: FolderWatch?
     let http: HTTPFeedServer?
     let startTime = Date()
@@ -94,8 +96,11 @@ public final class DaemonServer: @unchecked Sendable {
         let tracker = RevisionTracker(0)
         self.tracker = tracker
         do {
+            // Its own socket is not asked: it listens there, but answers no one before it runs.
+            let sockets = [SocketPath.defaultPath()].filter { $0 != configuration.socketPath }
             worker = try StoreWorker(storePath: configuration.storePath, machineZone: configuration.machineZone,
-                                     checkInterval: configuration.externalChangeInterval) { database in
+                                     checkInterval: configuration.externalChangeInterval,
+                                     beforeMigrating: VersionSkew.check(sockets: sockets)) { database in
                 // Another process (`rhr import`) may have changed the store: subscribers must reload.
                 if let revision = try? database.revision(), let moved = tracker.noteRead(revision: revision) {
                     inbox.post(.externalChange(revision: moved))
@@ -137,6 +142,9 @@ public final class DaemonServer: @unchecked Sendable {
         ledger = ImportLedger(path: ImportLedger.path(forStore: configuration.storePath), storeRevision: current,
                               log: configuration.log.map { log in { log($0) } })
         recentImports = ledger.recent
+        record = DaemonRecord(store: configuration.storePath, socket: configuration.socketPath) { [log = configuration.log] in
+            log?($0)
+        }
         if !configuration.watchDirectories.isEmpty {
             var options = ImportOptions(machineZone: configuration.machineZone)
             options.temporaryCopyLimit = configuration.temporaryCopyLimit
@@ -260,6 +268,8 @@ public final class DaemonServer: @unchecked Sendable {
         http?.stop()
         // Requests already queued on the store (and a folder import being applied) complete first.
         worker.stop()
+        record?.remove()
+        record = nil
         ShutdownSignals.uninstall(wakeFD: inbox.interruptDescriptor)
         inbox.close()
     }

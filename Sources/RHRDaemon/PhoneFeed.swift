@@ -52,6 +52,9 @@ struct FeedStore: Sendable {
     var apply: @Sendable (_ groups: [[SyncBatch]]) -> [Result<[BatchOutcome], StoreError>]?
     /// What the streams named `stream` delivered; nil when the daemon is stopping.
     var deliveries: @Sendable (_ stream: String) -> Result<[StreamDeliveries], StoreError>?
+    /// R14: keeps the batches' passed-over records and nothing else, for a request of which nothing could be used; nil
+    /// when the daemon is stopping.
+    var keepPassedOver: @Sendable (_ batches: [SyncBatch]) -> Result<Void, StoreError>?
 }
 
 /// The phone feeds' endpoints and answers (docs/design.md section 4b): who may send, what a body means, what
@@ -64,6 +67,16 @@ final class PhoneFeed: Sendable {
         case status = "/v1/status"
 
         var method: String { self == .status ? "GET" : "POST" }
+
+        /// What a body of this endpoint is, in a refusal's words.
+        var body: String {
+            switch self {
+            case .healthAutoExport: "Health Auto Export JSON"
+            case .hcWebhook: "HC Webhook JSON"
+            case .batches: "sync batches (one JSON object per line)"
+            case .status: "nothing"
+            }
+        }
     }
 
     /// A request let in: its body is read (up to the limit) and then answered by `answer`.
@@ -261,8 +274,10 @@ final class PhoneFeed: Sendable {
         } catch {
             // The place as every reader names it: line, column and byte when known, and the JSON path.
             if error.isSyntaxError { return .error(400, "bad_json", "not JSON: " + error.place.words(error.message)) }
-            return .error(400, "invalid_payload", error.place.words(error.message))
+            return .error(400, "invalid_payload", error.place.words(error.message)
+                + (PhoneFeed.otherFeed(body, than: endpoint).map { "; " + $0 } ?? ""))
         }
+        if let why = imported.unusable { return nothingUsable(imported, why: why) }
         guard let results = store.apply([imported.batches]) else { return stoppingAnswer() }
         switch results[0] {
         case .failure(let error):
@@ -278,6 +293,31 @@ final class PhoneFeed: Sendable {
             log?("\(stream): \(summary)")
             return .ok(members)
         }
+    }
+
+    /// R14, the account: a request of which not one record could be used keeps what it passed over, dates no road, and
+    /// is answered 422 `nothing_usable` saying why, so that the phone does not look healthy.
+    private func nothingUsable(_ imported: ImportedFile, why: String) -> HTTPAnswer {
+        guard let kept = store.keepPassedOver(imported.batches) else { return stoppingAnswer() }
+        if case .failure(let error) = kept { return PhoneFeed.storeRefusal(error) }
+        return .error(422, "nothing_usable", "nothing in the request could be used: \(why)")
+    }
+
+    /// Which other endpoint's body `body` is ("this body is HC Webhook JSON: POST it to /v1/health-connect-webhook"), for
+    /// the refusal of a body sent to the wrong URL; nil when it is none of theirs, or `endpoint`'s own.
+    static func otherFeed(_ body: [UInt8], than endpoint: Endpoint) -> String? {
+        guard let object = (try? JSONParser.parse(body))?.object else { return nil }
+        let owner: Endpoint
+        if object["metrics"] != nil || object["data"]?["metrics"] != nil {
+            owner = .healthAutoExport
+        } else if HCWebhookReader.isPayload(object) {
+            owner = .hcWebhook
+        } else if object["store"] != nil && object["asOf"] != nil {
+            owner = .batches
+        } else {
+            return nil
+        }
+        return owner == endpoint ? nil : "this body is \(owner.body): POST it to \(owner.rawValue)"
     }
 
     /// `POST /v1/batches`: one batch per line, each applied (or refused) on its own and answered with a line as a
@@ -301,6 +341,11 @@ final class PhoneFeed: Sendable {
             }
         }
         let groups: [[SyncBatch]] = lines.compactMap { if case .batch(_, let batch) = $0 { return [batch] } else { return nil } }
+        // Another feed's body, not one batch in it: refused whole, as the other endpoints refuse what is not theirs.
+        if groups.isEmpty, let other = PhoneFeed.otherFeed(body, than: .batches) {
+            return .error(400, "invalid_payload", "expected \(Endpoint.batches.body), each with its store, stream and asOf; "
+                + other)
+        }
         guard let results = groups.isEmpty ? [] : store.apply(groups) else { return stoppingAnswer() }
         var applied = results.makeIterator()
         var out: [UInt8] = [], failures: [String] = []

@@ -20,12 +20,10 @@ final class RevisionTracker: Sendable {
 
     /// What applied batches changed, for subscribers (nil when nothing did; a batch seen before changes nothing), and
     /// the store's revision when it moved by more than they account for (`HealthDatabase.apply(_:noting:)`).
-    func noteApplied(_ outcomes: [BatchOutcome]) -> StoreNotice {
-        let changed = outcomes.filter { $0.changedSomething && !$0.duplicate }
-        let revision = outcomes.map(\.revision).max() ?? 0
-        let external = noteApplied(revision: revision, increments: changed.count)
-        let days = changed.reduce(into: Set<LocalDay>()) { $0.formUnion($1.changedDays) }
-        return StoreNotice(change: changed.isEmpty ? nil : Change(revision: revision, days: days.sorted()), externalRevision: external)
+    func noteApplied(_ tally: BatchTally) -> StoreNotice {
+        let external = noteApplied(revision: tally.revision, increments: tally.changedBatches)
+        let change = tally.changedBatches == 0 ? nil : Change(revision: tally.revision, days: tally.changedDays.sorted())
+        return StoreNotice(change: change, externalRevision: external)
     }
 
     /// On a look at the store's revision: returns it when it moved since.

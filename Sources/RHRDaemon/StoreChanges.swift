@@ -24,6 +24,16 @@ extension HealthDatabase {
     /// event it caused and a folder import's `imported` event before its `changed`.
     func apply(_ batches: [SyncBatch], noting tracker: RevisionTracker) throws(StoreError) -> (outcomes: [BatchOutcome], notice: StoreNotice) {
         let outcomes = try apply(batches)
-        return (outcomes, tracker.noteApplied(outcomes))
+        return (outcomes, tracker.noteApplied(BatchTally(batches, outcomes)))
+    }
+
+    /// The same for batches read as they are applied (a folder import's file of sync batches): what they did, added up;
+    /// nothing, when nothing in them could be used (`SourceApplication.passedOverOnly`).
+    func apply(from source: some BatchSource, noting tracker: RevisionTracker) throws
+        -> (tally: BatchTally, notice: StoreNotice, applied: SourceApplication) {
+        var tally = BatchTally()
+        let applied = try apply(from: source) { batch, outcome in tally.add(outcome, of: batch.store) }
+        if applied == .passedOverOnly { tally = BatchTally() }
+        return (tally, tracker.noteApplied(tally), applied)
     }
 }

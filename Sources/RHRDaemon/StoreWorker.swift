@@ -25,7 +25,7 @@ final class StoreWorker: Sendable {
     private let checkInterval: Double
 
     /// Opens the store on a new thread and waits until it is open (or failed to open).
-    init(storePath: String, machineZone: TimeZone, checkInterval: Double = 1,
+    init(storePath: String, machineZone: TimeZone, checkInterval: Double = 1, beforeMigrating: MigrationCheck? = nil,
          periodic: (@Sendable (HealthDatabase) -> Void)? = nil) throws(DaemonError) {
         self.periodic = periodic
         self.checkInterval = checkInterval
@@ -33,7 +33,9 @@ final class StoreWorker: Sendable {
         // Written on the worker's thread before `opened.signal()`, read here after `opened.wait()`: ordered.
         nonisolated(unsafe) var openError: DaemonError?
         let thread = Thread { [self] in
-            openAndServe(storePath: storePath, machineZone: machineZone, opened: opened) { openError = $0 }
+            openAndServe(storePath: storePath, machineZone: machineZone, beforeMigrating: beforeMigrating, opened: opened) {
+                openError = $0
+            }
             // Only now, with the connection closed: `stop()` promises a closed store.
             finished.signal()
         }
@@ -81,11 +83,11 @@ final class StoreWorker: Sendable {
 
     /// Opens the store, signals `opened` (after `failed` when it could not), and serves it until `stop()`. The
     /// connection lives in this call only, so it is closed when this returns.
-    private func openAndServe(storePath: String, machineZone: TimeZone, opened: DispatchSemaphore,
-                              failed: (DaemonError) -> Void) {
+    private func openAndServe(storePath: String, machineZone: TimeZone, beforeMigrating: MigrationCheck?,
+                              opened: DispatchSemaphore, failed: (DaemonError) -> Void) {
         let database: HealthDatabase
         do {
-            database = try HealthDatabase(path: storePath, machineZone: machineZone)
+            database = try HealthDatabase(path: storePath, machineZone: machineZone, beforeMigrating: beforeMigrating)
         } catch {
             failed(DaemonError(error.message))
             opened.signal()

@@ -57,6 +57,8 @@ public struct HelloReply: Equatable {
     public var protocolVersion = DaemonProtocol.version
     public var server = "rhr"
     public var version = RHRVersion.current
+    /// The commit the daemon was built from (`RHRVersion.build`); nil from an rhr before builds were named.
+    public var build: String? = RHRVersion.build
     public var revision: Int64
 
     public init(revision: Int64) { self.revision = revision }
@@ -67,12 +69,13 @@ extension HelloReply: DaemonReplyBody {
         protocolVersion = Int(try members.requiredInteger("protocol"))
         server = try members.requiredString("server")
         version = try members.requiredString("version")
+        build = try members.string("build")
         revision = try members.requiredInteger("revision")
     }
 
     public var members: JSONObject {
         ["protocol": .number(JSONNumber(protocolVersion)), "server": .string(server), "version": .string(version),
-         "revision": .number(JSONNumber(revision))]
+         "build": build.map { .string($0) } ?? .null, "revision": .number(JSONNumber(revision))]
     }
 }
 
@@ -188,6 +191,8 @@ public struct CursorReply: DaemonReplyBody, Equatable {
 public struct StatusReply: DaemonReplyBody, Equatable {
     public var protocolVersion: Int = DaemonProtocol.version
     public var version: String = RHRVersion.current
+    /// The commit the daemon was built from; nil from an rhr before builds were named.
+    public var build: String? = RHRVersion.build
     public var pid: Int32
     public var socket: String
     public var store: String
@@ -202,12 +207,14 @@ public struct StatusReply: DaemonReplyBody, Equatable {
     public var watchLooks: Int
     /// The folder watch's latest imports, oldest first.
     public var imports: [WatchImport]
+    /// The files the folder watch will try again, and why (absent in a reply of an rhr before it retried).
+    public var waiting: [WatchWaiting]
     /// The phone feeds, when the daemon listens for HTTP.
     public var http: HTTPFeedStatus?
 
     public init(pid: Int32, socket: String, store: String, uptime: Double, clients: Int, subscribers: Int,
                 revision: Int64, streams: [StreamState], watchDirectories: [String], watchLooks: Int,
-                imports: [WatchImport], http: HTTPFeedStatus? = nil) {
+                imports: [WatchImport], waiting: [WatchWaiting] = [], http: HTTPFeedStatus? = nil) {
         self.pid = pid
         self.socket = socket
         self.store = store
@@ -219,12 +226,14 @@ public struct StatusReply: DaemonReplyBody, Equatable {
         self.watchDirectories = watchDirectories
         self.watchLooks = watchLooks
         self.imports = imports
+        self.waiting = waiting
         self.http = http
     }
 
     public init(members: JSONMembers) throws(JSONPathError) {
         protocolVersion = Int(try members.requiredInteger("protocol"))
         version = try members.requiredString("version")
+        build = try members.string("build")
         pid = try members.requiredDecode("pid", "a process id") { $0.int64.flatMap { Int32(exactly: $0) } }
         socket = try members.requiredString("socket")
         store = try members.requiredString("store")
@@ -244,6 +253,8 @@ public struct StatusReply: DaemonReplyBody, Equatable {
         watchLooks = Int(try watch.integer("looks") ?? 0)
         imports = []
         for entry in try watch.objects("imports") ?? [] { imports.append(try WatchImport(members: entry)) }
+        waiting = []
+        for entry in try watch.objects("waiting") ?? [] { waiting.append(try WatchWaiting(members: entry)) }
         http = try members.members("http").map { http throws(JSONPathError) in
             HTTPFeedStatus(address: try http.requiredString("address"), tls: try http.requiredBool("tls"),
                            requests: Int(try http.integer("requests") ?? 0),
@@ -260,8 +271,10 @@ public struct StatusReply: DaemonReplyBody, Equatable {
              "origin": .string(stream.origin), "revision": .number(JSONNumber(stream.revision))]
         }
         let watch: JSONObject = ["directories": .array(watchDirectories.map { .string($0) }),
-                                 "looks": .number(JSONNumber(watchLooks)), "imports": .array(imports.map { .object($0.json) })]
+                                 "looks": .number(JSONNumber(watchLooks)), "imports": .array(imports.map { .object($0.json) }),
+                                 "waiting": .array(waiting.map { .object($0.json) })]
         return ["protocol": .number(JSONNumber(protocolVersion)), "version": .string(version),
+                "build": build.map { .string($0) } ?? .null,
                 "pid": .number(JSONNumber(Int(pid))), "socket": .string(socket), "store": .string(store),
                 "uptime": .number(JSONNumber(uptime)), "clients": .number(JSONNumber(clients)),
                 "subscribers": .number(JSONNumber(subscribers)), "revision": .number(JSONNumber(revision)),

@@ -174,8 +174,9 @@ final class AppleHealthPiece: @unchecked Sendable {
                     atEnd = true
                     break
                 } else if errno != EINTR {
-                    throw InputError(path: path, offset: offset + Int64(count),
-                                     message: "cannot be read: \(String(cString: strerror(errno)))")
+                    var error = InputError.cannotRead(path, code: errno)
+                    error.offset = offset + Int64(count)
+                    throw error
                 }
             }
             bytesRead.add(Int64(count), ordering: .relaxed)

@@ -32,13 +32,13 @@ struct BoundedCopy {
         guard Int64(bytes.count) <= limit - written else {
             throw BoundedCopy.tooLarge(what, limit: limit, inputPath: inputPath)
         }
-        if isCancelled?() == true { throw InputError(path: inputPath, message: "the import was stopped") }
+        if isCancelled?() == true { throw InputError.transient(inputPath, "the import was stopped") }
         var done = 0
         while done < bytes.count {
             let n = Foundation.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw InputError(path: inputPath, message: "cannot write the temporary copy of \(what): \(String(cString: strerror(errno)))")
+                throw InputError.transient(inputPath, "cannot write the temporary copy of \(what): \(String(cString: strerror(errno)))")
             }
             done += n
         }

@@ -2,28 +2,55 @@ import Foundation
 import RHRCore
 import RHRSystem
 
-/// Picks the reader for a file by its content (`InputKind`) and runs it.
+/// Picks the reader for a file by its content (`InputKind`) and runs it (`read`), or opens a file of sync batches to be
+/// read as the store applies it (`open`, what `rhr import` and the folder watch do: bounded memory at any size).
 ///
 /// A file that can be read only once (a pipe, a FIFO, `<(…)`) is opened once and its kind told from its first
 /// bytes. XML, sync batches and HC Webhook JSON are then read from it as it comes; a zip, a database or Health Auto
 /// Export JSON, whose readers open the file by its path themselves, is first spooled to a private temporary file no larger than
 /// `ImportOptions.temporaryCopyLimit`, removed afterwards (docs/design.md sections 2 and 8).
 public enum FileImporter {
+    /// The file read whole: its batches in memory.
     public static func read(path: String, options: ImportOptions = ImportOptions(),
+                            progress: ImportProgress? = nil) throws(InputError) -> ImportedFile {
+        try collected(open(path: path, options: options, progress: progress))
+    }
+
+    /// The file read, but a file of sync batches only opened (`ImportedFile.stream`): its lines are read as the store
+    /// applies its batches (`ImportedFile.source`). What fails then is the file's `InputError`, with its kind said.
+    public static func open(path: String, options: ImportOptions = ImportOptions(),
                             progress: ImportProgress? = nil) throws(InputError) -> ImportedFile {
         guard let input = try OnceReadInput.open(path) else {
             return try readFile(path: path, options: options, progress: progress)
         }
-        return try read(input, options: options, progress: progress)
+        return try open(input, options: options, progress: progress)
+    }
+
+    /// A file opened to stream, read: its batches in memory.
+    private static func collected(_ opened: ImportedFile) throws(InputError) -> ImportedFile {
+        var file = opened
+        if let stream = file.stream {
+            while let batch = try stream.next() { file.batches.append(batch) }
+            (file.recordsRead, file.heartRateRead) = (stream.recordsRead, stream.heartRateRead)
+            file.stream = nil
+        }
+        return file
     }
 
     /// What every message calls standard input.
     public static let standardInput = "standard input"
 
+    /// `openStandardInput`, read: its batches in memory.
+    public static func readStandardInput(options: ImportOptions = ImportOptions(),
+                                         progress: ImportProgress? = nil) throws(InputError) -> ImportedFile {
+        try collected(openStandardInput(options: options, progress: progress))
+    }
+
     /// `rhr import -`: standard input, told by its content and named "standard input". A pipe is read once as any pipe
     /// is (streamed, or spooled, bounded, for a reader that opens its file by path); a file on it (`rhr import - <
-    /// export.zip`) is read as that file. A terminal is refused: nobody types an export.
-    public static func readStandardInput(options: ImportOptions = ImportOptions(),
+    /// export.zip`) is read as that file. A terminal is refused: nobody types an export. Sync batches are only opened,
+    /// as `open` opens them.
+    public static func openStandardInput(options: ImportOptions = ImportOptions(),
                                          progress: ImportProgress? = nil) throws(InputError) -> ImportedFile {
         var info = stat()
         guard fstat(STDIN_FILENO, &info) == 0 else { throw InputError(path: standardInput, message: "is closed") }
@@ -37,11 +64,11 @@ public enum FileImporter {
             }
             return stamp(file, zone: options.machineZone, madeAt: { _ in nil })
         }
-        return try read(try OnceReadInput.standardInput(named: standardInput), options: options, progress: progress)
+        return try open(try OnceReadInput.standardInput(named: standardInput), options: options, progress: progress)
     }
 
     /// An input that can be read only once: its kind from its first bytes, then streamed, or spooled to a file.
-    private static func read(_ input: OnceReadInput, options: ImportOptions, progress: ImportProgress?) throws(InputError) -> ImportedFile {
+    private static func open(_ input: OnceReadInput, options: ImportOptions, progress: ImportProgress?) throws(InputError) -> ImportedFile {
         let path = input.path
         let head = try input.head(InputKind.headSize)
         // A pipe's time is not when its contents were made: its batches name the input and no time.
@@ -66,11 +93,11 @@ public enum FileImporter {
         let file = try read(kind, survey: survey, path: path, options: options, progress: progress)
         guard spooledFrom == nil else { return file }
         let fileTime = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
-        return stamp(file, zone: options.machineZone) { batch in
+        return stamp(file, zone: options.machineZone) { store in
             // In a zip: the time of the member the batch was read from.
-            let member: String? = switch (kind, batch.store) {
+            let member: String? = switch (kind, store) {
             case (.appleHealthZip(let m), _), (.healthConnectZip(let m), _): m
-            case (.exports(let kinds), let store): kinds.lazy.compactMap { kind -> String? in
+            case (.exports(let kinds), let store?): kinds.lazy.compactMap { kind -> String? in
                 switch (kind, store) {
                 case (.appleHealthZip(let m), .healthKit), (.healthConnectZip(let m), .healthConnect): m
                 default: nil
@@ -82,15 +109,17 @@ public enum FileImporter {
         }
     }
 
-    /// Names the file in each of its batches, with when it was made (`madeAt`, per batch), in the machine's zone
-    /// (R12: of snapshots of one instant, the one made later decides).
-    private static func stamp(_ file: ImportedFile, zone: TimeZone, madeAt: (SyncBatch) -> Date?) -> ImportedFile {
+    /// Names the file in each of its batches, with when it was made (`madeAt`, by the batch's store; nil for a file of
+    /// sync batches, whose batches are read later, as it streams them), in the machine's zone (R12: of snapshots of one
+    /// instant, the one made later decides).
+    private static func stamp(_ file: ImportedFile, zone: TimeZone, madeAt: (HealthStore?) -> Date?) -> ImportedFile {
         var file = file
         let name = PathText.lastComponent(file.path)
-        for i in file.batches.indices {
-            let made = madeAt(file.batches[i]).map { Timestamp(date: $0, offsetSeconds: 0).at(zone) }
-            file.batches[i].file = DeliveredFile(name: name, madeAt: made)
+        func delivered(_ store: HealthStore?) -> DeliveredFile {
+            DeliveredFile(name: name, madeAt: madeAt(store).map { Timestamp(date: $0, offsetSeconds: 0).at(zone) })
         }
+        file.stream?.stamp(delivered(nil))
+        for i in file.batches.indices { file.batches[i].file = delivered(file.batches[i].store) }
         return file
     }
 
@@ -111,7 +140,7 @@ public enum FileImporter {
                                   progress: ImportProgress?) throws(InputError) -> ImportedFile {
         switch kind {
         case .syncBatches:
-            return try BatchFileReader.read(path: path, options: options, progress: progress)
+            return ImportedFile(streaming: try SyncBatchFile(path: path, options: options, progress: progress))
         case .healthConnectDatabase:
             return try HealthConnectReader.read(path: path, options: options, progress: progress)
         case .appleHealthXML:
@@ -171,11 +200,11 @@ public enum FileImporter {
         do {
             spool = try ScratchDirectory(purpose: "pipe", files: ["input"])
         } catch {
-            throw InputError(path: input.path, message: error.description)
+            throw InputError.transient(input.path, error.description)
         }
         defer { spool.remove() }
         let fd: Int32
-        do { fd = try spool.create("input") } catch { throw InputError(path: input.path, message: error.description) }
+        do { fd = try spool.create("input") } catch { throw InputError.transient(input.path, error.description) }
         var copy = BoundedCopy(descriptor: fd, limit: options.temporaryCopyLimit, inputPath: input.path,
                                what: "the input from the pipe", isCancelled: options.isCancelled)
         let copied = Result { () throws(InputError) in
@@ -196,6 +225,7 @@ public enum FileImporter {
         do {
             var file = try read()
             file.path = label
+            file.stream?.relabel(label, reading: path)
             for i in file.batches.indices where file.batches[i].passedOver.source.hasPrefix(path) {
                 file.batches[i].passedOver.source = label + file.batches[i].passedOver.source.dropFirst(path.count)
             }

@@ -57,6 +57,25 @@ public enum HCWebhookReader {
             .imported(on: .file(stream: stream, readAt: Date()))
     }
 
+    /// The record keys the app sends, one per Health Connect type it reads (`putJsonArray` in its `buildJsonPayload`,
+    /// `SyncManager.kt`, July 2026). It posts nothing when it read no record, so every payload holds one of them.
+    public static let recordKeys = [
+        "resting_heart_rate", "heart_rate", "heart_rate_variability", "steps", "sleep", "distance", "active_calories",
+        "total_calories", "weight", "height", "blood_pressure", "blood_glucose", "oxygen_saturation", "body_temperature",
+        "skin_temperature", "respiratory_rate", "exercise", "hydration", "nutrition", "basal_metabolic_rate", "body_fat",
+        "lean_body_mass", "vo2_max", "bone_mass", "menstruation_flow", "menstruation_period", "intermenstrual_bleeding",
+        "ovulation_test", "cervical_mucus", "sexual_activity", "basal_body_temperature",
+    ]
+
+    /// Whether a JSON object is an HC Webhook payload: it holds one of the app's record keys, or, for a type the app
+    /// reads in a later version, its `app_version` beside a list of records. What is not (`{"hello":"world"}`, Health
+    /// Auto Export's JSON, a sync batch) is refused, so that a phone pointed at the wrong URL is told so instead of
+    /// seeming to deliver (docs/design.md section 4b).
+    public static func isPayload(_ object: JSONObject) -> Bool {
+        if recordKeys.contains(where: object.contains(key:)) { return true }
+        return object["app_version"]?.string != nil && object.values.contains { $0.array != nil }
+    }
+
     /// A payload is read whole: one request of the app, which the daemon takes up to 64 MiB.
     public static let maxFileSize = 64 << 20
 
@@ -76,6 +95,10 @@ public enum HCWebhookReader {
         var newest: Date?
         var skipped = 0, implausible = 0
         var passedOver = PassedOverLog(source: label)
+        guard isPayload(payload.object) else {
+            throw JSONPathError(path: payload.path, "not an HC Webhook payload: it holds none of the app's record keys "
+                + "(resting_heart_rate, heart_rate, steps, … each a list of records) nor its app_version")
+        }
         let sentAt = try payload.decode("timestamp", "an ISO-8601 instant", { $0.string.flatMap(Timestamp.parse) })
         // R13's horizon: a record dated past it (year 9999) moves no "as of" and makes no day of heart rate; a resting
         // one is kept, and flagged when read. Without a time of receipt or the app's, the machine's clock now.

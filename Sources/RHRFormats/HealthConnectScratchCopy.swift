@@ -75,7 +75,7 @@ struct HealthConnectScratchCopy {
     private func write(_ name: String, input: String, _ body: (Int32) throws(InputError) -> Void) throws(InputError) {
         do throws(InputError) {
             let fd: Int32
-            do { fd = try scratch.create(name) } catch { throw InputError(path: input, message: error.description) }
+            do { fd = try scratch.create(name) } catch { throw InputError.transient(input, error.description) }
             defer { close(fd) }
             try body(fd)
         } catch {
@@ -88,7 +88,7 @@ struct HealthConnectScratchCopy {
         do {
             return try ScratchDirectory(root: root, purpose: "health-connect", files: [name])
         } catch {
-            throw InputError(path: path, message: error.description)
+            throw InputError.transient(path, error.description)
         }
     }
 

@@ -15,6 +15,10 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     /// something of the wrong shape or value: over HTTP the first is `bad_json`, the second `invalid_payload`
     /// (docs/design.md section 4b). Both may have a place in the bytes.
     public var isSyntaxError = false
+    /// The system failed, not the file: it could not be opened or read now, or there was no room for its temporary
+    /// copy, or the import was stopped. What it holds was never judged, so the folder watch tries it again
+    /// (docs/design.md section 4, the folder watch); a refusal of its content is remembered.
+    public var isTransient = false
 
     public var line: Int? {
         get { place.line }
@@ -54,10 +58,22 @@ extension InputError {
     /// Why `path` could not be opened, in the words every command uses (`rhr import` and `rhr push` alike).
     public static func cannotOpen(_ path: String, code: Int32) -> InputError {
         switch code {
-        case ENOENT: InputError(path: path, message: "no such file")
-        case EACCES: InputError(path: path, message: "cannot be read (permission denied)")
+        case ENOENT: transient(path, "no such file")
+        case EACCES: transient(path, "cannot be read (permission denied)")
         case EISDIR: InputError(path: path, message: "is a directory")
-        default: InputError(path: path, message: "cannot be opened: \(String(cString: strerror(code)))")
+        default: transient(path, "cannot be opened: \(String(cString: strerror(code)))")
         }
+    }
+
+    /// A failure of the system rather than of the file's content (`isTransient`).
+    static func transient(_ path: String, _ message: String) -> InputError {
+        var error = InputError(path: path, message: message)
+        error.isTransient = true
+        return error
+    }
+
+    /// `read(2)` failed with `code`.
+    static func cannotRead(_ path: String, code: Int32) -> InputError {
+        transient(path, "cannot be read: \(String(cString: strerror(code)))")
     }
 }

@@ -28,9 +28,9 @@ struct ReadOnlyFile: ByteReading {
         guard fd >= 0 else { throw InputError.cannotOpen(path, code: errno) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
-            let message = String(cString: strerror(errno))
+            let code = errno
             Foundation.close(fd)
-            throw InputError(path: path, message: "cannot be read: \(message)")
+            throw InputError.cannotRead(path, code: code)
         }
         if info.st_mode & S_IFMT == S_IFDIR {
             Foundation.close(fd)
@@ -49,7 +49,7 @@ struct ReadOnlyFile: ByteReading {
             let n = Foundation.read(descriptor, buffer.baseAddress, buffer.count)
             if n >= 0 { return n }
             if errno == EINTR { continue }
-            throw InputError(path: path, message: "cannot be read: \(String(cString: strerror(errno)))")
+            throw InputError.cannotRead(path, code: errno)
         }
     }
 

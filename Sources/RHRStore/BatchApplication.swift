@@ -17,31 +17,73 @@ extension HealthDatabase {
                 throw StoreError(.invalidBatch, place + error.description)
             }
         }
-        // R13: a time of its own that cannot be right dates no road; the batch is dated by when it arrived.
-        let now = Timestamp(date: clock(), offsetSeconds: 0).at(machineZone)
+        let now = receiptTime()
         return try db.transaction { () throws(StoreError) -> [BatchOutcome] in
-            var outcomes: [BatchOutcome] = []
             let book = DeliveryBook(machineZone: machineZone)
-            for given in batches {
-                // The same export from the future again is read when it was first read.
-                let receipt = FutureDeliveryRule.isBelievable(given.asOf, now: now) ? now : try firstReceipt(of: given) ?? now
-                let (batch, futureDated) = given.datedByReceipt(now: receipt)
-                var application = BatchApplication(database: self, batch: batch, book: book)
-                application.claimedAsOf = futureDated.first { $0.claim == .asOf }?.claimed
-                var outcome = try application.run()
-                // A batch applied before brought its passed-over records then (R14).
-                if !outcome.duplicate {
-                    outcome.futureDated = futureDated
-                    try keepPassedOver(of: batch)
-                    try notePassedOver(of: batch, delivery: application.delivery, layer: application.deliveryLayer)
-                    try keepSpellings(of: batch)
-                    outcome.passedOver = batch.passedOver.total
-                }
-                outcomes.append(outcome)
-            }
-            try numberNewWriters(batches)
+            let outcomes = try batches.map { (batch) throws(StoreError) in try applyInTransaction(batch, book: book, now: now) }
+            try numberNewWriters(Set(batches.flatMap { $0.resting.map(\.writer.key) }))
             return outcomes
         }
+    }
+
+    /// Applies the batches `source` hands over, in order, all in one transaction, holding one at a time: a file of sync
+    /// batches of any size is read as it is applied (docs/design.md section 8). `each` sees every batch with its
+    /// outcome. Whatever fails, the source (a line that does not read) or the store (a batch refused, named by its
+    /// place), nothing of them is applied, and the error is thrown as it was.
+    ///
+    /// R14, the account: when the source held records and not one could be used (`SyncBatch.holdsUsable`), decided at
+    /// its end, before the commit, what the batches did is undone and the store keeps their passed-over records and
+    /// nothing else: no road, no "as of" (`PassedOverOnly`). What `each` saw is then void: `.passedOverOnly` says so.
+    public func apply(from source: some BatchSource, each: (SyncBatch, BatchOutcome) -> Void) throws -> SourceApplication {
+        let now = receiptTime()
+        return try db.transaction(failing: { () throws -> SourceApplication in
+            var writers = Set<WriterKey>()
+            let book = DeliveryBook(machineZone: machineZone)
+            var passedOverOnly = try PassedOverOnly(db)
+            while let batch = try source.nextBatch() {
+                let outcome: BatchOutcome
+                do throws(StoreError) {
+                    do throws(BatchError) { try batch.validate() } catch { throw StoreError(.invalidBatch, error.description) }
+                    outcome = try applyInTransaction(batch, book: book, now: now, applied: { (batch) throws(StoreError) in try passedOverOnly.note(batch) })
+                } catch {
+                    // A refusal of this batch says where it is; the store's own failures are the store's.
+                    guard error.code.refusesContent, let place = source.place else { throw error }
+                    throw StoreError(error.code, "\(place): \(error.message)", detail: error.detail)
+                }
+                writers.formUnion(batch.resting.map(\.writer.key))
+                each(batch, outcome)
+            }
+            if try passedOverOnly.undo(in: self) { return .passedOverOnly }
+            try numberNewWriters(writers)
+            return .applied
+        })
+    }
+
+    /// R13: the machine's clock, in its zone, when batches arrive: a time of a batch's own later than it by more than a
+    /// day dates no road.
+    private func receiptTime() -> Timestamp { Timestamp(date: clock(), offsetSeconds: 0).at(machineZone) }
+
+    /// One batch, inside the caller's transaction, dated by its receipt at `now` where its own time cannot be right
+    /// (R13), with what it passed over (R14) and its writers' spellings (R2); `book` keeps the deliveries of the call's
+    /// batches. `applied` is shown the batch as the store took it.
+    private func applyInTransaction(_ given: SyncBatch, book: DeliveryBook, now: Timestamp,
+                                    applied: (SyncBatch) throws(StoreError) -> Void = { _ in }) throws(StoreError) -> BatchOutcome {
+        // The same export from the future again is read when it was first read.
+        let receipt = FutureDeliveryRule.isBelievable(given.asOf, now: now) ? now : try firstReceipt(of: given) ?? now
+        let (batch, futureDated) = given.datedByReceipt(now: receipt)
+        try applied(batch)
+        var application = BatchApplication(database: self, batch: batch, book: book)
+        application.claimedAsOf = futureDated.first { $0.claim == .asOf }?.claimed
+        var outcome = try application.run()
+        // A batch applied before brought its passed-over records then (R14).
+        if !outcome.duplicate {
+            outcome.futureDated = futureDated
+            try keepPassedOver(of: batch)
+            try notePassedOver(of: batch, delivery: application.delivery, layer: application.deliveryLayer)
+            try keepSpellings(of: batch)
+            outcome.passedOver = batch.passedOver.total
+        }
+        return outcome
     }
 }
 

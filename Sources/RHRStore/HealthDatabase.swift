@@ -17,25 +17,40 @@ public final class HealthDatabase {
     /// read (`SyncBatch.datedByReceipt`). Tests set another.
     public var clock: @Sendable () -> Date = { Date() }
     let db: SQLiteConnection
+    /// Asked before this connection brings the store's schema up to date.
+    private let beforeMigrating: MigrationCheck?
 
     /// How long first-time setup keeps trying while other processes set up the same new store.
     static let setupPatience: Double = 15
+    /// How long SQLite waits for another process's write lock before a write fails as busy (`StoreError.busy`).
+    static let busyTimeoutMilliseconds = 10_000
 
     /// Opens the store at `path` for reading and writing, creating it (mode 0600) and migrating its schema as
-    /// needed. Many processes may do this at once on one new path: each ends with the same store.
-    public init(path: String, machineZone: TimeZone = .current) throws(StoreError) {
+    /// needed, once `beforeMigrating` let it (docs/design.md section 8, version skew). Many processes may do this at
+    /// once on one new path: each ends with the same store.
+    public init(path: String, machineZone: TimeZone = .current, beforeMigrating: MigrationCheck? = nil) throws(StoreError) {
         self.path = path
         self.machineZone = machineZone
+        self.beforeMigrating = beforeMigrating
         let made = path == ":memory:" ? true : try HealthDatabase.prepare(path)
         db = try SQLiteConnection(path: path)
         if db.isReadOnly { throw StoreFailure.cannotWrite(path) }
         // The busy timeout first: another process may hold the write lock while we set up.
-        try db.execute("PRAGMA busy_timeout = 10000")
+        try db.execute("PRAGMA busy_timeout = \(HealthDatabase.busyTimeoutMilliseconds)")
         try HealthDatabase.retryingWhileBusy(db) { () throws(StoreError) in
             // Before anything is written: a store this process did not just make may be damaged.
             if !made { try checkPages() }
             try setUp()
         }
+    }
+
+    /// Runs `body` with SQLite waiting at most `seconds` for another process's write lock instead of the usual time:
+    /// for work that can as well be done later (the folder watch tries a file again), so that the thread that owns
+    /// the store is not held up meanwhile.
+    public func waitingForLocks<T, Failure: Error>(atMost seconds: Double, _ body: () throws(Failure) -> T) throws(Failure) -> T {
+        try? db.execute("PRAGMA busy_timeout = \(Int(seconds * 1000))")
+        defer { try? db.execute("PRAGMA busy_timeout = \(HealthDatabase.busyTimeoutMilliseconds)") }
+        return try body()
     }
 
     /// Looks at what is at `path`, refusing what is not an rhr store, and puts a new store there when there is
@@ -59,7 +74,8 @@ public final class HealthDatabase {
     /// Opens the store at `path` for reading only, or returns nil when there is none.
     /// Nothing at the path is created or changed; a read-only store, or one in a read-only directory, reads.
     /// A store of an older schema is brought up to date first when it can be written, like any rhr store.
-    public static func reading(path: String, machineZone: TimeZone = .current) throws(StoreError) -> HealthDatabase? {
+    public static func reading(path: String, machineZone: TimeZone = .current,
+                               beforeMigrating: MigrationCheck? = nil) throws(StoreError) -> HealthDatabase? {
         if try StoreFile.inspect(path) == .missing { return nil }
         let connection = try StoreFile.readOnly(path)
         let contents = try StoreFile.contents(of: connection)
@@ -71,9 +87,9 @@ public final class HealthDatabase {
                     + "this one reads \(StoreSchema.version)) and cannot be brought up to date here (permission denied); "
                     + "run rhr import or rhr daemon on it once where it can be written")
             }
-            return try HealthDatabase(path: path, machineZone: machineZone)
+            return try HealthDatabase(path: path, machineZone: machineZone, beforeMigrating: beforeMigrating)
         }
-        try connection.execute("PRAGMA busy_timeout = 10000; PRAGMA query_only = 1")
+        try connection.execute("PRAGMA busy_timeout = \(HealthDatabase.busyTimeoutMilliseconds); PRAGMA query_only = 1")
         return HealthDatabase(path: path, machineZone: machineZone, connection: connection)
     }
 
@@ -86,6 +102,7 @@ public final class HealthDatabase {
         self.path = path
         self.machineZone = machineZone
         self.db = connection
+        beforeMigrating = nil
     }
 
     /// Refuses what is at `path` unless it is nothing or an rhr store (a link, a directory, an empty file, another
@@ -101,7 +118,7 @@ public final class HealthDatabase {
     private func setUp() throws(StoreError) {
         if path != ":memory:" { try HealthDatabase.switchToWAL(db, path: path) }
         try db.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
-        try HealthDatabase.migrate(db, path: path)
+        try HealthDatabase.migrate(db, path: path, check: beforeMigrating)
     }
 
     static func switchToWAL(_ db: SQLiteConnection, path: String) throws(StoreError) {
@@ -157,10 +174,16 @@ public final class HealthDatabase {
         }
     }
 
-    /// Brings the schema up to date (from nothing: a `NewStore` being made). The version is read again inside the
-    /// write transaction: another process may have migrated the store between this one's look and its lock.
-    static func migrate(_ db: SQLiteConnection, path: String) throws(StoreError) {
-        if try db.integer("PRAGMA user_version", column: "user_version") == StoreSchema.version { return }
+    /// Brings the schema up to date (from nothing: a `NewStore` being made), and notes which rhr did. A store that
+    /// holds a schema already is first shown to `check`, outside any transaction (it may ask a daemon over its socket).
+    /// The version is read again inside the write transaction: another process may have migrated the store between
+    /// this one's look and its lock.
+    static func migrate(_ db: SQLiteConnection, path: String, check: MigrationCheck? = nil) throws(StoreError) {
+        let version = try db.integer("PRAGMA user_version", column: "user_version")
+        if version == StoreSchema.version { return }
+        if version > 0, version < StoreSchema.version, let check {
+            try check(StoreMigration(path: path, from: version, to: StoreSchema.version))
+        }
         try db.transaction { () throws(StoreError) in
             let contents = try StoreFile.contents(of: db)
             if contents.hasTables, let refusal = StoreFile.refusal(contents, path: path) { throw refusal }
@@ -168,6 +191,7 @@ public final class HealthDatabase {
             for step in StoreSchema.migrations[Int(contents.version)...] {
                 try db.execute(step)
             }
+            try StoreMigrator.recordThisOne(db)
             try db.execute("PRAGMA user_version = \(StoreSchema.version)")
         }
     }

@@ -115,6 +115,18 @@ final class SQLiteConnection {
 
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; any error rolls everything back.
     func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        do {
+            return try transaction(failing: body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            preconditionFailure("a body that throws only StoreError threw \(error)")
+        }
+    }
+
+    /// `transaction` for a body that may also fail otherwise (a file read while its batches are applied, whose error
+    /// is the reader's): any error rolls everything back and is thrown as it was.
+    func transaction<T>(failing body: () throws -> T) throws -> T {
         assertNothingOpen("before a write")
         defer { assertNothingOpen("after a write") }
         try execute("BEGIN IMMEDIATE")

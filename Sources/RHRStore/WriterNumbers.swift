@@ -19,10 +19,9 @@ extension StoreSchema {
 }
 
 extension HealthDatabase {
-    /// Gives the writers of `batches`' resting samples that have no number the next ones, inside the caller's
+    /// Gives the writers (of the resting samples of the batches applied) that have no number the next ones, inside the caller's
     /// transaction.
-    func numberNewWriters(_ batches: [SyncBatch]) throws(StoreError) {
-        let writers = Set(batches.flatMap { $0.resting.map(\.writer.key) })
+    func numberNewWriters(_ writers: Set<WriterKey>) throws(StoreError) {
         guard !writers.isEmpty else { return }
         let update = try db.statement("""
             UPDATE writer SET ordinal = (SELECT coalesce(max(ordinal), 0) + 1 FROM writer)

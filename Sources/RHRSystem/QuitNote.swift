@@ -16,9 +16,16 @@ public enum QuitNote {
     public static func lineOpen(_ open: Bool) { rhr_quit_note_line_open(open ? 1 : 0) }
 
     /// Runs `body` with quit signals kept until it is done; one that came meanwhile then ends the process.
-    public static func holding<T>(_ body: () throws -> T) rethrows -> T {
-        rhr_quit_hold()
-        defer { rhr_quit_release() }
+    public static func holding<T>(if keeping: Bool = true, _ body: () throws -> T) rethrows -> T {
+        if keeping { hold() }
+        defer { if keeping { release() } }
         return try body()
     }
+
+    /// `holding`'s two ends, for a stretch that begins inside another call: a file of sync batches is read while its
+    /// transaction is open, so a signal then ends rhr at once (nothing of it is in the store), and only the commit after
+    /// its last batch is waited for.
+    public static func hold() { rhr_quit_hold() }
+
+    public static func release() { rhr_quit_release() }
 }

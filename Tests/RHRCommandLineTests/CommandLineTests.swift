@@ -115,7 +115,8 @@ struct CommandLineTests {
         let path = try rhr.write("gap.jsonl", lines[0] + "\n" + lines[2] + "\n")
         let result = try rhr.run(["import", path])
         #expect(result.status == 1)
-        #expect(result.stderr == "rhr import: \(path): stream healthkit/iphone is at cursor \"YW5jaG9yLTE=\", but the batch continues "
+        // The batch refused is named by its line.
+        #expect(result.stderr == "rhr import: \(path): line 2: stream healthkit/iphone is at cursor \"YW5jaG9yLTE=\", but the batch continues "
             + "from \"YW5jaG9yLTI=\"; send a full resync or the missing batches\n")
         #expect(try rhr.run(["export"]).stdout == "date,store,writer,writer_name,aggregate,bpm,samples,provisional,offset_assumed,out_of_range,implausible_date,derivation\n")
     }

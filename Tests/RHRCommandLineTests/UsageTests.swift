@@ -20,6 +20,20 @@ struct UsageTests {
         #expect(!FileManager.default.fileExists(atPath: rhr.storePath))
     }
 
+    /// The version comes from one place, the repository's VERSION file, and the build names the commit it was made from
+    /// (read from git's own files at build time), so two builds of one version can be told apart.
+    @Test func theVersionIsVERSIONsAndTheBuildIsTheCommit() throws {
+        let version = try String(contentsOfFile: SourceTree.root + "/VERSION", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let result = try rhr.run(["--version"])
+        guard FileManager.default.fileExists(atPath: SourceTree.root + "/.git"), let git = Subprocess.which("git") else {
+            #expect(result.stdout == "rhr \(version) (unknown build)\n")
+            return
+        }
+        let commit = try Subprocess.run(git, ["rev-parse", "HEAD"], directory: SourceTree.root).stdout
+        #expect(result.stdout == "rhr \(version) (build \(commit.prefix(12)))\n", "built before the last commit? \(commit)")
+    }
+
     @Test func helpAndVersionInEverySpelling() throws {
         let help = try rhr.run(["--help"])
         #expect(help.status == 0 && help.stdout.hasPrefix("rhr ") && help.stdout.contains("usage:"))

@@ -2,6 +2,7 @@ import Foundation
 @testable import RHRCommands
 import RHRCore
 import RHRDaemonClient
+import RHRJSON
 import RHRTestSupport
 import Testing
 
@@ -53,5 +54,20 @@ struct DaemonStatusTests {
                                  streams: [], watchDirectories: ["/inbox"], watchLooks: 3, imports: [entry])
         let lines = DaemonStatus.lines(status, zone: TimeZone(identifier: "Europe/Berlin")!)
         #expect(lines.contains { $0.hasPrefix("    2026-03-14T12:15:00+01:00 ") }, "\(lines)")
+    }
+
+    /// A file the folder watch will try again is listed with why, how often it was tried and when it is tried next.
+    @Test func filesWaitingToBeImportedAreListedWithWhy() throws {
+        let waiting = WatchWaiting(file: "/inbox/feed.jsonl", reason: "/inbox/feed.jsonl: /st: another process …",
+                                   since: ts("2026-03-14T11:15:00+00:00").date, attempts: 3,
+                                   next: ts("2026-03-14T11:15:07+00:00").date)
+        let status = StatusReply(pid: 1, socket: "/s", store: "/st", uptime: 1, clients: 0, subscribers: 0, revision: 1,
+                                 streams: [], watchDirectories: ["/inbox"], watchLooks: 3, imports: [], waiting: [waiting])
+        let lines = DaemonStatus.lines(status, zone: TimeZone(identifier: "Europe/Berlin")!)
+        #expect(lines.suffix(2) == ["  waiting to be imported (tried again, later each time):",
+                                    "    /inbox/feed.jsonl: /st: another process … (3 tries since 2026-03-14T12:15:00+01:00; "
+                                        + "next 2026-03-14T12:15:07+01:00)"], "\(lines)")
+        // And the reply reads back as it was sent.
+        #expect(try StatusReply(members: JSONMembers(status.members)).waiting == [waiting])
     }
 }

@@ -29,4 +29,26 @@ struct SummaryColumnsTests {
         #expect(heading.contains("HK Jane’s Apple Watch") && !heading.contains("Withings"), "\(report)")
         #expect(report.contains("No value in these days: HK Withings (last 2026-02-10)"), "\(report)")
     }
+
+    /// R13: implausible dates never set a range. Values dated 2098 (an export whose clock was wrong) are kept and shown
+    /// flagged, a few days of them, the others named; but the header's range is of the days plausibly dated, as the
+    /// dashboard's header's is.
+    @Test("Days of implausibly dated values only set no range")
+    func implausibleDaysSetNoRange() throws {
+        let dir = try TemporaryDirectory(prefix: "rhr-summary")
+        let store = try HealthDatabase(path: dir.storePath, machineZone: utc)
+        let withings = Writer(store: .healthKit, name: "Withings")
+        let asOf = Timestamp.parse("2026-03-12T21:00:00+00:00")!
+        func sample(_ d: LocalDay, _ bpm: Double) -> RestingSample {
+            let start = Date(timeIntervalSince1970: d.startEpochSeconds + 25_200)
+            return RestingSample(store: .healthKit, writer: withings, start: start, end: start, offsetSeconds: 0, value: bpm)
+        }
+        _ = try store.apply([SyncBatch(store: .healthKit, stream: "export", asOf: asOf, snapshot: .init(from: nil, to: asOf),
+                                       resting: [sample(day("2026-03-11"), 61), sample(day("2026-03-12"), 60)]
+                                                 + (24...30).map { sample(day("2098-12-\($0)"), 40) }, origin: "export")])
+        let report = try SummaryCommand.report(store: store, aggregation: .latest, days: 14, today: day("2026-03-12"))
+        #expect(report.contains("one value per day: latest · 2026-03-11 … 2026-03-12\n"), "\(report)")
+        #expect((24...28).allSatisfy { report.contains("2098-12-\($0)  – d\n") }, "\(report)")
+        #expect(report.contains("Kept, not shown: values of implausible dates only (R13) on 2098-12-29, 2098-12-30\n"), "\(report)")
+    }
 }

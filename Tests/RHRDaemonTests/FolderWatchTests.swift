@@ -148,6 +148,73 @@ struct FolderWatchTests {
         #expect(imports.map { $0["file"]?.string } == [broken, badLine, good])
     }
 
+    /// The file's content is not remembered in the ledger beside the store.
+    static func ledgerKnows(_ directory: TemporaryDirectory, _ path: String) throws -> Bool {
+        let ledger = (try? String(contentsOfFile: directory.storePath + "-imports", encoding: .utf8)) ?? ""
+        return ledger.contains(try SHA256.file(path))
+    }
+
+    /// A file that lands while another process holds the store's write lock (a large `rhr import`) waits, named in
+    /// `rhr status` with why, and is not remembered as imported; once the lock is let go it is imported.
+    @Test(.timeLimit(.minutes(2)))
+    func aFileThatLandsWhileTheStoreIsBusyIsImportedOnceItIsFree() throws {
+        let directory = try TemporaryDirectory()
+        let daemon = try FolderWatchTests.watchingDaemon(directory, interval: 0.05)
+        let subscriber = try daemon.subscriber()
+        let lock = try StoreWriteLock(store: directory.storePath)
+        let path = directory.file("inbox/feed.jsonl")
+        FolderWatchTests.append(FolderWatchTests.batchFile[...], to: path)
+        var waiting: [WatchWaiting] = []
+        #expect(try eventually(timeout: 20) {
+            waiting = try subscriber.request(.status).decode(StatusReply.self).waiting
+            return !waiting.isEmpty
+        }, "the file was never said to wait")
+        #expect(waiting.map(\.file) == [path])
+        #expect(waiting.first?.reason.hasPrefix(path + ": ") == true, "\(waiting)")
+        #expect(waiting.first?.reason.contains("another process") == true, "\(waiting)")
+        #expect(try subscriber.receiveAvailable().isEmpty, "reported as imported while it waits")
+        #expect(try !FolderWatchTests.ledgerKnows(directory, path), "remembered as imported though it was not")
+
+        lock.release()
+        let imported = try subscriber.nextEvent(timeout: 40)
+        #expect(imported.name == "imported")
+        #expect(imported.imported?.ok == true, "\(imported)")
+        #expect(imported.imported?.added == 30)
+        #expect(try directory.store().samples().count == 30)
+        #expect(try FolderWatchTests.ledgerKnows(directory, path))
+        #expect(try subscriber.request(.status).decode(StatusReply.self).waiting.isEmpty)
+    }
+
+    /// A file refused for what it holds is remembered with its refusal and never read again, however often it is looked
+    /// at or touched; no file waits.
+    @Test func aFileRefusedForItsContentIsRememberedAndNotTriedAgain() throws {
+        let directory = try TemporaryDirectory()
+        let daemon = try FolderWatchTests.watchingDaemon(directory, interval: 3600)
+        #expect(eventually { (daemon.server.watch?.looks ?? 0) >= 1 }, "the watch's first look")
+        let subscriber = try daemon.subscriber()
+        // Batches that do not continue from the stream's cursor (the first of three is missing): refused by the store.
+        let lines = String(decoding: FolderWatchTests.batchFile, as: UTF8.self).split(separator: "\n").dropFirst()
+        let path = directory.file("inbox/wrong.jsonl")
+        FolderWatchTests.append(Array((lines.joined(separator: "\n") + "\n").utf8)[...], to: path)
+        try FolderWatchTests.look(daemon, times: 2)
+        let refused = try subscriber.nextEvent(timeout: 10)
+        #expect(refused.imported?.ok == false, "\(refused)")
+        #expect(refused.imported?.error?.contains("send a full resync or the missing batches") == true, "\(refused)")
+        #expect(try FolderWatchTests.ledgerKnows(directory, path))
+        try FolderWatchTests.look(daemon, times: 3)
+        utimes(path, nil)
+        try FolderWatchTests.look(daemon, times: 3)
+        #expect(try subscriber.receiveAvailable().isEmpty, "tried again")
+        #expect(daemon.server.watch?.waiting.isEmpty == true)
+        #expect(try directory.store().samples().isEmpty)
+    }
+
+    @Test func aRetryWaitsLongerEachTimeUpToFiveMinutes() {
+        #expect((1...5).map { FolderWatch.retryDelay(attempt: $0, interval: 0.5) } == [0.5, 1, 2, 4, 8])
+        #expect(FolderWatch.retryDelay(attempt: 40, interval: 0.5) == 300)
+        #expect(FolderWatch.retryDelay(attempt: 3, interval: 600) == 600)
+    }
+
     /// What the Health Connect app's scheduled export and Apple's export leave in a synced folder.
     @Test func exportsOfBothPlatformsAreImportedAndAnOlderExportIsAnOlderRoad() throws {
         let directory = try TemporaryDirectory()

@@ -135,22 +135,15 @@ struct HTTPAbuseTests {
     /// with Retry-After, nothing applied, instead of `500 database is locked`.
     @Test(.timeLimit(.minutes(1)))
     func aRequestWhileAnImportHoldsTheStoreGets503WithRetryAfter() throws {
-        guard let sqlite3 = Subprocess.which("sqlite3") else { throw TestFailure("sqlite3 is needed; scripts/setup installs it") }
         let daemon = try HTTPAbuseTests.daemon(Recorder())
         let token = try daemon.token("phone")
-        let store = daemon.directory.storePath
-        // `.timeout`: the holder waits out a probe below that holds the lock for an instant, rather than fail.
-        let holder = try Subprocess.start("/bin/sh", ["-c", "(echo '.timeout 5000'; echo 'BEGIN IMMEDIATE;'; sleep 12; echo 'COMMIT;') "
-                                                      + "| \(sqlite3) \(store)"])
-        defer { holder.kill() }
-        // The holder has the write lock once another connection cannot take it.
-        try #require(eventually { (try? SQLiteFile.execute("BEGIN IMMEDIATE; ROLLBACK;", at: store)) == nil }, "the lock was never taken")
+        let lock = try StoreWriteLock(store: daemon.directory.storePath)
         let body = PhonePayloads.healthAutoExportDay(LocalDay(year: 2026, month: 3, day: 1)!)
         let answer = try daemon.http().post("/v1/health-auto-export", token: token, json: body, timeout: 20)
         #expect(answer.status == 503, "\(answer.text)")
         #expect(answer.errorCode == "store_busy")
         #expect(answer.headers["retry-after"] == "30")
-        #expect(holder.waitForExit(timeout: 20))
+        lock.release()
         #expect(try daemon.http().post("/v1/health-auto-export", token: token, json: body).status == 200)
     }
 }

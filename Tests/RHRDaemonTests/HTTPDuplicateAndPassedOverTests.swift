@@ -58,7 +58,9 @@ struct HTTPDuplicateAndPassedOverTests {
         for bpm in [57, 58] {
             let body = PhonePayloads.hcWebhook(resting: [("2026-11-2\(bpm - 50)T05:58:00Z", bpm)],
                                                metadata: PhonePayloads.hcMetadata(origin: "com.ouraring.oura\u{0}evil"))
-            #expect(try client.post(HTTPFeedTests.hcw, token: token, json: body).status == 200)
+            // Nothing in the request could be used (R14): 422, its record kept.
+            let answer = try client.post(HTTPFeedTests.hcw, token: token, json: body)
+            #expect(answer.status == 422 && answer.errorCode == "nothing_usable", "\(answer.text)")
         }
         let store = try daemon.directory.store()
         #expect(try store.samples().isEmpty)

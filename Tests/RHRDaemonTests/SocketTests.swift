@@ -179,3 +179,25 @@ struct SocketTests {
         #expect(message.contains("not allowed to connect"), "\(message)")
     }
 }
+
+/// docs/design.md section 8, version skew: a daemon says beside its store that it serves it, on any socket, for a newer
+/// rhr to find; the file goes when the daemon stops.
+@Suite("the daemon's file beside its store")
+struct DaemonRecordTests {
+    @Test func aRunningDaemonIsFoundBesideItsStoreAndItsFileGoesWhenItStops() throws {
+        let directory = try TemporaryDirectory()
+        let daemon = try TestDaemon(directory: directory)
+        let found = ServingDaemons.find(store: directory.storePath, sockets: [])
+        #expect(found == [ServingDaemon(pid: getpid(), socket: directory.socketPath, store: directory.storePath,
+                                        version: RHRVersion.current, build: RHRVersion.build)])
+        #expect(found.first?.isThisBuild == true)
+        let record = ServingDaemons.recordPrefix(forStore: directory.storePath) + String(getpid())
+        #expect(FileMode.permissions(record) == 0o600)
+        // Its hello names its build, so two builds of one version can be told apart.
+        let hello = try daemon.client().request(.hello).decode(HelloReply.self)
+        #expect(hello.build == RHRVersion.build)
+        try daemon.stop()
+        #expect(!FileManager.default.fileExists(atPath: record))
+        #expect(ServingDaemons.find(store: directory.storePath, sockets: [directory.socketPath]).isEmpty)
+    }
+}

@@ -164,6 +164,40 @@ struct BatchFileReaderTests {
         #expect(passed.records.map(\.reason) == ["upserted[0].time: not an ISO-8601 date"])
     }
 
+    /// What `rhr import` and the folder watch read a file of batches with (`FileImporter.open`): a batch at a time, so
+    /// the first batches of a FIFO are handed out while its writer has not finished; nothing is held but the batch.
+    @Test("a file of batches opened to import is read a batch at a time, as it is asked for", .timeLimit(.minutes(1)))
+    func openedToStream() throws {
+        let dir = try TemporaryDirectory()
+        let fifo = dir.file("feed.jsonl")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // More than the 64 KiB rhr looks at to tell the kind, then a pause until the test has its first batches.
+        let first = (1...400).map { Self.line($0) }.joined(separator: "\n") + "\n"
+        let carryOn = DispatchSemaphore(value: 0)
+        let writer = Thread {
+            let fd = open(fifo, O_WRONLY)
+            func write(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } }
+            write(first)
+            carryOn.wait()
+            write(Self.line(401) + "\n")
+            close(fd)
+        }
+        writer.start()
+        let opened = try FileImporter.open(path: fifo, options: Self.options)
+        let stream = try #require(opened.stream)
+        #expect(opened.batches.isEmpty)
+        #expect(stream.place == nil)
+        #expect(try stream.next()?.stream == "s1")
+        #expect(try stream.next()?.stream == "s2")
+        #expect(stream.place == "line 2")
+        #expect(stream.recordsRead == 2, "read ahead of what was asked for")
+        carryOn.signal()
+        var streams: [String] = []
+        while let batch = try stream.next() { streams.append(batch.stream) }
+        #expect(streams == (3...401).map { "s\($0)" })
+        #expect(opened.recordsRead == 401)
+    }
+
     @Test("an empty file or one of blank lines holds no batches")
     func empty() throws {
         let dir = try TemporaryDirectory()
@@ -177,7 +211,10 @@ struct BatchFileReaderTests {
     @Test("a missing file and a directory are named as such")
     func notAFile() throws {
         let dir = try TemporaryDirectory()
-        #expect(readError(dir.path + "/nope.jsonl") == InputError(path: dir.path + "/nope.jsonl", message: "no such file"))
+        #expect(readError(dir.path + "/nope.jsonl") == InputError.cannotOpen(dir.path + "/nope.jsonl", code: ENOENT))
+        #expect(readError(dir.path + "/nope.jsonl")?.description == "\(dir.path)/nope.jsonl: no such file")
+        // A file that is not there now may be there later (the folder watch tries again); a directory is no file of batches.
+        #expect(readError(dir.path + "/nope.jsonl")?.isTransient == true)
         #expect(readError(dir.path) == InputError(path: dir.path, message: "is a directory"))
     }
 

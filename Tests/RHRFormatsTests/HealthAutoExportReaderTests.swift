@@ -232,7 +232,7 @@ struct HealthAutoExportReaderTests {
         #expect(try readError(#"{"data":{"metrics":{}}}"#).pathAndMessage == "data.metrics: missing; not Health Auto Export JSON")
         #expect(try readError(#"{"data":{"metrics":[{"units":"count"}]}}"#).pathAndMessage == "data.metrics[0].name: missing; every metric has a name")
         let dir = try TemporaryDirectory()
-        #expect(throws: InputError(path: dir.file("none.json"), message: "no such file")) {
+        #expect(throws: InputError.cannotOpen(dir.file("none.json"), code: ENOENT)) {
             try HealthAutoExportReader.read(path: dir.file("none.json"), options: ImportOptions(machineZone: berlinZone), progress: nil)
         }
     }

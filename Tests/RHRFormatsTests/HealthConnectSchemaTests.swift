@@ -97,7 +97,7 @@ struct HealthConnectSchemaTests {
         #expect(error.message.contains("neither a zip archive nor a SQLite database"))
         #expect(FileManager.default.createFile(atPath: dir.file("empty"), contents: Data()))
         #expect(throws: InputError(path: dir.file("empty"), message: "the file is empty")) { try read(dir.file("empty")) }
-        #expect(throws: InputError(path: dir.file("absent.db"), message: "no such file")) { try read(dir.file("absent.db")) }
+        #expect(throws: InputError.cannotOpen(dir.file("absent.db"), code: ENOENT)) { try read(dir.file("absent.db")) }
     }
 
     @Test("a database cut short is reported as damaged, not read")

@@ -59,16 +59,30 @@ struct PhonePayloadRoadTests {
         #expect(feed.resting.map(\.value) == [57])
     }
 
-    @Test("HC Webhook: a payload of nothing is no batch from a file, and one request still dated for the store over HTTP")
+    @Test("HC Webhook: a payload of no heart data is no batch from a file, and one request still dated for the store over HTTP")
     func emptyHCWebhookPayload() throws {
-        let payload = try HCWebhookReader.payload(bytes: Array(#"{"app_version":"2.4.0"}"#.utf8), label: "request",
-                                                  receivedAt: Self.received, options: Self.options)
-        let fromFile = try HCWebhookReader.payload(bytes: Array(#"{"app_version":"2.4.0"}"#.utf8), label: "request",
-                                                   options: Self.options)
+        let body = Array(#"{"app_version":"2.4.0","steps":[]}"#.utf8)
+        let payload = try HCWebhookReader.payload(bytes: body, label: "request", receivedAt: Self.received, options: Self.options)
+        let fromFile = try HCWebhookReader.payload(bytes: body, label: "request", options: Self.options)
         #expect(try fromFile.imported(on: .file(stream: "hc-webhook", readAt: Date())).batches.isEmpty)
         let feed = try payload.imported(on: .phoneFeed(stream: "http-pixel", receivedAt: Self.received)).batches
         #expect(feed.count == 1)
         #expect(feed.first?.asOf == Self.received)
         #expect(feed.first?.resting.isEmpty == true)
+    }
+
+    /// A body with none of the app's record keys is no HC Webhook payload (docs/design.md section 4b), from a file or a
+    /// request alike.
+    @Test("HC Webhook: JSON with none of its record keys is refused", arguments: [
+        #"{"hello":"world"}"#, #"{"app_version":"2.4.0"}"#, #"{"timestamp":"2026-11-28T07:10:00Z","app_version":"2.4.0"}"#,
+        #"{"data":{"metrics":[]}}"#,
+    ])
+    func notAnHCWebhookPayload(_ json: String) throws {
+        let error = try #require(throws: InputError.self) {
+            try HCWebhookReader.payload(bytes: Array(json.utf8), label: "request", options: Self.options)
+        }
+        #expect(error.description.hasPrefix("request: not an HC Webhook payload: it holds none of the app's record keys"),
+                "\(error)")
+        #expect(!error.isSyntaxError)
     }
 }

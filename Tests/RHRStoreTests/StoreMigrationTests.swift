@@ -54,6 +54,35 @@ struct StoreMigrationTests {
         return path
     }
 
+    /// docs/design.md section 8, version skew: the opener is asked before a store is brought up to date, and a refusal
+    /// leaves it as it was; a migration notes which rhr (version and build) made it.
+    @Test func aMigrationIsAskedForAndNotesWhichRhrMadeIt() throws {
+        let path = try versionOneStore()
+        func version() -> Int64 {
+            var handle: OpaquePointer?
+            defer { sqlite3_close(handle) }
+            var statement: OpaquePointer?
+            guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY, nil) == SQLITE_OK,
+                  sqlite3_prepare_v2(handle, "PRAGMA user_version", -1, &statement, nil) == SQLITE_OK else { return -1 }
+            defer { sqlite3_finalize(statement) }
+            return sqlite3_step(statement) == SQLITE_ROW ? sqlite3_column_int64(statement, 0) : -1
+        }
+        let refusal = StoreError(.database, "\(path): a daemon of another build serves it")
+        #expect(throws: refusal) {
+            try HealthDatabase(path: path, machineZone: utc, beforeMigrating: { _ throws(StoreError) in throw refusal })
+        }
+        #expect(version() == 1)
+        let asked = Recorder<StoreMigration>()
+        let store = try HealthDatabase(path: path, machineZone: utc, beforeMigrating: { asked.append($0) })
+        #expect(asked.all == [StoreMigration(path: path, from: 1, to: StoreSchema.version)])
+        #expect(try store.migratedBy() == StoreMigrator(version: RHRVersion.current, build: RHRVersion.build))
+        #expect(version() == StoreSchema.version)
+        // A new store is made, not migrated: nobody is asked, and it says which rhr made it.
+        let fresh = try HealthDatabase(path: directory.file("new.sqlite"), machineZone: utc, beforeMigrating: { asked.append($0) })
+        #expect(asked.all.count == 1)
+        #expect(try fresh.migratedBy()?.build == RHRVersion.build)
+    }
+
     @Test func aVersionOneStoreMigratesWithItsDataAndHistory() throws {
         let path = try versionOneStore()
         let store = try HealthDatabase(path: path, machineZone: utc)
